@@ -1,0 +1,22 @@
+/* frontend.h - the entry points the driver uses: parse a byte range of a
+ * source file into a Module, print it, free it. (The IR itself is in ir.h.) */
+#ifndef PTOAS_FRONTEND_H
+#define PTOAS_FRONTEND_H
+#include <stdio.h>
+#include "diag.h"
+
+typedef struct Module Module;
+
+/* Parses src->text[begin, end) (one chunk of --split-input-file, or the whole
+ * file) and reports every syntax and name-resolution error through d. Always
+ * returns a module (possibly partial when errors were reported); spans stay
+ * absolute offsets into src. */
+Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine *d);
+
+/* Prints the module in canonical PTO form (LANGUAGE.md section 6), or in MLIR
+ * generic form when generic is non-zero. */
+void frontend_print(FILE *out, const Module *m, int generic);
+
+void frontend_free(Module *m);
+
+#endif

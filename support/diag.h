@@ -1,0 +1,83 @@
+/* diag.h - the diagnostics engine: the only place that prints diagnostics.
+ *
+ * Everything that reports a problem in the input calls diag_error/diag_warning
+ * with a Span (byte offsets into the SourceFile) and then, optionally, one or
+ * more diag_note calls that attach to that error. Line and column are computed
+ * only when a diagnostic is rendered. Renders text (file:line:col, source line,
+ * caret) or JSON (one LSP 3.17 Diagnostic per line, notes inside the error's
+ * relatedInformation), see spec/CLI.md. In verify mode (--verify-diagnostics)
+ * nothing is printed: diagnostics are collected and diag_verify compares them
+ * with the `expected-*` comments of the source, as mlir-opt does. */
+#ifndef PTOAS_DIAG_H
+#define PTOAS_DIAG_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A half-open byte range [begin, end) of the source text. */
+typedef struct Span {
+    uint32_t begin, end;
+} Span;
+
+/* One input file held in memory for the whole run. */
+typedef struct SourceFile {
+    const char *name;      /* as shown in text diagnostics: the path, or "<stdin>" */
+    char *uri;             /* file:///abs/path, or file:///dev/stdin (owned) */
+    const char *text;      /* the bytes, NUL-terminated at text[len] */
+    size_t len;
+    uint32_t *line_starts; /* offsets of line starts, computed on first need (owned) */
+    size_t nlines;
+} SourceFile;
+
+/* Sets up src over text; name "-" means standard input. Computes the URI
+ * (absolute path, percent-encoded). Does not copy text. */
+void source_init(SourceFile *src, const char *name, const char *text, size_t len);
+void source_free(SourceFile *src);
+/* 0-based line and 0-based byte column of a byte offset (offset may equal len). */
+void source_line_col(SourceFile *src, uint32_t offset, uint32_t *line, uint32_t *col);
+
+typedef enum { DIAG_TEXT, DIAG_JSON } DiagFormat;
+typedef enum { SEV_ERROR = 1, SEV_WARNING = 2, SEV_NOTE = 3 } DiagSeverity;
+
+typedef struct DiagEngine DiagEngine;
+
+/* out is where diagnostics go (stderr in the driver). */
+DiagEngine *diag_new(SourceFile *src, DiagFormat fmt, FILE *out);
+void diag_free(DiagEngine *d);
+/* Verify mode: collect diagnostics instead of printing them (see diag_verify). */
+void diag_set_verify_mode(DiagEngine *d, bool on);
+
+#if defined(__GNUC__)
+#define DIAG_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define DIAG_PRINTF(a, b)
+#endif
+
+/* Report an error / warning at span. The message follows the style rules of
+ * ARCHITECTURE.md (lowercase, no trailing period, entities quoted '...'). */
+void diag_error(DiagEngine *d, Span span, const char *fmt, ...) DIAG_PRINTF(3, 4);
+void diag_warning(DiagEngine *d, Span span, const char *fmt, ...) DIAG_PRINTF(3, 4);
+/* Attach a note to the most recent error or warning. */
+void diag_note(DiagEngine *d, Span span, const char *fmt, ...) DIAG_PRINTF(3, 4);
+/* An error with a custom label in place of "error", e.g. "runtime error". */
+void diag_error_labeled(DiagEngine *d, Span span, const char *label, const char *fmt, ...)
+    DIAG_PRINTF(4, 5);
+/* Render anything still pending (the last error waits for its notes). */
+void diag_flush(DiagEngine *d);
+
+/* Number of errors reported so far (warnings and notes not counted). */
+unsigned diag_error_count(const DiagEngine *d);
+
+/* Verify mode: compares the diagnostics collected since the last call whose
+ * spans lie in [begin, end) with the `expected-error|warning|note[-re]@...
+ * {{...}}` comments found in that byte range of the source, prints MLIR's
+ * messages for every mismatch (`expected error "X" was not produced`,
+ * `unexpected error: X`) as errors in the engine's format, forgets the
+ * collected diagnostics and returns true when everything matched. */
+bool diag_verify(DiagEngine *d, uint32_t begin, uint32_t end);
+
+/* Problems that have no source location (usage, I/O): "ptoas: error: msg". */
+void diag_tool_error(const char *fmt, ...) DIAG_PRINTF(1, 2);
+
+#endif
