@@ -80,4 +80,15 @@ bool diag_verify(DiagEngine *d, uint32_t begin, uint32_t end);
 /* Problems that have no source location (usage, I/O): "ptoas: error: msg". */
 void diag_tool_error(const char *fmt, ...) DIAG_PRINTF(1, 2);
 
+/* An internal invariant failed, i.e. a bug in ptoas: prints
+ * "ptoas: internal error: msg at file.c:line (this is a bug)" on stderr, runs the
+ * cleanup hook (the driver removes its temporary output file) and exits 3.
+ * Use DIAG_INTERNAL(fmt, ...) and DIAG_ASSERT(cond), which fill in the place. */
+_Noreturn void diag_internal(const char *file, int line, const char *fmt, ...) DIAG_PRINTF(3, 4);
+#define DIAG_INTERNAL(...) diag_internal(__FILE__, __LINE__, __VA_ARGS__)
+#define DIAG_ASSERT(cond) \
+    ((cond) ? (void)0 : diag_internal(__FILE__, __LINE__, "assertion '%s' failed", #cond))
+/* Registers the function diag_internal calls before exiting (NULL for none). */
+void diag_set_internal_hook(void (*cleanup)(void));
+
 #endif
