@@ -1,0 +1,565 @@
+/* ptoas.c - the `ptoas` command: options (spec/CLI.md), input, the pass
+ * pipeline, output and exit status.
+ *
+ * Exit status: 0 success; 1 the input has errors (or --verify-diagnostics found
+ * a mismatch) - then nothing is written to stdout and no -o file is created;
+ * 2 bad usage or an input/output file that cannot be used; 3 an internal error.
+ *
+ * Each input (the whole file, or each `// -----` chunk with --split-input-file)
+ * is parsed, then run through `pipeline` up to --stop-after. A pass is one row
+ * of that table; a pass that reports an error ends the pipeline for its chunk.
+ * Output goes to a staging file first (the -o temporary file, or an anonymous
+ * temporary file for stdout when there are several chunks), so that a later
+ * chunk's error still leaves nothing behind. */
+#include "diag.h"
+#include "file.h"
+#include "frontend.h"
+#include "options.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PTOAS_VERSION "0.1.0"
+
+/* A pass transforms or checks the module in place, reporting through d;
+ * it returns false when it failed (it has then reported at least one error). */
+typedef bool (*PassFn)(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
+
+typedef struct Pass {
+    OptPass id;
+    PassFn run;
+} Pass;
+
+/* The passes after parsing, in order. verify, bufferize and tassign join here
+ * as they are written; --stop-after of a pass not yet listed stops after the
+ * last pass that exists. */
+static const Pass pipeline[] = {
+    {OPT_PASS_PARSE, NULL}, /* placeholder row: parsing is frontend_parse */
+};
+#define NPIPELINE (sizeof pipeline / sizeof pipeline[0])
+
+/* ---- usage ---------------------------------------------------------------- */
+
+static const char help_text[] =
+    "usage: ptoas [options] [FILE.pto | -]\n"
+    "       ptoas run [options] FILE.pto [--func NAME] --in NAME=FILE.npy ... [--out NAME=FILE.npy ...]\n"
+    "\n"
+    "options:\n"
+    "  -o FILE                         write the output to FILE atomically (default: stdout)\n"
+    "  --emit=ir|generic|c|exe         output kind: canonical IR (default), MLIR generic form, C, executable\n"
+    "  --pto-arch=a2|a3|a5             target architecture (default a3; a module attribute wins)\n"
+    "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2)\n"
+    "  --stop-after=PASS               run the pipeline up to PASS (parse, verify, bufferize, tassign) and print\n"
+    "  --verify-only                   run verify, bufferize and tassign; print nothing on success\n"
+    "  --verify-diagnostics            check expected-* comments against the diagnostics; print no IR\n"
+    "  --split-input-file              treat '// -----' lines as separators of independent inputs\n"
+    "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
+    "  --print-ir-after=PASS           dump the IR to stderr after PASS (repeatable)\n"
+    "  --print-ir-after-all            dump the IR to stderr after every pass\n"
+    "  --memory-report                 print each function's memory use after the IR\n"
+    "  --memory-map                    draw each function's memory use as a text picture\n"
+    "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
+    "  --version                       print the version and exit\n"
+    "  --help                          print this help and exit\n";
+
+/* A usage error: the message, the --help hint, exit 2. */
+static _Noreturn void usage_error(const char *fmt, ...) DIAG_PRINTF(1, 2);
+static _Noreturn void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ptoas: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fputs("ptoas: see 'ptoas --help'\n", stderr);
+    exit(2);
+}
+
+/* ---- option parsing --------------------------------------------------------- */
+
+typedef enum { ARG_NONE, ARG_REQUIRED } ArgKind;
+
+typedef enum {
+    O_EMIT,
+    O_ARCH,
+    O_LEVEL,
+    O_STOP_AFTER,
+    O_VERIFY_ONLY,
+    O_VERIFY_DIAGNOSTICS,
+    O_SPLIT,
+    O_DIAG_FORMAT,
+    O_PRINT_AFTER,
+    O_PRINT_AFTER_ALL,
+    O_MEMORY_REPORT,
+    O_MEMORY_MAP,
+    O_MEM_SIZE,
+    O_VERSION,
+    O_HELP
+} OptionId;
+
+static const struct LongOption {
+    const char *name;
+    OptionId id;
+    ArgKind arg;
+} long_options[] = {
+    {"emit", O_EMIT, ARG_REQUIRED},
+    {"pto-arch", O_ARCH, ARG_REQUIRED},
+    {"pto-level", O_LEVEL, ARG_REQUIRED},
+    {"stop-after", O_STOP_AFTER, ARG_REQUIRED},
+    {"verify-only", O_VERIFY_ONLY, ARG_NONE},
+    {"verify-diagnostics", O_VERIFY_DIAGNOSTICS, ARG_NONE},
+    {"split-input-file", O_SPLIT, ARG_NONE},
+    {"diagnostics-format", O_DIAG_FORMAT, ARG_REQUIRED},
+    {"print-ir-after", O_PRINT_AFTER, ARG_REQUIRED},
+    {"print-ir-after-all", O_PRINT_AFTER_ALL, ARG_NONE},
+    {"memory-report", O_MEMORY_REPORT, ARG_NONE},
+    {"memory-map", O_MEMORY_MAP, ARG_NONE},
+    {"mem-size", O_MEM_SIZE, ARG_REQUIRED},
+    {"version", O_VERSION, ARG_NONE},
+    {"help", O_HELP, ARG_NONE},
+};
+#define NLONG (sizeof long_options / sizeof long_options[0])
+
+/* Index of value in the NULL-terminated list names, or -1. */
+static int pick(const char *value, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(value, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static OptPass parse_pass_name(const char *opt, const char *value)
+{
+    static const char *const names[] = {"parse", "verify", "bufferize", "tassign", NULL};
+    int i = pick(value, names);
+    if (i < 0)
+        usage_error("invalid value '%s' for --%s, expected parse, verify, bufferize or tassign",
+                    value, opt);
+    return (OptPass)i;
+}
+
+/* BYTES of --mem-size: decimal or 0x hexadecimal, optionally K/KiB (1024) or
+ * M/MiB (1024*1024); between 1 and 4294967295. */
+static uint64_t parse_bytes(const char *s, bool *ok)
+{
+    const char *p = s;
+    uint64_t v = 0;
+    int base = 10;
+    *ok = false;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    const char *digits = p;
+    for (;; p++) {
+        int dv;
+        if (*p >= '0' && *p <= '9')
+            dv = *p - '0';
+        else if (base == 16 && *p >= 'a' && *p <= 'f')
+            dv = *p - 'a' + 10;
+        else if (base == 16 && *p >= 'A' && *p <= 'F')
+            dv = *p - 'A' + 10;
+        else
+            break;
+        v = v * (uint64_t)base + (uint64_t)dv;
+        if (v > UINT32_MAX)
+            return 0;
+    }
+    if (p == digits)
+        return 0;
+    if (strcmp(p, "K") == 0 || strcmp(p, "KiB") == 0)
+        v *= 1024;
+    else if (strcmp(p, "M") == 0 || strcmp(p, "MiB") == 0)
+        v *= 1024 * 1024;
+    else if (*p)
+        return 0;
+    if (v == 0 || v > UINT32_MAX)
+        return 0;
+    *ok = true;
+    return v;
+}
+
+static void parse_mem_size(Options *o, const char *value)
+{
+    const char *eq = strchr(value, '=');
+    if (!eq)
+        usage_error("invalid value '%s' for --mem-size, expected LOC=BYTES", value);
+    int loc = -1;
+    for (int i = 0; i < OPT_LOC_COUNT; i++) {
+        const char *n = opt_loc_name((OptLoc)i);
+        if (strlen(n) == (size_t)(eq - value) && memcmp(n, value, (size_t)(eq - value)) == 0)
+            loc = i;
+    }
+    if (loc < 0)
+        usage_error("unknown memory space '%.*s' in --mem-size, expected one of vec, mat, left, "
+                    "right, acc, bias, scaling",
+                    (int)(eq - value), value);
+    bool ok;
+    uint64_t bytes = parse_bytes(eq + 1, &ok);
+    if (!ok)
+        usage_error("invalid size '%s' in --mem-size, expected a number of bytes between 1 and "
+                    "4294967295 (suffix K or M allowed)",
+                    eq + 1);
+    o->mem_size[loc] = bytes;
+}
+
+static void apply_option(Options *o, const struct LongOption *lo, const char *value)
+{
+    switch (lo->id) {
+    case O_EMIT: {
+        static const char *const names[] = {"ir", "generic", "c", "exe", NULL};
+        int i = pick(value, names);
+        if (i < 0)
+            usage_error("invalid value '%s' for --emit, expected ir, generic, c or exe", value);
+        o->emit = (OptEmit)i;
+        break;
+    }
+    case O_ARCH: {
+        static const char *const names[] = {"a2", "a3", "a5", NULL};
+        int i = pick(value, names);
+        if (i < 0)
+            usage_error("invalid value '%s' for --pto-arch, expected a2, a3 or a5", value);
+        o->arch = (OptArch)i;
+        o->arch_given = true;
+        break;
+    }
+    case O_LEVEL: {
+        static const char *const names[] = {"level1", "level2", "level3", NULL};
+        int i = pick(value, names);
+        if (i < 0)
+            usage_error("invalid value '%s' for --pto-level, expected level1, level2 or level3",
+                        value);
+        o->level = (OptLevel)(i + 1);
+        break;
+    }
+    case O_STOP_AFTER:
+        o->stop_after = parse_pass_name(lo->name, value);
+        break;
+    case O_VERIFY_ONLY:
+        o->verify_only = true;
+        break;
+    case O_VERIFY_DIAGNOSTICS:
+        o->verify_diagnostics = true;
+        break;
+    case O_SPLIT:
+        o->split_input_file = true;
+        break;
+    case O_DIAG_FORMAT:
+        if (strcmp(value, "text") == 0)
+            o->diag_format = DIAG_TEXT;
+        else if (strcmp(value, "json") == 0)
+            o->diag_format = DIAG_JSON;
+        else
+            usage_error("invalid value '%s' for --diagnostics-format, expected text or json",
+                        value);
+        break;
+    case O_PRINT_AFTER: {
+        /* A comma-separated list is accepted too: --print-ir-after=parse,verify. */
+        const char *p = value;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t n = comma ? (size_t)(comma - p) : strlen(p);
+            char name[32];
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, p, n);
+            name[n] = '\0';
+            o->print_ir_after[parse_pass_name(lo->name, name)] = true;
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+        break;
+    }
+    case O_PRINT_AFTER_ALL:
+        for (int i = 0; i < OPT_PASS_COUNT; i++)
+            o->print_ir_after[i] = true;
+        break;
+    case O_MEMORY_REPORT:
+        o->memory_report = true;
+        break;
+    case O_MEMORY_MAP:
+        o->memory_map = true;
+        break;
+    case O_MEM_SIZE:
+        parse_mem_size(o, value);
+        break;
+    case O_VERSION:
+        printf("ptoas %s\n", PTOAS_VERSION);
+        exit(fflush(stdout) == 0 ? 0 : 2);
+    case O_HELP:
+        fputs(help_text, stdout);
+        exit(fflush(stdout) == 0 ? 0 : 2);
+    }
+}
+
+/* The long option named by arg (after its dashes), or NULL. */
+static const struct LongOption *find_long(const char *name, size_t n)
+{
+    for (size_t i = 0; i < NLONG; i++)
+        if (strlen(long_options[i].name) == n && memcmp(long_options[i].name, name, n) == 0)
+            return &long_options[i];
+    return NULL;
+}
+
+/* Long options take one or two dashes (mlir-opt style `-split-input-file`
+ * works); a value follows '=' or is the next argument. --help and --version
+ * act at once, so that later arguments do not matter. */
+static void parse_args(Options *o, int argc, char **argv)
+{
+    bool only_files = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || a[1] == '\0') {
+            if (o->input)
+                usage_error("more than one input file: '%s' and '%s'", o->input, a);
+            o->input = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = true;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0) {
+            fputs(help_text, stdout);
+            exit(fflush(stdout) == 0 ? 0 : 2);
+        }
+        const char *name = a[1] == '-' ? a + 2 : a + 1;
+        const char *eq = strchr(name, '=');
+        size_t n = eq ? (size_t)(eq - name) : strlen(name);
+        const struct LongOption *lo = find_long(name, n);
+        if (!lo && a[1] == 'o') { /* -o FILE, -oFILE */
+            const char *file = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!file || !*file)
+                usage_error("option '-o' needs a file name");
+            o->output = file;
+            continue;
+        }
+        if (!lo)
+            usage_error("unknown option '%s'", a);
+        const char *value = NULL;
+        if (lo->arg == ARG_NONE) {
+            if (eq)
+                usage_error("option '--%s' takes no value", lo->name);
+        } else if (eq) {
+            value = eq + 1;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            usage_error("option '--%s' needs a value", lo->name);
+        }
+        apply_option(o, lo, value);
+    }
+    if (!o->input)
+        o->input = "-";
+    if (o->emit == OPT_EMIT_EXE && !o->output)
+        usage_error("--emit=exe needs an output file: -o FILE");
+}
+
+/* ---- the pipeline ------------------------------------------------------------ */
+
+typedef struct Driver {
+    Options opt;
+    SourceFile src;
+    DiagEngine *diag;
+    OutFile out;        /* -o, or stdout */
+    FILE *stage;        /* where the IR of each chunk goes; NULL when nothing is printed */
+    bool stage_is_tmp;  /* stage is an anonymous file copied to stdout at the end */
+    unsigned chunks_printed;
+} Driver;
+
+static Driver *the_driver; /* for the internal-error hook */
+
+static void remove_output(void)
+{
+    if (the_driver)
+        outfile_abort(&the_driver->out);
+}
+
+static void dump_after(Driver *dr, OptPass pass, const Module *m)
+{
+    if (!dr->opt.print_ir_after[pass])
+        return;
+    diag_flush(dr->diag); /* diagnostics so far come before the dump */
+    fflush(stdout);
+    fprintf(stderr, "// -----// IR Dump After %s //----- //\n", opt_pass_name(pass));
+    frontend_print(stderr, m, dr->opt.emit == OPT_EMIT_GENERIC);
+    fflush(stderr);
+}
+
+/* Parses src[begin, end) and runs the pipeline on it; prints the result to
+ * the staging file when everything succeeded. Returns false on any error. */
+static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
+{
+    unsigned errors = diag_error_count(dr->diag);
+    Module *m = frontend_parse(&dr->src, begin, end, dr->diag);
+    DIAG_ASSERT(m != NULL);
+    bool ok = diag_error_count(dr->diag) == errors;
+    if (ok)
+        dump_after(dr, OPT_PASS_PARSE, m);
+    for (size_t i = 0; ok && i < NPIPELINE; i++) {
+        const Pass *p = &pipeline[i];
+        if (!p->run)
+            continue;
+        if (p->id > dr->opt.stop_after)
+            break;
+        bool passed = p->run(m, &dr->src, dr->diag, &dr->opt);
+        bool clean = diag_error_count(dr->diag) == errors;
+        if (passed != clean)
+            DIAG_INTERNAL("pass '%s' returned %s but reported %u error(s)", opt_pass_name(p->id),
+                          passed ? "success" : "failure", diag_error_count(dr->diag) - errors);
+        ok = passed;
+        if (ok)
+            dump_after(dr, p->id, m);
+    }
+    if (ok && dr->stage) {
+        if (dr->chunks_printed++ > 0)
+            fputs("// -----\n", dr->stage);
+        frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
+    }
+    frontend_free(m);
+    return ok;
+}
+
+/* True when the line [p, le) is a chunk separator: "// -----" then only blanks. */
+static bool is_separator(const char *p, const char *le)
+{
+    static const char marker[] = "// -----";
+    size_t n = sizeof marker - 1;
+    if ((size_t)(le - p) < n || memcmp(p, marker, n) != 0)
+        return false;
+    for (p += n; p < le; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r')
+            return false;
+    return true;
+}
+
+/* Runs every chunk; returns the exit status (0 or 1). */
+static int run_all(Driver *dr)
+{
+    const char *text = dr->src.text;
+    uint32_t len = (uint32_t)dr->src.len;
+    bool all_ok = true;
+    uint32_t begin = 0;
+    const char *p = text, *end = text + len;
+    for (;;) {
+        /* Find the end of this chunk: the next separator line, or the end of file. */
+        uint32_t chunk_end = len, next = len;
+        bool more = false;
+        if (dr->opt.split_input_file) {
+            while (p < end) {
+                const char *nl = memchr(p, '\n', (size_t)(end - p));
+                const char *le = nl ? nl : end;
+                if (is_separator(p, le)) {
+                    chunk_end = (uint32_t)(p - text);
+                    next = nl ? (uint32_t)(nl + 1 - text) : len;
+                    more = true;
+                    p = nl ? nl + 1 : end;
+                    break;
+                }
+                p = nl ? nl + 1 : end;
+            }
+        }
+        bool ok = run_chunk(dr, begin, chunk_end);
+        if (dr->opt.verify_diagnostics)
+            ok = diag_verify(dr->diag, begin, chunk_end);
+        all_ok = all_ok && ok;
+        if (!more)
+            break;
+        begin = next;
+    }
+    diag_flush(dr->diag);
+    return all_ok ? 0 : 1;
+}
+
+/* Copies the anonymous staging file to stdout. */
+static bool copy_stage(FILE *stage)
+{
+    char buf[65536];
+    size_t n;
+    if (fflush(stage) != 0 || fseek(stage, 0, SEEK_SET) != 0)
+        return false;
+    while ((n = fread(buf, 1, sizeof buf, stage)) > 0)
+        if (fwrite(buf, 1, n, stdout) != n)
+            return false;
+    return !ferror(stage);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "run") == 0) {
+        diag_tool_error("'run' is not implemented yet");
+        return 2;
+    }
+    static Driver dr; /* static: zeroed, and reachable from the internal-error hook */
+    Options *o = &dr.opt;
+    o->emit = OPT_EMIT_IR;
+    o->arch = OPT_ARCH_A3;
+    o->level = OPT_LEVEL2;
+    o->stop_after = OPT_PASS_TASSIGN;
+    o->diag_format = DIAG_TEXT;
+    parse_args(o, argc, argv);
+    if (o->emit == OPT_EMIT_C || o->emit == OPT_EMIT_EXE) {
+        diag_tool_error("--emit=%s is not implemented yet", o->emit == OPT_EMIT_C ? "c" : "exe");
+        return 2;
+    }
+
+    char *text;
+    size_t len;
+    char err[512];
+    if (file_read_all(o->input, &text, &len, err, sizeof err) != 0)
+        usage_error("%s", err);
+
+    /* Where the IR goes: nowhere in the checking modes; else -o (its temporary
+     * file is the staging file) or stdout (staged when several chunks). */
+    bool prints = !o->verify_diagnostics && !o->verify_only;
+    the_driver = &dr;
+    diag_set_internal_hook(remove_output);
+    if (prints) {
+        if (outfile_open(&dr.out, o->output, err, sizeof err) != 0) {
+            diag_tool_error("%s", err);
+            free(text);
+            return 2;
+        }
+        dr.stage = dr.out.fp;
+        if (dr.stage == stdout && o->split_input_file) {
+            dr.stage = tmpfile();
+            if (!dr.stage)
+                DIAG_INTERNAL("cannot create a temporary file: %s", strerror(errno));
+            dr.stage_is_tmp = true;
+        }
+    }
+
+    source_init(&dr.src, o->input, text, len);
+    dr.diag = diag_new(&dr.src, o->diag_format, stderr);
+    diag_set_verify_mode(dr.diag, o->verify_diagnostics);
+
+    int status = run_all(&dr);
+    if (!o->verify_diagnostics && diag_error_count(dr.diag) > 0)
+        status = 1;
+
+    if (prints) {
+        if (status == 0 && dr.stage_is_tmp && !copy_stage(dr.stage)) {
+            diag_tool_error("cannot write to standard output: %s", strerror(errno));
+            status = 2;
+        }
+        if (dr.stage_is_tmp)
+            fclose(dr.stage);
+        if (status == 0) {
+            if (outfile_commit(&dr.out, err, sizeof err) != 0) {
+                diag_tool_error("%s", err);
+                status = 2;
+            }
+        } else {
+            outfile_abort(&dr.out);
+        }
+    }
+    diag_set_internal_hook(NULL);
+    diag_free(dr.diag);
+    source_free(&dr.src);
+    free(text);
+    return status;
+}
