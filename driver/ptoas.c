@@ -373,10 +373,15 @@ typedef struct Driver {
 
 static Driver *the_driver; /* for the internal-error hook */
 
+/* On an internal error: show the diagnostics reported so far, then make sure
+ * no partial -o file is left. */
 static void remove_output(void)
 {
-    if (the_driver)
-        outfile_abort(&the_driver->out);
+    if (!the_driver)
+        return;
+    if (the_driver->diag)
+        diag_flush(the_driver->diag);
+    outfile_abort(&the_driver->out);
 }
 
 static void dump_after(Driver *dr, OptPass pass, const Module *m)

@@ -859,6 +859,10 @@ void diag_set_internal_hook(void (*cleanup)(void))
 
 _Noreturn void diag_internal(const char *file, int line, const char *fmt, ...)
 {
+    void (*hook)(void) = internal_hook;
+    internal_hook = NULL; /* a failure inside the hook must not loop */
+    if (hook)
+        hook(); /* first, so pending diagnostics come before this message */
     va_list ap;
     va_start(ap, fmt);
     fflush(stdout);
@@ -866,9 +870,5 @@ _Noreturn void diag_internal(const char *file, int line, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, " at %s:%d (this is a bug)\n", file, line);
     va_end(ap);
-    void (*hook)(void) = internal_hook;
-    internal_hook = NULL; /* a failure inside the hook must not loop */
-    if (hook)
-        hook();
     exit(3);
 }
