@@ -1,0 +1,229 @@
+/* gemv.c - tgemv.bias (NUMERICS.md section 4).
+ *
+ * For each output column j the sum is one fmaf chain over k in order, so the loop runs over
+ * k outside and j inside: row k of rhs is widened to fp32 once, then every accumulator
+ * takes one fused multiply-add. The chain per j is unchanged, and the inner loop vectorizes.
+ * fmaf must be a real fused operation: on x86-64 a copy of the loop compiled for FMA
+ * hardware is picked at run time, else the libm fmaf (correct, slower) is used.
+ */
+#include <math.h>
+
+#include "internal.h"
+
+/* Widens columns [0, n) of row R of tile T to fp32 (or int32 for i8) patterns in OUT. */
+static void widen_tile_row(ptort_ctx *ctx, const ptort_tile *t, const Layout *l,
+                           const int64_t *col, const float *lut, int64_t r, int64_t n,
+                           uint32_t *out)
+{
+    const uint8_t *p = tile_base(ctx, t);
+    int64_t ro = layout_row_off(l, r);
+    int contiguous = l->kind == LAY_ROW || l->kind == LAY_FLAT;
+    switch (t->dtype) {
+    case PTORT_F32:
+    case PTORT_I32: {
+        const uint32_t *q = (const uint32_t *)(const void *)p + ro;
+        if (contiguous)
+            memcpy(out, q, (size_t)n * 4);
+        else
+            for (int64_t j = 0; j < n; j++)
+                out[j] = q[col[j]];
+        break;
+    }
+    case PTORT_F16: {
+        const uint16_t *q = (const uint16_t *)(const void *)p + ro;
+        if (contiguous)
+            for (int64_t j = 0; j < n; j++)
+                out[j] = f16_bits_to_f32_bits(q[j]);
+        else
+            for (int64_t j = 0; j < n; j++)
+                out[j] = f16_bits_to_f32_bits(q[col[j]]);
+        break;
+    }
+    case PTORT_BF16: {
+        const uint16_t *q = (const uint16_t *)(const void *)p + ro;
+        if (contiguous)
+            for (int64_t j = 0; j < n; j++)
+                out[j] = (uint32_t)q[j] << 16;
+        else
+            for (int64_t j = 0; j < n; j++)
+                out[j] = (uint32_t)q[col[j]] << 16;
+        break;
+    }
+    case PTORT_I8: {
+        const int8_t *q = (const int8_t *)p + ro;
+        for (int64_t j = 0; j < n; j++)
+            out[j] = (uint32_t)(int32_t)q[contiguous ? j : col[j]];
+        break;
+    }
+    default: {                                   /* fp8: decode through the table */
+        const uint8_t *q = p + ro;
+        for (int64_t j = 0; j < n; j++)
+            out[j] = f2u(lut[q[contiguous ? j : col[j]]]);
+        break;
+    }
+    }
+}
+
+static void fma_row_libm(float *acc, const uint32_t *b, float a, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++)
+        acc[j] = fmaf(a, u2f(b[j]), acc[j]);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define PTORT_HAVE_FMA_CLONE 1
+__attribute__((target("avx2,fma")))
+static void fma_row_hw(float *acc, const uint32_t *b, float a, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++)
+        acc[j] = __builtin_fmaf(a, u2f(b[j]), acc[j]);
+}
+#endif
+
+static void mac_row_i32(uint32_t *acc, const uint32_t *b, uint32_t a, int64_t n)
+{
+    /* Unsigned arithmetic: wrap-around modulo 2^32 is the defined result (NUMERICS.md 4). */
+    for (int64_t j = 0; j < n; j++)
+        acc[j] += a * b[j];
+}
+
+static ptort_status check_loc(ptort_ctx *ctx, const ptort_tile *t, ptort_loc want,
+                              const char *msg)
+{
+    if (t->loc != want)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "tgemv.bias: %s", msg);
+    return PTORT_OK;
+}
+
+static ptort_status check_gemv(ptort_ctx *ctx, const ptort_tile *lhs, const ptort_tile *rhs,
+                               const ptort_tile *bias, const ptort_tile *dst)
+{
+    static const char op[] = "tgemv.bias";
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "lhs", lhs)) ||
+        (st = ptort_check_operand(ctx, op, "rhs", rhs)) ||
+        (st = ptort_check_operand(ctx, op, "bias", bias)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if ((st = check_loc(ctx, dst, PTORT_ACC, "expects dst to be in the acc address space")))
+        return st;
+    if (lhs->loc != PTORT_LEFT || rhs->loc != PTORT_RIGHT)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects lhs and rhs to use the left and right address spaces", op);
+    if ((st = check_loc(ctx, bias, PTORT_BIAS, "expects bias to be in the bias address space")))
+        return st;
+    if (lhs->valid_rows != 1)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects lhs valid_shape[0] to be 1 for tgemv", op);
+    if (dst->valid_rows != 1)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst valid_shape[0] to be 1 for tgemv", op);
+    if (lhs->valid_cols != rhs->valid_rows)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects lhs valid_shape[1] to equal rhs valid_shape[0], but got %lld vs %lld",
+                          op, (long long)lhs->valid_cols, (long long)rhs->valid_rows);
+    if (rhs->valid_cols != dst->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects rhs valid_shape[1] to equal dst valid_shape[1], but got %lld vs %lld",
+                          op, (long long)rhs->valid_cols, (long long)dst->valid_cols);
+    if (lhs->cols != rhs->rows)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects lhs cols to equal rhs rows, but got %lld vs %lld",
+                          op, (long long)lhs->cols, (long long)rhs->rows);
+    if (rhs->cols != dst->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects rhs cols to equal dst cols, but got %lld vs %lld",
+                          op, (long long)rhs->cols, (long long)dst->cols);
+    int64_t k = lhs->valid_cols, n = rhs->valid_cols;
+    if (k < 1 || k > 4095 || n < 1 || n > 4095)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects k and n valid sizes to be in [1, 4095], but got k=%lld, n=%lld",
+                          op, (long long)k, (long long)n);
+    ptort_dtype a = lhs->dtype, b = rhs->dtype, c = dst->dtype;
+    int ok = a == b && ((c == PTORT_I32 && a == PTORT_I8) ||
+                        (c == PTORT_F32 && (a == PTORT_F16 || a == PTORT_BF16 || a == PTORT_F32)));
+    int fp8 = a == b && c == PTORT_F32 && (a == PTORT_F8E4M3FN || a == PTORT_F8E5M2);
+    if (!ok && !(fp8 && ctx->arch == PTORT_A5)) {
+        const char *extra = ctx->arch == PTORT_A5
+                                ? ", (f32, f8E4M3FN, f8E4M3FN), (f32, f8E5M2, f8E5M2)" : "";
+        return ptort_fail(ctx, fp8 ? PTORT_E_ARCH : PTORT_E_DTYPE,
+                          "%s: expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), (f32, bf16, bf16), (f32, f32, f32)%s, but got (%s, %s, %s)",
+                          op, extra, ptort_dtype_name(c), ptort_dtype_name(a), ptort_dtype_name(b));
+    }
+    if (bias->dtype != dst->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects bias and dst to have the same element type", op);
+    if (bias->rows != 1)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects bias to have 1 row", op);
+    if (bias->valid_cols != dst->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects bias valid_shape[1] to equal dst valid_shape[1], but got %lld vs %lld",
+                          op, (long long)bias->valid_cols, (long long)dst->valid_cols);
+    if (ctx->arch == PTORT_A5) {
+        static const char *const msgs[] = {
+            "expects lhs to use the col_major blayout on A5", "expects rhs to use the row_major blayout on A5",
+            "expects dst to use the col_major blayout on A5", "expects lhs to use the row_major slayout on A5",
+            "expects rhs to use the col_major slayout on A5", "expects dst to use the row_major slayout on A5",
+            "expects bias to use the row_major blayout on A5"};
+        int bad[] = {lhs->blayout != PTORT_BL_COL_MAJOR, rhs->blayout != PTORT_BL_ROW_MAJOR,
+                     dst->blayout != PTORT_BL_COL_MAJOR, lhs->slayout != PTORT_SL_ROW_MAJOR,
+                     rhs->slayout != PTORT_SL_COL_MAJOR, dst->slayout != PTORT_SL_ROW_MAJOR,
+                     bias->blayout != PTORT_BL_ROW_MAJOR};
+        for (int i = 0; i < 7; i++)
+            if (bad[i])
+                return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: %s", op, msgs[i]);
+    }
+    return PTORT_OK;
+}
+
+ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort_tile *rhs,
+                              const ptort_tile *bias, const ptort_tile *dst,
+                              ptort_acc_phase phase)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    if ((unsigned)phase > PTORT_ACC_FINAL)
+        return ptort_fail(ctx, PTORT_E_ARG, "tgemv.bias: unknown accPhase %d", (int)phase);
+    ptort_status st = check_gemv(ctx, lhs, rhs, bias, dst);
+    if (st)
+        return st;
+    int64_t k = lhs->valid_cols, n = rhs->valid_cols;
+    size_t need = (size_t)(k + n + 16) * 8 * 2 + (size_t)(k + 3 * n + 64) * 4;
+    uint8_t *mem = ptort_scratch(ctx, need);
+    if (!mem)
+        return PTORT_E_NOMEM;
+    int64_t *lcol = (int64_t *)(void *)mem;          /* k + 8 entries */
+    int64_t *rcol = lcol + k + 8;                     /* n + 8 entries, reused for bias/dst */
+    uint32_t *a = (uint32_t *)(rcol + n + 8);         /* k */
+    uint32_t *brow = a + k + 16;                      /* n */
+    uint32_t *acc = brow + n + 16;                    /* n */
+    uint32_t *bb = acc + n + 16;                      /* n */
+
+    float lut[256];
+    if (lhs->dtype == PTORT_F8E4M3FN || lhs->dtype == PTORT_F8E5M2)
+        for (int i = 0; i < 256; i++)
+            lut[i] = lhs->dtype == PTORT_F8E4M3FN ? e4m3_decode((uint8_t)i) : e5m2_decode((uint8_t)i);
+
+    Layout ll, lr, lb, ld;
+    layout_of(lhs, &ll);
+    layout_of(rhs, &lr);
+    layout_of(bias, &lb);
+    layout_of(dst, &ld);
+    layout_col_table(lhs, k, lcol);
+    widen_tile_row(ctx, lhs, &ll, lcol, lut, 0, k, a);
+    layout_col_table(rhs, n, rcol);
+    memset(acc, 0, (size_t)n * 4);
+    int is_int = dst->dtype == PTORT_I32;
+    void (*fma_row)(float *, const uint32_t *, float, int64_t) = fma_row_libm;
+#ifdef PTORT_HAVE_FMA_CLONE
+    if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
+        fma_row = fma_row_hw;
+#endif
+    for (int64_t kk = 0; kk < k; kk++) {
+        widen_tile_row(ctx, rhs, &lr, rcol, lut, kk, n, brow);
+        if (is_int)
+            mac_row_i32(acc, brow, a[kk], n);
+        else
+            fma_row((float *)(void *)acc, brow, u2f(a[kk]), n);
+    }
+    layout_col_table(bias, n, rcol);
+    widen_tile_row(ctx, bias, &lb, rcol, lut, 0, n, bb);
+    layout_col_table(dst, n, rcol);
+    uint8_t *out = tile_base(ctx, dst) + layout_row_off(&ld, 0) * 4;
+    const float *accf = (const float *)(const void *)acc;
+    for (int64_t j = 0; j < n; j++) {
+        uint32_t v = is_int ? acc[j] + bb[j] : f2u(accf[j] + u2f(bb[j]));
+        memcpy(out + rcol[j] * 4, &v, 4);
+    }
+    return PTORT_OK;
+}

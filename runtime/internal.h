@@ -1,0 +1,201 @@
+/* internal.h - what the runtime's source files share and the public header does not show:
+ * the context layout, error reporting, operand checks, the separable layout tables, and the
+ * bit-exact scalar encoders as inline functions so that the op loops can vectorize them.
+ */
+#ifndef PTORT_INTERNAL_H
+#define PTORT_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ptort.h"
+
+#define PTORT_ERR_MAX 512
+
+struct ptort_ctx {
+    ptort_arch arch;
+    uint8_t *mem[PTORT_NUM_LOCS];
+    int64_t size[PTORT_NUM_LOCS];
+    void *scratch;          /* per-op working memory, grown on demand */
+    size_t scratch_size;
+    char err[PTORT_ERR_MAX];
+};
+
+#if defined(__GNUC__)
+#define PTORT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PTORT_PRINTF(a, b)
+#endif
+
+/* Records a message in CTX (if not NULL) and returns ST. */
+ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...) PTORT_PRINTF(3, 4);
+
+/* Checks one operand of OP named ROLE (descriptor rules, address); the message names both. */
+ptort_status ptort_check_operand(ptort_ctx *ctx, const char *op, const char *role,
+                                 const ptort_tile *t);
+
+/* Scratch memory of at least N bytes, 64-byte aligned; NULL (with PTORT_E_NOMEM recorded)
+ * when out of memory. Invalidated by the next call. */
+void *ptort_scratch(ptort_ctx *ctx, size_t n);
+
+/* Element pointer of a tile's first byte (descriptor already checked). */
+static inline uint8_t *tile_base(ptort_ctx *ctx, const ptort_tile *t)
+{
+    return ctx->mem[t->loc] + t->addr;
+}
+
+/* "row-major" in VERIFY.md's sense: blayout row_major, slayout none_box. */
+static inline int tile_is_row_major(const ptort_tile *t)
+{
+    return t->blayout == PTORT_BL_ROW_MAJOR && t->slayout == PTORT_SL_NONE_BOX;
+}
+
+/* Distance in elements between consecutive rows of a row-major none_box tile. */
+static inline int64_t tile_row_stride(const ptort_tile *t)
+{
+    return t->cols + (t->compact == PTORT_COMPACT_ROW_PLUS_ONE ? 1 : 0);
+}
+
+/* Every layout of NUMERICS.md section 5 is separable: offset(r, c) = row_off(r) + col_off(c).
+ * A Layout caches what both halves need so that ops can build per-row/per-column tables. */
+typedef struct {
+    int kind;               /* LAY_* below */
+    int64_t ir, ic;         /* inner box */
+    int64_t pr, pc;         /* physical rows/cols, rounded to whole boxes */
+    int64_t stride;         /* none_box: distance between rows (row-major) or cols */
+} Layout;
+
+enum { LAY_ROW, LAY_COL, LAY_FLAT, LAY_NZ, LAY_ZZ, LAY_ZN, LAY_NN };
+
+void layout_of(const ptort_tile *t, Layout *l);
+int64_t layout_row_off(const Layout *l, int64_t r);
+int64_t layout_col_off(const Layout *l, int64_t c);
+
+/* Column offset table for columns [0, n) of T in scratch-like memory OUT. */
+void layout_col_table(const ptort_tile *t, int64_t n, int64_t *out);
+
+const char *ptort_layout_name(const ptort_tile *t);
+
+/* ---- bit casts and conversions ----------------------------------------------------- */
+
+static inline uint32_t f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline float u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* f16 -> f32 exactly: place exponent and mantissa in an fp32 and rescale by 2^112, which
+ * also normalizes f16 subnormals; Inf/NaN get the all-ones exponent back afterwards. */
+static inline uint32_t f16_bits_to_f32_bits(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t em = (uint32_t)(h & 0x7FFFu) << 13;
+    uint32_t r = f2u(u2f(em) * 0x1p112f);
+    r |= em >= 0x0F800000u ? 0x7F800000u : 0;
+    return r | sign;
+}
+
+/* f32 -> f16, round to nearest even; values too large become Inf; NaN stays a quiet NaN. */
+static inline uint16_t f32_to_f16_bits(float f)
+{
+    uint32_t x = f2u(f);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t a = x & 0x7FFFFFFFu;
+    if (a > 0x7F800000u)
+        return (uint16_t)(sign | 0x7E00u | ((a >> 13) & 0x1FFu));
+    if (a >= 0x38800000u) {                  /* normal f16 range (or overflow) */
+        uint32_t h = a - (112u << 23);
+        h = (h + 0xFFFu + ((h >> 13) & 1u)) >> 13;
+        if (h > 0x7C00u)
+            h = 0x7C00u;
+        return (uint16_t)(sign | h);
+    }
+    /* Subnormal: adding 0.5 (ulp 2^-24) rounds |f| to a multiple of 2^-24 with RNE. */
+    return (uint16_t)(sign | (f2u(u2f(a) + 0.5f) - 0x3F000000u));
+}
+
+static inline uint16_t f32_to_bf16_bits(float f)
+{
+    uint32_t x = f2u(f);
+    if ((x & 0x7FFFFFFFu) > 0x7F800000u)
+        return (uint16_t)((x >> 16) | 0x40u);
+    return (uint16_t)((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+}
+
+/* RNE to bf16 precision, staying in fp32 (no NaN inputs on the paths that use it). */
+static inline uint32_t round_bits_to_bf16(uint32_t x)
+{
+    return (x + 0x7FFFu + ((x >> 16) & 1u)) & 0xFFFF0000u;
+}
+
+/* fp32 -> e4m3 (OCP E4M3FN), RNE, saturating, sign of zero kept. Branch-free so that loops
+ * over it vectorize. Normal results (|x| >= 2^-6): round the fp32 pattern to 3 mantissa
+ * bits and rebias (carries into the exponent are right). Subnormal results: adding 2^14,
+ * whose ulp is 2^-9, makes the FPU round |x| to a multiple of 2^-9 with RNE. */
+static inline uint8_t e4m3_encode(float f)
+{
+    uint32_t x = f2u(f);
+    uint32_t a = x & 0x7FFFFFFFu;
+    uint32_t sign = (x >> 24) & 0x80u;
+    uint32_t norm = ((a + 0x7FFFFu + ((a >> 20) & 1u)) >> 20) - (120u << 3);
+    uint32_t sub = f2u(u2f(a) + 16384.0f) - 0x46800000u;
+    uint32_t mag = a < 0x3C800000u ? sub : norm;
+    mag = a >= 0x43E00000u ? 0x7Eu : mag;
+    uint32_t code = sign | mag;
+    code = a > 0x7F800000u ? 0x7Fu : code;
+    return (uint8_t)code;
+}
+
+/* fp32 -> e2m1 code (low nibble), same scheme: normals (|x| >= 1) keep 1 mantissa bit,
+ * subnormals are multiples of 0.5, found by adding 2^22 (ulp 0.5). */
+static inline uint8_t e2m1_encode(float f)
+{
+    uint32_t x = f2u(f);
+    uint32_t a = x & 0x7FFFFFFFu;
+    uint32_t sign = (x >> 28) & 0x8u;
+    uint32_t norm = ((a + 0x1FFFFFu + ((a >> 22) & 1u)) >> 22) - (126u << 1);
+    uint32_t sub = f2u(u2f(a) + 4194304.0f) - 0x4A800000u;
+    uint32_t mag = a < 0x3F800000u ? sub : norm;
+    mag = a >= 0x40C00000u ? 0x7u : mag;
+    uint32_t code = sign | mag;
+    code = a > 0x7F800000u ? 0x7u : code;
+    return (uint8_t)code;
+}
+
+float e4m3_decode(uint8_t c);
+float e5m2_decode(uint8_t c);
+
+/* Largest finite and lowest values of a dtype as raw element bits (for tload padding). */
+uint32_t dtype_max_bits(ptort_dtype dt);
+uint32_t dtype_lowest_bits(ptort_dtype dt);
+
+/* Loads element I of a row of DT as raw bits (1, 2 or 4 bytes). */
+static inline uint32_t load_elem(const uint8_t *p, int size, int64_t i)
+{
+    uint32_t v = 0;
+    switch (size) {
+    case 1: v = p[i]; break;
+    case 2: { uint16_t h; memcpy(&h, p + 2 * i, 2); v = h; break; }
+    default: memcpy(&v, p + 4 * i, 4); break;
+    }
+    return v;
+}
+
+static inline void store_elem(uint8_t *p, int size, int64_t i, uint32_t v)
+{
+    switch (size) {
+    case 1: p[i] = (uint8_t)v; break;
+    case 2: { uint16_t h = (uint16_t)v; memcpy(p + 2 * i, &h, 2); break; }
+    default: memcpy(p + 4 * i, &v, 4); break;
+    }
+}
+
+#endif

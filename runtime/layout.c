@@ -1,0 +1,344 @@
+/* layout.c - element moves that only depend on layouts: host fill/read, tmov, tload, tstore.
+ *
+ * All layouts are separable (offset = row part + column part, see internal.h), so each move
+ * builds one column-offset table per tile and then walks rows; rows that are contiguous on
+ * both sides become one memcpy.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+uint32_t dtype_max_bits(ptort_dtype dt)
+{
+    switch (dt) {
+    case PTORT_I8: return 0x7F;
+    case PTORT_I16: return 0x7FFF;
+    case PTORT_I32: return 0x7FFFFFFF;
+    case PTORT_U8: return 0xFF;
+    case PTORT_U16: return 0xFFFF;
+    case PTORT_U32: return 0xFFFFFFFF;
+    case PTORT_F16: return 0x7BFF;
+    case PTORT_BF16: return 0x7F7F;
+    case PTORT_F32: return 0x7F7FFFFF;
+    case PTORT_F8E4M3FN: return 0x7E;
+    case PTORT_F8E5M2: return 0x7B;
+    case PTORT_F8E8M0FNU: return 0xFE;
+    case PTORT_F4E2M1X2: return 0x77;          /* both nibbles +6 */
+    default: return 0;
+    }
+}
+
+uint32_t dtype_lowest_bits(ptort_dtype dt)
+{
+    switch (dt) {
+    case PTORT_I8: return 0x80;
+    case PTORT_I16: return 0x8000;
+    case PTORT_I32: return 0x80000000;
+    case PTORT_F16: return 0xFBFF;
+    case PTORT_BF16: return 0xFF7F;
+    case PTORT_F32: return 0xFF7FFFFF;
+    case PTORT_F8E4M3FN: return 0xFE;
+    case PTORT_F8E5M2: return 0xFB;
+    case PTORT_F4E2M1X2: return 0xFF;          /* both nibbles -6 */
+    default: return 0;                          /* unsigned types, e8m0 (2^-127) */
+    }
+}
+
+/* Copies an R x C rectangle of SZ-byte elements: element (r, c) from
+ * s + (srow(r) + scol[c]) * sz to d + (drow(r) + dcol[c]) * sz. Row offsets come from the
+ * two layouts (or a plain stride for host arrays: ls/ld NULL). */
+typedef struct {
+    uint8_t *p;
+    const Layout *l;       /* NULL: host array with row stride `stride` */
+    int64_t stride;
+    const int64_t *col;    /* column table; NULL means identity */
+} Side;
+
+static int64_t side_row(const Side *s, int64_t r)
+{
+    return s->l ? layout_row_off(s->l, r) : r * s->stride;
+}
+
+static void copy_rect(const Side *d, const Side *s, int64_t rows, int64_t cols, int sz)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        uint8_t *dp = d->p + side_row(d, r) * sz;
+        const uint8_t *sp = s->p + side_row(s, r) * sz;
+        if (!d->col && !s->col) {
+            memcpy(dp, sp, (size_t)(cols * sz));
+            continue;
+        }
+        switch (sz) {
+        case 1:
+            for (int64_t c = 0; c < cols; c++)
+                dp[d->col ? d->col[c] : c] = sp[s->col ? s->col[c] : c];
+            break;
+        case 2:
+            for (int64_t c = 0; c < cols; c++)
+                memcpy(dp + 2 * (d->col ? d->col[c] : c), sp + 2 * (s->col ? s->col[c] : c), 2);
+            break;
+        default:
+            for (int64_t c = 0; c < cols; c++)
+                memcpy(dp + 4 * (d->col ? d->col[c] : c), sp + 4 * (s->col ? s->col[c] : c), 4);
+            break;
+        }
+    }
+}
+
+/* Builds a Side for tile T over its first N columns; the table lives in TABLE (N entries)
+ * unless the layout's columns are contiguous. */
+static void tile_side(ptort_ctx *ctx, const ptort_tile *t, const Layout *l, int64_t n,
+                      int64_t *table, Side *s)
+{
+    s->p = tile_base(ctx, t);
+    s->l = l;
+    s->stride = 0;
+    if (l->kind == LAY_ROW || l->kind == LAY_FLAT) {
+        s->col = NULL;
+    } else {
+        for (int64_t c = 0; c < n; c++)
+            table[c] = layout_col_off(l, c);
+        s->col = table;
+    }
+}
+
+static ptort_status host_copy(ptort_ctx *ctx, const char *op, const ptort_tile *t,
+                              void *host, int64_t rows, int64_t cols, int to_tile)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st = ptort_check_operand(ctx, op, "", t);
+    if (st)
+        return st;
+    if (!host && rows > 0 && cols > 0)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: missing host array", op);
+    if (rows < 0 || cols < 0 || rows > t->rows || cols > t->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: host array of %lldx%lld elements does not fit the %lldx%lld tile",
+                          op, (long long)rows, (long long)cols, (long long)t->rows,
+                          (long long)t->cols);
+    Layout l;
+    layout_of(t, &l);
+    int64_t *table = ptort_scratch(ctx, (size_t)(cols + 1) * sizeof(int64_t));
+    if (!table)
+        return PTORT_E_NOMEM;
+    Side ts, hs = {host, NULL, cols, NULL};
+    tile_side(ctx, t, &l, cols, table, &ts);
+    int sz = ptort_dtype_size(t->dtype);
+    if (to_tile)
+        copy_rect(&ts, &hs, rows, cols, sz);
+    else
+        copy_rect(&hs, &ts, rows, cols, sz);
+    return PTORT_OK;
+}
+
+ptort_status ptort_tile_fill(ptort_ctx *ctx, const ptort_tile *t, const void *host,
+                             int64_t rows, int64_t cols)
+{
+    /* The host array is only read when filling; host_copy is shared with the read side. */
+    return host_copy(ctx, "tile_fill", t, (void *)(uintptr_t)host, rows, cols, 1);
+}
+
+ptort_status ptort_tile_read(ptort_ctx *ctx, const ptort_tile *t, void *host,
+                             int64_t rows, int64_t cols)
+{
+    return host_copy(ctx, "tile_read", t, host, rows, cols, 0);
+}
+
+ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+                        const ptort_tile *tmp)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, "tmov", "src", src)) ||
+        (st = ptort_check_operand(ctx, "tmov", "dst", dst)))
+        return st;
+    if (tmp && (st = ptort_check_operand(ctx, "tmov", "tmp", tmp)))
+        return st;
+    if (src->dtype != dst->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "tmov: expects src and dst to have the same element type, but got %s and %s",
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    if (src->valid_rows != dst->valid_rows || src->valid_cols != dst->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "tmov: expects src and dst to have the same valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
+                          (long long)src->valid_rows, (long long)src->valid_cols,
+                          (long long)dst->valid_rows, (long long)dst->valid_cols);
+    int64_t n = src->valid_cols;
+    int64_t *tables = ptort_scratch(ctx, (size_t)(2 * n + 2) * sizeof(int64_t));
+    if (!tables)
+        return PTORT_E_NOMEM;
+    Layout ls, ld;
+    layout_of(src, &ls);
+    layout_of(dst, &ld);
+    Side s, d;
+    tile_side(ctx, src, &ls, n, tables, &s);
+    tile_side(ctx, dst, &ld, n, tables + n + 1, &d);
+    /* memmove semantics are not needed: operands of one op never share bytes (MEMORY.md 3). */
+    copy_rect(&d, &s, src->valid_rows, n, ptort_dtype_size(src->dtype));
+    return PTORT_OK;
+}
+
+ptort_view ptort_view_make(void *base, size_t size, ptort_dtype dtype,
+                           int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride)
+{
+    ptort_view v;
+    v.base = base;
+    v.size = size;
+    v.dtype = dtype;
+    v.offset = 0;
+    v.shape[0] = rows;
+    v.shape[1] = cols;
+    v.stride[0] = row_stride;
+    v.stride[1] = col_stride;
+    return v;
+}
+
+ptort_status ptort_view_partition(ptort_ctx *ctx, const ptort_view *tensor,
+                                  int64_t off0, int64_t off1, int64_t size0, int64_t size1,
+                                  ptort_view *out)
+{
+    if (!tensor || !out)
+        return ptort_fail(ctx, PTORT_E_ARG, "partition_view: missing view");
+    if (off0 < 0 || off1 < 0 || size0 < 0 || size1 < 0)
+        return ptort_fail(ctx, PTORT_E_ARG,
+                          "partition_view: offsets and sizes must be non-negative, got [%lld, %lld] and [%lld, %lld]",
+                          (long long)off0, (long long)off1, (long long)size0, (long long)size1);
+    if (off0 > tensor->shape[0] - size0 || off1 > tensor->shape[1] - size1)
+        return ptort_fail(ctx, PTORT_E_VIEW,
+                          "partition_view: window at [%lld, %lld] of size [%lld, %lld] exceeds the view shape [%lld, %lld]",
+                          (long long)off0, (long long)off1, (long long)size0, (long long)size1,
+                          (long long)tensor->shape[0], (long long)tensor->shape[1]);
+    int64_t a, b, o;
+    if (__builtin_mul_overflow(off0, tensor->stride[0], &a) ||
+        __builtin_mul_overflow(off1, tensor->stride[1], &b) ||
+        __builtin_add_overflow(a, b, &o) || __builtin_add_overflow(o, tensor->offset, &o))
+        return ptort_fail(ctx, PTORT_E_VIEW, "partition_view: offset overflows");
+    *out = *tensor;
+    out->offset = o;
+    out->shape[0] = size0;
+    out->shape[1] = size1;
+    return PTORT_OK;
+}
+
+/* Checks that every element (i, j) of the rows x cols window of V lies inside the host
+ * buffer; the offset is linear in i and j, so the extremes are at the corners. */
+static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view *v,
+                               const ptort_tile *t)
+{
+    if (!v)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: missing view", op);
+    if ((unsigned)v->dtype >= PTORT_NUM_DTYPES)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown view dtype %d", op, (int)v->dtype);
+    if (v->dtype != t->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "%s: expects the view and the tile to have the same element type, but got %s and %s",
+                          op, ptort_dtype_name(v->dtype), ptort_dtype_name(t->dtype));
+    if (v->shape[0] != t->valid_rows || v->shape[1] != t->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects the view shape to equal the tile valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
+                          op, (long long)v->shape[0], (long long)v->shape[1],
+                          (long long)t->valid_rows, (long long)t->valid_cols);
+    if (v->shape[0] == 0 || v->shape[1] == 0)
+        return PTORT_OK;
+    if (!v->base)
+        return ptort_fail(ctx, PTORT_E_VIEW, "%s: the view has no host memory", op);
+    int64_t lo = v->offset, hi = v->offset;
+    for (int d = 0; d < 2; d++) {
+        int64_t span;
+        if (__builtin_mul_overflow(v->shape[d] - 1, v->stride[d], &span))
+            return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
+        if (span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi))
+            return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
+    }
+    int64_t sz = ptort_dtype_size(v->dtype);
+    uint64_t end = (uint64_t)hi + 1;
+    if (lo < 0 || hi < 0 || end > (uint64_t)v->size / (uint64_t)sz)
+        return ptort_fail(ctx, PTORT_E_VIEW,
+                          "%s: view accesses elements [%lld, %lld] but the host buffer holds %llu elements",
+                          op, (long long)lo, (long long)hi,
+                          (unsigned long long)((uint64_t)v->size / (uint64_t)sz));
+    return PTORT_OK;
+}
+
+/* Moves the valid region between a tile and a view; TO_TILE selects the direction. */
+static void view_copy(ptort_ctx *ctx, const ptort_view *v, const ptort_tile *t,
+                      int64_t *table, int to_tile)
+{
+    Layout l;
+    layout_of(t, &l);
+    Side ts;
+    tile_side(ctx, t, &l, t->valid_cols, table, &ts);
+    int sz = ptort_dtype_size(t->dtype);
+    uint8_t *vb = (uint8_t *)v->base;
+    for (int64_t i = 0; i < t->valid_rows; i++) {
+        uint8_t *tp = ts.p + layout_row_off(&l, i) * sz;
+        int64_t row = v->offset + i * v->stride[0];   /* element (i, 0): inside the buffer */
+        if (v->stride[1] == 1 && !ts.col) {
+            uint8_t *vp = vb + row * sz;
+            if (to_tile)
+                memcpy(tp, vp, (size_t)(t->valid_cols * sz));
+            else
+                memcpy(vp, tp, (size_t)(t->valid_cols * sz));
+            continue;
+        }
+        for (int64_t j = 0; j < t->valid_cols; j++) {
+            uint8_t *te = tp + (ts.col ? ts.col[j] : j) * sz;
+            uint8_t *ve = vb + (row + j * v->stride[1]) * sz;
+            if (to_tile)
+                memcpy(te, ve, (size_t)sz);
+            else
+                memcpy(ve, te, (size_t)sz);
+        }
+    }
+}
+
+ptort_status ptort_tload(ptort_ctx *ctx, const ptort_view *src, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, "tload", "dst", dst)) ||
+        (st = check_view(ctx, "tload", src, dst)))
+        return st;
+    Layout l;
+    layout_of(dst, &l);
+    int64_t *table = ptort_scratch(ctx, (size_t)(l.pc + 1) * sizeof(int64_t));
+    if (!table)
+        return PTORT_E_NOMEM;
+    view_copy(ctx, src, dst, table, 1);
+    if (dst->pad == PTORT_PAD_NULL)
+        return PTORT_OK;
+    /* NUMERICS.md 6: the rest of the physical tile (box-rounded) gets the pad value. */
+    uint32_t pv = dst->pad == PTORT_PAD_ZERO ? 0
+                : dst->pad == PTORT_PAD_MAX ? dtype_max_bits(dst->dtype)
+                : dtype_lowest_bits(dst->dtype);
+    int sz = ptort_dtype_size(dst->dtype);
+    int64_t prow = l.kind == LAY_ROW || l.kind == LAY_COL ? dst->rows : l.pr;
+    int64_t pcol = l.kind == LAY_ROW || l.kind == LAY_COL ? dst->cols : l.pc;
+    uint8_t *base = tile_base(ctx, dst);
+    for (int64_t c = 0; c < pcol; c++)
+        table[c] = layout_col_off(&l, c);
+    for (int64_t r = 0; r < prow; r++) {
+        int64_t ro = layout_row_off(&l, r);
+        for (int64_t c = r < dst->valid_rows ? dst->valid_cols : 0; c < pcol; c++)
+            store_elem(base, sz, ro + table[c], pv);
+    }
+    return PTORT_OK;
+}
+
+ptort_status ptort_tstore(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, "tstore", "src", src)) ||
+        (st = check_view(ctx, "tstore", dst, src)))
+        return st;
+    int64_t *table = ptort_scratch(ctx, (size_t)(src->valid_cols + 1) * sizeof(int64_t));
+    if (!table)
+        return PTORT_E_NOMEM;
+    view_copy(ctx, dst, src, table, 0);
+    return PTORT_OK;
+}

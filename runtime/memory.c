@@ -1,0 +1,379 @@
+/* memory.c - contexts, memory spaces, error messages and tile descriptor checks.
+ *
+ * A context owns one zeroed byte array per memory space (MEMORY.md section 1). Every op
+ * checks each operand here before touching memory, so that a bad descriptor or address
+ * becomes a status code with a message, never an access outside a space.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static const int64_t cap_a3[PTORT_NUM_LOCS] = {196608, 524288, 65536, 65536, 131072, 1024, 2048};
+static const int64_t cap_a5[PTORT_NUM_LOCS] = {262144, 524288, 65536, 65536, 262144, 4096, 4096};
+static const int64_t align_of[PTORT_NUM_LOCS] = {32, 32, 512, 512, 512, 32, 32};
+static const char *const loc_names[PTORT_NUM_LOCS] = {
+    "vec", "mat", "left", "right", "acc", "bias", "scaling"};
+static const char *const dtype_names[PTORT_NUM_DTYPES] = {
+    "i8", "i16", "i32", "ui8", "ui16", "ui32", "f16", "bf16", "f32",
+    "f8E4M3FN", "f8E5M2", "f8E8M0FNU", "!pto.f4E2M1x2"};
+static const int dtype_sizes[PTORT_NUM_DTYPES] = {1, 2, 4, 1, 2, 4, 2, 2, 4, 1, 1, 1, 1};
+
+int64_t ptort_loc_capacity(ptort_arch arch, ptort_loc loc)
+{
+    if ((unsigned)loc >= PTORT_NUM_LOCS || (unsigned)arch > PTORT_A5)
+        return -1;
+    return arch == PTORT_A5 ? cap_a5[loc] : cap_a3[loc];
+}
+
+int64_t ptort_loc_alignment(ptort_loc loc)
+{
+    return (unsigned)loc < PTORT_NUM_LOCS ? align_of[loc] : -1;
+}
+
+const char *ptort_loc_name(ptort_loc loc)
+{
+    return (unsigned)loc < PTORT_NUM_LOCS ? loc_names[loc] : "?";
+}
+
+const char *ptort_dtype_name(ptort_dtype dt)
+{
+    return (unsigned)dt < PTORT_NUM_DTYPES ? dtype_names[dt] : "?";
+}
+
+int ptort_dtype_size(ptort_dtype dt)
+{
+    return (unsigned)dt < PTORT_NUM_DTYPES ? dtype_sizes[dt] : 0;
+}
+
+const char *ptort_status_name(ptort_status st)
+{
+    static const char *const names[] = {
+        "PTORT_OK", "PTORT_E_ARG", "PTORT_E_DESC", "PTORT_E_ADDR", "PTORT_E_DTYPE",
+        "PTORT_E_SHAPE", "PTORT_E_LAYOUT", "PTORT_E_ARCH", "PTORT_E_VIEW", "PTORT_E_NOMEM",
+        "PTORT_E_IO", "PTORT_E_FORMAT"};
+    return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "PTORT_E_?";
+}
+
+ptort_ctx *ptort_ctx_new(ptort_arch arch, const int64_t *sizes)
+{
+    if ((unsigned)arch > PTORT_A5)
+        return NULL;
+    ptort_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return NULL;
+    ctx->arch = arch;
+    for (int l = 0; l < PTORT_NUM_LOCS; l++) {
+        int64_t n = sizes && sizes[l] > 0 ? sizes[l] : ptort_loc_capacity(arch, (ptort_loc)l);
+        if ((uint64_t)n > SIZE_MAX / 2) {
+            ptort_ctx_free(ctx);
+            return NULL;
+        }
+        /* calloc: memory spaces start zeroed (CLI.md: unwritten positions read back 0). */
+        ctx->mem[l] = calloc(1, (size_t)n);
+        if (!ctx->mem[l]) {
+            ptort_ctx_free(ctx);
+            return NULL;
+        }
+        ctx->size[l] = n;
+    }
+    return ctx;
+}
+
+void ptort_ctx_free(ptort_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    for (int l = 0; l < PTORT_NUM_LOCS; l++)
+        free(ctx->mem[l]);
+    free(ctx->scratch);
+    free(ctx);
+}
+
+const char *ptort_error(const ptort_ctx *ctx)
+{
+    return ctx ? ctx->err : "";
+}
+
+ptort_arch ptort_ctx_arch(const ptort_ctx *ctx)
+{
+    return ctx->arch;
+}
+
+uint8_t *ptort_mem(ptort_ctx *ctx, ptort_loc loc, int64_t *size)
+{
+    if (!ctx || (unsigned)loc >= PTORT_NUM_LOCS)
+        return NULL;
+    if (size)
+        *size = ctx->size[loc];
+    return ctx->mem[loc];
+}
+
+ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...)
+{
+    if (ctx) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+void *ptort_scratch(ptort_ctx *ctx, size_t n)
+{
+    if (n <= ctx->scratch_size)
+        return ctx->scratch;
+    size_t want = n < 65536 ? 65536 : n;
+    want = (want + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, want);
+    if (!p) {
+        ptort_fail(ctx, PTORT_E_NOMEM, "out of memory (%zu bytes of scratch)", n);
+        return NULL;
+    }
+    free(ctx->scratch);
+    ctx->scratch = p;
+    ctx->scratch_size = want;
+    return p;
+}
+
+ptort_tile ptort_tile_make(ptort_loc loc, ptort_dtype dtype, int64_t rows, int64_t cols,
+                           int64_t addr)
+{
+    ptort_tile t;
+    memset(&t, 0, sizeof t);
+    t.loc = loc;
+    t.dtype = dtype;
+    t.rows = rows;
+    t.cols = cols;
+    t.valid_rows = rows;
+    t.valid_cols = cols;
+    t.blayout = PTORT_BL_ROW_MAJOR;
+    t.slayout = PTORT_SL_NONE_BOX;
+    t.fractal = 512;
+    t.addr = addr;
+    return t;
+}
+
+/* Inner box of a boxed layout (VERIFY.md section 1); 1x1 for none_box. */
+static void box_of(const ptort_tile *t, int64_t *ir, int64_t *ic)
+{
+    int64_t sz = ptort_dtype_size(t->dtype);
+    *ir = *ic = 1;
+    if (t->slayout == PTORT_SL_NONE_BOX)
+        return;
+    int row = t->slayout == PTORT_SL_ROW_MAJOR;
+    if (t->fractal == 1024) {
+        *ir = 16;
+        *ic = 16;
+    } else if (t->fractal == 32) {
+        *ir = row ? 16 : 2;
+        *ic = row ? 2 : 16;
+    } else {
+        *ir = row ? 16 : 32 / sz;
+        *ic = row ? 32 / sz : 16;
+    }
+}
+
+static int64_t round_up(int64_t v, int64_t m)
+{
+    return (v + m - 1) / m * m;
+}
+
+void layout_of(const ptort_tile *t, Layout *l)
+{
+    box_of(t, &l->ir, &l->ic);
+    int plus = t->compact == PTORT_COMPACT_ROW_PLUS_ONE;
+    l->pr = round_up(t->rows, l->ir);
+    l->pc = round_up(t->cols, l->ic);
+    l->stride = 0;
+    if (t->slayout == PTORT_SL_NONE_BOX) {
+        int rowm = t->blayout == PTORT_BL_ROW_MAJOR;
+        l->kind = rowm ? LAY_ROW : LAY_COL;
+        l->stride = (rowm ? t->cols : t->rows) + plus;
+    } else if (t->rows == 1) {
+        /* NUMERICS.md 5: a boxed tile with one row simply uses offset c. */
+        l->kind = LAY_FLAT;
+        l->pr = 1;
+    } else if (t->slayout == PTORT_SL_ROW_MAJOR) {
+        l->kind = t->blayout == PTORT_BL_COL_MAJOR ? LAY_NZ : LAY_ZZ;
+    } else {
+        l->kind = t->blayout == PTORT_BL_ROW_MAJOR ? LAY_ZN : LAY_NN;
+    }
+}
+
+int64_t layout_row_off(const Layout *l, int64_t r)
+{
+    int64_t sr = r / l->ir, ir = r % l->ir;
+    switch (l->kind) {
+    case LAY_ROW: return r * l->stride;
+    case LAY_COL: return r;
+    case LAY_FLAT: return 0;
+    case LAY_NZ: return sr * l->ir * l->ic + ir * l->ic;
+    case LAY_ZZ: return sr * l->pc * l->ir + ir * l->ic;
+    case LAY_ZN: return sr * l->pc * l->ir + ir;
+    default: return sr * l->ir * l->ic + ir;                       /* NN */
+    }
+}
+
+int64_t layout_col_off(const Layout *l, int64_t c)
+{
+    int64_t sc = c / l->ic, ic = c % l->ic;
+    switch (l->kind) {
+    case LAY_ROW: return c;
+    case LAY_COL: return c * l->stride;
+    case LAY_FLAT: return c;
+    case LAY_NZ: return sc * l->pr * l->ic + ic;
+    case LAY_ZZ: return sc * l->ir * l->ic + ic;
+    case LAY_ZN: return sc * l->ir * l->ic + ic * l->ir;
+    default: return sc * l->pr * l->ic + ic * l->ir;               /* NN */
+    }
+}
+
+void layout_col_table(const ptort_tile *t, int64_t n, int64_t *out)
+{
+    Layout l;
+    layout_of(t, &l);
+    for (int64_t c = 0; c < n; c++)
+        out[c] = layout_col_off(&l, c);
+}
+
+const char *ptort_layout_name(const ptort_tile *t)
+{
+    static const char *const names[2][3] = {
+        {"row_major/none_box", "row_major/row_major", "row_major/col_major"},
+        {"col_major/none_box", "col_major/row_major", "col_major/col_major"}};
+    if ((unsigned)t->blayout > 1 || (unsigned)t->slayout > 2)
+        return "?";
+    return names[t->blayout][t->slayout];
+}
+
+int64_t ptort_tile_bytes(const ptort_tile *t)
+{
+    if (!t || (unsigned)t->dtype >= PTORT_NUM_DTYPES || t->rows <= 0 || t->cols <= 0 ||
+        (unsigned)t->blayout > 1 || (unsigned)t->slayout > 2)
+        return -1;
+    /* Physical shapes are bounded by the check below, so these products cannot overflow. */
+    if (t->rows > (INT64_C(1) << 28) || t->cols > (INT64_C(1) << 28))
+        return -1;
+    int64_t sz = ptort_dtype_size(t->dtype);
+    Layout l;
+    layout_of(t, &l);
+    if (t->slayout == PTORT_SL_NONE_BOX && t->compact == PTORT_COMPACT_ROW_PLUS_ONE) {
+        int64_t major = t->blayout == PTORT_BL_ROW_MAJOR ? t->rows : t->cols;
+        int64_t minor = t->blayout == PTORT_BL_ROW_MAJOR ? t->cols : t->rows;
+        return ((major - 1) * (minor + 1) + minor) * sz;
+    }
+    return l.pr * l.pc * sz;
+}
+
+int64_t ptort_tile_offset(const ptort_tile *t, int64_t r, int64_t c)
+{
+    if (ptort_tile_bytes(t) < 0)
+        return -1;
+    Layout l;
+    layout_of(t, &l);
+    if (r < 0 || c < 0 || r >= l.pr || c >= l.pc)
+        return -1;
+    if (l.kind == LAY_ROW || l.kind == LAY_COL) {
+        if (r >= t->rows || c >= t->cols)
+            return -1;
+    }
+    return layout_row_off(&l, r) + layout_col_off(&l, c);
+}
+
+/* The descriptor rules of VERIFY.md section 1 that still matter at run time, then the
+ * address rules of MEMORY.md section 5. */
+static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
+                               const ptort_tile *t)
+{
+    const char *sep = *role ? ": " : "";
+    if (!t)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: %s%smissing tile descriptor", op, role, sep);
+    if ((unsigned)t->loc >= PTORT_NUM_LOCS)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown loc: %d", op, role, sep, (int)t->loc);
+    if ((unsigned)t->dtype >= PTORT_NUM_DTYPES)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown dtype: %d", op, role, sep,
+                          (int)t->dtype);
+    if ((unsigned)t->blayout > 1)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown blayout: %d", op, role, sep,
+                          (int)t->blayout);
+    if ((unsigned)t->slayout > 2)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown slayout: %d", op, role, sep,
+                          (int)t->slayout);
+    if (t->pad < 0 || t->pad > 3)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown pad: %d", op, role, sep, t->pad);
+    if (t->compact < 0 || t->compact > 2)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown compact: %d", op, role, sep,
+                          t->compact);
+    if (t->fractal != 32 && t->fractal != 512 && t->fractal != 1024)
+        return ptort_fail(ctx, PTORT_E_DESC,
+                          "%s: %s%sunsupported s_fractal_size: %d, must be one of {32, 512, 1024}",
+                          op, role, sep, t->fractal);
+    if (t->rows <= 0 || t->cols <= 0)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%stile_buf rows/cols must be positive",
+                          op, role, sep);
+    if (t->rows > ctx->size[t->loc] || t->cols > ctx->size[t->loc])
+        return ptort_fail(ctx, PTORT_E_ADDR, "%s: %s%stile of %lldx%lld elements exceeds %s capacity %lld",
+                          op, role, sep, (long long)t->rows, (long long)t->cols,
+                          loc_names[t->loc], (long long)ctx->size[t->loc]);
+    if (t->valid_rows < 0 || t->valid_rows > t->rows)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%stile_buf valid_row (%lld) exceeds row (%lld)",
+                          op, role, sep, (long long)t->valid_rows, (long long)t->rows);
+    if (t->valid_cols < 0 || t->valid_cols > t->cols)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%stile_buf valid_col (%lld) exceeds col (%lld)",
+                          op, role, sep, (long long)t->valid_cols, (long long)t->cols);
+    int64_t sz = dtype_sizes[t->dtype];
+    if (t->slayout == PTORT_SL_NONE_BOX) {
+        if (t->blayout == PTORT_BL_ROW_MAJOR && t->cols * sz % 32 != 0)
+            return ptort_fail(ctx, PTORT_E_DESC,
+                              "%s: %s%sexpects row-major none_box tile row byte size (cols * sizeof(dtype)) to be 32-byte aligned, but got %lld bytes",
+                              op, role, sep, (long long)(t->cols * sz));
+        if (t->blayout == PTORT_BL_COL_MAJOR && t->rows * sz % 32 != 0)
+            return ptort_fail(ctx, PTORT_E_DESC,
+                              "%s: %s%sexpects col-major none_box tile column byte size (rows * sizeof(dtype)) to be 32-byte aligned, but got %lld bytes",
+                              op, role, sep, (long long)(t->rows * sz));
+    } else {
+        int64_t ir, ic;
+        box_of(t, &ir, &ic);
+        if (t->compact != PTORT_COMPACT_NULL && t->compact != PTORT_COMPACT_NORMAL)
+            return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%scompact requires slayout=none_box",
+                              op, role, sep);
+        if (t->rows % ir != 0 && !(t->rows == 1 || t->fractal == 32 || t->loc == PTORT_VEC))
+            return ptort_fail(ctx, PTORT_E_DESC,
+                              "%s: %s%sexpects boxed tile rows to be a multiple of innerRows (%lld), but got %lld",
+                              op, role, sep, (long long)ir, (long long)t->rows);
+        if (t->cols % ic != 0)
+            return ptort_fail(ctx, PTORT_E_DESC,
+                              "%s: %s%sexpects boxed tile cols to be a multiple of innerCols (%lld), but got %lld",
+                              op, role, sep, (long long)ic, (long long)t->cols);
+    }
+    int64_t bytes = ptort_tile_bytes(t);
+    int64_t al = align_of[t->loc], cap = ctx->size[t->loc];
+    if (t->addr < 0)
+        return ptort_fail(ctx, PTORT_E_ADDR, "%s: %s%saddr must be non-negative, got %lld",
+                          op, role, sep, (long long)t->addr);
+    if (t->addr % al != 0)
+        return ptort_fail(ctx, PTORT_E_ADDR,
+                          "%s: %s%saddr must be aligned to %lld bytes for local tile memory space, got %lld",
+                          op, role, sep, (long long)al, (long long)t->addr);
+    if (bytes < 0 || bytes > cap || t->addr > cap - bytes)
+        return ptort_fail(ctx, PTORT_E_ADDR, "%s: %s%stile at address %lld with size %lld exceeds %s capacity %lld",
+                          op, role, sep, (long long)t->addr, (long long)bytes,
+                          loc_names[t->loc], (long long)cap);
+    return PTORT_OK;
+}
+
+ptort_status ptort_check_operand(ptort_ctx *ctx, const char *op, const char *role,
+                                 const ptort_tile *t)
+{
+    return check_tile(ctx, op, role, t);
+}
+
+ptort_status ptort_tile_check(ptort_ctx *ctx, const ptort_tile *t)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    return check_tile(ctx, "tile", "", t);
+}

@@ -1,0 +1,472 @@
+/* mx.c - tquant MXFP8 / MXFP4_E2M1 (NUMERICS.md section 1).
+ *
+ * Each group of 32 elements (along a row for axis1, down a column for axis0) gets its
+ * largest magnitude, an E8M0 exponent, a power-of-two reciprocal scale, and then every
+ * element is scaled and encoded. Sources are first widened to fp32 bit patterns; the max is
+ * an integer max over the patterns with the sign cleared (which orders magnitudes and puts
+ * any NaN above +Inf, so poisoning needs no extra pass). The per-element loops are
+ * branch-free; the per-group work (exponent, scale, the exp/max/scaling writes) is scalar.
+ */
+#include "internal.h"
+
+#define GROUP 32
+
+typedef struct {
+    int fp4;                 /* MXFP4_E2M1 rather than MXFP8 */
+    int nv;                  /* NV scale algorithm rather than OCP */
+    int bf16_src;
+    ptort_dtype sdt;         /* src dtype (also that of max and scaling) */
+    uint32_t emax;           /* 8 for e4m3, 2 for e2m1 */
+    float k;                 /* NV: the fp32 nearest 1/448 or 1/6 */
+    uint8_t nan_code;        /* code of a poisoned group's elements */
+} MxCfg;
+
+/* One auxiliary output (exp, max, scaling, exp_zz): element (r, c) is at
+ * base + (layout_row_off(r) + col[c]) * size. */
+typedef struct {
+    uint8_t *base;
+    int size;
+    Layout l;
+    int64_t *col;
+} Aux;
+
+typedef struct {
+    uint32_t e;              /* E8M0 byte */
+    float s;                 /* reciprocal scale 2^(127 - e) */
+    uint32_t nan;            /* all ones for a poisoned group */
+    uint32_t maxv, scalev;   /* max and scale in the src dtype */
+} Group;
+
+/* A value of the src dtype from fp32 bits; exact for the values stored here except the f16
+ * scale, which NUMERICS.md rounds with RNE (overflow to +Inf, tiny to +0). */
+static uint32_t to_src_dtype(ptort_dtype dt, uint32_t bits)
+{
+    if (dt == PTORT_F16)
+        return f32_to_f16_bits(u2f(bits));
+    if (dt == PTORT_BF16)
+        return bits >> 16;
+    return bits;
+}
+
+static uint32_t quiet_nan(ptort_dtype dt)
+{
+    return dt == PTORT_F16 ? 0x7E00u : dt == PTORT_BF16 ? 0x7FC0u : 0x7FC00000u;
+}
+
+/* Exponent and scale of a group whose largest |x| has fp32 pattern MB (sign cleared). */
+static void group_params(const MxCfg *cfg, uint32_t mb, Group *g)
+{
+    if (mb > 0x7F800000u) {
+        g->e = 0xFF;
+        g->s = 0.0f;
+        g->nan = ~0u;
+        g->maxv = g->scalev = quiet_nan(cfg->sdt);
+        return;
+    }
+    uint32_t e;
+    if (!cfg->nv) {
+        if (cfg->fp4)
+            mb &= 0xFFFF0000u;                /* OCP MXFP4: max over bf16-truncated values */
+        uint32_t big = mb >> 23;
+        e = big > cfg->emax ? big - cfg->emax : 0;
+    } else if (mb == 0) {
+        e = 0;
+    } else {
+        /* ceil(log2(m / max_normal)) on the bits of d = m * K. */
+        uint32_t d = f2u(u2f(mb) * cfg->k);
+        uint32_t de = d >> 23, dm = d & 0x7FFFFFu;
+        if (d == 0x7F800000u)
+            e = 0xFE;
+        else if (de == 0xFE)
+            e = 0xFE;
+        else if (de == 0 && dm <= 0x400000u)
+            e = 0;
+        else
+            e = de + (dm != 0);
+    }
+    uint32_t sb = e < 254 ? (254 - e) << 23 : 0x00400000u;
+    g->e = e;
+    g->s = u2f(sb);
+    g->nan = 0;
+    g->maxv = to_src_dtype(cfg->sdt, mb);
+    g->scalev = to_src_dtype(cfg->sdt, sb);
+}
+
+/* ---- per-element loops (vectorized) ------------------------------------------------ */
+
+static uint32_t max_abs32(const uint32_t *x)
+{
+    int32_t m = 0;
+    for (int i = 0; i < GROUP; i++) {
+        int32_t a = (int32_t)(x[i] & 0x7FFFFFFFu);
+        m = a > m ? a : m;
+    }
+    return (uint32_t)m;
+}
+
+static void enc_fp8(const uint32_t *x, uint8_t *out, int64_t n, float s)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = e4m3_encode(u2f(x[i]) * s);
+}
+
+static void enc_fp4(const uint32_t *x, uint8_t *out, int64_t n, float s)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = e2m1_encode(u2f(x[i]) * s);
+}
+
+/* bf16 sources: the scaled value is rounded to bf16 before the e2m1 cast (NUMERICS.md 1.4). */
+static void enc_fp4_bf16(const uint32_t *x, uint8_t *out, int64_t n, float s)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = e2m1_encode(u2f(round_bits_to_bf16(f2u(u2f(x[i]) * s))));
+}
+
+static void encode(const MxCfg *cfg, const uint32_t *x, uint8_t *out, int64_t n, float s)
+{
+    if (!cfg->fp4)
+        enc_fp8(x, out, n, s);
+    else if (cfg->bf16_src)
+        enc_fp4_bf16(x, out, n, s);
+    else
+        enc_fp4(x, out, n, s);
+}
+
+/* Widens N elements of a row to fp32 patterns in OUT, zero-filling up to NPAD. */
+static void widen_row(ptort_dtype dt, const uint8_t *p, uint32_t *out, int64_t n, int64_t npad)
+{
+    if (dt == PTORT_F32) {
+        memcpy(out, p, (size_t)n * 4);
+    } else if (dt == PTORT_F16) {
+        const uint16_t *h = (const uint16_t *)(const void *)p;
+        for (int64_t i = 0; i < n; i++)
+            out[i] = f16_bits_to_f32_bits(h[i]);
+    } else {
+        const uint16_t *h = (const uint16_t *)(const void *)p;
+        for (int64_t i = 0; i < n; i++)
+            out[i] = (uint32_t)h[i] << 16;
+    }
+    for (int64_t i = n; i < npad; i++)
+        out[i] = 0;
+}
+
+/* Packs e2m1 codes into bytes: element 2i in the low nibble of byte i; with an odd count
+ * the last high nibble is 0. */
+static void pack_fp4(const uint8_t *codes, uint8_t *out, int64_t n)
+{
+    int64_t full = n / 2;
+    for (int64_t i = 0; i < full; i++)
+        out[i] = (uint8_t)((codes[2 * i] & 0xFu) | (codes[2 * i + 1] << 4));
+    if (n & 1)
+        out[full] = codes[n - 1] & 0xFu;
+}
+
+static void aux_init(ptort_ctx *ctx, Aux *a, const ptort_tile *t, int64_t ncols, int64_t *table)
+{
+    a->base = tile_base(ctx, t);
+    a->size = ptort_dtype_size(t->dtype);
+    layout_of(t, &a->l);
+    a->col = table;
+    for (int64_t c = 0; c < ncols; c++)
+        table[c] = layout_col_off(&a->l, c);
+}
+
+static void put_group(Aux *ex, Aux *mx, Aux *sc, Aux *zz, int64_t ro_e, int64_t ro_m,
+                      int64_t ro_s, int64_t ro_z, int64_t c, const Group *g)
+{
+    ex->base[ro_e + ex->col[c]] = (uint8_t)g->e;
+    store_elem(mx->base, mx->size, ro_m + mx->col[c], g->maxv);
+    store_elem(sc->base, sc->size, ro_s + sc->col[c], g->scalev);
+    if (zz)
+        zz->base[ro_z + zz->col[c]] = (uint8_t)g->e;
+}
+
+/* ---- checks ------------------------------------------------------------------------ */
+
+static ptort_status check_mx(ptort_ctx *ctx, const MxCfg *cfg, ptort_group_axis axis,
+                             const ptort_tile *src, const ptort_tile *dst,
+                             const ptort_tile *exp, const ptort_tile *max,
+                             const ptort_tile *scaling, const ptort_tile *zz)
+{
+    static const char op[] = "tquant.mx";
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)) ||
+        (st = ptort_check_operand(ctx, op, "exp", exp)) ||
+        (st = ptort_check_operand(ctx, op, "max", max)) ||
+        (st = ptort_check_operand(ctx, op, "scaling", scaling)) ||
+        (zz && (st = ptort_check_operand(ctx, op, "exp_zz", zz))))
+        return st;
+    ptort_dtype sdt = src->dtype;
+    if (!cfg->fp4 && sdt != PTORT_F32 && sdt != PTORT_F16 && sdt != PTORT_BF16)
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "%s: expects src element type f32, f16 or bf16 for MXFP8 quantization, but got %s",
+                          op, ptort_dtype_name(sdt));
+    if (cfg->fp4 && sdt != PTORT_F16 && sdt != PTORT_BF16)
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "%s: expects src element type f16 or bf16 for MXFP4_E2M1 quantization, but got %s",
+                          op, ptort_dtype_name(sdt));
+    if (!cfg->fp4 && dst->dtype != PTORT_F8E4M3FN && dst->dtype != PTORT_I8 && dst->dtype != PTORT_U8)
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "%s: expects dst element type f8E4M3FN, i8 or ui8 for MXFP8 quantization, but got %s",
+                          op, ptort_dtype_name(dst->dtype));
+    if (cfg->fp4 && dst->dtype != PTORT_F4E2M1X2)
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "%s: expects dst element type !pto.f4E2M1x2 for MXFP4_E2M1 quantization, but got %s",
+                          op, ptort_dtype_name(dst->dtype));
+    int64_t m = src->valid_rows, n = src->valid_cols;
+    int64_t want_vc = cfg->fp4 ? (n + 1) / 2 : n;
+    int64_t want_c = cfg->fp4 ? src->cols / 2 : src->cols;
+    if (dst->rows != src->rows || dst->cols < want_c || dst->valid_rows != m ||
+        dst->valid_cols != want_vc)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst shape to match src shape", op);
+    if (exp->dtype != PTORT_U8 && exp->dtype != PTORT_I8 && exp->dtype != PTORT_F8E8M0FNU)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects exp element type ui8, i8 or f8E8M0FNU, but got %s",
+                          op, ptort_dtype_name(exp->dtype));
+    if (max->dtype != sdt)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects max to have the src element type", op);
+    if (scaling->dtype != sdt)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects scaling to have the src element type", op);
+    if (axis == PTORT_AXIS1) {
+        if (src->cols % GROUP != 0)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src cols to be a multiple of 32 when grpAxis is axis1", op);
+        if (sdt == PTORT_F32 && n % GROUP != 0)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src valid_shape[1] to be a multiple of 32 when grpAxis is axis1", op);
+        int64_t g = (n + GROUP - 1) / GROUP;
+        int canon = exp->valid_rows == m && exp->valid_cols == g;
+        int flat = exp->valid_rows == 1 && exp->valid_cols == m * g;
+        if (!canon && !flat)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects exp valid_shape to match canonical [M, N/32] or legacy flat [1, M*N/32] for grpAxis=axis1, but got [%lld, %lld]",
+                              op, (long long)exp->valid_rows, (long long)exp->valid_cols);
+    } else {
+        if (src->rows % GROUP != 0)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src rows to be a multiple of 32 when grpAxis is axis0", op);
+        if (m % GROUP != 0)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src valid_shape[0] to be a multiple of 32 when grpAxis is axis0", op);
+        if (exp->valid_rows != m / GROUP || exp->valid_cols != n)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects exp valid_shape to match canonical [M/32, N] for grpAxis=axis0, but got [%lld, %lld]",
+                              op, (long long)exp->valid_rows, (long long)exp->valid_cols);
+    }
+    if (max->valid_rows != exp->valid_rows || max->valid_cols != exp->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects max valid_shape to match the exp grouping", op);
+    if (scaling->valid_rows != exp->valid_rows || scaling->valid_cols != exp->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects scaling valid_shape to match the exp grouping", op);
+    if (zz) {
+        if (zz->dtype != exp->dtype || zz->loc != PTORT_VEC || zz->blayout != PTORT_BL_ROW_MAJOR ||
+            zz->slayout != PTORT_SL_ROW_MAJOR || zz->fractal != 32 ||
+            zz->valid_rows != exp->valid_rows || zz->valid_cols != exp->valid_cols)
+            return ptort_fail(ctx, PTORT_E_LAYOUT,
+                              "%s: expects exp_zz to be a row_major/row_major fractal-32 tile with exp's dtype and valid_shape", op);
+        if (axis != PTORT_AXIS1)
+            return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects the deprecated exp_zz form to use grpAxis=axis1", op);
+        if (m % 16 != 0)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src valid rows to be a multiple of 16 for the ZZ exponent layout", op);
+        if (n % 64 != 0)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src valid cols to be a multiple of 64 for the ZZ exponent layout", op);
+    }
+    if (src->rows * src->cols > 59461)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src rows * cols <= 59461 for MX quantization, but got %lld",
+                          op, (long long)(src->rows * src->cols));
+    const ptort_tile *all[5] = {src, dst, exp, max, scaling};
+    static const char *const names[5] = {"src", "dst", "exp", "max", "scaling"};
+    for (int i = 0; i < 5; i++)
+        if (all[i]->loc != PTORT_VEC)
+            return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects %s to be in the vec address space, but got %s",
+                              op, names[i], ptort_loc_name(all[i]->loc));
+    if (!tile_is_row_major(src) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects src and dst to use row-major layout", op);
+    return PTORT_OK;
+}
+
+/* ---- the two groupings ------------------------------------------------------------- */
+
+typedef struct {
+    const MxCfg *cfg;
+    const ptort_tile *src, *dst;
+    Aux ex, mx, sc, zz;
+    int has_zz;
+    int flat;                /* exp/max/scaling are [1, M*G] (axis1 legacy form) */
+} MxOp;
+
+/* Writes one row's or one block's codes to the data tile: N codes -> N bytes (fp8) or
+ * ceil(N/2) packed bytes (fp4). */
+static void put_codes(const MxCfg *cfg, const uint8_t *codes, uint8_t *out, int64_t n)
+{
+    if (cfg->fp4)
+        pack_fp4(codes, out, n);
+    else
+        memcpy(out, codes, (size_t)n);
+}
+
+static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
+{
+    const MxCfg *cfg = o->cfg;
+    const ptort_tile *src = o->src, *dst = o->dst;
+    int64_t m = src->valid_rows, n = src->valid_cols;
+    int64_t ng = (n + GROUP - 1) / GROUP, npad = ng * GROUP;
+    int esz = ptort_dtype_size(src->dtype);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
+    int64_t re = 0, rm = 0, rs = 0, rz = 0;
+    for (int64_t r = 0; r < m; r++) {
+        const uint8_t *row = sb + r * sst;
+        const uint32_t *x;
+        if (src->dtype == PTORT_F32 && n == npad) {
+            x = (const uint32_t *)(const void *)row;
+        } else {
+            widen_row(src->dtype, row, xbuf, n, npad);
+            x = xbuf;
+        }
+        int64_t cbase = o->flat ? r * ng : 0;
+        if (!o->flat) {
+            re = layout_row_off(&o->ex.l, r);
+            rm = layout_row_off(&o->mx.l, r);
+            rs = layout_row_off(&o->sc.l, r);
+            if (o->has_zz)
+                rz = layout_row_off(&o->zz.l, r);
+        }
+        for (int64_t gi = 0; gi < ng; gi++) {
+            const uint32_t *xg = x + gi * GROUP;
+            Group g;
+            group_params(cfg, max_abs32(xg), &g);
+            put_group(&o->ex, &o->mx, &o->sc, o->has_zz ? &o->zz : NULL, re, rm, rs, rz,
+                      cbase + gi, &g);
+            if (g.nan)
+                memset(codes + gi * GROUP, cfg->nan_code, GROUP);
+            else
+                encode(cfg, xg, codes + gi * GROUP, GROUP, g.s);
+        }
+        put_codes(cfg, codes, db + r * dst_st, n);
+    }
+}
+
+/* axis0: a group is 32 rows of one column. Each block of 32 rows is widened once, the column
+ * maxima are reduced row by row (contiguous, vectorized), then each row is encoded with its
+ * columns' scales; poisoned columns are selected per element without branches. */
+static void run_axis0(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint32_t *maxb, float *sv,
+                      uint32_t *nanm, uint8_t *codes)
+{
+    const MxCfg *cfg = o->cfg;
+    const ptort_tile *src = o->src, *dst = o->dst;
+    int64_t m = src->valid_rows, n = src->valid_cols;
+    int esz = ptort_dtype_size(src->dtype);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
+    for (int64_t b = 0; b < m / GROUP; b++) {
+        const uint32_t *rows[GROUP];
+        for (int i = 0; i < GROUP; i++) {
+            const uint8_t *row = sb + (b * GROUP + i) * sst;
+            if (src->dtype == PTORT_F32) {
+                rows[i] = (const uint32_t *)(const void *)row;
+            } else {
+                widen_row(src->dtype, row, xbuf + i * n, n, n);
+                rows[i] = xbuf + i * n;
+            }
+        }
+        for (int64_t c = 0; c < n; c++)
+            maxb[c] = 0;
+        for (int i = 0; i < GROUP; i++) {
+            const uint32_t *x = rows[i];
+            for (int64_t c = 0; c < n; c++) {
+                int32_t a = (int32_t)(x[c] & 0x7FFFFFFFu), cur = (int32_t)maxb[c];
+                maxb[c] = (uint32_t)(a > cur ? a : cur);
+            }
+        }
+        int64_t re = layout_row_off(&o->ex.l, b), rm = layout_row_off(&o->mx.l, b);
+        int64_t rs = layout_row_off(&o->sc.l, b);
+        for (int64_t c = 0; c < n; c++) {
+            Group g;
+            group_params(cfg, maxb[c], &g);
+            put_group(&o->ex, &o->mx, &o->sc, NULL, re, rm, rs, 0, c, &g);
+            sv[c] = g.s;
+            nanm[c] = g.nan;
+        }
+        for (int i = 0; i < GROUP; i++) {
+            const uint32_t *x = rows[i];
+            if (!cfg->fp4) {
+                uint8_t *out = db + (b * GROUP + i) * dst_st;
+                uint8_t nc = cfg->nan_code;
+                for (int64_t c = 0; c < n; c++) {
+                    uint8_t code = e4m3_encode(u2f(x[c]) * sv[c]);
+                    out[c] = nanm[c] ? nc : code;
+                }
+            } else {
+                for (int64_t c = 0; c < n; c++) {
+                    uint32_t y = f2u(u2f(x[c]) * sv[c]);
+                    y = cfg->bf16_src ? round_bits_to_bf16(y) : y;
+                    uint8_t code = e2m1_encode(u2f(y));
+                    codes[c] = nanm[c] ? cfg->nan_code : code;
+                }
+                pack_fp4(codes, db + (b * GROUP + i) * dst_st, n);
+            }
+        }
+    }
+}
+
+ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg,
+                             ptort_group_axis axis, const ptort_tile *src,
+                             const ptort_tile *dst, const ptort_tile *exp,
+                             const ptort_tile *max, const ptort_tile *scaling,
+                             const ptort_tile *exp_zz)
+{
+    static const char op[] = "tquant.mx";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (qt != PTORT_MXFP8 && qt != PTORT_MXFP4_E2M1)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: quant_type %d does not match the operands", op, (int)qt);
+    if ((unsigned)alg > PTORT_SCALE_NV || (unsigned)axis > PTORT_AXIS0)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown quantScaleAlg or grpAxis", op);
+    if (ctx->arch != PTORT_A5)
+        return ptort_fail(ctx, PTORT_E_ARCH, "%s: MX quantization is only supported on A5", op);
+    MxCfg cfg;
+    cfg.fp4 = qt == PTORT_MXFP4_E2M1;
+    cfg.nv = alg == PTORT_SCALE_NV;
+    cfg.emax = cfg.fp4 ? 2 : 8;
+    cfg.k = u2f(cfg.fp4 ? 0x3E2AAAABu : 0x3B124925u);     /* nearest fp32 to 1/6, 1/448 */
+    cfg.nan_code = cfg.fp4 ? 0x7 : 0x7F;
+    ptort_status st = check_mx(ctx, &cfg, axis, src, dst, exp, max, scaling, exp_zz);
+    if (st)
+        return st;
+    cfg.sdt = src->dtype;
+    cfg.bf16_src = src->dtype == PTORT_BF16;
+
+    int64_t m = src->valid_rows, n = src->valid_cols;
+    int64_t ng = (n + GROUP - 1) / GROUP, npad = ng * GROUP;
+    int64_t ecols = exp->valid_cols;
+    /* Scratch: 4 column tables, then the widened block, column state and codes. */
+    size_t tables = (size_t)(4 * (ecols + 1)) * sizeof(int64_t);
+    size_t xrows = axis == PTORT_AXIS1 ? 1 : GROUP;
+    size_t need = tables + xrows * (size_t)(npad + 8) * 4 + 3 * (size_t)(n + 8) * 4 +
+                  (size_t)(npad + 64);
+    uint8_t *mem = ptort_scratch(ctx, need);
+    if (!mem)
+        return PTORT_E_NOMEM;
+    int64_t *tab = (int64_t *)(void *)mem;
+    uint32_t *xbuf = (uint32_t *)(void *)(mem + tables);
+    uint32_t *maxb = xbuf + xrows * (size_t)(npad + 8);
+    float *sv = (float *)(void *)(maxb + n + 8);
+    uint32_t *nanm = (uint32_t *)(void *)(sv + n + 8);
+    uint8_t *codes = (uint8_t *)(nanm + n + 8);
+
+    MxOp o;
+    o.cfg = &cfg;
+    o.src = src;
+    o.dst = dst;
+    o.has_zz = exp_zz != NULL;
+    o.flat = axis == PTORT_AXIS1 && m > 1 && exp->valid_rows == 1;
+    aux_init(ctx, &o.ex, exp, ecols, tab);
+    aux_init(ctx, &o.mx, max, ecols, tab + (ecols + 1));
+    aux_init(ctx, &o.sc, scaling, ecols, tab + 2 * (ecols + 1));
+    if (exp_zz)
+        aux_init(ctx, &o.zz, exp_zz, ecols, tab + 3 * (ecols + 1));
+    if (axis == PTORT_AXIS1)
+        run_axis1(ctx, &o, xbuf, codes);
+    else
+        run_axis0(ctx, &o, xbuf, maxb, sv, nanm, codes);
+    return PTORT_OK;
+}

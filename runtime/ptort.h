@@ -1,0 +1,285 @@
+/* ptort.h - the public C API of the ptoas runtime (libptort.a).
+ *
+ * Generated kernels (ptoas --emit=c) and host programs call this library to execute PTO tile
+ * ops on the CPU with the exact numerics of NUMERICS.md and the memory model of MEMORY.md:
+ * a context owns one zeroed byte array per memory space, tiles are descriptors that point
+ * into those arrays, and every op checks its descriptors and returns a status code instead
+ * of aborting. There is no global state: each thread may run its own contexts.
+ * docs/runtime.md has the full story and an example.
+ */
+#ifndef PTORT_H
+#define PTORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status codes ------------------------------------------------------------------ */
+
+typedef enum {
+    PTORT_OK = 0,
+    PTORT_E_ARG,     /* a NULL pointer or an enum value out of range */
+    PTORT_E_DESC,    /* a tile descriptor breaks a tile-type rule (VERIFY.md section 1) */
+    PTORT_E_ADDR,    /* an address is negative, misaligned or runs past its memory space */
+    PTORT_E_DTYPE,   /* an operand has a dtype the op does not accept */
+    PTORT_E_SHAPE,   /* shapes or valid shapes do not agree */
+    PTORT_E_LAYOUT,  /* an operand has a layout or memory space the op does not accept */
+    PTORT_E_ARCH,    /* the op or dtype is not available on the context's architecture */
+    PTORT_E_VIEW,    /* a host view access falls outside the host buffer */
+    PTORT_E_NOMEM,   /* out of host memory */
+    PTORT_E_IO,      /* a file could not be opened, read or written */
+    PTORT_E_FORMAT   /* a malformed or unsupported .npy file */
+} ptort_status;
+
+/* ---- enumerations ------------------------------------------------------------------ */
+
+typedef enum { PTORT_A2, PTORT_A3, PTORT_A5 } ptort_arch;
+
+/* Memory spaces, in the order of MEMORY.md section 1. */
+typedef enum {
+    PTORT_VEC, PTORT_MAT, PTORT_LEFT, PTORT_RIGHT, PTORT_ACC, PTORT_BIAS, PTORT_SCALING,
+    PTORT_NUM_LOCS
+} ptort_loc;
+
+/* Tile element types. si8/si16 are spelled PTORT_I8/PTORT_I16. PTORT_F4E2M1X2 is one byte
+ * holding two e2m1 codes; tiles of it count cols in bytes. */
+typedef enum {
+    PTORT_I8, PTORT_I16, PTORT_I32, PTORT_U8, PTORT_U16, PTORT_U32,
+    PTORT_F16, PTORT_BF16, PTORT_F32,
+    PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_F8E8M0FNU, PTORT_F4E2M1X2,
+    PTORT_NUM_DTYPES
+} ptort_dtype;
+
+typedef enum { PTORT_BL_ROW_MAJOR, PTORT_BL_COL_MAJOR } ptort_blayout;
+typedef enum { PTORT_SL_NONE_BOX, PTORT_SL_ROW_MAJOR, PTORT_SL_COL_MAJOR } ptort_slayout;
+typedef enum { PTORT_PAD_NULL = 0, PTORT_PAD_ZERO = 1, PTORT_PAD_MAX = 2, PTORT_PAD_MIN = 3 } ptort_pad;
+typedef enum { PTORT_COMPACT_NULL = 0, PTORT_COMPACT_NORMAL = 1, PTORT_COMPACT_ROW_PLUS_ONE = 2 } ptort_compact;
+
+typedef enum { PTORT_INT8_SYM, PTORT_INT8_ASYM, PTORT_MXFP8, PTORT_MXFP4_E2M1 } ptort_quant_type;
+typedef enum { PTORT_SCALE_OCP, PTORT_SCALE_NV } ptort_scale_alg;
+typedef enum { PTORT_AXIS1, PTORT_AXIS0 } ptort_group_axis;   /* axis1 = ND, axis0 = DN */
+typedef enum { PTORT_ACC_UNSPECIFIED, PTORT_ACC_PARTIAL, PTORT_ACC_FINAL } ptort_acc_phase;
+
+/* ---- the context ------------------------------------------------------------------- */
+
+typedef struct ptort_ctx ptort_ctx;
+
+/* Creates a context for ARCH with zeroed memory spaces of the capacities of MEMORY.md.
+ * SIZES may be NULL, or point to PTORT_NUM_LOCS byte counts where a value > 0 overrides that
+ * space's capacity (--mem-size). Returns NULL when ARCH is unknown or memory runs out. */
+ptort_ctx *ptort_ctx_new(ptort_arch arch, const int64_t *sizes);
+
+/* Frees the context and its memory spaces; NULL is accepted. */
+void ptort_ctx_free(ptort_ctx *ctx);
+
+/* The message of the last failed call on CTX ("" if none). Valid until the next call. */
+const char *ptort_error(const ptort_ctx *ctx);
+
+/* The short name of a status code, e.g. "PTORT_E_ADDR". */
+const char *ptort_status_name(ptort_status st);
+
+ptort_arch ptort_ctx_arch(const ptort_ctx *ctx);
+
+/* The bytes of memory space LOC and, through SIZE if not NULL, its capacity; NULL when LOC is
+ * out of range. Host code may read and write them directly. */
+uint8_t *ptort_mem(ptort_ctx *ctx, ptort_loc loc, int64_t *size);
+
+/* The default capacity and the alignment of LOC on ARCH (MEMORY.md); -1 when out of range. */
+int64_t ptort_loc_capacity(ptort_arch arch, ptort_loc loc);
+int64_t ptort_loc_alignment(ptort_loc loc);
+
+/* Names as in the PTO text: "vec", "f32", "f8E4M3FN", ...; "?" when out of range. */
+const char *ptort_loc_name(ptort_loc loc);
+const char *ptort_dtype_name(ptort_dtype dt);
+
+/* Bytes per element (1 for PTORT_F4E2M1X2, an element being a packed pair); 0 if unknown. */
+int ptort_dtype_size(ptort_dtype dt);
+
+/* ---- tile descriptors -------------------------------------------------------------- */
+
+/* A tile: where its bytes are and how elements are laid out. rows/cols are the physical shape
+ * (cols in bytes for PTORT_F4E2M1X2), valid_rows/valid_cols the region ops work on (dynamic
+ * valid sizes are simply set at run time). addr is a byte offset inside memory space loc. */
+typedef struct {
+    ptort_loc loc;
+    ptort_dtype dtype;
+    int64_t rows, cols;
+    int64_t valid_rows, valid_cols;
+    ptort_blayout blayout;
+    ptort_slayout slayout;
+    int32_t fractal;      /* 32, 512 or 1024: selects the inner box of a boxed layout */
+    int32_t pad;          /* ptort_pad: value of elements outside the valid region for tload */
+    int32_t compact;      /* ptort_compact; only with slayout none_box */
+    int64_t addr;
+} ptort_tile;
+
+/* Returns a row-major none_box descriptor with valid = physical shape, fractal 512, pad 0,
+ * compact 0, at ADDR. Never fails; check the result with ptort_tile_check. */
+ptort_tile ptort_tile_make(ptort_loc loc, ptort_dtype dtype, int64_t rows, int64_t cols,
+                           int64_t addr);
+
+/* Checks a descriptor against the tile-type rules (VERIFY.md section 1) and its address
+ * against its space (MEMORY.md section 5). Errors: PTORT_E_ARG, PTORT_E_DESC, PTORT_E_ADDR. */
+ptort_status ptort_tile_check(ptort_ctx *ctx, const ptort_tile *t);
+
+/* Bytes the tile occupies (MEMORY.md section 1, before rounding to the space's alignment);
+ * -1 for a malformed descriptor. */
+int64_t ptort_tile_bytes(const ptort_tile *t);
+
+/* Element index (in elements from addr) of element (r, c) under the tile's layout
+ * (NUMERICS.md section 5); -1 if (r, c) lies outside the physical (box-rounded) shape or
+ * the descriptor is malformed. Use it for single elements; ops use faster paths. */
+int64_t ptort_tile_offset(const ptort_tile *t, int64_t r, int64_t c);
+
+/* Copies a logical row-major ROWS x COLS host array of the tile's dtype (raw element bytes;
+ * bf16 as uint16 bits, packed fp4 as bytes) into the top-left ROWS x COLS elements of the
+ * tile, whatever its layout. ROWS, COLS must not exceed the physical shape.
+ * Errors: PTORT_E_ARG, PTORT_E_DESC, PTORT_E_ADDR, PTORT_E_SHAPE. */
+ptort_status ptort_tile_fill(ptort_ctx *ctx, const ptort_tile *t, const void *host,
+                             int64_t rows, int64_t cols);
+
+/* The reverse of ptort_tile_fill: copies the top-left ROWS x COLS elements of the tile into a
+ * row-major host array. Same errors. */
+ptort_status ptort_tile_read(ptort_ctx *ctx, const ptort_tile *t, void *host,
+                             int64_t rows, int64_t cols);
+
+/* ---- host memory views (tload / tstore) -------------------------------------------- */
+
+/* A 2-D window on host memory: element (i, j), 0 <= i < shape[0], 0 <= j < shape[1], is at
+ * base + (offset + i*stride[0] + j*stride[1]) * sizeof(dtype). size is the number of bytes
+ * behind base; every access is checked against it. */
+typedef struct {
+    void *base;
+    size_t size;
+    ptort_dtype dtype;
+    int64_t offset;
+    int64_t shape[2];
+    int64_t stride[2];
+} ptort_view;
+
+/* Makes a view of a tensor (make_tensor_view): SHAPE and STRIDES in elements, offset 0. */
+ptort_view ptort_view_make(void *base, size_t size, ptort_dtype dtype,
+                           int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride);
+
+/* partition_view: the SIZES window of TENSOR starting at OFFSETS. Fails with PTORT_E_VIEW when
+ * the window leaves the tensor's shape, PTORT_E_ARG on negative numbers. */
+ptort_status ptort_view_partition(ptort_ctx *ctx, const ptort_view *tensor,
+                                  int64_t off0, int64_t off1, int64_t size0, int64_t size1,
+                                  ptort_view *out);
+
+/* tload: view element (i, j) -> tile element (i, j) over the tile's valid region, then, if
+ * pad != 0, fills the rest of the physical tile with 0 / the dtype's max / its lowest.
+ * Errors: descriptor errors, PTORT_E_DTYPE (dtypes differ), PTORT_E_SHAPE (view shape !=
+ * valid shape), PTORT_E_VIEW (an access outside the host buffer; nothing is written then). */
+ptort_status ptort_tload(ptort_ctx *ctx, const ptort_view *src, const ptort_tile *dst);
+
+/* tstore: tile element (i, j) -> view element (i, j) over the valid region. Same errors. */
+ptort_status ptort_tstore(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst);
+
+/* ---- ops --------------------------------------------------------------------------- */
+
+/* tmov: copies the valid region element by element from src's layout to dst's (ND->NZ data,
+ * ND->ZZ / DN->ZZ exponents, ...). TMP may be NULL and is never written.
+ * Errors: descriptor errors, PTORT_E_DTYPE (dtypes differ), PTORT_E_SHAPE (valid shapes
+ * differ). */
+ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+                        const ptort_tile *tmp);
+
+/* tquant INT8_SYM / INT8_ASYM (NUMERICS.md section 2): dst = clamp(rint(src * scale
+ * [+ offset])) with scale/offset read at column 0 of each row, or from a [1, 1] tile for all
+ * rows. OFFSET must be NULL for SYM and given for ASYM; TMP may be NULL and is never written.
+ * Errors (VERIFY.md section 2): PTORT_E_ARG, descriptor errors, PTORT_E_DTYPE,
+ * PTORT_E_LAYOUT, PTORT_E_SHAPE. */
+ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_tile *src,
+                               const ptort_tile *scale, const ptort_tile *offset,
+                               const ptort_tile *dst, const ptort_tile *tmp);
+
+/* tquant MXFP8 / MXFP4_E2M1 (NUMERICS.md section 1), a5 only: writes the data tile DST, the
+ * E8M0 exponent tile EXP ([M, G] or flat [1, M*G] for axis1, [M/32, N] for axis0), the MAX
+ * and SCALING tiles, and, when EXP_ZZ is not NULL (storeMode nz), the exponents again in
+ * EXP_ZZ's layout. Errors (VERIFY.md section 3): PTORT_E_ARCH, PTORT_E_ARG, descriptor
+ * errors, PTORT_E_DTYPE, PTORT_E_LAYOUT, PTORT_E_SHAPE. */
+ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg,
+                             ptort_group_axis axis, const ptort_tile *src,
+                             const ptort_tile *dst, const ptort_tile *exp,
+                             const ptort_tile *max, const ptort_tile *scaling,
+                             const ptort_tile *exp_zz);
+
+/* tdequant (NUMERICS.md section 3): dst = (float(src) - offset[r][0]) * scale[r][0].
+ * Errors (VERIFY.md section 4): descriptor errors, PTORT_E_DTYPE, PTORT_E_LAYOUT,
+ * PTORT_E_SHAPE. */
+ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+                            const ptort_tile *offset, const ptort_tile *dst);
+
+/* tgemv.bias (NUMERICS.md section 4): dst[0][j] = fmaf-chain over k of lhs[0][k]*rhs[k][j],
+ * then + bias[0][j]; i8 inputs accumulate in int32 with wrap-around. PHASE does not change
+ * the result. Errors (VERIFY.md section 5): descriptor errors, PTORT_E_LAYOUT, PTORT_E_SHAPE,
+ * PTORT_E_DTYPE, PTORT_E_ARCH (fp8 inputs before a5). */
+ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort_tile *rhs,
+                              const ptort_tile *bias, const ptort_tile *dst,
+                              ptort_acc_phase phase);
+
+/* ---- scalar conversions (the exact encoders the ops use) ---------------------------- */
+
+float ptort_f16_to_f32(uint16_t h);
+uint16_t ptort_f32_to_f16(float f);      /* RNE; overflow -> +-Inf; NaN stays NaN (quiet) */
+float ptort_bf16_to_f32(uint16_t b);
+uint16_t ptort_f32_to_bf16(float f);     /* RNE; NaN stays NaN (quiet) */
+/* OCP E4M3FN, RNE, saturating to +-448, sign of zero kept, +-Inf -> +-448, NaN -> 0x7F. */
+uint8_t ptort_f32_to_e4m3(float f);
+float ptort_e4m3_to_f32(uint8_t code);
+float ptort_e5m2_to_f32(uint8_t code);
+/* OCP E2M1 (4-bit code in the low nibble), RNE, saturating to +-6, sign of zero kept,
+ * +-Inf -> +-6, NaN -> 0x7. */
+uint8_t ptort_f32_to_e2m1(float f);
+float ptort_e2m1_to_f32(uint8_t code);
+float ptort_e8m0_to_f32(uint8_t code);  /* 2^(e-127); 0xFF -> NaN */
+
+/* ---- NumPy .npy files -------------------------------------------------------------- */
+
+#define PTORT_NPY_MAX_DIMS 8
+
+/* An array read from or written to a .npy file: C order, little-endian. descr is one of
+ * "<f4" "<f2" "<i4" "<i2" "|i1" "|u1" "<u2". */
+typedef struct {
+    char descr[4];
+    int ndim;
+    int64_t shape[PTORT_NPY_MAX_DIMS];
+    size_t itemsize;
+    size_t nbytes;       /* itemsize * product(shape) */
+    void *data;          /* malloc'ed by ptort_npy_read/parse; free with ptort_npy_free */
+} ptort_npy;
+
+/* Parses a .npy image of LEN bytes (v1.0 or 2.0) into OUT (data copied). Errors:
+ * PTORT_E_FORMAT with a message (bad magic, version, header, Fortran order, big-endian or
+ * unsupported descr, truncated data, trailing bytes), PTORT_E_NOMEM. CTX may be NULL (no
+ * message is kept then). */
+ptort_status ptort_npy_parse(ptort_ctx *ctx, const void *buf, size_t len, ptort_npy *out);
+
+/* Reads the .npy file PATH; as ptort_npy_parse, plus PTORT_E_IO. */
+ptort_status ptort_npy_read(ptort_ctx *ctx, const char *path, ptort_npy *out);
+
+/* Writes ARR to PATH as a v1.0 file byte-identical to numpy.save's. Errors: PTORT_E_ARG
+ * (unknown descr, bad shape, data size mismatch), PTORT_E_IO. */
+ptort_status ptort_npy_write(ptort_ctx *ctx, const char *path, const ptort_npy *arr);
+
+/* Formats the v1.0 header numpy.save writes for DESCR and SHAPE into BUF (no NUL). Returns
+ * its length (a multiple of 64), or 0 if it does not fit in CAP or the arguments are bad. */
+size_t ptort_npy_header(char *buf, size_t cap, const char *descr, int ndim,
+                        const int64_t *shape);
+
+/* Frees ARR's data and zeroes it. */
+void ptort_npy_free(ptort_npy *arr);
+
+/* The .npy descr of a tile dtype ("<f4", "<u2" for bf16 bits, "|u1" for fp8/fp4 bytes, ...);
+ * NULL for dtypes without one (u32). */
+const char *ptort_dtype_npy_descr(ptort_dtype dt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
