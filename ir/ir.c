@@ -1,0 +1,184 @@
+/* ir.c - the op table expanded into OpInfo, and the IR builders. */
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+static const struct {
+    const char *name, *alias;
+    OpSyntax syntax;
+    const char *roles;
+} op_rows[OP_COUNT] = {
+#define OP(id, name, alias, syn, roles) [OP_##id] = {name, alias, syn, roles},
+#include "ops.def"
+#undef OP
+};
+
+static OpInfo infos[OP_COUNT];
+static bool infos_ready;
+
+/* Splits a role string of ops.def ("src scale ?offset | dst ~?tmp") into
+ * OpInfo. Role names point into static storage, so no allocation. */
+static void build_infos(void)
+{
+    static char names[OP_COUNT][MAX_ROLES][24];
+    for (int k = 0; k < OP_COUNT; k++) {
+        OpInfo *in = &infos[k];
+        in->name = op_rows[k].name;
+        in->alias = op_rows[k].alias;
+        in->syntax = op_rows[k].syntax;
+        bool out = false;
+        in->nins = 0;
+        for (const char *s = op_rows[k].roles; *s;) {
+            while (*s == ' ')
+                s++;
+            if (!*s)
+                break;
+            if (*s == '|') {
+                out = true;
+                s++;
+                continue;
+            }
+            uint8_t fl = out ? ROLE_OUT : 0;
+            for (;; s++) {
+                if (*s == '?')
+                    fl |= ROLE_OPT;
+                else if (*s == '*')
+                    fl |= ROLE_VAR;
+                else if (*s == '~')
+                    fl |= ROLE_SCRATCH;
+                else
+                    break;
+            }
+            size_t n = strcspn(s, " |");
+            int r = in->nroles++;
+            memcpy(names[k][r], s, n < 23 ? n : 23);
+            in->role[r] = names[k][r];
+            in->flags[r] = fl;
+            if (!out)
+                in->nins++;
+            s += n;
+        }
+    }
+    infos_ready = true;
+}
+
+const OpInfo *op_info(OpKind k)
+{
+    if (!infos_ready)
+        build_infos();
+    return &infos[k];
+}
+
+OpKind op_lookup(const char *s, size_t n)
+{
+    for (int k = 0; k < OP_COUNT; k++) {
+        const char *a = op_rows[k].name, *b = op_rows[k].alias;
+        if ((strlen(a) == n && memcmp(a, s, n) == 0) || (b && strlen(b) == n && memcmp(b, s, n) == 0))
+            return (OpKind)k;
+    }
+    return OP_COUNT;
+}
+
+int op_role_index(OpKind k, const char *role)
+{
+    const OpInfo *in = op_info(k);
+    for (int r = 0; r < in->nroles; r++)
+        if (strcmp(in->role[r], role) == 0)
+            return r;
+    return -1;
+}
+
+uint32_t ir_role_operands(const Op *op, int role, uint32_t *first)
+{
+    uint32_t at = 0;
+    for (int r = 0; r < role; r++)
+        at += op->seg[r];
+    *first = at;
+    return op->seg[role];
+}
+
+ModuleOp *ir_module_add(Module *m, bool implicit)
+{
+    if (m->nmods == m->mods_cap) {
+        size_t cap = m->mods_cap;
+        xgrow((void **)&m->mods, &cap, (size_t)m->nmods + 1, sizeof *m->mods);
+        m->mods_cap = (uint32_t)cap;
+    }
+    ModuleOp *mod = arena_zalloc(&m->arena, sizeof *mod);
+    mod->implicit = implicit;
+    m->mods[m->nmods++] = mod;
+    return mod;
+}
+
+Func *ir_func_add(Module *m, ModuleOp *mod)
+{
+    if (mod->nfuncs == mod->funcs_cap) {
+        size_t cap = mod->funcs_cap;
+        xgrow((void **)&mod->funcs, &cap, (size_t)mod->nfuncs + 1, sizeof *mod->funcs);
+        mod->funcs_cap = (uint32_t)cap;
+    }
+    Func *f = arena_zalloc(&m->arena, sizeof *f);
+    mod->funcs[mod->nfuncs++] = f;
+    return f;
+}
+
+ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def_op)
+{
+    if (f->nvalues == f->values_cap) {
+        size_t cap = f->values_cap;
+        xgrow((void **)&f->values, &cap, (size_t)f->nvalues + 1, sizeof *f->values);
+        f->values_cap = (uint32_t)cap;
+    }
+    Value *v = &f->values[f->nvalues];
+    memset(v, 0, sizeof *v);
+    v->name = name;
+    v->type = type;
+    v->def = def;
+    v->def_op = def_op;
+    return f->nvalues++;
+}
+
+Op *ir_op_add(Func *f)
+{
+    if (f->nops == f->ops_cap) {
+        size_t cap = f->ops_cap;
+        xgrow((void **)&f->ops, &cap, (size_t)f->nops + 1, sizeof *f->ops);
+        f->ops_cap = (uint32_t)cap;
+    }
+    Op *op = &f->ops[f->nops++];
+    memset(op, 0, sizeof *op);
+    return op;
+}
+
+void ir_funcs_free(Module *m)
+{
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        ModuleOp *mod = m->mods[i];
+        for (uint32_t j = 0; j < mod->nfuncs; j++) {
+            free(mod->funcs[j]->ops);
+            free(mod->funcs[j]->values);
+            free(mod->funcs[j]->args);
+        }
+        free(mod->funcs);
+    }
+    free(m->mods);
+}
+
+const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (uint32_t i = 0; i < n; i++)
+        if (str_eq(attrs[i].key, key, kl))
+            return &attrs[i];
+    return NULL;
+}
+
+void frontend_free(Module *m)
+{
+    if (!m)
+        return;
+    ir_funcs_free(m);
+    types_free(&m->types);
+    arena_free(&m->arena);
+    free(m);
+}

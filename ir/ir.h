@@ -1,0 +1,280 @@
+/* ir.h - all IR types: interned types, attributes, values, ops, functions,
+ * modules. Small structs in arrays with integer handles; everything a module
+ * owns lives in its arena (or in vectors freed with it) and goes at once. */
+#ifndef PTOAS_IR_H
+#define PTOAS_IR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "arena.h"
+#include "diag.h"
+#include "frontend.h"
+
+/* A slice of the source text (names are never copied). */
+typedef struct Str {
+    const char *p;
+    uint32_t len;
+} Str;
+
+static inline bool str_eq(Str a, const char *b, size_t blen)
+{
+    return a.len == blen && (blen == 0 || memcmp(a.p, b, blen) == 0);
+}
+#define STR_EQ_LIT(s, lit) str_eq((s), (lit), sizeof(lit) - 1)
+
+/* ---- element types --------------------------------------------------------- */
+/*  id        spelling          bytes tile  (bytes: packed fp4 counts one per pair) */
+#define DTYPE_LIST(X)                                   \
+    X(I1, "i1", 1, 0)                                   \
+    X(I8, "i8", 1, 1)                                   \
+    X(I16, "i16", 2, 1)                                 \
+    X(I32, "i32", 4, 1)                                 \
+    X(I64, "i64", 8, 0)                                 \
+    X(UI8, "ui8", 1, 1)                                 \
+    X(UI16, "ui16", 2, 1)                               \
+    X(UI32, "ui32", 4, 1)                               \
+    X(SI8, "si8", 1, 1)                                 \
+    X(SI16, "si16", 2, 1)                               \
+    X(SI32, "si32", 4, 1)                               \
+    X(F16, "f16", 2, 1)                                 \
+    X(BF16, "bf16", 2, 1)                               \
+    X(F32, "f32", 4, 1)                                 \
+    X(F64, "f64", 8, 0)                                 \
+    X(F8E4M3FN, "f8E4M3FN", 1, 1)                       \
+    X(F8E5M2, "f8E5M2", 1, 1)                           \
+    X(F8E8M0FNU, "f8E8M0FNU", 1, 1)                     \
+    X(F4E2M1X2, "!pto.f4E2M1x2", 1, 1)                  \
+    X(INDEX, "index", 8, 0)
+
+typedef enum DType {
+    DT_NONE,
+#define X(id, s, b, t) DT_##id,
+    DTYPE_LIST(X)
+#undef X
+    DT_COUNT
+} DType;
+
+const char *dtype_name(DType d);
+unsigned dtype_size(DType d);
+bool dtype_is_tile(DType d);     /* usable as a tile element type */
+bool dtype_is_float(DType d);
+DType dtype_lookup(const char *s, size_t n); /* DT_NONE if unknown */
+
+/* ---- enums of tile types and attributes ------------------------------------- */
+typedef enum { LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS, LOC_SCALING, LOC_COUNT } Loc;
+typedef enum { BL_ROW_MAJOR, BL_COL_MAJOR } BLayout;
+typedef enum { SL_NONE_BOX, SL_ROW_MAJOR, SL_COL_MAJOR } SLayout;
+
+/* Enum kinds: the tile-type keys and the #pto<...> attributes. One table of
+ * names per kind gives parsing, printing and the "expected one of" lists. */
+typedef enum {
+    EK_LOC, EK_BLAYOUT, EK_SLAYOUT,
+    EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE, EK_ACC_PHASE,
+    EK_KERNEL_KIND, EK_ADDRESS_SPACE,
+    EK_COUNT
+} EnumKind;
+
+typedef enum { QT_INT8_SYM, QT_INT8_ASYM, QT_MXFP8, QT_MXFP4_E2M1 } QuantType;
+typedef enum { QSA_OCP, QSA_NV } QuantScaleAlg;
+typedef enum { GA_AXIS1, GA_AXIS0 } GroupAxis;
+typedef enum { SM_ND, SM_NZ } StoreMode;
+
+typedef struct EnumInfo {
+    const char *kind;            /* "loc", "quant_type", "kernel_kind", ... */
+    bool dotted;                 /* spelled #pto.KIND<v> rather than #pto<KIND v> */
+    const char *const *names;
+    int count;
+} EnumInfo;
+extern const EnumInfo enum_info[EK_COUNT];
+int enum_lookup(EnumKind k, const char *s, size_t n); /* -1 if unknown */
+/* "vec, mat, left, ..." for messages */
+void enum_expected_list(EnumKind k, char *buf, size_t size);
+
+/* ---- types (interned: equal types are the same pointer) ---------------------- */
+typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW } TypeKind;
+
+#define DIM_DYNAMIC (-1)
+
+typedef struct TileBody {
+    int64_t rows, cols, vrow, vcol; /* vrow/vcol DIM_DYNAMIC when '?' */
+    int32_t fractal;
+    DType dtype;
+    uint8_t loc, blayout, slayout, pad, compact;
+} TileBody;
+
+typedef struct Type {
+    TypeKind kind;
+    DType dtype;          /* scalar, pointer element, view element */
+    bool ptr_gm;          /* !pto.ptr<T, gm> */
+    uint32_t rank;        /* views */
+    const int64_t *dims;  /* views: DIM_DYNAMIC for '?' */
+    TileBody tile;        /* tile kinds */
+    uint32_t hash;
+    struct Type *next;    /* intern-table chain */
+} Type;
+
+typedef struct TypeTable {
+    Type **buckets;
+    size_t nbuckets, count;
+    Arena *arena;
+} TypeTable;
+
+void types_init(TypeTable *t, Arena *a);
+void types_free(TypeTable *t);
+const Type *type_scalar(TypeTable *t, DType d);
+const Type *type_tile(TypeTable *t, TypeKind kind, const TileBody *b);
+const Type *type_ptr(TypeTable *t, DType d, bool gm);
+const Type *type_view(TypeTable *t, TypeKind kind, DType d, uint32_t rank, const int64_t *dims);
+static inline bool type_is_tile(const Type *t) { return t && (t->kind == TY_TILE || t->kind == TY_TILE_BUF); }
+
+/* Canonical spelling (LANGUAGE.md 3.1): appends to a growable buffer. */
+typedef struct StrBuf {
+    char *p;
+    size_t len, cap;
+} StrBuf;
+void sb_putc(StrBuf *b, char c);
+void sb_puts(StrBuf *b, const char *s);
+void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_printf(StrBuf *b, const char *fmt, ...) DIAG_PRINTF(2, 3);
+void sb_free(StrBuf *b);
+void type_print(StrBuf *b, const Type *t);
+/* Same into a caller buffer, for messages (truncated with "..."). */
+const char *type_str(const Type *t, char *buf, size_t size);
+
+/* ---- attributes ------------------------------------------------------------ */
+typedef enum {
+    AV_UNIT, AV_BOOL, AV_INT, AV_FLOAT, AV_STRING, AV_ARRAY, AV_DENSE, AV_ENUM, AV_TYPE
+} AttrValueKind;
+
+typedef struct AttrValue AttrValue;
+struct AttrValue {
+    AttrValueKind kind;
+    Span span;
+    DType type;              /* AV_INT / AV_FLOAT / AV_DENSE element type; DT_NONE if not written */
+    union {
+        bool b;
+        int64_t i;
+        struct { double d; bool bits; uint64_t raw; } f; /* bits: written as 0x... bit pattern */
+        Str s;                                            /* AV_STRING: raw text between quotes */
+        struct { AttrValue **items; uint32_t n; } arr;    /* AV_ARRAY */
+        struct { int64_t *items; uint32_t n; } dense;     /* AV_DENSE array<T: ...> */
+        struct { EnumKind kind; int value; } e;           /* AV_ENUM */
+        const Type *ty;                                   /* AV_TYPE */
+    } u;
+};
+
+typedef struct Attr {
+    Str key;                 /* without quotes */
+    bool quoted;             /* key written as a string */
+    Span span;
+    AttrValue *val;          /* kind AV_UNIT for a key without value */
+} Attr;
+
+/* ---- the op table ----------------------------------------------------------- */
+typedef enum {
+#define OP(id, name, alias, syn, roles) OP_##id,
+#include "ops.def"
+#undef OP
+    OP_COUNT
+} OpKind;
+
+typedef enum { SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_CONSTANT, SYN_RETURN } OpSyntax;
+
+#define MAX_ROLES 8
+enum { ROLE_OPT = 1, ROLE_VAR = 2, ROLE_SCRATCH = 4, ROLE_OUT = 8 };
+
+typedef struct OpInfo {
+    const char *name, *alias;
+    OpSyntax syntax;
+    uint8_t nroles, nins;         /* roles [0, nins) are ins, [nins, nroles) outs */
+    const char *role[MAX_ROLES];
+    uint8_t flags[MAX_ROLES];
+} OpInfo;
+
+const OpInfo *op_info(OpKind k);
+/* Looks up an op spelling (name or alias); OP_COUNT if unknown. */
+OpKind op_lookup(const char *s, size_t n);
+int op_role_index(OpKind k, const char *role); /* -1 if none */
+
+/* ---- values, ops, functions, modules ------------------------------------- */
+typedef uint32_t ValueId;
+#define NO_VALUE UINT32_MAX
+#define NO_OP UINT32_MAX
+
+typedef struct Value {
+    Str name;            /* without '%' */
+    const Type *type;
+    Span def;            /* the name at its definition */
+    uint32_t def_op;     /* defining op index, NO_OP for an argument */
+    bool poisoned;       /* verification failed upstream: report nothing more */
+    bool undefined;      /* placeholder for a use of an undeclared name */
+} Value;
+
+typedef enum { FORM_L1, FORM_L2 } OpForm;
+
+typedef struct Op {
+    OpKind kind;
+    uint8_t form;            /* FORM_L1 (SSA) or FORM_L2 (ins/outs) */
+    bool bad;                /* the parser already reported an error on it */
+    bool hex_addr;           /* tassign @tile(0x...) written in hex */
+    bool has_tile_addr;      /* tassign ISA spelling: address in tile_addr */
+    Span name_span, span;
+    int64_t tile_addr;       /* tassign @tile(A) */
+    uint32_t nopnds, nres, nattrs;
+    ValueId *opnds;          /* in role order (ins, then outs for Level 2) */
+    Span *opnd_spans;        /* where each operand is used */
+    uint32_t seg[MAX_ROLES]; /* operand count per role */
+    ValueId *res;
+    Attr *attrs;
+    AttrValue *constant;     /* arith.constant value */
+} Op;
+
+typedef struct Func {
+    Str name;
+    Span name_span, span, end_span;
+    uint8_t visibility;      /* 0 none, 1 private, 2 public */
+    uint32_t nargs, args_cap, nresults, nattrs;
+    ValueId *args;         /* malloc'ed */
+    const Type **results;
+    Attr *attrs;
+    Op *ops;                 /* vector */
+    uint32_t nops, ops_cap;
+    Value *values;           /* vector */
+    uint32_t nvalues, values_cap;
+} Func;
+
+typedef struct ModuleOp {
+    bool implicit;           /* bare top-level funcs: printed without a wrapper */
+    Str name;                /* module @name, len 0 if none */
+    Span span;
+    uint32_t nattrs, nfuncs, funcs_cap;
+    Attr *attrs;
+    Func **funcs;
+} ModuleOp;
+
+/* The result of parsing one input (a file or a split chunk). */
+struct Module {
+    Arena arena;
+    TypeTable types;
+    SourceFile *src;
+    ModuleOp **mods;
+    uint32_t nmods, mods_cap;
+};
+
+/* Builders used by the parser and the passes. */
+ModuleOp *ir_module_add(Module *m, bool implicit);
+Func *ir_func_add(Module *m, ModuleOp *mod);
+ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def_op);
+Op *ir_op_add(Func *f);      /* zeroed; pointer valid until the next ir_op_add */
+void ir_funcs_free(Module *m);
+const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key);
+/* Operands of one role: *first index into op->opnds, returns the count. */
+uint32_t ir_role_operands(const Op *op, int role, uint32_t *first);
+
+/* Printing (printer.c). */
+void print_type_to(FILE *out, const Type *t);
+void print_attr_value(StrBuf *b, const AttrValue *v);
+
+#endif

@@ -1,0 +1,504 @@
+/* printer.c - prints a Module in canonical PTO form (LANGUAGE.md section 6:
+ * compact tile types, names kept, quant_type first, MLIR's attribute
+ * spellings) or in MLIR's generic form (`"pto.x"(...) {...} : (...) -> ...`),
+ * which mlir-opt --allow-unregistered-dialect accepts. Output is built in a
+ * buffer and written in large pieces. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+typedef struct Printer {
+    StrBuf b;
+    FILE *out;
+    const Func *f;
+    bool generic;
+} Printer;
+
+static void flush_if_big(Printer *pr)
+{
+    if (pr->b.len >= (1u << 16)) {
+        fwrite(pr->b.p, 1, pr->b.len, pr->out);
+        pr->b.len = 0;
+    }
+}
+
+static void put_str(StrBuf *b, Str s) { sb_putn(b, s.p, s.len); }
+
+static void put_value(Printer *pr, ValueId v)
+{
+    sb_putc(&pr->b, '%');
+    put_str(&pr->b, pr->f->values[v].name);
+}
+
+static void put_type(Printer *pr, const Type *t) { type_print(&pr->b, t); }
+
+/* ---- attributes ---------------------------------------------------------------- */
+static bool float_roundtrips(const char *s, double d, DType t)
+{
+    if (t == DT_F32) {
+        float x = strtof(s, NULL), y = (float)d;
+        return memcmp(&x, &y, sizeof x) == 0;
+    }
+    double x = strtod(s, NULL);
+    return memcmp(&x, &d, sizeof x) == 0;
+}
+
+/* MLIR prints a float as %.6e when that reads back exactly, else with enough
+ * digits to be exact; NaN and infinities as their bit pattern in hex. */
+static void put_float(StrBuf *b, const AttrValue *v)
+{
+    double d = v->u.f.d;
+    if (v->u.f.bits && (v->type != DT_F32 && v->type != DT_F64)) {
+        sb_printf(b, "0x%llX", (unsigned long long)v->u.f.raw);
+        return;
+    }
+    if (isnan(d) || isinf(d)) {
+        if (v->u.f.bits)
+            sb_printf(b, "0x%llX", (unsigned long long)v->u.f.raw);
+        else if (v->type == DT_F32) {
+            float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            sb_printf(b, "0x%X", u);
+        } else {
+            uint64_t u;
+            memcpy(&u, &d, 8);
+            sb_printf(b, "0x%llX", (unsigned long long)u);
+        }
+        return;
+    }
+    char s[64];
+    snprintf(s, sizeof s, "%.6e", d);
+    if (!float_roundtrips(s, d, v->type))
+        snprintf(s, sizeof s, v->type == DT_F32 ? "%.8e" : "%.16e", d);
+    sb_puts(b, s);
+}
+
+void print_attr_value(StrBuf *b, const AttrValue *v)
+{
+    switch (v->kind) {
+    case AV_UNIT:
+        sb_puts(b, "unit");
+        return;
+    case AV_BOOL:
+        sb_puts(b, v->u.b ? "true" : "false");
+        return;
+    case AV_INT:
+        sb_printf(b, "%lld", (long long)v->u.i);
+        break;
+    case AV_FLOAT:
+        put_float(b, v);
+        break;
+    case AV_STRING:
+        sb_putc(b, '"');
+        put_str(b, v->u.s);
+        sb_putc(b, '"');
+        return;
+    case AV_ARRAY:
+        sb_putc(b, '[');
+        for (uint32_t i = 0; i < v->u.arr.n; i++) {
+            if (i)
+                sb_puts(b, ", ");
+            print_attr_value(b, v->u.arr.items[i]);
+        }
+        sb_putc(b, ']');
+        return;
+    case AV_DENSE:
+        sb_printf(b, "array<%s", dtype_name(v->type));
+        for (uint32_t i = 0; i < v->u.dense.n; i++)
+            sb_printf(b, "%s%lld", i ? ", " : ": ", (long long)v->u.dense.items[i]);
+        sb_putc(b, '>');
+        return;
+    case AV_ENUM: {
+        const EnumInfo *e = &enum_info[v->u.e.kind];
+        if (e->dotted)
+            sb_printf(b, "#pto.%s<%s>", e->kind, e->names[v->u.e.value]);
+        else
+            sb_printf(b, "#pto<%s %s>", e->kind, e->names[v->u.e.value]);
+        return;
+    }
+    case AV_TYPE:
+        type_print(b, v->u.ty);
+        return;
+    }
+    if (v->type != DT_NONE)
+        sb_printf(b, " : %s", dtype_name(v->type));
+}
+
+static void put_attr(StrBuf *b, const Attr *a)
+{
+    if (a->quoted)
+        sb_putc(b, '"');
+    put_str(b, a->key);
+    if (a->quoted)
+        sb_putc(b, '"');
+    if (a->val->kind != AV_UNIT) {
+        sb_puts(b, " = ");
+        print_attr_value(b, a->val);
+    }
+}
+
+/* ` {quant_type = ..., rest in input order}`; prefix is printed first when
+ * non-NULL (generic form: segment sizes, addr, value). */
+static void put_attr_dict(Printer *pr, const Attr *attrs, uint32_t n, const char *prefix, bool leading_space)
+{
+    if (!n && !prefix)
+        return;
+    if (leading_space)
+        sb_putc(&pr->b, ' ');
+    sb_putc(&pr->b, '{');
+    bool first = true;
+    if (prefix) {
+        sb_puts(&pr->b, prefix);
+        first = false;
+    }
+    const Attr *qt = ir_attr_find(attrs, n, "quant_type");
+    if (qt) {
+        if (!first)
+            sb_puts(&pr->b, ", ");
+        put_attr(&pr->b, qt);
+        first = false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (&attrs[i] == qt)
+            continue;
+        if (!first)
+            sb_puts(&pr->b, ", ");
+        put_attr(&pr->b, &attrs[i]);
+        first = false;
+    }
+    sb_putc(&pr->b, '}');
+}
+
+/* ---- ops: canonical form ------------------------------------------------------------ */
+static void put_values(Printer *pr, const ValueId *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            sb_puts(&pr->b, ", ");
+        put_value(pr, v[i]);
+    }
+}
+
+static void put_value_types(Printer *pr, const ValueId *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            sb_puts(&pr->b, ", ");
+        put_type(pr, pr->f->values[v[i]].type);
+    }
+}
+
+static void put_result_types(Printer *pr, const Op *op)
+{
+    if (op->nres == 1) {
+        put_value_types(pr, op->res, 1);
+        return;
+    }
+    sb_putc(&pr->b, '(');
+    put_value_types(pr, op->res, op->nres);
+    sb_putc(&pr->b, ')');
+}
+
+static const char *printed_name(const Op *op)
+{
+    return op_info(op->kind)->name;
+}
+
+static void print_custom(Printer *pr, const Op *op)
+{
+    const OpInfo *in = op_info(op->kind);
+    StrBuf *b = &pr->b;
+    sb_puts(b, op->kind == OP_RETURN ? "return" : printed_name(op));
+    switch (in->syntax) {
+    case SYN_COMPUTE:
+        if (op->form == FORM_L1) {
+            if (op->nopnds)
+                sb_putc(b, ' ');
+            put_values(pr, op->opnds, op->nopnds);
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+            sb_puts(b, " : ");
+            if (op->kind == OP_TSTORE && op->nres == 0) {
+                put_value_types(pr, op->opnds, op->nopnds);
+            } else {
+                sb_putc(b, '(');
+                put_value_types(pr, op->opnds, op->nopnds);
+                sb_puts(b, ") -> ");
+                put_result_types(pr, op);
+            }
+        } else {
+            uint32_t nin = 0;
+            for (int r = 0; r < in->nins; r++)
+                nin += op->seg[r];
+            sb_puts(b, " ins(");
+            put_values(pr, op->opnds, nin);
+            if (nin) {
+                sb_puts(b, " : ");
+                put_value_types(pr, op->opnds, nin);
+            }
+            sb_puts(b, ") outs(");
+            put_values(pr, op->opnds + nin, op->nopnds - nin);
+            if (op->nopnds > nin) {
+                sb_puts(b, " : ");
+                put_value_types(pr, op->opnds + nin, op->nopnds - nin);
+            }
+            sb_putc(b, ')');
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        }
+        return;
+    case SYN_ALLOC: {
+        uint32_t at = 0;
+        for (int r = 0; r < in->nroles; r++)
+            if (op->seg[r]) {
+                sb_printf(b, " %s = ", in->role[r]);
+                put_value(pr, op->opnds[at++]);
+            }
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        sb_puts(b, " : ");
+        put_result_types(pr, op);
+        return;
+    }
+    case SYN_TASSIGN:
+        sb_putc(b, ' ');
+        put_value(pr, op->opnds[0]);
+        if (op->has_tile_addr) {
+            if (op->hex_addr && op->tile_addr >= 0)
+                sb_printf(b, ", @tile(0x%llx)", (unsigned long long)op->tile_addr);
+            else
+                sb_printf(b, ", @tile(%lld)", (long long)op->tile_addr);
+            return;
+        }
+        sb_puts(b, ", ");
+        put_value(pr, op->opnds[1]);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, 1);
+        sb_puts(b, " -> ");
+        put_result_types(pr, op);
+        return;
+    case SYN_VIEW: {
+        sb_putc(b, ' ');
+        put_value(pr, op->opnds[0]);
+        uint32_t at = 1;
+        for (int r = 1; r < in->nroles; r++) {
+            sb_printf(b, ", %s = [", in->role[r]);
+            put_values(pr, op->opnds + at, op->seg[r]);
+            at += op->seg[r];
+            sb_putc(b, ']');
+        }
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        sb_puts(b, " : ");
+        if (op->kind == OP_PARTITION_VIEW) {
+            put_value_types(pr, op->opnds, 1);
+            sb_puts(b, " -> ");
+        }
+        put_result_types(pr, op);
+        return;
+    }
+    case SYN_CONSTANT:
+        sb_putc(b, ' ');
+        print_attr_value(b, op->constant);
+        return;
+    case SYN_RETURN:
+        if (op->nopnds) {
+            sb_putc(b, ' ');
+            put_values(pr, op->opnds, op->nopnds);
+            sb_puts(b, " : ");
+            put_value_types(pr, op->opnds, op->nopnds);
+        }
+        return;
+    }
+}
+
+/* ---- ops: generic form ------------------------------------------------------------------ */
+static bool needs_segments(const Op *op)
+{
+    const OpInfo *in = op_info(op->kind);
+    if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN)
+        return false;
+    if (in->syntax == SYN_COMPUTE && op->form == FORM_L1)
+        return false;
+    for (int r = 0; r < in->nroles; r++)
+        if (in->flags[r] & (ROLE_OPT | ROLE_VAR))
+            return true;
+    return in->syntax == SYN_COMPUTE;
+}
+
+static void print_generic(Printer *pr, const Op *op)
+{
+    const OpInfo *in = op_info(op->kind);
+    StrBuf *b = &pr->b;
+    sb_printf(b, "\"%s\"(", op->kind == OP_RETURN ? "func.return" : printed_name(op));
+    put_values(pr, op->opnds, op->nopnds);
+    sb_putc(b, ')');
+    StrBuf pre = {0};
+    if (needs_segments(op)) {
+        sb_puts(&pre, "operandSegmentSizes = array<i32");
+        for (int r = 0; r < in->nroles; r++)
+            sb_printf(&pre, "%s%u", r ? ", " : ": ", op->seg[r]);
+        sb_putc(&pre, '>');
+    } else if (op->has_tile_addr) {
+        sb_printf(&pre, "addr = %lld : i64", (long long)op->tile_addr);
+    }
+    if (op->constant) {
+        sb_puts(b, " <{value = ");
+        print_attr_value(b, op->constant);
+        sb_puts(b, "}>");
+    }
+    put_attr_dict(pr, op->attrs, op->nattrs, pre.p, true);
+    sb_free(&pre);
+    sb_puts(b, " : (");
+    put_value_types(pr, op->opnds, op->nopnds);
+    sb_puts(b, ") -> ");
+    if (op->nres == 0)
+        sb_puts(b, "()");
+    else
+        put_result_types(pr, op);
+}
+
+static void print_op(Printer *pr, const Op *op, const char *indent)
+{
+    sb_puts(&pr->b, indent);
+    if (op->nres) {
+        put_values(pr, op->res, op->nres);
+        sb_puts(&pr->b, " = ");
+    }
+    if (pr->generic)
+        print_generic(pr, op);
+    else
+        print_custom(pr, op);
+    sb_putc(&pr->b, '\n');
+    flush_if_big(pr);
+}
+
+/* ---- functions and modules ------------------------------------------------------------ */
+static void put_func_results(Printer *pr, const Func *f, bool generic)
+{
+    if (f->nresults == 1 && !(generic && f->results[0] == NULL)) {
+        put_type(pr, f->results[0]);
+        return;
+    }
+    sb_putc(&pr->b, '(');
+    for (uint32_t i = 0; i < f->nresults; i++) {
+        if (i)
+            sb_puts(&pr->b, ", ");
+        put_type(pr, f->results[i]);
+    }
+    sb_putc(&pr->b, ')');
+}
+
+static void print_func(Printer *pr, const Func *f, const char *indent, const char *op_indent)
+{
+    StrBuf *b = &pr->b;
+    pr->f = f;
+    static const char *const vis[] = {"", "private", "public"};
+    if (pr->generic) {
+        sb_printf(b, "%s\"func.func\"() <{function_type = (", indent);
+        for (uint32_t i = 0; i < f->nargs; i++) {
+            if (i)
+                sb_puts(b, ", ");
+            put_type(pr, f->values[f->args[i]].type);
+        }
+        sb_puts(b, ") -> ");
+        put_func_results(pr, f, true);
+        sb_puts(b, ", sym_name = \"");
+        put_str(b, f->name);
+        sb_putc(b, '"');
+        if (f->visibility)
+            sb_printf(b, ", sym_visibility = \"%s\"", vis[f->visibility]);
+        sb_puts(b, "}> ({\n");
+        if (f->nargs) {
+            sb_printf(b, "%s^bb0(", indent);
+            for (uint32_t i = 0; i < f->nargs; i++) {
+                if (i)
+                    sb_puts(b, ", ");
+                put_value(pr, f->args[i]);
+                sb_puts(b, ": ");
+                put_type(pr, f->values[f->args[i]].type);
+            }
+            sb_puts(b, "):\n");
+        }
+        for (uint32_t i = 0; i < f->nops; i++)
+            print_op(pr, &f->ops[i], op_indent);
+        sb_printf(b, "%s})", indent);
+        put_attr_dict(pr, f->attrs, f->nattrs, NULL, true);
+        sb_puts(b, " : () -> ()\n");
+        return;
+    }
+    sb_printf(b, "%sfunc.func %s%s@", indent, vis[f->visibility], f->visibility ? " " : "");
+    put_str(b, f->name);
+    sb_putc(b, '(');
+    for (uint32_t i = 0; i < f->nargs; i++) {
+        if (i)
+            sb_puts(b, ", ");
+        put_value(pr, f->args[i]);
+        sb_puts(b, ": ");
+        put_type(pr, f->values[f->args[i]].type);
+    }
+    sb_putc(b, ')');
+    if (f->nresults) {
+        sb_puts(b, " -> ");
+        put_func_results(pr, f, false);
+    }
+    if (f->nattrs) {
+        sb_puts(b, " attributes");
+        put_attr_dict(pr, f->attrs, f->nattrs, NULL, true);
+    }
+    sb_puts(b, " {\n");
+    for (uint32_t i = 0; i < f->nops; i++)
+        print_op(pr, &f->ops[i], op_indent);
+    sb_printf(b, "%s}\n", indent);
+}
+
+void frontend_print(FILE *out, const Module *m, int generic)
+{
+    Printer pr = {{0}, out, NULL, generic != 0};
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        const ModuleOp *mod = m->mods[i];
+        if (mod->implicit) {
+            for (uint32_t j = 0; j < mod->nfuncs; j++)
+                print_func(&pr, mod->funcs[j], "", "  ");
+            continue;
+        }
+        if (generic) {
+            sb_puts(&pr.b, "\"builtin.module\"()");
+            if (mod->name.len) {
+                sb_puts(&pr.b, " <{sym_name = \"");
+                put_str(&pr.b, mod->name);
+                sb_puts(&pr.b, "\"}>");
+            }
+            sb_puts(&pr.b, " ({\n");
+        } else {
+            sb_puts(&pr.b, "module");
+            if (mod->name.len) {
+                sb_puts(&pr.b, " @");
+                put_str(&pr.b, mod->name);
+            }
+            if (mod->nattrs) {
+                sb_puts(&pr.b, " attributes");
+                put_attr_dict(&pr, mod->attrs, mod->nattrs, NULL, true);
+            }
+            sb_puts(&pr.b, " {\n");
+        }
+        for (uint32_t j = 0; j < mod->nfuncs; j++)
+            print_func(&pr, mod->funcs[j], "  ", "    ");
+        if (generic) {
+            sb_puts(&pr.b, "})");
+            put_attr_dict(&pr, mod->attrs, mod->nattrs, NULL, true);
+            sb_puts(&pr.b, " : () -> ()\n");
+        } else {
+            sb_puts(&pr.b, "}\n");
+        }
+    }
+    if (pr.b.len)
+        fwrite(pr.b.p, 1, pr.b.len, out);
+    sb_free(&pr.b);
+}
+
+void print_type_to(FILE *out, const Type *t)
+{
+    StrBuf b = {0};
+    type_print(&b, t);
+    fwrite(b.p, 1, b.len, out);
+    sb_free(&b);
+}

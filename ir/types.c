@@ -1,0 +1,326 @@
+/* types.c - element types, enum tables, interned types and their canonical
+ * spelling (LANGUAGE.md 3.1: compact form, defaults omitted). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+static const struct {
+    const char *name;
+    uint8_t size, tile;
+} dtypes[DT_COUNT] = {
+    [DT_NONE] = {"<none>", 0, 0},
+#define X(id, s, b, t) [DT_##id] = {s, b, t},
+    DTYPE_LIST(X)
+#undef X
+};
+
+const char *dtype_name(DType d) { return dtypes[d].name; }
+unsigned dtype_size(DType d) { return dtypes[d].size; }
+bool dtype_is_tile(DType d) { return dtypes[d].tile; }
+
+bool dtype_is_float(DType d)
+{
+    switch (d) {
+    case DT_F16: case DT_BF16: case DT_F32: case DT_F64:
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F4E2M1X2:
+        return true;
+    default:
+        return false;
+    }
+}
+
+DType dtype_lookup(const char *s, size_t n)
+{
+    for (int d = 1; d < DT_COUNT; d++)
+        if (strlen(dtypes[d].name) == n && memcmp(dtypes[d].name, s, n) == 0)
+            return (DType)d;
+    return DT_NONE;
+}
+
+/* ---- enums ------------------------------------------------------------------ */
+static const char *const loc_names[] = {"vec", "mat", "left", "right", "acc", "bias", "scaling"};
+static const char *const blayout_names[] = {"row_major", "col_major"};
+static const char *const slayout_names[] = {"none_box", "row_major", "col_major"};
+static const char *const qt_names[] = {"INT8_SYM", "INT8_ASYM", "MXFP8", "MXFP4_E2M1"};
+static const char *const qsa_names[] = {"ocp", "nv"};
+static const char *const axis_names[] = {"axis1", "axis0"};
+static const char *const store_names[] = {"nd", "nz"};
+static const char *const phase_names[] = {"unspecified", "partial", "final"};
+static const char *const kk_names[] = {"vector", "cube"};
+
+#define ENUM(kind, dotted, arr) {kind, dotted, arr, (int)(sizeof arr / sizeof arr[0])}
+const EnumInfo enum_info[EK_COUNT] = {
+    [EK_LOC] = ENUM("loc", false, loc_names),
+    [EK_BLAYOUT] = ENUM("blayout", false, blayout_names),
+    [EK_SLAYOUT] = ENUM("slayout", false, slayout_names),
+    [EK_QUANT_TYPE] = ENUM("quant_type", false, qt_names),
+    [EK_QUANT_SCALE_ALG] = ENUM("quant_scale_alg", false, qsa_names),
+    [EK_MX_GROUP_AXIS] = ENUM("mx_group_axis", false, axis_names),
+    [EK_VEC_STORE_MODE] = ENUM("vec_store_mode", false, store_names),
+    [EK_ACC_PHASE] = ENUM("acc_phase", false, phase_names),
+    [EK_KERNEL_KIND] = ENUM("kernel_kind", true, kk_names),
+    [EK_ADDRESS_SPACE] = ENUM("address_space", true, loc_names),
+};
+
+int enum_lookup(EnumKind k, const char *s, size_t n)
+{
+    const EnumInfo *e = &enum_info[k];
+    for (int i = 0; i < e->count; i++)
+        if (strlen(e->names[i]) == n && memcmp(e->names[i], s, n) == 0)
+            return i;
+    return -1;
+}
+
+void enum_expected_list(EnumKind k, char *buf, size_t size)
+{
+    const EnumInfo *e = &enum_info[k];
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < e->count && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", e->names[i]);
+}
+
+/* ---- growable string buffer -------------------------------------------------- */
+void sb_putn(StrBuf *b, const char *s, size_t n)
+{
+    xgrow((void **)&b->p, &b->cap, b->len + n + 1, 1);
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
+void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+void sb_printf(StrBuf *b, const char *fmt, ...)
+{
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof tmp) {
+        sb_putn(b, tmp, (size_t)n);
+        return;
+    }
+    xgrow((void **)&b->p, &b->cap, b->len + (size_t)n + 1, 1);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void sb_free(StrBuf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+/* ---- interning --------------------------------------------------------------- */
+static uint32_t mix(uint32_t h, uint64_t v)
+{
+    h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);
+    h ^= (uint32_t)(v >> 32) + 0x9e3779b9u + (h << 6) + (h >> 2);
+    return h;
+}
+
+static uint32_t type_hash(const Type *t)
+{
+    uint32_t h = mix(0, (uint64_t)t->kind * 131 + t->dtype);
+    h = mix(h, t->ptr_gm);
+    h = mix(h, t->rank);
+    for (uint32_t i = 0; i < t->rank; i++)
+        h = mix(h, (uint64_t)t->dims[i]);
+    if (t->kind == TY_TILE || t->kind == TY_TILE_BUF) {
+        const TileBody *b = &t->tile;
+        h = mix(h, (uint64_t)b->rows);
+        h = mix(h, (uint64_t)b->cols);
+        h = mix(h, (uint64_t)b->vrow);
+        h = mix(h, (uint64_t)b->vcol);
+        h = mix(h, (uint64_t)b->fractal << 32 | (uint64_t)b->dtype << 24 | (uint64_t)b->loc << 16 |
+                       (uint64_t)b->blayout << 12 | (uint64_t)b->slayout << 8 | (uint64_t)b->pad << 4 |
+                       b->compact);
+    }
+    return h;
+}
+
+static bool type_same(const Type *a, const Type *b)
+{
+    if (a->kind != b->kind || a->dtype != b->dtype || a->ptr_gm != b->ptr_gm || a->rank != b->rank)
+        return false;
+    for (uint32_t i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i])
+            return false;
+    if (a->kind == TY_TILE || a->kind == TY_TILE_BUF) {
+        const TileBody *x = &a->tile, *y = &b->tile;
+        return x->rows == y->rows && x->cols == y->cols && x->vrow == y->vrow && x->vcol == y->vcol &&
+               x->fractal == y->fractal && x->dtype == y->dtype && x->loc == y->loc &&
+               x->blayout == y->blayout && x->slayout == y->slayout && x->pad == y->pad &&
+               x->compact == y->compact;
+    }
+    return true;
+}
+
+void types_init(TypeTable *t, Arena *a)
+{
+    t->nbuckets = 256;
+    t->buckets = xcalloc(t->nbuckets, sizeof *t->buckets);
+    t->count = 0;
+    t->arena = a;
+}
+
+void types_free(TypeTable *t)
+{
+    free(t->buckets);
+    t->buckets = NULL;
+}
+
+static void rehash(TypeTable *t)
+{
+    size_t n = t->nbuckets * 2;
+    Type **nb = xcalloc(n, sizeof *nb);
+    for (size_t i = 0; i < t->nbuckets; i++) {
+        Type *e = t->buckets[i];
+        while (e) {
+            Type *next = e->next;
+            e->next = nb[e->hash & (n - 1)];
+            nb[e->hash & (n - 1)] = e;
+            e = next;
+        }
+    }
+    free(t->buckets);
+    t->buckets = nb;
+    t->nbuckets = n;
+}
+
+/* Returns the unique copy of *key (dims are copied into the arena). */
+static const Type *intern(TypeTable *t, Type *key)
+{
+    key->hash = type_hash(key);
+    for (Type *e = t->buckets[key->hash & (t->nbuckets - 1)]; e; e = e->next)
+        if (e->hash == key->hash && type_same(e, key))
+            return e;
+    Type *n = arena_alloc(t->arena, sizeof *n);
+    *n = *key;
+    if (key->rank)
+        n->dims = arena_dup(t->arena, key->dims, key->rank * sizeof *key->dims);
+    if (++t->count > t->nbuckets)
+        rehash(t);
+    n->next = t->buckets[n->hash & (t->nbuckets - 1)];
+    t->buckets[n->hash & (t->nbuckets - 1)] = n;
+    return n;
+}
+
+const Type *type_scalar(TypeTable *t, DType d)
+{
+    Type k = {0};
+    k.kind = TY_SCALAR;
+    k.dtype = d;
+    return intern(t, &k);
+}
+
+const Type *type_tile(TypeTable *t, TypeKind kind, const TileBody *b)
+{
+    Type k = {0};
+    k.kind = kind;
+    k.dtype = b->dtype;
+    k.tile = *b;
+    return intern(t, &k);
+}
+
+const Type *type_ptr(TypeTable *t, DType d, bool gm)
+{
+    Type k = {0};
+    k.kind = TY_PTR;
+    k.dtype = d;
+    k.ptr_gm = gm;
+    return intern(t, &k);
+}
+
+const Type *type_view(TypeTable *t, TypeKind kind, DType d, uint32_t rank, const int64_t *dims)
+{
+    Type k = {0};
+    k.kind = kind;
+    k.dtype = d;
+    k.rank = rank;
+    k.dims = dims;
+    return intern(t, &k);
+}
+
+/* ---- spelling ------------------------------------------------------------------ */
+static void put_dim(StrBuf *b, int64_t d)
+{
+    if (d == DIM_DYNAMIC)
+        sb_putc(b, '?');
+    else
+        sb_printf(b, "%lld", (long long)d);
+}
+
+void type_print(StrBuf *b, const Type *t)
+{
+    if (!t) {
+        sb_puts(b, "<<null type>>");
+        return;
+    }
+    switch (t->kind) {
+    case TY_SCALAR:
+        sb_puts(b, dtype_name(t->dtype));
+        return;
+    case TY_PTR:
+        sb_printf(b, "!pto.ptr<%s%s>", dtype_name(t->dtype), t->ptr_gm ? ", gm" : "");
+        return;
+    case TY_TENSOR_VIEW:
+    case TY_PART_VIEW:
+        sb_puts(b, t->kind == TY_TENSOR_VIEW ? "!pto.tensor_view<" : "!pto.partition_tensor_view<");
+        for (uint32_t i = 0; i < t->rank; i++) {
+            put_dim(b, t->dims[i]);
+            sb_putc(b, 'x');
+        }
+        sb_puts(b, dtype_name(t->dtype));
+        sb_putc(b, '>');
+        return;
+    case TY_TILE:
+    case TY_TILE_BUF: {
+        const TileBody *x = &t->tile;
+        sb_puts(b, t->kind == TY_TILE ? "!pto.tile<" : "!pto.tile_buf<");
+        sb_printf(b, "%s, %lldx%lldx%s", enum_info[EK_LOC].names[x->loc], (long long)x->rows,
+                  (long long)x->cols, dtype_name(x->dtype));
+        if (x->vrow != x->rows || x->vcol != x->cols) {
+            sb_puts(b, ", valid=");
+            put_dim(b, x->vrow);
+            sb_putc(b, 'x');
+            put_dim(b, x->vcol);
+        }
+        if (x->blayout != BL_ROW_MAJOR)
+            sb_printf(b, ", blayout=%s", enum_info[EK_BLAYOUT].names[x->blayout]);
+        if (x->slayout != SL_NONE_BOX)
+            sb_printf(b, ", slayout=%s", enum_info[EK_SLAYOUT].names[x->slayout]);
+        if (x->fractal != 512)
+            sb_printf(b, ", fractal=%d", (int)x->fractal);
+        if (x->pad)
+            sb_printf(b, ", pad=%d", x->pad);
+        if (x->compact)
+            sb_printf(b, ", compact=%d", x->compact);
+        sb_putc(b, '>');
+        return;
+    }
+    }
+}
+
+const char *type_str(const Type *t, char *buf, size_t size)
+{
+    StrBuf b = {0};
+    type_print(&b, t);
+    if (b.len < size) {
+        memcpy(buf, b.p, b.len + 1);
+    } else if (size > 4) {
+        memcpy(buf, b.p, size - 4);
+        memcpy(buf + size - 4, "...", 4);
+    }
+    sb_free(&b);
+    return buf;
+}

@@ -1,0 +1,1562 @@
+/* build.c - turns what the grammar recognized into IR: types, attributes,
+ * ops (role assignment from ops.def), name resolution with MLIR's messages,
+ * and the parser's per-op stacks. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse.h"
+#include "parser.h"
+
+#define ERR(sp, ...) diag_error(p->diag, (sp), __VA_ARGS__)
+#define PUSH(arr, n, cap, v)                                           \
+    do {                                                               \
+        if ((n) == (cap))                                              \
+            xgrow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr));    \
+        (arr)[(n)++] = (v);                                            \
+    } while (0)
+
+Str pb_text(const Parser *p, Span s)
+{
+    Str r = {p->src->text + s.begin, s.end - s.begin};
+    return r;
+}
+
+static Span sub_span(Span s, uint32_t off, uint32_t len)
+{
+    Span r = {s.begin + off, s.begin + off + len};
+    return r;
+}
+
+/* ---- stacks ------------------------------------------------------------------ */
+void pb_push_use(Parser *p, Span s) { PUSH(p->uses, p->nuses, p->uses_cap, s); }
+
+void pb_push_type(Parser *p, const Type *t, Span s)
+{
+    if (p->ntys == p->tys_cap) {
+        size_t cap = p->tys_cap;
+        xgrow((void **)&p->tys, &cap, p->ntys + 1, sizeof *p->tys);
+        p->ty_spans = xrealloc(p->ty_spans, cap * sizeof *p->ty_spans);
+        p->tys_cap = cap;
+    }
+    p->tys[p->ntys] = t;
+    p->ty_spans[p->ntys++] = s;
+}
+
+void pb_push_attr(Parser *p, Span key, AttrValue *v, Span span)
+{
+    Attr a;
+    Str k = pb_text(p, key);
+    a.quoted = k.len >= 2 && k.p[0] == '"';
+    if (a.quoted) {
+        k.p++;
+        k.len -= 2;
+    }
+    a.key = k;
+    a.span = span;
+    if (!v) {
+        v = arena_zalloc(&p->m->arena, sizeof *v);
+        v->kind = AV_UNIT;
+        v->span = key;
+    }
+    a.val = v;
+    PUSH(p->attrs, p->nattrs, p->attrs_cap, a);
+}
+
+void pb_push_aval(Parser *p, AttrValue *v) { PUSH(p->avals, p->navals, p->avals_cap, v); }
+void pb_push_result(Parser *p, Span s) { PUSH(p->results, p->nresults, p->results_cap, s); }
+
+void pb_push_kw(Parser *p, Span key, uint32_t first, uint32_t n, bool bracket)
+{
+    KwOperand k = {key, first, n, bracket};
+    PUSH(p->kws, p->nkws, p->kws_cap, k);
+}
+
+void pb_push_titem(Parser *p, Span key, Span val, int tok)
+{
+    TypeItem t = {key, val, tok};
+    PUSH(p->titems, p->ntitems, p->titems_cap, t);
+}
+
+void pb_op_reset(Parser *p)
+{
+    p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->ntitems = 0;
+    p->open_type.end = p->open_type.begin;
+    p->multi_result = false;
+}
+
+/* ---- numbers ------------------------------------------------------------------- */
+/* Parses a decimal or 0x integer with optional '-'; false when out of int64 range
+ * (hex may use all 64 bits). */
+static bool parse_int(Str s, int64_t *out)
+{
+    bool neg = s.len && s.p[0] == '-';
+    uint32_t i = neg;
+    uint64_t v = 0;
+    bool hex = s.len >= i + 2 && s.p[i] == '0' && (s.p[i + 1] == 'x' || s.p[i + 1] == 'X');
+    if (hex) {
+        i += 2;
+        for (; i < s.len; i++) {
+            char c = s.p[i];
+            unsigned d = c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+            if (v >> 60)
+                return false;
+            v = v << 4 | d;
+        }
+        if (neg) {
+            if (v > (uint64_t)INT64_MAX + 1)
+                return false;
+            *out = (int64_t)(0 - v);
+        } else {
+            *out = (int64_t)v;
+        }
+        return true;
+    }
+    for (; i < s.len; i++) {
+        unsigned d = (unsigned)(s.p[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+        return false;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return true;
+}
+
+static int int_width(DType d)
+{
+    switch (d) {
+    case DT_I1: return 1;
+    case DT_I8: case DT_UI8: case DT_SI8: return 8;
+    case DT_I16: case DT_UI16: case DT_SI16: return 16;
+    case DT_I32: case DT_UI32: case DT_SI32: return 32;
+    case DT_I64: case DT_INDEX: return 64;
+    default: return 0;
+    }
+}
+
+static int float_bits(DType d)
+{
+    switch (d) {
+    case DT_F16: case DT_BF16: return 16;
+    case DT_F32: return 32;
+    case DT_F64: return 64;
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: return 8;
+    default: return 0;
+    }
+}
+
+/* ---- attributes ------------------------------------------------------------------ */
+static AttrValue *new_aval(Parser *p, AttrValueKind k, Span s)
+{
+    AttrValue *v = arena_zalloc(&p->m->arena, sizeof *v);
+    v->kind = k;
+    v->span = s;
+    return v;
+}
+
+AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan)
+{
+    Str t = pb_text(p, s);
+    DType d = DT_NONE;
+    if (ty) {
+        if (ty->kind != TY_SCALAR || (!int_width(ty->dtype) && !float_bits(ty->dtype))) {
+            ERR(tyspan, "expected an integer or float type");
+            return NULL;
+        }
+        d = ty->dtype;
+    }
+    if (tok == T_FLOAT) {
+        if (d != DT_NONE && !float_bits(d)) {
+            ERR(s, "floating point value not valid for specified type");
+            return NULL;
+        }
+        char buf[64];
+        char *tmp = t.len < sizeof buf ? buf : xmalloc(t.len + 1);
+        memcpy(tmp, t.p, t.len);
+        tmp[t.len] = 0;
+        AttrValue *v = new_aval(p, AV_FLOAT, s);
+        v->u.f.d = strtod(tmp, NULL);
+        if (tmp != buf)
+            free(tmp);
+        v->type = d;
+        return v;
+    }
+    int64_t x;
+    if (!parse_int(t, &x)) {
+        ERR(s, "integer value out of range");
+        return NULL;
+    }
+    if (d != DT_NONE && float_bits(d)) {
+        if (tok != T_HEX) {
+            ERR(s, "unexpected decimal integer literal for a floating point value");
+            diag_note(p->diag, s, "add a trailing dot to make the literal a float");
+            return NULL;
+        }
+        int w = float_bits(d);
+        if (x < 0 || (w < 64 && (uint64_t)x >> w)) {
+            ERR(s, "hexadecimal float constant out of range for type");
+            return NULL;
+        }
+        AttrValue *v = new_aval(p, AV_FLOAT, s);
+        v->type = d;
+        v->u.f.bits = true;
+        v->u.f.raw = (uint64_t)x;
+        if (d == DT_F32) {
+            float f;
+            uint32_t b = (uint32_t)x;
+            memcpy(&f, &b, 4);
+            v->u.f.d = f;
+        } else if (d == DT_F64) {
+            memcpy(&v->u.f.d, &x, 8);
+        }
+        return v;
+    }
+    if (d != DT_NONE) {
+        int w = int_width(d);
+        if (w < 64 && (x < -((int64_t)1 << (w - 1)) || x > ((int64_t)1 << w) - 1)) {
+            ERR(s, "integer value out of range");
+            return NULL;
+        }
+    }
+    AttrValue *v = new_aval(p, AV_INT, s);
+    v->type = d;
+    v->u.i = x;
+    return v;
+}
+
+AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s)
+{
+    AttrValue *v = new_aval(p, k, s);
+    if (k == AV_BOOL)
+        v->u.b = p->src->text[s.begin] == 't';
+    else if (k == AV_STRING)
+        v->u.s = (Str){p->src->text + s.begin + 1, s.end - s.begin - 2};
+    return v;
+}
+
+AttrValue *pb_attr_array(Parser *p, uint32_t n, Span s)
+{
+    AttrValue *v = new_aval(p, AV_ARRAY, s);
+    v->u.arr.n = n;
+    v->u.arr.items = arena_dup(&p->m->arena, p->avals + p->navals - n, n * sizeof *p->avals);
+    p->navals -= n;
+    for (uint32_t i = 0; i < n; i++)
+        if (!v->u.arr.items[i])
+            return NULL; /* an element already failed */
+    return v;
+}
+
+void pb_push_int(Parser *p, Span s, int tok)
+{
+    (void)tok;
+    int64_t x = 0;
+    if (!parse_int(pb_text(p, s), &x))
+        ERR(s, "integer value out of range");
+    PUSH(p->ints, p->nints, p->ints_cap, x);
+}
+
+AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s)
+{
+    Str e = pb_text(p, elt);
+    DType d = dtype_lookup(e.p, e.len);
+    p->nints -= n;
+    if (!int_width(d)) {
+        ERR(elt, "expected an integer element type for 'array', but got '%.*s'", (int)e.len, e.p);
+        return NULL;
+    }
+    AttrValue *v = new_aval(p, AV_DENSE, s);
+    v->type = d;
+    v->u.dense.n = n;
+    v->u.dense.items = arena_dup(&p->m->arena, p->ints + p->nints, n * sizeof *p->ints);
+    return v;
+}
+
+/* The #pto<KIND v> attribute kinds (the dotted ones are #pto.KIND<v>). */
+static const EnumKind attr_kinds[] = {EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS,
+                                      EK_VEC_STORE_MODE, EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE};
+
+AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
+{
+    Str h = pb_text(p, hash), k = pb_text(p, kind), val = pb_text(p, value);
+    bool dotted = kind.end == kind.begin;
+    if (dotted) {
+        if (h.len <= 5 || memcmp(h.p, "#pto.", 5) != 0) {
+            ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+            return NULL;
+        }
+        k = (Str){h.p + 5, h.len - 5};
+        kind = sub_span(hash, 5, h.len - 5);
+    } else if (!STR_EQ_LIT(h, "#pto")) {
+        ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof attr_kinds / sizeof attr_kinds[0]; i++) {
+        const EnumInfo *e = &enum_info[attr_kinds[i]];
+        if (e->dotted != dotted || !str_eq(k, e->kind, strlen(e->kind)))
+            continue;
+        int x = enum_lookup(attr_kinds[i], val.p, val.len);
+        if (x < 0) {
+            char list[256];
+            enum_expected_list(attr_kinds[i], list, sizeof list);
+            ERR(value, "unknown %s: %.*s, expected one of %s", e->kind, (int)val.len, val.p, list);
+            return NULL;
+        }
+        AttrValue *v = new_aval(p, AV_ENUM, s);
+        v->u.e.kind = attr_kinds[i];
+        v->u.e.value = x;
+        return v;
+    }
+    if (dotted)
+        ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+    else
+        ERR(kind, "unknown #pto attribute kind '%.*s', expected one of quant_type, quant_scale_alg, "
+                  "mx_group_axis, vec_store_mode, acc_phase", (int)k.len, k.p);
+    return NULL;
+}
+
+AttrValue *pb_attr_type(Parser *p, const Type *t, Span s)
+{
+    if (!t)
+        return NULL;
+    AttrValue *v = new_aval(p, AV_TYPE, s);
+    v->u.ty = t;
+    return v;
+}
+
+/* ---- types ------------------------------------------------------------------------ */
+const Type *pb_scalar_type(Parser *p, Span s)
+{
+    Str t = pb_text(p, s);
+    DType d = dtype_lookup(t.p, t.len);
+    if (d == DT_NONE || d == DT_F4E2M1X2) {
+        ERR(s, "unknown type '%.*s'", (int)t.len, t.p);
+        return NULL;
+    }
+    return type_scalar(&p->m->types, d);
+}
+
+/* Splits "32x64xf32" / "?x?xf32" / "32x32x!pto.f4E2M1x2" into dims and the
+ * element type; dims get their own spans for messages. */
+typedef struct Shaped {
+    uint32_t rank;
+    int64_t dims[8];
+    Span dim_spans[8];
+    DType dtype;
+    Span dtype_span;
+} Shaped;
+
+static bool split_shaped(Parser *p, Span s, Shaped *out, bool allow_dynamic)
+{
+    Str t = pb_text(p, s);
+    uint32_t i = 0;
+    out->rank = 0;
+    for (;;) {
+        uint32_t b = i;
+        if (i < t.len && t.p[i] == '?') {
+            i++;
+        } else {
+            while (i < t.len && t.p[i] >= '0' && t.p[i] <= '9')
+                i++;
+        }
+        if (i == b || i >= t.len || t.p[i] != 'x') {
+            i = b;
+            break;
+        }
+        Span ds = sub_span(s, b, i - b);
+        if (out->rank == 8) {
+            ERR(ds, "too many dimensions");
+            return false;
+        }
+        int64_t v = DIM_DYNAMIC;
+        if (t.p[b] == '?') {
+            if (!allow_dynamic) {
+                ERR(ds, "dynamic dimension not allowed here");
+                return false;
+            }
+        } else if (!parse_int((Str){t.p + b, i - b}, &v)) {
+            ERR(ds, "integer value out of range");
+            return false;
+        }
+        out->dim_spans[out->rank] = ds;
+        out->dims[out->rank++] = v;
+        i++; /* 'x' */
+    }
+    out->dtype_span = sub_span(s, i, t.len - i);
+    out->dtype = dtype_lookup(t.p + i, t.len - i);
+    if (out->dtype == DT_NONE) {
+        ERR(out->dtype_span, "unknown element type '%.*s'", (int)(t.len - i), t.p + i);
+        return false;
+    }
+    return true;
+}
+
+enum {
+    K_LOC, K_DTYPE, K_ROWS, K_COLS, K_VROW, K_VCOL, K_BLAYOUT, K_SLAYOUT, K_FRACTAL, K_PAD, K_COMPACT,
+    K_VALID, K_COUNT
+};
+static const char *const tile_keys[K_COUNT] = {"loc", "dtype", "rows", "cols", "v_row", "v_col", "blayout",
+                                              "slayout", "fractal", "pad", "compact", "valid"};
+
+static bool tile_int(Parser *p, const TypeItem *it, int64_t *out, int64_t lo, int64_t hi)
+{
+    if (it->tok != T_INT && it->tok != T_HEX) {
+        Str v = pb_text(p, it->val);
+        ERR(it->val, "expected an integer, but got '%.*s'", (int)v.len, v.p);
+        return false;
+    }
+    if (!parse_int(pb_text(p, it->val), out) || *out < lo || *out > hi) {
+        ERR(it->val, "integer value out of range");
+        return false;
+    }
+    return true;
+}
+
+static bool tile_enum(Parser *p, const TypeItem *it, EnumKind k, uint8_t *out)
+{
+    Str v = pb_text(p, it->val);
+    int x = it->tok == T_IDENT ? enum_lookup(k, v.p, v.len) : -1;
+    if (x < 0) {
+        char list[160];
+        enum_expected_list(k, list, sizeof list);
+        ERR(it->val, "unknown %s: %.*s, expected one of %s", enum_info[k].kind, (int)v.len, v.p, list);
+        return false;
+    }
+    *out = (uint8_t)x;
+    return true;
+}
+
+/* A valid size: '?', -1 (dynamic) or 0..limit. */
+static bool tile_valid_dim(Parser *p, const TypeItem *it, int64_t *out)
+{
+    if (it->tok == '?') {
+        *out = DIM_DYNAMIC;
+        return true;
+    }
+    return tile_int(p, it, out, -1, INT64_MAX);
+}
+
+/* "32x48", "?x?" or "0x64" (lexed as hex) as the value of valid=. */
+static bool tile_valid_pair(Parser *p, const TypeItem *it, int64_t *r, int64_t *c)
+{
+    Str v = pb_text(p, it->val);
+    if (it->tok == T_DIMS || it->tok == T_HEX) {
+        const char *x = memchr(v.p + 1, 'x', v.len - 1);
+        if (x && !memchr(x + 1, 'x', (size_t)(v.p + v.len - x - 1))) {
+            uint32_t n1 = (uint32_t)(x - v.p);
+            Str a = {v.p, n1}, b = {x + 1, v.len - n1 - 1};
+            Span sa = sub_span(it->val, 0, n1), sb = sub_span(it->val, n1 + 1, b.len);
+            int64_t *outs[2] = {r, c};
+            Str parts[2] = {a, b};
+            Span spans[2] = {sa, sb};
+            for (int i = 0; i < 2; i++) {
+                if (STR_EQ_LIT(parts[i], "?")) {
+                    *outs[i] = DIM_DYNAMIC;
+                    continue;
+                }
+                bool digits = parts[i].len > 0;
+                for (uint32_t j = 0; j < parts[i].len; j++)
+                    digits &= parts[i].p[j] >= '0' && parts[i].p[j] <= '9';
+                if (!digits) {
+                    ERR(it->val, "expected 'ROWSxCOLS' for valid, but got '%.*s'", (int)v.len, v.p);
+                    return false;
+                }
+                if (!parse_int(parts[i], outs[i])) {
+                    ERR(spans[i], "integer value out of range");
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+    ERR(it->val, "expected 'ROWSxCOLS' for valid, but got '%.*s'", (int)v.len, v.p);
+    return false;
+}
+
+static bool tile_dtype(Parser *p, const TypeItem *it, DType *out)
+{
+    Str v = pb_text(p, it->val);
+    DType d = (it->tok == T_IDENT || it->tok == T_BANG) ? dtype_lookup(v.p, v.len) : DT_NONE;
+    if (!dtype_is_tile(d)) {
+        ERR(it->val, "unknown dtype: %.*s, expected one of i8, i16, i32, ui8, ui16, ui32, si8, si16, si32, "
+                     "f16, bf16, f32, f8E4M3FN, f8E5M2, f8E8M0FNU, !pto.f4E2M1x2", (int)v.len, v.p);
+        return false;
+    }
+    *out = d;
+    return true;
+}
+
+static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
+{
+    TileBody b;
+    memset(&b, 0, sizeof b);
+    b.fractal = 512;
+    bool seen[K_COUNT] = {0};
+    bool ok = true;
+    const TypeItem *items = p->titems;
+    size_t n = p->ntitems;
+    bool keyword = n && items[0].key.end > items[0].key.begin;
+    size_t first = 0;
+    Str tn = pb_text(p, name);
+    if (!keyword) {
+        /* compact: "vec, 32x64xf32, key=value..." */
+        if (n < 2 || items[0].tok != T_IDENT || items[1].tok != T_SHAPED ||
+            items[1].key.end > items[1].key.begin) {
+            Span at = n >= 2 ? items[1].val : whole;
+            if (n >= 1 && items[0].tok != T_IDENT)
+                at = items[0].val;
+            ERR(at, "expected 'LOC, ROWSxCOLSxDTYPE' or 'loc=...' in '%.*s'", (int)tn.len, tn.p);
+            return NULL;
+        }
+        ok &= tile_enum(p, &items[0], EK_LOC, &b.loc);
+        Shaped sh;
+        if (!split_shaped(p, items[1].val, &sh, false))
+            return NULL;
+        if (sh.rank != 2) {
+            ERR(items[1].val, "expected 'ROWSxCOLSxDTYPE' in tile type");
+            return NULL;
+        }
+        if (!dtype_is_tile(sh.dtype)) {
+            TypeItem fake = {{0, 0}, sh.dtype_span, T_IDENT};
+            tile_dtype(p, &fake, &b.dtype);
+            return NULL;
+        }
+        b.rows = sh.dims[0];
+        b.cols = sh.dims[1];
+        b.dtype = sh.dtype;
+        b.vrow = b.rows;
+        b.vcol = b.cols;
+        seen[K_LOC] = seen[K_DTYPE] = seen[K_ROWS] = seen[K_COLS] = true;
+        /* the shape's byte size must fit 64 bits */
+        if (b.rows && (uint64_t)b.cols > UINT64_MAX / (uint64_t)b.rows / 8) {
+            ERR(sh.dim_spans[1], "integer value out of range");
+            return NULL;
+        }
+        first = 2;
+    }
+    for (size_t i = first; i < n; i++) {
+        const TypeItem *it = &items[i];
+        Str k = pb_text(p, it->key);
+        if (it->key.end == it->key.begin) {
+            Str v = pb_text(p, it->val);
+            ERR(it->val, "expected 'key=value' in tile type, but got '%.*s'", (int)v.len, v.p);
+            ok = false;
+            continue;
+        }
+        int key = -1;
+        for (int j = 0; j < K_COUNT; j++)
+            if (str_eq(k, tile_keys[j], strlen(tile_keys[j])))
+                key = j;
+        bool allowed = key >= 0 && (keyword ? key != K_VALID
+                                            : key == K_VALID || key >= K_BLAYOUT);
+        if (!allowed) {
+            ERR(it->key, "unknown key '%.*s' in tile type", (int)k.len, k.p);
+            ok = false;
+            continue;
+        }
+        if (seen[key]) {
+            ERR(it->key, "duplicate key '%.*s' in tile type", (int)k.len, k.p);
+            ok = false;
+            continue;
+        }
+        seen[key] = true;
+        int64_t x;
+        switch (key) {
+        case K_LOC: ok &= tile_enum(p, it, EK_LOC, &b.loc); break;
+        case K_DTYPE: ok &= tile_dtype(p, it, &b.dtype); break;
+        case K_ROWS:
+            if ((ok &= tile_int(p, it, &x, INT64_MIN, INT64_MAX)))
+                b.rows = x;
+            break;
+        case K_COLS:
+            if ((ok &= tile_int(p, it, &x, INT64_MIN, INT64_MAX)))
+                b.cols = x;
+            break;
+        case K_VROW: ok &= tile_valid_dim(p, it, &b.vrow); break;
+        case K_VCOL: ok &= tile_valid_dim(p, it, &b.vcol); break;
+        case K_VALID: ok &= tile_valid_pair(p, it, &b.vrow, &b.vcol); break;
+        case K_BLAYOUT: ok &= tile_enum(p, it, EK_BLAYOUT, &b.blayout); break;
+        case K_SLAYOUT: ok &= tile_enum(p, it, EK_SLAYOUT, &b.slayout); break;
+        case K_FRACTAL:
+            if (!(ok &= tile_int(p, it, &x, INT64_MIN, INT64_MAX)))
+                break;
+            if (x != 32 && x != 512 && x != 1024) {
+                ERR(it->val, "unsupported s_fractal_size: %lld, must be one of {32, 512, 1024}", (long long)x);
+                ok = false;
+            }
+            b.fractal = (int32_t)x;
+            break;
+        case K_PAD:
+        case K_COMPACT: {
+            int64_t hi = key == K_PAD ? 3 : 2;
+            if (it->tok != T_INT || !parse_int(pb_text(p, it->val), &x) || x < 0 || x > hi) {
+                Str v = pb_text(p, it->val);
+                ERR(it->val, "unknown %s: %.*s, expected one of %s", tile_keys[key], (int)v.len, v.p,
+                    key == K_PAD ? "0, 1, 2, 3" : "0, 1, 2");
+                ok = false;
+                break;
+            }
+            if (key == K_PAD)
+                b.pad = (uint8_t)x;
+            else
+                b.compact = (uint8_t)x;
+            break;
+        }
+        }
+    }
+    if (keyword) {
+        for (int j = 0; j <= K_PAD; j++)
+            if (!seen[j]) {
+                ERR(whole, "missing key '%s' in tile type", tile_keys[j]);
+                ok = false;
+            }
+        if (ok && b.rows && (uint64_t)(b.cols < 0 ? -b.cols : b.cols) >
+                                UINT64_MAX / (uint64_t)(b.rows < 0 ? -b.rows : b.rows) / 8) {
+            ERR(whole, "integer value out of range");
+            ok = false;
+        }
+    } else if (!seen[K_VALID]) {
+        b.vrow = b.rows;
+        b.vcol = b.cols;
+    }
+    if (!ok)
+        return NULL;
+    return type_tile(&p->m->types, kind, &b);
+}
+
+const Type *pb_param_type(Parser *p, Span name, Span whole)
+{
+    Str t = pb_text(p, name);
+    const Type *r = NULL;
+    if (STR_EQ_LIT(t, "!pto.tile") || STR_EQ_LIT(t, "!pto.tile_buf")) {
+        r = build_tile(p, t.len == 9 ? TY_TILE : TY_TILE_BUF, name, whole);
+    } else if (STR_EQ_LIT(t, "!pto.ptr")) {
+        const TypeItem *it = p->titems;
+        size_t n = p->ntitems;
+        DType d = DT_NONE;
+        if (n >= 1 && n <= 2 && it[0].key.end == it[0].key.begin &&
+            (it[0].tok == T_IDENT || it[0].tok == T_BANG)) {
+            Str v = pb_text(p, it[0].val);
+            d = dtype_lookup(v.p, v.len);
+        }
+        bool gm = false;
+        if (n == 2) {
+            Str v = pb_text(p, it[1].val);
+            gm = it[1].key.end == it[1].key.begin && STR_EQ_LIT(v, "gm");
+            if (!gm)
+                d = DT_NONE;
+        }
+        if (d == DT_NONE || d == DT_INDEX || d == DT_I1)
+            ERR(whole, "expected '!pto.ptr<DTYPE>' or '!pto.ptr<DTYPE, gm>'");
+        else
+            r = type_ptr(&p->m->types, d, gm);
+    } else if (STR_EQ_LIT(t, "!pto.tensor_view") || STR_EQ_LIT(t, "!pto.partition_tensor_view")) {
+        Shaped sh;
+        if (p->ntitems != 1 || p->titems[0].tok != T_SHAPED || p->titems[0].key.end > p->titems[0].key.begin) {
+            ERR(whole, "expected '%.*s<DIMSxDTYPE>'", (int)t.len, t.p);
+        } else if (split_shaped(p, p->titems[0].val, &sh, true)) {
+            if (sh.rank == 0)
+                ERR(p->titems[0].val, "expected at least one dimension");
+            else
+                r = type_view(&p->m->types, t.len == 16 ? TY_TENSOR_VIEW : TY_PART_VIEW, sh.dtype, sh.rank,
+                              sh.dims);
+        }
+    } else {
+        ERR(name, "unknown type '%.*s'", (int)t.len, t.p);
+    }
+    p->ntitems = 0;
+    return r;
+}
+
+/* ---- names ------------------------------------------------------------------------- */
+static uint32_t hash_str(Str s)
+{
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < s.len; i++)
+        h = (h ^ (unsigned char)s.p[i]) * 16777619u;
+    return h;
+}
+
+static NameSlot *slot_find(NameSlot *tab, size_t cap, Str name)
+{
+    size_t i = hash_str(name) & (cap - 1);
+    for (;; i = (i + 1) & (cap - 1))
+        if (!tab[i].name.p || (tab[i].name.len == name.len && memcmp(tab[i].name.p, name.p, name.len) == 0))
+            return &tab[i];
+}
+
+static void names_clear(Parser *p)
+{
+    for (size_t i = 0; i < p->names_used; i++)
+        p->names[p->names_touched[i]].name.p = NULL;
+    p->names_used = 0;
+}
+
+static void names_grow(Parser *p)
+{
+    size_t cap = p->names_cap ? p->names_cap * 2 : 64;
+    NameSlot *old = p->names;
+    size_t oldcap = p->names_cap;
+    p->names = xcalloc(cap, sizeof *p->names);
+    p->names_cap = cap;
+    xgrow((void **)&p->names_touched, &p->touched_cap, cap, sizeof *p->names_touched);
+    p->names_used = 0;
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].name.p) {
+            NameSlot *s = slot_find(p->names, cap, old[i].name);
+            *s = old[i];
+            p->names_touched[p->names_used++] = (uint32_t)(s - p->names);
+        }
+    free(old);
+}
+
+static NameSlot *name_slot(Parser *p, Str name)
+{
+    if ((p->names_used + 1) * 2 > p->names_cap)
+        names_grow(p);
+    return slot_find(p->names, p->names_cap, name);
+}
+
+/* name without '%' */
+static Str ssa_name(Parser *p, Span s)
+{
+    Str t = pb_text(p, s);
+    t.p++;
+    t.len--;
+    return t;
+}
+
+static ValueId define_value(Parser *p, Span s, const Type *t, uint32_t def_op)
+{
+    Func *f = p->fn;
+    Str name = ssa_name(p, s);
+    NameSlot *slot = name_slot(p, name);
+    if (slot->name.p && !f->values[slot->id].undefined) {
+        ERR(s, "redefinition of SSA value '%%%.*s'", (int)name.len, name.p);
+        diag_note(p->diag, f->values[slot->id].def, "previously defined here");
+        ValueId id = ir_value_add(f, name, t, s, def_op);
+        f->values[id].poisoned = true;
+        return id;
+    }
+    ValueId id = ir_value_add(f, name, t, s, def_op);
+    if (!t)
+        f->values[id].poisoned = true;
+    if (!slot->name.p)
+        p->names_touched[p->names_used++] = (uint32_t)(slot - p->names);
+    slot->name = name;
+    slot->id = id;
+    return id;
+}
+
+/* Resolves a use; ty is the type written at the use (NULL if none). Marks
+ * *bad when the use is in error (reported here). */
+static ValueId resolve_use(Parser *p, Span s, const Type *ty, Span tyspan, bool *bad)
+{
+    (void)tyspan;
+    Func *f = p->fn;
+    Str name = ssa_name(p, s);
+    NameSlot *slot = name_slot(p, name);
+    if (!slot->name.p) {
+        ERR(s, "use of undeclared SSA value name '%%%.*s'", (int)name.len, name.p);
+        ValueId id = ir_value_add(f, name, ty, s, NO_OP);
+        f->values[id].undefined = f->values[id].poisoned = true;
+        p->names_touched[p->names_used++] = (uint32_t)(slot - p->names);
+        slot->name = name;
+        slot->id = id;
+        *bad = true;
+        return id;
+    }
+    Value *v = &f->values[slot->id];
+    if (v->poisoned)
+        *bad = true;
+    if (ty && v->type && ty != v->type) {
+        char a[256], b[256];
+        ERR(s, "use of value '%%%.*s' expects different type than prior uses: '%s' vs '%s'", (int)name.len,
+            name.p, type_str(ty, a, sizeof a), type_str(v->type, b, sizeof b));
+        diag_note(p->diag, v->def, "prior use here");
+        *bad = true;
+    } else if (ty == NULL && v->type == NULL) {
+        *bad = true;
+    }
+    return slot->id;
+}
+
+/* ---- modules and functions -------------------------------------------------------------- */
+static Attr *take_attrs(Parser *p, uint32_t n)
+{
+    if (n > p->nattrs)
+        n = (uint32_t)p->nattrs;
+    Attr *a = arena_dup(&p->m->arena, p->attrs + p->nattrs - n, n * sizeof *a);
+    p->nattrs -= n;
+    return a;
+}
+
+void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs)
+{
+    ModuleOp *mod = ir_module_add(p->m, false);
+    mod->span = kw;
+    if (name.end > name.begin)
+        mod->name = (Str){p->src->text + name.begin + 1, name.end - name.begin - 1};
+    mod->nattrs = nattrs;
+    mod->attrs = take_attrs(p, nattrs);
+    for (uint32_t i = 0; i < nattrs; i++) {
+        const Attr *a = &mod->attrs[i];
+        if (!STR_EQ_LIT(a->key, "pto.target_arch") || !a->val)
+            continue;
+        Str v = a->val->kind == AV_STRING ? a->val->u.s : pb_text(p, a->val->span);
+        if (a->val->kind != AV_STRING ||
+            !(STR_EQ_LIT(v, "a2") || STR_EQ_LIT(v, "a3") || STR_EQ_LIT(v, "a5")))
+            ERR(a->val->span, "unknown pto.target_arch \"%.*s\", expected a2, a3 or a5", (int)v.len, v.p);
+    }
+    p->mod = mod;
+    p->implicit = NULL;
+    p->top_depth = p->depth;
+    pb_op_reset(p);
+}
+
+void pb_module_end(Parser *p)
+{
+    p->mod = NULL;
+    p->top_depth = p->depth;
+    pb_op_reset(p);
+}
+
+void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
+{
+    ModuleOp *mod = p->mod;
+    if (!mod) {
+        if (!p->implicit)
+            p->implicit = ir_module_add(p->m, true);
+        mod = p->implicit;
+    }
+    Func *f = ir_func_add(p->m, mod);
+    f->span = kw;
+    f->name_span = name;
+    f->name = (Str){p->src->text + name.begin + 1, name.end - name.begin - 1};
+    f->visibility = (uint8_t)visibility;
+    p->fn = f;
+    names_clear(p);
+    pb_op_reset(p);
+
+    if ((p->syms_used + 1) * 2 > p->syms_cap) {
+        size_t cap = p->syms_cap ? p->syms_cap * 2 : 64;
+        NameSlot *old = p->syms;
+        size_t oldcap = p->syms_cap;
+        p->syms = xcalloc(cap, sizeof *p->syms);
+        p->syms_cap = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].name.p)
+                *slot_find(p->syms, cap, old[i].name) = old[i];
+        free(old);
+    }
+    NameSlot *s = slot_find(p->syms, p->syms_cap, f->name);
+    if (s->name.p) {
+        ERR(name, "redefinition of symbol named '%.*s'", (int)f->name.len, f->name.p);
+        diag_note(p->diag, (Span){s->id, s->id + f->name.len + 1}, "previously defined here");
+    } else {
+        s->name = f->name;
+        s->id = name.begin;
+        p->syms_used++;
+    }
+}
+
+void pb_func_arg(Parser *p, Span name, const Type *t)
+{
+    Func *f = p->fn;
+    ValueId id = define_value(p, name, t, NO_OP);
+    size_t cap = f->args_cap;
+    xgrow((void **)&f->args, &cap, (size_t)f->nargs + 1, sizeof *f->args);
+    f->args_cap = (uint32_t)cap;
+    f->args[f->nargs++] = id;
+}
+
+void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
+{
+    Func *f = p->fn;
+    f->nattrs = nattrs;
+    f->attrs = take_attrs(p, nattrs);
+    if (nresult_types > p->ntys)
+        nresult_types = (uint32_t)p->ntys;
+    f->nresults = nresult_types;
+    f->results = arena_dup(&p->m->arena, p->tys + p->ntys - nresult_types, nresult_types * sizeof *f->results);
+    p->in_body = true;
+    p->body_depth = p->depth;
+    pb_op_reset(p);
+}
+
+void pb_func_end(Parser *p, Span close)
+{
+    Func *f = p->fn;
+    f->end_span = close;
+    if (!f->nops || f->ops[f->nops - 1].kind != OP_RETURN)
+        ERR(close, "function must end with 'return'");
+    p->in_body = false;
+    pb_op_reset(p);
+}
+
+/* ---- ops ------------------------------------------------------------------------------------ */
+/* One op being built: operand uses (with the types written at them, or
+ * NULL), role segments, result names and types, attributes. */
+typedef struct Draft {
+    OpKind kind;
+    uint8_t form;
+    Span name;
+    uint32_t n;
+    const Span *uses;
+    const Type *const *utys;   /* NULL: no types written */
+    uint32_t seg[MAX_ROLES];
+    uint32_t nres;
+    const Span *res;
+    const Type *const *rtys;   /* NULL: results untyped (error) */
+    Attr *attrs;
+    uint32_t nattrs;
+    bool bad;
+} Draft;
+
+static const char *op_name(OpKind k) { return op_info(k)->name; }
+
+static OpKind kind_of(Parser *p, Span name)
+{
+    Str t = pb_text(p, name);
+    if (t.len && t.p[0] == '"') {
+        t.p++;
+        t.len -= 2;
+    }
+    return op_lookup(t.p, t.len);
+}
+
+static const Attr *find_attr(const Draft *d, const char *key)
+{
+    return ir_attr_find(d->attrs, d->nattrs, key);
+}
+
+/* Removes attribute key from d (generic form: segment sizes, addr, value). */
+static AttrValue *take_attr(Draft *d, const char *key)
+{
+    for (uint32_t i = 0; i < d->nattrs; i++)
+        if (str_eq(d->attrs[i].key, key, strlen(key))) {
+            AttrValue *v = d->attrs[i].val;
+            memmove(&d->attrs[i], &d->attrs[i + 1], (d->nattrs - i - 1) * sizeof *d->attrs);
+            d->nattrs--;
+            return v;
+        }
+    return NULL;
+}
+
+static void count_phrase(char *buf, size_t size, uint32_t req, uint32_t opt, bool var)
+{
+    if (var)
+        snprintf(buf, size, "at least %u", req);
+    else if (opt == 0)
+        snprintf(buf, size, "%u", req);
+    else if (opt == 1)
+        snprintf(buf, size, "%u or %u", req, req + 1);
+    else
+        snprintf(buf, size, "%u to %u", req, req + opt);
+}
+
+/* Spreads k operands over roles [lo, hi): required roles get one, optional
+ * roles one each in order while operands remain, variadic roles share the
+ * rest evenly. what is "ins ", "outs " or "". */
+static bool assign_group(Parser *p, Draft *d, int lo, int hi, uint32_t k, const char *what)
+{
+    const OpInfo *in = op_info(d->kind);
+    uint32_t req = 0, opt = 0, nvar = 0;
+    for (int r = lo; r < hi; r++) {
+        if (in->flags[r] & ROLE_VAR)
+            nvar++;
+        else if (in->flags[r] & ROLE_OPT)
+            opt++;
+        else
+            req++;
+    }
+    if (k < req || (!nvar && k > req + opt) || (nvar && (k - req) % nvar)) {
+        char c[48];
+        count_phrase(c, sizeof c, req, opt, nvar > 0);
+        if (nvar > 1 && k >= req)
+            ERR(d->name, "'%s' op expects its %u variadic operand lists to have the same length, but got %u "
+                         "operands in all", op_name(d->kind), nvar, k);
+        else
+            ERR(d->name, "'%s' op expects %s %soperand%s, but got %u", op_name(d->kind), c, what,
+                strcmp(c, "1") == 0 ? "" : "s", k);
+        return false;
+    }
+    uint32_t extra = k - req;
+    uint32_t per_var = nvar ? extra / nvar : 0;
+    for (int r = lo; r < hi; r++) {
+        if (in->flags[r] & ROLE_VAR) {
+            d->seg[r] = per_var;
+        } else if (in->flags[r] & ROLE_OPT) {
+            d->seg[r] = extra > 0 && !nvar;
+            if (d->seg[r])
+                extra--;
+        } else {
+            d->seg[r] = 1;
+        }
+    }
+    return true;
+}
+
+/* Level 1: the non-scratch outs roles become results (tstore has none). */
+static bool check_l1_results(Parser *p, Draft *d, uint32_t nres)
+{
+    const OpInfo *in = op_info(d->kind);
+    uint32_t req = 0, opt = 0;
+    for (int r = in->nins; r < in->nroles; r++) {
+        if (in->flags[r] & ROLE_SCRATCH)
+            continue;
+        if (in->flags[r] & ROLE_OPT)
+            opt++;
+        else
+            req++;
+    }
+    if (d->kind == OP_TSTORE)
+        req = opt = 0;
+    if (nres < req || nres > req + opt) {
+        char c[48];
+        count_phrase(c, sizeof c, req, opt, false);
+        ERR(d->name, "'%s' op expects %s result%s, but got %u", op_name(d->kind), c,
+            strcmp(c, "1") == 0 ? "" : "s", nres);
+        return false;
+    }
+    return true;
+}
+
+/* pto.tquant covers INT8 and MX: the operand shape decides when it can,
+ * else the quant_type attribute. The verifier checks that they agree. */
+static OpKind classify_tquant(const Draft *d, uint32_t nins, uint32_t nouts_or_res, int nseg)
+{
+    if (d->kind != OP_TQUANT)
+        return d->kind;
+    if (nseg == 6)
+        return OP_TQUANT_MX;
+    if (nseg == 4 || nseg == 5)
+        return OP_TQUANT;
+    if (d->form == FORM_L1 ? nouts_or_res >= 2 : nouts_or_res >= 4)
+        return OP_TQUANT_MX;
+    if (nins >= 2)
+        return OP_TQUANT;
+    const Attr *a = find_attr(d, "quant_type");
+    if (a && a->val && a->val->kind == AV_ENUM && a->val->u.e.kind == EK_QUANT_TYPE &&
+        a->val->u.e.value >= QT_MXFP8)
+        return OP_TQUANT_MX;
+    return OP_TQUANT;
+}
+
+/* LANGUAGE.md 5.1: an omitted quant_type follows from the operands. */
+static void infer_quant_type(Parser *p, Draft *d, const Type *data)
+{
+    if (d->kind != OP_TQUANT && d->kind != OP_TQUANT_MX)
+        return;
+    if (find_attr(d, "quant_type"))
+        return;
+    int qt;
+    if (d->kind == OP_TQUANT_MX)
+        qt = data && data->dtype == DT_F4E2M1X2 ? QT_MXFP4_E2M1 : QT_MXFP8;
+    else
+        qt = d->seg[op_role_index(OP_TQUANT, "offset")] ? QT_INT8_ASYM : QT_INT8_SYM;
+    AttrValue *v = new_aval(p, AV_ENUM, d->name);
+    v->u.e.kind = EK_QUANT_TYPE;
+    v->u.e.value = qt;
+    Attr *na = arena_alloc(&p->m->arena, (d->nattrs + 1) * sizeof *na);
+    na[0] = (Attr){{"quant_type", 10}, false, d->name, v};
+    memcpy(na + 1, d->attrs, d->nattrs * sizeof *na);
+    d->attrs = na;
+    d->nattrs++;
+}
+
+static Op *emit(Parser *p, Draft *d)
+{
+    Func *f = p->fn;
+    bool bad = d->bad;
+    ValueId *ids = arena_alloc(&p->m->arena, d->n * sizeof *ids);
+    for (uint32_t i = 0; i < d->n; i++)
+        ids[i] = resolve_use(p, d->uses[i], d->utys ? d->utys[i] : NULL, d->uses[i], &bad);
+    Op *op = ir_op_add(f);
+    uint32_t idx = f->nops - 1;
+    op->kind = d->kind;
+    op->form = d->form;
+    op->bad = bad;
+    op->name_span = d->name;
+    op->span = d->name;
+    op->nopnds = d->n;
+    op->opnds = ids;
+    op->opnd_spans = arena_dup(&p->m->arena, d->uses, d->n * sizeof *d->uses);
+    memcpy(op->seg, d->seg, sizeof op->seg);
+    op->nattrs = d->nattrs;
+    op->attrs = d->attrs;
+    op->nres = d->nres;
+    op->res = arena_alloc(&p->m->arena, d->nres * sizeof *op->res);
+    for (uint32_t i = 0; i < d->nres; i++) {
+        const Type *t = d->rtys ? d->rtys[i] : NULL;
+        ValueId v = define_value(p, d->res[i], t, idx);
+        f->values[v].poisoned |= bad;
+        f->ops[idx].res[i] = v;
+    }
+    return &f->ops[idx];
+}
+
+/* Results of an op that could not be built: defined, poisoned, so later uses
+ * of them report nothing more. */
+static void emit_broken(Parser *p, Draft *d)
+{
+    d->bad = true;
+    memset(d->seg, 0, sizeof d->seg);
+    if (d->rtys == NULL)
+        d->nres = (uint32_t)p->nresults;
+    d->res = p->results + p->nresults - d->nres;
+    emit(p, d);
+}
+
+static bool bind_results(Parser *p, Draft *d, uint32_t ntypes)
+{
+    if (p->multi_result) /* already reported */
+        return false;
+    if (p->nresults != ntypes) {
+        ERR(d->name, "operation defines %u result%s but was provided %zu to bind", ntypes,
+            ntypes == 1 ? "" : "s", p->nresults);
+        return false;
+    }
+    return true;
+}
+
+static void draft_init(Parser *p, Draft *d, Span name, uint8_t form, uint32_t nuses, uint32_t nattrs)
+{
+    memset(d, 0, sizeof *d);
+    d->kind = kind_of(p, name);
+    d->form = form;
+    d->name = name;
+    d->n = nuses;
+    d->uses = p->uses + p->nuses - nuses;
+    d->nattrs = nattrs;
+    d->attrs = take_attrs(p, nattrs);
+    d->res = p->results;
+}
+
+void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, SigInfo sig)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L1, nopnds, nattrs);
+    const Type *const *params = p->tys + p->ntys - sig.nresults - sig.nparams;
+    const Type *const *rtys = p->tys + p->ntys - sig.nresults;
+    if (!sig.arrow && d.kind != OP_TSTORE) {
+        ERR(name, "'%s' op expects '(operand types) -> result types' after ':'", op_name(d.kind));
+        emit_broken(p, &d);
+        return;
+    }
+    if (sig.nparams != nopnds) {
+        ERR(name, "'%s' op expects %u operand type%s, but got %u", op_name(d.kind), nopnds,
+            nopnds == 1 ? "" : "s", sig.nparams);
+        emit_broken(p, &d);
+        return;
+    }
+    d.utys = params;
+    if (!bind_results(p, &d, sig.nresults)) {
+        emit_broken(p, &d);
+        return;
+    }
+    d.nres = sig.nresults;
+    d.rtys = rtys;
+    d.kind = classify_tquant(&d, nopnds, sig.nresults, -1);
+    const OpInfo *in = op_info(d.kind);
+    bool ok = d.kind == OP_TSTORE ? assign_group(p, &d, 0, in->nroles, nopnds, "")
+                                  : assign_group(p, &d, 0, in->nins, nopnds, "");
+    if (!ok || !check_l1_results(p, &d, d.nres)) {
+        emit_broken(p, &d);
+        return;
+    }
+    infer_quant_type(p, &d, d.nres ? rtys[0] : NULL);
+    emit(p, &d);
+}
+
+void pb_op_compute_l2(Parser *p, Span name, uint32_t nin_uses, uint32_t nin_types, uint32_t nout_uses,
+                      uint32_t nout_types, uint32_t nattrs)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, nin_uses + nout_uses, nattrs);
+    if (nin_uses != nin_types || nout_uses != nout_types) {
+        bool ins = nin_uses != nin_types;
+        ERR(name, "'%s' op has %u '%s' operand%s, but %u type%s", op_name(d.kind), ins ? nin_uses : nout_uses,
+            ins ? "ins" : "outs", (ins ? nin_uses : nout_uses) == 1 ? "" : "s", ins ? nin_types : nout_types,
+            (ins ? nin_types : nout_types) == 1 ? "" : "s");
+        emit_broken(p, &d);
+        return;
+    }
+    d.utys = p->tys + p->ntys - nin_types - nout_types;
+    if (p->nresults) {
+        ERR(name, "'%s' op in ins/outs form has no results", op_name(d.kind));
+        emit_broken(p, &d);
+        return;
+    }
+    d.kind = classify_tquant(&d, nin_uses, nout_uses, -1);
+    const OpInfo *in = op_info(d.kind);
+    if (!assign_group(p, &d, 0, in->nins, nin_uses, "ins ") ||
+        !assign_group(p, &d, in->nins, in->nroles, nout_uses, "outs ")) {
+        emit_broken(p, &d);
+        return;
+    }
+    infer_quant_type(p, &d, nout_uses ? d.utys[nin_uses] : NULL);
+    emit(p, &d);
+}
+
+/* Keyword operands (`addr = %a`, `shape = [...]`) must name the op's roles
+ * from first_role on, in order; fills d->seg. */
+static bool assign_keywords(Parser *p, Draft *d, int first_role)
+{
+    const OpInfo *in = op_info(d->kind);
+    int next = first_role;
+    for (size_t i = 0; i < p->nkws; i++) {
+        const KwOperand *k = &p->kws[i];
+        Str key = pb_text(p, k->key);
+        int r = -1;
+        for (int j = first_role; j < in->nroles; j++)
+            if (str_eq(key, in->role[j], strlen(in->role[j])))
+                r = j;
+        if (r < 0) {
+            char list[128];
+            size_t used = 0;
+            list[0] = 0;
+            for (int j = first_role; j < in->nroles; j++)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
+                                         j == first_role ? "" : j == in->nroles - 1 ? " or " : ", ", in->role[j]);
+            ERR(k->key, "'%s' op expects %s, but got '%.*s'", op_name(d->kind), list, (int)key.len, key.p);
+            return false;
+        }
+        if (r < next) {
+            ERR(k->key, "'%s' op expects '%.*s' %s", op_name(d->kind), (int)key.len, key.p,
+                r == next - 1 ? "only once" : "earlier");
+            return false;
+        }
+        if (!(in->flags[r] & ROLE_VAR) && k->bracket) {
+            ERR(k->key, "'%s' op expects one SSA value for '%s'", op_name(d->kind), in->role[r]);
+            return false;
+        }
+        d->seg[r] = k->n;
+        next = r + 1;
+    }
+    for (int j = first_role; j < in->nroles; j++)
+        if (!d->seg[j] && !(in->flags[j] & (ROLE_OPT | ROLE_VAR))) {
+            ERR(d->name, "'%s' op expects '%s = ...'", op_name(d->kind), in->role[j]);
+            return false;
+        }
+    return true;
+}
+
+void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, (uint32_t)p->nuses, nattrs);
+    d.nres = 1;
+    d.rtys = &t;
+    if (!bind_results(p, &d, 1) || !assign_keywords(p, &d, 0)) {
+        emit_broken(p, &d);
+        return;
+    }
+    if (t && !type_is_tile(t)) {
+        char b[256];
+        ERR(tspan, "'pto.alloc_tile' op result must be a tile type, but got '%s'", type_str(t, b, sizeof b));
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
+void pb_op_tassign(Parser *p, Span name, const Type *from, Span fspan, const Type *to, Span tspan)
+{
+    (void)fspan;
+    (void)tspan;
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, 2, 0);
+    const Type *utys[2] = {from, NULL};
+    d.utys = utys;
+    d.seg[0] = d.seg[1] = 1;
+    d.nres = 1;
+    d.rtys = &to;
+    if (!bind_results(p, &d, 1)) {
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
+void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, 1, 0);
+    d.seg[0] = 1;
+    Str s = pb_text(p, sym);
+    int64_t a = 0;
+    bool ok = bind_results(p, &d, 0);
+    if (ok && !STR_EQ_LIT(s, "@tile")) {
+        ERR(sym, "expected '@tile(ADDRESS)', but got '%.*s'", (int)s.len, s.p);
+        ok = false;
+    }
+    if (ok && !parse_int(pb_text(p, addr), &a)) {
+        ERR(addr, "integer value out of range");
+        ok = false;
+    }
+    if (!ok) {
+        emit_broken(p, &d);
+        return;
+    }
+    Op *op = emit(p, &d);
+    op->has_tile_addr = true;
+    op->tile_addr = a;
+    op->hex_addr = addr_tok == T_HEX;
+}
+
+void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, const Type *t2, Span s2)
+{
+    (void)s1;
+    (void)s2;
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, (uint32_t)p->nuses, nattrs);
+    bool make = d.kind == OP_MAKE_TENSOR_VIEW;
+    const Type **utys = arena_zalloc(&p->m->arena, (d.n ? d.n : 1) * sizeof *utys);
+    if (!make && d.n)
+        utys[0] = t1;
+    d.utys = utys;
+    d.seg[0] = 1;
+    const Type *rt = make ? t1 : t2;
+    d.nres = 1;
+    d.rtys = &rt;
+    bool ok = bind_results(p, &d, 1) && assign_keywords(p, &d, 1);
+    if (ok && make && t2) {
+        ERR(name, "'%s' op expects a single result type after ':'", op_name(d.kind));
+        ok = false;
+    }
+    if (ok && !make && !t2) {
+        ERR(name, "'%s' op expects 'source type -> result type' after ':'", op_name(d.kind));
+        ok = false;
+    }
+    if (!ok) {
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
+/* The result type of arith.constant is the type of its value. */
+static const Type *constant_type(Parser *p, const Draft *d, const AttrValue *v)
+{
+    if (!v)
+        return NULL;
+    if (v->kind == AV_BOOL)
+        return type_scalar(&p->m->types, DT_I1);
+    if ((v->kind == AV_INT || v->kind == AV_FLOAT) && v->type != DT_NONE)
+        return type_scalar(&p->m->types, v->type);
+    if (v->kind == AV_INT || v->kind == AV_FLOAT)
+        ERR(v->span, "'%s' op expects a typed value such as '4096 : i64'", op_name(d->kind));
+    else
+        ERR(v->span, "'%s' op expects an integer, float or boolean value", op_name(d->kind));
+    return NULL;
+}
+
+void pb_op_constant(Parser *p, Span name, AttrValue *v)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L1, 0, 0);
+    const Type *t = constant_type(p, &d, v);
+    d.nres = 1;
+    d.rtys = &t;
+    if (!bind_results(p, &d, 1) || !t) {
+        emit_broken(p, &d);
+        return;
+    }
+    Op *op = emit(p, &d);
+    op->constant = v;
+}
+
+void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, nuses, 0);
+    d.seg[0] = nuses;
+    if (nuses != ntypes) {
+        ERR(name, "'%s' op has %u operand%s, but %u type%s", op_name(d.kind), nuses, nuses == 1 ? "" : "s",
+            ntypes, ntypes == 1 ? "" : "s");
+        emit_broken(p, &d);
+        return;
+    }
+    d.utys = p->tys + p->ntys - ntypes;
+    if (!bind_results(p, &d, 0)) {
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
+void pb_multi_result(Parser *p, Span s)
+{
+    Str t = pb_text(p, s);
+    ERR(s, "multi-result names like '%.*s' are not supported; name each result instead (%%a, %%b = ...)",
+        (int)t.len, t.p);
+    /* keep the name so that the op still binds (and poisons) it */
+    Span name = s;
+    while (name.end > name.begin && p->src->text[name.end - 1] != ':')
+        name.end--;
+    if (name.end > name.begin)
+        name.end--;
+    pb_push_result(p, name);
+    p->multi_result = true;
+}
+
+/* Segment sizes of a generic op: operandSegmentSizes, or by position. */
+static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres)
+{
+    const OpInfo *in = op_info(d->kind);
+    if (segs) {
+        if (segs->kind != AV_DENSE) {
+            ERR(segs->span, "expected 'operandSegmentSizes = array<i32: ...>'");
+            return false;
+        }
+        uint32_t n = segs->u.dense.n;
+        const int64_t *v = segs->u.dense.items;
+        int64_t tq4[5];
+        if (d->kind == OP_TQUANT && n == 4) { /* PTOAS: [src, scale, offset, dst] */
+            memcpy(tq4, v, 4 * sizeof *v);
+            tq4[4] = 0;
+            v = tq4;
+            n = 5;
+        }
+        if (n != in->nroles) {
+            ERR(segs->span, "'%s' op expects operandSegmentSizes with %u entries, but got %u", op_name(d->kind),
+                in->nroles, segs->u.dense.n);
+            return false;
+        }
+        uint64_t sum = 0;
+        for (uint32_t r = 0; r < n; r++) {
+            bool okv = (in->flags[r] & ROLE_VAR) ? v[r] >= 0 && v[r] <= UINT32_MAX
+                       : (in->flags[r] & ROLE_OPT) ? (v[r] == 0 || v[r] == 1)
+                                                   : v[r] == 1;
+            if (!okv) {
+                ERR(segs->span, "'%s' op: operandSegmentSizes entry for '%s' must be %s, but got %lld",
+                    op_name(d->kind), in->role[r],
+                    (in->flags[r] & ROLE_VAR) ? "non-negative" : (in->flags[r] & ROLE_OPT) ? "0 or 1" : "1",
+                    (long long)v[r]);
+                return false;
+            }
+            d->seg[r] = (uint32_t)v[r];
+            sum += (uint64_t)v[r];
+        }
+        if (sum != d->n) {
+            ERR(segs->span, "operandSegmentSizes adds up to %llu operands, but the op has %u",
+                (unsigned long long)sum, d->n);
+            return false;
+        }
+        return true;
+    }
+    if (in->syntax == SYN_COMPUTE && nres)
+        return assign_group(p, d, 0, d->kind == OP_TSTORE ? in->nroles : in->nins, d->n, "") &&
+               check_l1_results(p, d, nres);
+    return assign_group(p, d, 0, in->nroles, d->n, "");
+}
+
+void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults, uint32_t nattrs)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, nuses, nattrs);
+    const Type *const *params = p->tys + p->ntys - nresults - nparams;
+    const Type *const *rtys = p->tys + p->ntys - nresults;
+    if (d.kind == OP_COUNT) {
+        Str t = pb_text(p, name);
+        ERR(name, "custom op '%.*s' is unknown", (int)t.len - 2, t.p + 1);
+        d.kind = OP_RETURN; /* any kind: the op is only kept to bind its results */
+        d.nres = nresults;
+        d.rtys = rtys;
+        if (bind_results(p, &d, nresults))
+            emit_broken(p, &d);
+        return;
+    }
+    if (nparams != nuses) {
+        ERR(name, "'%s' op expects %u operand type%s, but got %u", op_name(d.kind), nuses, nuses == 1 ? "" : "s",
+            nparams);
+        emit_broken(p, &d);
+        return;
+    }
+    d.utys = params;
+    d.nres = nresults;
+    d.rtys = rtys;
+    if (!bind_results(p, &d, nresults)) {
+        d.rtys = NULL;
+        emit_broken(p, &d);
+        return;
+    }
+    const OpInfo *in = op_info(d.kind);
+    if (in->syntax == SYN_COMPUTE && nresults)
+        d.form = FORM_L1;
+    AttrValue *segs = take_attr(&d, "operandSegmentSizes");
+    bool ok = true;
+    int64_t tile_addr = 0;
+    bool isa = false;
+    AttrValue *value = NULL;
+    if (d.kind == OP_TQUANT) {
+        uint32_t nouts = nuses; /* without segments: decided by quant_type */
+        d.kind = classify_tquant(&d, nresults ? nuses : 0, nresults ? nresults : (segs ? 0 : nouts),
+                                 segs && segs->kind == AV_DENSE ? (int)segs->u.dense.n : -1);
+        if (!segs && !nresults) {
+            const Attr *a = find_attr(&d, "quant_type");
+            bool mx = a && a->val && a->val->kind == AV_ENUM && a->val->u.e.value >= QT_MXFP8;
+            d.kind = mx ? OP_TQUANT_MX : OP_TQUANT;
+        }
+    }
+    switch (in->syntax) {
+    case SYN_TASSIGN: {
+        AttrValue *a = take_attr(&d, "addr");
+        if (a && nuses == 1 && nresults == 0) {
+            if (a->kind != AV_INT) {
+                ERR(a->span, "'pto.tassign' op expects an integer 'addr'");
+                ok = false;
+            }
+            isa = true;
+            tile_addr = a->u.i;
+            d.seg[0] = 1;
+        } else if (nuses != 2 || nresults != 1) {
+            ERR(name, "'pto.tassign' op expects (tile, addr) -> tile, or (tile) -> () with an 'addr' attribute");
+            ok = false;
+        } else {
+            d.seg[0] = d.seg[1] = 1;
+        }
+        break;
+    }
+    case SYN_CONSTANT:
+        value = take_attr(&d, "value");
+        if (nuses || nresults != 1 || !value) {
+            ERR(name, "'arith.constant' op expects no operands, one result and a 'value' attribute");
+            ok = false;
+        } else if (constant_type(p, &d, value) != rtys[0]) {
+            ERR(name, "'arith.constant' op result type must match the type of its value");
+            ok = false;
+        }
+        break;
+    default:
+        ok = generic_segments(p, &d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
+        if (ok && in->syntax != SYN_COMPUTE) {
+            uint32_t want = in->syntax == SYN_RETURN ? 0 : 1;
+            if (nresults != want) {
+                ERR(name, "'%s' op expects %u result%s, but got %u", op_name(d.kind), want, want == 1 ? "" : "s",
+                    nresults);
+                ok = false;
+            }
+        }
+        break;
+    }
+    if (!ok) {
+        emit_broken(p, &d);
+        return;
+    }
+    if (d.kind == OP_TQUANT || d.kind == OP_TQUANT_MX) {
+        uint32_t first = 0;
+        const OpInfo *qi = op_info(d.kind);
+        for (int r = 0; r < qi->nins; r++)
+            first += d.seg[r];
+        infer_quant_type(p, &d, nresults ? rtys[0] : (first < nuses ? params[first] : NULL));
+    }
+    Op *op = emit(p, &d);
+    if (isa) {
+        op->has_tile_addr = true;
+        op->tile_addr = tile_addr;
+    }
+    op->constant = value;
+}

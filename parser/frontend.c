@@ -1,0 +1,48 @@
+/* frontend.c - frontend_parse: one chunk of source text to a Module. */
+#include <stdlib.h>
+#include <string.h>
+#include "parse.h"
+#include "parser.h"
+
+Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine *d)
+{
+    Module *m = xcalloc(1, sizeof *m);
+    arena_init(&m->arena);
+    types_init(&m->types, &m->arena);
+    m->src = src;
+
+    /* The lexer needs a NUL sentinel right after its text: a chunk that ends
+     * before the end of the file gets its own copy (spans stay absolute). */
+    const char *text = src->text + begin;
+    size_t len = end - begin;
+    char *copy = NULL;
+    if (end < src->len) {
+        copy = xmalloc(len + 1);
+        memcpy(copy, text, len);
+        copy[len] = 0;
+        text = copy;
+    }
+
+    Parser p;
+    memset(&p, 0, sizeof p);
+    p.diag = d;
+    p.src = src;
+    p.m = m;
+    lex_init(&p.lx, text, len, begin, d);
+    pto_parse(&p);
+
+    free(copy);
+    free(p.names);
+    free(p.names_touched);
+    free(p.syms);
+    free(p.uses);
+    free(p.tys);
+    free(p.ty_spans);
+    free(p.attrs);
+    free(p.avals);
+    free(p.ints);
+    free(p.results);
+    free(p.kws);
+    free(p.titems);
+    return m;
+}

@@ -1,0 +1,124 @@
+/* parse.h - the parser's state and the builders its grammar actions call.
+ *
+ * The grammar (parser.y) only recognizes structure; everything it recognizes
+ * is pushed on small per-op stacks (operand uses, types, attributes, keyword
+ * operands, type parameters) that are reset at the start of every op, and the
+ * builders in build.c turn one op's stacks into IR, resolving names and
+ * checking that uses agree with definitions. */
+#ifndef PTOAS_PARSE_H
+#define PTOAS_PARSE_H
+#include "ir.h"
+#include "lexer.h"
+
+/* Keyword operand: `addr = %a` or `shape = [%m, %n]`. */
+typedef struct KwOperand {
+    Span key;
+    uint32_t first, n;   /* range in the uses stack */
+    bool bracket;
+} KwOperand;
+
+/* One parameter of a `!dialect.type<...>` body. */
+typedef struct TypeItem {
+    Span key;            /* len 0: positional */
+    Span val;
+    int tok;             /* token kind of the value */
+} TypeItem;
+
+typedef struct NameSlot {
+    Str name;
+    ValueId id;
+} NameSlot;
+
+typedef struct Parser {
+    Lexer lx;
+    DiagEngine *diag;
+    SourceFile *src;
+    Module *m;
+    ModuleOp *mod;             /* explicit module being parsed, or NULL */
+    ModuleOp *implicit;        /* current group of bare top-level funcs */
+    Func *fn;                  /* function being parsed */
+
+    NameSlot *names;           /* SSA names of fn: open addressing */
+    size_t names_cap, names_used;
+    uint32_t *names_touched;   /* slots to clear at the next function */
+    size_t touched_cap;
+
+    NameSlot *syms;            /* function symbols of the chunk */
+    size_t syms_cap, syms_used;
+
+    /* per-op stacks */
+    Span *uses; size_t nuses, uses_cap;
+    const Type **tys; Span *ty_spans; size_t ntys, tys_cap;
+    Attr *attrs; size_t nattrs, attrs_cap;
+    AttrValue **avals; size_t navals, avals_cap;
+    int64_t *ints; size_t nints, ints_cap;
+    Span *results; size_t nresults, results_cap;
+    KwOperand *kws; size_t nkws, kws_cap;
+    TypeItem *titems; size_t ntitems, titems_cap;
+
+    /* module / function header state */
+    Attr *hdr_attrs; uint32_t hdr_nattrs;
+
+    /* error recovery (see yylex in parser.y) */
+    bool recovering, last_sync, in_body;
+    int depth, body_depth, top_depth;
+    Span open_type;            /* the `!pto.tile_buf` whose '<' is open, len 0 if none */
+    bool aborted;
+    bool multi_result;         /* the op's results used %r:N (reported) */
+} Parser;
+
+/* The subset of a syntax class an op was written in (parser.y passes it). */
+typedef struct SigInfo {
+    uint32_t nparams;          /* types in '(' ')' or before '->' */
+    uint32_t nresults;         /* types after '->' */
+    bool arrow;                /* a '->' was present */
+    bool parens;               /* params written in parentheses */
+} SigInfo;
+
+/* Stack pushes. */
+void pb_push_use(Parser *p, Span s);
+void pb_push_type(Parser *p, const Type *t, Span s);
+void pb_push_attr(Parser *p, Span key, AttrValue *v, Span span);
+void pb_push_aval(Parser *p, AttrValue *v);
+void pb_push_int(Parser *p, Span s, int tok);
+void pb_push_result(Parser *p, Span s);
+void pb_push_kw(Parser *p, Span key, uint32_t first, uint32_t n, bool bracket);
+void pb_push_titem(Parser *p, Span key, Span val, int tok);
+void pb_op_reset(Parser *p);
+
+/* Values of types and attributes. */
+const Type *pb_scalar_type(Parser *p, Span s);
+const Type *pb_param_type(Parser *p, Span name, Span whole); /* !x.y<items> from the titem stack */
+AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan);
+AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s);
+AttrValue *pb_attr_array(Parser *p, uint32_t n, Span s);
+AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s);
+AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s);
+AttrValue *pb_attr_type(Parser *p, const Type *t, Span s);
+
+/* Structure. */
+void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs);
+void pb_module_end(Parser *p);
+void pb_func_begin(Parser *p, Span kw, Span name, int visibility);
+void pb_func_arg(Parser *p, Span name, const Type *t);
+void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs);
+void pb_func_end(Parser *p, Span close);
+
+/* Ops: name is the op-name token, the stacks hold the rest. */
+void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, SigInfo sig);
+void pb_op_compute_l2(Parser *p, Span name, uint32_t nin_uses, uint32_t nin_types, uint32_t nout_uses,
+                      uint32_t nout_types, uint32_t nattrs);
+void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
+void pb_op_tassign(Parser *p, Span name, const Type *from, Span fspan, const Type *to, Span tspan);
+void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok);
+void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, const Type *t2, Span s2);
+void pb_op_constant(Parser *p, Span name, AttrValue *v);
+void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes);
+void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults,
+                   uint32_t nattrs);
+void pb_multi_result(Parser *p, Span s);
+
+/* Diagnostics helpers. */
+Str pb_text(const Parser *p, Span s);
+
+#endif

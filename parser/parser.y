@@ -1,0 +1,533 @@
+/* parser.y - the PTO assembly grammar (LANGUAGE.md sections 2-5), Bison 3.8,
+ * pure, with byte-span locations and MLIR-style messages.
+ *
+ * The grammar recognizes structure only; actions push what they see on the
+ * parser's per-op stacks and call the builders in build.c, which make IR.
+ * Op names are classified by the op table (ops.def): yylex turns an
+ * identifier that names an op into the token of its syntax class.
+ *
+ * Error recovery: after a syntax error, yylex skips to the next token that
+ * starts a line and can start an operation (or closes the function), and the
+ * `ops: ops error` rule resumes there, so every independent error in a file
+ * is reported in one run. */
+
+%require "3.8"
+%define api.pure full
+%define api.location.type {Span}
+%define api.token.prefix {T_}
+%define parse.error custom
+%define parse.lac full
+%locations
+/* `return %x` vs `return` followed by an op `%x = ...`: operands win (shift). */
+%expect 1
+%param {Parser *p}
+
+%code requires {
+#include "parse.h"
+}
+
+%code provides {
+int pto_parse(Parser *p);
+}
+
+%code {
+#include <stdio.h>
+#include <string.h>
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                         \
+    do {                                                    \
+        if (N) {                                            \
+            (Cur).begin = YYRHSLOC(Rhs, 1).begin;           \
+            (Cur).end = YYRHSLOC(Rhs, N).end;               \
+        } else {                                            \
+            (Cur).begin = (Cur).end = YYRHSLOC(Rhs, 0).end; \
+        }                                                   \
+    } while (0)
+
+static int yylex(YYSTYPE *lval, Span *loc, Parser *p);
+static void yyerror(const Span *loc, Parser *p, const char *msg);
+}
+
+%union {
+    uint32_t n;
+    const Type *type;
+    AttrValue *aval;
+    SigInfo sig;
+    struct { uint32_t uses, types; } pair;
+}
+
+%token END 0 "end of file"
+%token ERROR "invalid token"
+%token ARROW "'->'"
+%token MODULE "'module'" FUNC "'func.func'" ATTRIBUTES "'attributes'" INS "'ins'" OUTS "'outs'"
+%token PRIVATE "'private'" PUBLIC "'public'" TRUE "'true'" FALSE "'false'" ARRAY "'array'"
+%token IDENT "identifier" SSA "an SSA value" SYMBOL "a symbol" BANG "a type" HASH "an attribute"
+%token HEX "a hex integer" DIMS "a shape" SHAPED "a shaped type" INT "an integer" FLOAT "a float"
+%token STRING "a string"
+%token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_CONSTANT OP_RETURN
+
+%type <n> opt_uses uses types opt_types result_types attr_values ints
+%type <n> opt_func_results opt_visibility type_val
+%type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
+%type <pair> typed_uses
+%type <sig> compute_sig
+%type <type> type opt_arrow_type
+%type <aval> attr_value
+
+%%
+
+file
+    : %empty
+    | file top
+    ;
+
+top
+    : module
+    | func
+    | error
+    ;
+
+module
+    : MODULE opt_modname opt_attributes '{' { pb_module_begin(p, @1, @2, $3); } mod_items '}'
+      { pb_module_end(p); }
+    ;
+
+opt_modname
+    : %empty { @$.begin = @$.end; }
+    | SYMBOL
+    ;
+
+mod_items
+    : %empty
+    | mod_items func
+    | mod_items error
+    ;
+
+func
+    : FUNC opt_visibility SYMBOL '(' { pb_func_begin(p, @1, @3, (int)$2); } opt_args ')'
+      opt_func_results opt_attributes '{' { pb_func_body(p, $8, $9); } ops '}'
+      { pb_func_end(p, @13); }
+    ;
+
+opt_visibility
+    : %empty  { $$ = 0; }
+    | PRIVATE { $$ = 1; }
+    | PUBLIC  { $$ = 2; }
+    ;
+
+opt_args
+    : %empty
+    | args
+    ;
+
+args
+    : arg
+    | args ',' arg
+    ;
+
+arg
+    : SSA ':' type { pb_func_arg(p, @1, $3); }
+    ;
+
+opt_func_results
+    : %empty                    { $$ = 0; }
+    | ARROW type                { pb_push_type(p, $2, @2); $$ = 1; }
+    | ARROW '(' opt_types ')'   { $$ = $3; }
+    ;
+
+opt_attributes
+    : %empty               { $$ = 0; }
+    | ATTRIBUTES attr_dict { $$ = $2; }
+    ;
+
+ops
+    : %empty
+    | ops op_begin op
+    | ops error
+    ;
+
+/* A new op starts: errors are reported again at once, and its stacks are fresh. */
+op_begin
+    : %empty { yyerrok; pb_op_reset(p); }
+    ;
+
+op
+    : results '=' op_body
+    | op_body
+    ;
+
+results
+    : SSA             { pb_push_result(p, @1); }
+    | results ',' SSA { pb_push_result(p, @3); }
+    | SSA ':' INT     { pb_multi_result(p, @$); }
+    ;
+
+op_body
+    : OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
+      { pb_op_compute_l1(p, @1, $2, $3, $5); }
+    | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict
+      { pb_op_compute_l2(p, @1, $4.uses, $4.types, $8.uses, $8.types, $10); }
+    | OP_ALLOC alloc_kws opt_attr_dict ':' type
+      { pb_op_alloc(p, @1, $3, $5, @5); }
+    | OP_TASSIGN use ',' use ':' type ARROW type
+      { pb_op_tassign(p, @1, $6, @6, $8, @8); }
+    | OP_TASSIGN use ',' SYMBOL '(' INT ')'
+      { pb_op_tassign_isa(p, @1, @4, @6, T_INT); }
+    | OP_TASSIGN use ',' SYMBOL '(' HEX ')'
+      { pb_op_tassign_isa(p, @1, @4, @6, T_HEX); }
+    | OP_VIEW use ',' view_kws opt_attr_dict ':' type opt_arrow_type
+      { pb_op_view(p, @1, $5, $7, @7, $8, @8); }
+    | OP_CONSTANT attr_value
+      { pb_op_constant(p, @1, $2); }
+    | OP_RETURN
+      { pb_op_return(p, @1, 0, 0); }
+    | OP_RETURN uses ':' types
+      { pb_op_return(p, @1, $2, $4); }
+    | STRING '(' opt_uses ')' opt_props opt_attr_dict ':' '(' opt_types ')' ARROW result_types
+      { pb_op_generic(p, @1, $3, $9, $12, $5 + $6); }
+    ;
+
+use
+    : SSA { pb_push_use(p, @1); }
+    ;
+
+opt_uses
+    : %empty { $$ = 0; }
+    | uses
+    ;
+
+uses
+    : SSA          { pb_push_use(p, @1); $$ = 1; }
+    | uses ',' SSA { pb_push_use(p, @3); $$ = $1 + 1; }
+    ;
+
+typed_uses
+    : %empty              { $$.uses = 0; $$.types = 0; }
+    | uses ':' types      { $$.uses = $1; $$.types = $3; }
+    ;
+
+compute_sig
+    : '(' opt_types ')' ARROW result_types
+      { $$.nparams = $2; $$.nresults = $5; $$.arrow = true; $$.parens = true; }
+    | types
+      { $$.nparams = $1; $$.nresults = 0; $$.arrow = false; $$.parens = false; }
+    ;
+
+result_types
+    : type                { pb_push_type(p, $1, @1); $$ = 1; }
+    | '(' opt_types ')'   { $$ = $2; }
+    ;
+
+opt_types
+    : %empty { $$ = 0; }
+    | types
+    ;
+
+types
+    : type           { pb_push_type(p, $1, @1); $$ = 1; }
+    | types ',' type { pb_push_type(p, $3, @3); $$ = $1 + 1; }
+    ;
+
+alloc_kws
+    : %empty
+    | alloc_kws any_ident '=' SSA
+      { pb_push_use(p, @4); pb_push_kw(p, @2, (uint32_t)p->nuses - 1, 1, false); }
+    ;
+
+view_kws
+    : view_kw
+    | view_kws ',' view_kw
+    ;
+
+view_kw
+    : any_ident '=' '[' opt_uses ']'
+      { pb_push_kw(p, @1, (uint32_t)p->nuses - $4, $4, true); }
+    ;
+
+opt_arrow_type
+    : %empty     { $$ = NULL; }
+    | ARROW type { $$ = $2; }
+    ;
+
+opt_props
+    : %empty            { $$ = 0; }
+    | '<' attr_dict '>' { $$ = $2; }
+    ;
+
+/* ---- types ---------------------------------------------------------------- */
+
+type
+    : IDENT { $$ = pb_scalar_type(p, @1); }
+    | BANG '<' { p->open_type = @1; p->ntitems = 0; } type_items '>'
+      { p->open_type.end = p->open_type.begin; $$ = pb_param_type(p, @1, @$); }
+    ;
+
+type_items
+    : type_item
+    | type_items ',' type_item
+    ;
+
+type_item
+    : any_ident               { pb_push_titem(p, (Span){0, 0}, @1, T_IDENT); }
+    | SHAPED                  { pb_push_titem(p, (Span){0, 0}, @1, T_SHAPED); }
+    | BANG                    { pb_push_titem(p, (Span){0, 0}, @1, T_BANG); }
+    | any_ident '=' type_val  { pb_push_titem(p, @1, @3, (int)$3); }
+    ;
+
+type_val
+    : any_ident { $$ = T_IDENT; }
+    | INT       { $$ = T_INT; }
+    | HEX       { $$ = T_HEX; }
+    | DIMS      { $$ = T_DIMS; }
+    | '?'       { $$ = '?'; }
+    | BANG      { $$ = T_BANG; }
+    ;
+
+/* ---- attributes ----------------------------------------------------------- */
+
+opt_attr_dict
+    : %empty { $$ = 0; }
+    | attr_dict
+    ;
+
+attr_dict
+    : '{' '}'              { $$ = 0; }
+    | '{' attr_entries '}' { $$ = $2; }
+    ;
+
+attr_entries
+    : attr_entry                  { $$ = 1; }
+    | attr_entries ',' attr_entry { $$ = $1 + 1; }
+    ;
+
+attr_entry
+    : attr_key                { pb_push_attr(p, @1, NULL, @1); }
+    | attr_key '=' attr_value { pb_push_attr(p, @1, $3, @$); }
+    ;
+
+attr_key
+    : any_ident
+    | STRING
+    ;
+
+any_ident
+    : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
+    | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_CONSTANT | OP_RETURN
+    ;
+
+attr_value
+    : INT                     { $$ = pb_attr_number(p, T_INT, @1, NULL, @1); }
+    | INT ':' type            { $$ = pb_attr_number(p, T_INT, @1, $3, @3); }
+    | HEX                     { $$ = pb_attr_number(p, T_HEX, @1, NULL, @1); }
+    | HEX ':' type            { $$ = pb_attr_number(p, T_HEX, @1, $3, @3); }
+    | FLOAT                   { $$ = pb_attr_number(p, T_FLOAT, @1, NULL, @1); }
+    | FLOAT ':' type          { $$ = pb_attr_number(p, T_FLOAT, @1, $3, @3); }
+    | STRING                  { $$ = pb_attr_simple(p, AV_STRING, @1); }
+    | TRUE                    { $$ = pb_attr_simple(p, AV_BOOL, @1); }
+    | FALSE                   { $$ = pb_attr_simple(p, AV_BOOL, @1); }
+    | '[' ']'                 { $$ = pb_attr_array(p, 0, @$); }
+    | '[' attr_values ']'     { $$ = pb_attr_array(p, $2, @$); }
+    | ARRAY '<' IDENT '>'     { $$ = pb_attr_dense(p, @3, 0, @$); }
+    | ARRAY '<' IDENT ':' ints '>' { $$ = pb_attr_dense(p, @3, $5, @$); }
+    | HASH '<' any_ident any_ident '>' { $$ = pb_attr_enum(p, @1, @3, @4, @$); }
+    | HASH '<' any_ident '>'  { $$ = pb_attr_enum(p, @1, (Span){0, 0}, @3, @$); }
+    | type                    { $$ = pb_attr_type(p, $1, @1); }
+    ;
+
+attr_values
+    : attr_value                 { pb_push_aval(p, $1); $$ = 1; }
+    | attr_values ',' attr_value { pb_push_aval(p, $3); $$ = $1 + 1; }
+    ;
+
+ints
+    : INT          { pb_push_int(p, @1, T_INT); $$ = 1; }
+    | HEX          { pb_push_int(p, @1, T_HEX); $$ = 1; }
+    | ints ',' INT { pb_push_int(p, @3, T_INT); $$ = $1 + 1; }
+    | ints ',' HEX { pb_push_int(p, @3, T_HEX); $$ = $1 + 1; }
+    ;
+
+%%
+
+/* ---- the lexer interface and error recovery -------------------------------- */
+
+/* Maps an identifier that names an op (ops.def) to its syntax-class token. */
+static int classify_ident(Parser *p, Span s)
+{
+    const char *t = p->src->text + s.begin;
+    uint32_t n = s.end - s.begin;
+    /* Every op name is dotted or "return": skip the table for the rest. */
+    if (!memchr(t, '.', n) && !(n == 6 && memcmp(t, "return", 6) == 0))
+        return T_IDENT;
+    OpKind k = op_lookup(t, n);
+    if (k == OP_COUNT)
+        return T_IDENT;
+    static const int syn_tok[] = {
+        [SYN_COMPUTE] = T_OP_COMPUTE, [SYN_ALLOC] = T_OP_ALLOC, [SYN_TASSIGN] = T_OP_TASSIGN,
+        [SYN_VIEW] = T_OP_VIEW, [SYN_CONSTANT] = T_OP_CONSTANT, [SYN_RETURN] = T_OP_RETURN,
+    };
+    return syn_tok[op_info(k)->syntax];
+}
+
+/* A token where parsing can resume after an error: the first token of a line
+ * that starts an op inside the current body, a '}' that closes the body or
+ * module, a line-initial func.func/module outside bodies, or end of file. */
+static bool is_sync(const Parser *p, int t, bool bol)
+{
+    if (t == T_END)
+        return true;
+    if (p->in_body) {
+        if (t == '}')
+            return p->depth == p->body_depth - 1;
+        if (!bol || p->depth != p->body_depth)
+            return false;
+        return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC ||
+               t == T_OP_TASSIGN || t == T_OP_VIEW || t == T_OP_CONSTANT || t == T_OP_RETURN;
+    }
+    if (t == '}')
+        return p->depth < p->top_depth;
+    return bol && (t == T_FUNC || t == T_MODULE);
+}
+
+static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
+{
+    (void)lval;
+    for (;;) {
+        int t = lex_next(&p->lx, loc);
+        if (t == T_IDENT)
+            t = classify_ident(p, *loc);
+        else if (t == '{')
+            p->depth++;
+        else if (t == '}')
+            p->depth--;
+        bool sync = is_sync(p, t, p->lx.bol);
+        p->last_sync = sync;
+        if (p->recovering) {
+            if (!sync)
+                continue;
+            p->recovering = false;
+        }
+        return t;
+    }
+}
+
+static void yyerror(const Span *loc, Parser *p, const char *msg)
+{
+    /* Only reached for Bison's own failures: stack exhaustion on deep nesting. */
+    if (strcmp(msg, "memory exhausted") == 0)
+        diag_error(p->diag, *loc, "input is nested too deeply");
+    else
+        diag_error(p->diag, *loc, "%s", msg);
+    p->aborted = true;
+}
+
+/* What a group of expected tokens is called in "expected X, but got 'Y'". */
+static const char *describe(yysymbol_kind_t k)
+{
+    switch (k) {
+    case YYSYMBOL_YYEOF: return "end of file";
+    case YYSYMBOL_ARROW: return "'->'";
+    case YYSYMBOL_IDENT: return "an identifier";
+    case YYSYMBOL_SSA: return "an SSA value";
+    case YYSYMBOL_SYMBOL: return "a symbol name";
+    case YYSYMBOL_BANG: return "a type";
+    case YYSYMBOL_HASH: return "an attribute";
+    case YYSYMBOL_HEX: case YYSYMBOL_INT: return "an integer";
+    case YYSYMBOL_DIMS: return "a shape";
+    case YYSYMBOL_SHAPED: return "a shape";
+    case YYSYMBOL_FLOAT: return "a float";
+    case YYSYMBOL_STRING: return "a string";
+    case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
+    case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
+        return "an operation";
+    default: return yysymbol_name(k);
+    }
+}
+
+/* Is k the single-character token c? */
+static bool is_char(yysymbol_kind_t k, char c)
+{
+    const char *n = yysymbol_name(k);
+    return n[0] == '\'' && n[1] == c && n[2] == '\'' && n[3] == 0;
+}
+
+static bool has_char(const yysymbol_kind_t *v, int n, char c)
+{
+    for (int i = 0; i < n; i++)
+        if (is_char(v[i], c))
+            return true;
+    return false;
+}
+
+static bool has(const yysymbol_kind_t *v, int n, yysymbol_kind_t k)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == k)
+            return true;
+    return false;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
+{
+    yysymbol_kind_t la = yypcontext_token(ctx);
+    Span loc = *yypcontext_location(ctx);
+    if (!p->last_sync)
+        p->recovering = true;
+    if (la == YYSYMBOL_ERROR) /* the lexer has reported it */
+        return 0;
+
+    const char *tok = p->src->text + loc.begin;
+    int toklen = (int)(loc.end - loc.begin);
+    yysymbol_kind_t exp[64];
+    int n = yypcontext_expected_tokens(ctx, exp, 64);
+    if (n < 0)
+        n = 0;
+
+    if (la == YYSYMBOL_IDENT && has(exp, n, YYSYMBOL_OP_COMPUTE)) {
+        diag_error(p->diag, loc, "custom op '%.*s' is unknown", toklen, tok);
+        return 0;
+    }
+
+    char want[256];
+    size_t used = 0;
+    want[0] = 0;
+    if (p->open_type.end > p->open_type.begin && has_char(exp, n, '>')) {
+        Span t = p->open_type;
+        snprintf(want, sizeof want, "'>' to close '%.*s<'", (int)(t.end - t.begin), p->src->text + t.begin);
+    } else {
+        /* Name groups rather than token lists: "an operation", "a type", "an attribute value". */
+        bool value = has(exp, n, YYSYMBOL_HASH) && has(exp, n, YYSYMBOL_INT);
+        bool type = has(exp, n, YYSYMBOL_BANG);
+        const char *names[64];
+        int nn = 0;
+        if (value)
+            names[nn++] = "an attribute value";
+        for (int i = 0; i < n; i++) {
+            yysymbol_kind_t k = exp[i];
+            if (value && !is_char(k, ']') && !is_char(k, ',') && !is_char(k, '}') && !is_char(k, ':'))
+                continue;
+            if (type && k == YYSYMBOL_IDENT)
+                continue;
+            const char *d = describe(k);
+            bool dup = false;
+            for (int j = 0; j < nn; j++)
+                dup |= strcmp(names[j], d) == 0;
+            if (!dup)
+                names[nn++] = d;
+        }
+        for (int i = 0; i < nn && used < sizeof want; i++)
+            used += (size_t)snprintf(want + used, sizeof want - used, "%s%s",
+                                     i == 0 ? "" : i == nn - 1 ? " or " : ", ", names[i]);
+    }
+    if (la == YYSYMBOL_YYEOF)
+        diag_error(p->diag, loc, "unexpected end of file, expected %s", want);
+    else if (toklen > 40)
+        diag_error(p->diag, loc, "expected %s, but got '%.*s...'", want, 37, tok);
+    else
+        diag_error(p->diag, loc, "expected %s, but got '%.*s'", want, toklen, tok);
+    return 0;
+}
+
+int pto_parse(Parser *p)
+{
+    return yyparse(p);
+}
