@@ -256,7 +256,7 @@ static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view 
     uint64_t end = (uint64_t)hi + 1;
     if (lo < 0 || hi < 0 || end > (uint64_t)v->size / (uint64_t)sz)
         return ptort_fail(ctx, PTORT_E_VIEW,
-                          "%s: view accesses elements [%lld, %lld] but the host buffer holds %llu elements",
+                          "%s: view accesses elements [%lld, %lld], outside the host buffer of %llu elements",
                           op, (long long)lo, (long long)hi,
                           (unsigned long long)((uint64_t)v->size / (uint64_t)sz));
     return PTORT_OK;
