@@ -1,0 +1,238 @@
+/* test_gemv.c - tgemv.bias (NUMERICS.md section 4): the in-order fmaf chain, the separate
+ * bias add, int32 wrap-around, fp8 inputs on a5, and the operand checks.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "ptort.h"
+#include "unit.h"
+
+typedef struct {
+    ptort_tile lhs, rhs, bias, dst;
+} G;
+
+/* Row-major none_box tiles (the a2/a3 form): lhs 1 x K, rhs K x N, bias/dst 1 x N. */
+static G plain(ptort_dtype in, ptort_dtype out, int64_t k, int64_t n)
+{
+    G g;
+    g.lhs = ptort_tile_make(PTORT_LEFT, in, 1, k, 0);
+    g.rhs = ptort_tile_make(PTORT_RIGHT, in, k, n, 0);
+    g.bias = ptort_tile_make(PTORT_BIAS, out, 1, n, 0);
+    g.dst = ptort_tile_make(PTORT_ACC, out, 1, n, 0);
+    return g;
+}
+
+static void put(ptort_ctx *c, const ptort_tile *t, const void *host)
+{
+    CHECK(ptort_tile_fill(c, t, host, t->rows, t->cols) == PTORT_OK);
+}
+
+static void f32_chain(ptort_ctx *c)
+{
+    G g = plain(PTORT_F32, PTORT_F32, 8, 8);
+    float a[8] = {-1, 1 + 0x1p-12f, 1};
+    float b[64] = {0};
+    /* column 0: acc = -(1+2^-11), then fma((1+2^-12)^2 = 1 + 2^-11 + 2^-24, acc) = 2^-24
+     * exactly; a separate multiply would round the product to 1 + 2^-11 (a tie, to even)
+     * and give 0. */
+    b[0 * 8 + 0] = 1 + 0x1p-11f;
+    b[1 * 8 + 0] = 1 + 0x1p-12f;
+    /* column 1: products -2^26, 1.000244, +2^26: in order, -2^26 + 1.000244 lies in the
+     * binade [2^25, 2^26) (ulp 4) and rounds back to -2^26, then + 2^26 = 0; any other
+     * association keeps the 1.000244. */
+    b[0 * 8 + 1] = 0x1p26f;
+    b[1 * 8 + 1] = 1;
+    b[2 * 8 + 1] = 0x1p26f;
+    /* column 2: acc = 1 + 2^-23, bias 2^-24: the exact sum 1 + 1.5 * 2^-23 is a tie between
+     * 1 + 2^-23 and 1 + 2^-22 -> the even 1 + 2^-22. */
+    b[2 * 8 + 2] = 1 + 0x1p-23f;
+    float bias[8] = {0, 0.5f, 0x1p-24f, 0, 0, 0, 0, 0};
+    put(c, &g.lhs, a);
+    put(c, &g.rhs, b);
+    put(c, &g.bias, bias);
+    CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_FINAL) == PTORT_OK);
+    float out[8];
+    ptort_tile_read(c, &g.dst, out, 1, 8);
+    CHECK_EQ(unit_f2u(out[0]), unit_f2u(0x1p-24f));
+    CHECK_EQ(unit_f2u(out[1]), unit_f2u(0.5f));
+    CHECK_EQ(unit_f2u(out[2]), unit_f2u(1 + 0x1p-22f));
+    CHECK_EQ(unit_f2u(out[3]), 0);
+    /* accPhase does not change the result */
+    CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_PARTIAL) == PTORT_OK);
+    float out2[8];
+    ptort_tile_read(c, &g.dst, out2, 1, 8);
+    CHECK_BYTES(out, out2, sizeof out);
+}
+
+/* f16 and bf16: products are exact in fp32, so the chain order is what matters:
+ * a = {-2048, 1, 2048}, b = {32768, 1.5, 32768}: -2^26 + 1.5 -> -2^26 (ulp 4 below 2^26),
+ * + 2^26 -> 0. */
+static void half_chain(ptort_ctx *c, ptort_dtype dt)
+{
+    G g = plain(dt, PTORT_F32, 16, 16);
+    float af[16] = {-2048, 1, 2048}, bf[16 * 16] = {0};
+    bf[0] = 32768;
+    bf[16] = 1.5f;
+    bf[32] = 32768;
+    bf[1] = 3;                /* column 1: -6144 */
+    bf[16 + 1] = 0.5f;        /* + 0.5 -> -6143.5, + bias 1 -> -6142.5 */
+    uint16_t a[16], b[256];
+    for (int i = 0; i < 16; i++)
+        a[i] = dt == PTORT_F16 ? ptort_f32_to_f16(af[i]) : ptort_f32_to_bf16(af[i]);
+    for (int i = 0; i < 256; i++)
+        b[i] = dt == PTORT_F16 ? ptort_f32_to_f16(bf[i]) : ptort_f32_to_bf16(bf[i]);
+    float bias[16] = {0.25f, 1};
+    put(c, &g.lhs, a);
+    put(c, &g.rhs, b);
+    put(c, &g.bias, bias);
+    CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_UNSPECIFIED) == PTORT_OK);
+    float out[16];
+    ptort_tile_read(c, &g.dst, out, 1, 16);
+    CHECK(out[0] == 0.25f);
+    CHECK(out[1] == -6142.5f);
+}
+
+static void int8(ptort_ctx *c)
+{
+    G g = plain(PTORT_I8, PTORT_I32, 32, 32);
+    int8_t a[32] = {127, -128, 100}, b[32 * 32] = {0};
+    b[0] = 127;
+    b[32] = -128;
+    b[64] = 1;
+    b[1] = -128;                 /* column 1: 127 * -128 = -16256 */
+    int32_t bias[32] = {INT32_MAX, 5};
+    put(c, &g.lhs, a);
+    put(c, &g.rhs, b);
+    put(c, &g.bias, bias);
+    CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_FINAL) == PTORT_OK);
+    int32_t out[32];
+    ptort_tile_read(c, &g.dst, out, 1, 32);
+    /* 16129 + 16384 + 100 = 32613; INT32_MAX + 32613 wraps to -2147451036 */
+    CHECK_EQ((uint32_t)out[0], (uint32_t)-2147451036);
+    CHECK_EQ(out[1], -16251);
+}
+
+/* a5 layouts: lhs NZ (1 row: offset c), rhs ZN boxes 16x16 for f16, dst NZ, bias row_major.
+ * The result is compared with a plain in-order fmaf chain computed here. */
+static void a5_layouts(ptort_ctx *c)
+{
+    enum { K = 32, N = 32 };
+    G g;
+    g.lhs = ptort_tile_make(PTORT_LEFT, PTORT_F16, 1, K, 0);
+    g.lhs.blayout = PTORT_BL_COL_MAJOR;
+    g.lhs.slayout = PTORT_SL_ROW_MAJOR;
+    g.rhs = ptort_tile_make(PTORT_RIGHT, PTORT_F16, K, N, 0);
+    g.rhs.slayout = PTORT_SL_COL_MAJOR;
+    g.dst = ptort_tile_make(PTORT_ACC, PTORT_F32, 1, N, 0);
+    g.dst.blayout = PTORT_BL_COL_MAJOR;
+    g.dst.slayout = PTORT_SL_ROW_MAJOR;
+    g.bias = ptort_tile_make(PTORT_BIAS, PTORT_F32, 1, N, 0);
+    uint16_t a[K], b[K * N];
+    float af[K], bf[K * N], bias[N];
+    unsigned seed = 12345;
+    for (int i = 0; i < K; i++) {
+        seed = seed * 1103515245u + 12345u;
+        af[i] = (float)((int)(seed >> 16) % 2001 - 1000) / 64.0f;
+        a[i] = ptort_f32_to_f16(af[i]);
+        af[i] = ptort_f16_to_f32(a[i]);
+    }
+    for (int i = 0; i < K * N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        bf[i] = (float)((int)(seed >> 16) % 2001 - 1000) / 256.0f;
+        b[i] = ptort_f32_to_f16(bf[i]);
+        bf[i] = ptort_f16_to_f32(b[i]);
+    }
+    for (int j = 0; j < N; j++)
+        bias[j] = (float)j / 3.0f;
+    put(c, &g.lhs, a);
+    put(c, &g.rhs, b);
+    put(c, &g.bias, bias);
+    CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_FINAL) == PTORT_OK);
+    float out[N];
+    ptort_tile_read(c, &g.dst, out, 1, N);
+    int bad = 0;
+    for (int j = 0; j < N; j++) {
+        float acc = 0;
+        for (int k = 0; k < K; k++)
+            acc = fmaf(af[k], bf[k * N + j], acc);
+        float want = acc + bias[j];
+        bad += unit_f2u(out[j]) != unit_f2u(want);
+    }
+    CHECK(bad == 0);
+
+    /* fp8 inputs: e4m3 {1.0, 448} . {2.0, 2^-9} = 2 + 0.875; e5m2 0x7C = +Inf */
+    G e = plain(PTORT_F8E4M3FN, PTORT_F32, 32, 32);
+    e.lhs.blayout = PTORT_BL_COL_MAJOR;
+    e.lhs.slayout = PTORT_SL_ROW_MAJOR;
+    e.rhs.slayout = PTORT_SL_COL_MAJOR;
+    e.dst = g.dst;
+    e.bias = g.bias;
+    uint8_t ea[32] = {0x38, 0x7E}, eb[32 * 32] = {0};
+    eb[0] = 0x40;
+    eb[32] = 0x01;
+    float zero[32] = {0};
+    put(c, &e.lhs, ea);
+    put(c, &e.rhs, eb);
+    put(c, &e.bias, zero);
+    CHECK(ptort_tgemv_bias(c, &e.lhs, &e.rhs, &e.bias, &e.dst, PTORT_ACC_FINAL) == PTORT_OK);
+    ptort_tile_read(c, &e.dst, out, 1, N);
+    CHECK(out[0] == 2.875f);
+    e.lhs.dtype = e.rhs.dtype = PTORT_F8E5M2;
+    uint8_t fa[32] = {0x3C}, fb[32 * 32] = {0};
+    fb[0] = 0x7C;
+    fb[1] = 0x7B;
+    put(c, &e.lhs, fa);
+    put(c, &e.rhs, fb);
+    CHECK(ptort_tgemv_bias(c, &e.lhs, &e.rhs, &e.bias, &e.dst, PTORT_ACC_FINAL) == PTORT_OK);
+    ptort_tile_read(c, &e.dst, out, 1, N);
+    CHECK(out[0] == INFINITY && out[1] == 57344.0f);
+
+    G bad_l = g;
+    bad_l.rhs.slayout = PTORT_SL_ROW_MAJOR;
+    CHECK_STATUS(c, ptort_tgemv_bias(c, &bad_l.lhs, &bad_l.rhs, &bad_l.bias, &bad_l.dst, PTORT_ACC_FINAL),
+                 PTORT_E_LAYOUT, "expects rhs to use the col_major slayout on A5");
+}
+
+static void rejects(ptort_ctx *c)
+{
+    G g = plain(PTORT_F32, PTORT_F32, 8, 8);
+    G b = g;
+    b.dst.loc = PTORT_VEC;
+    CHECK_STATUS(c, ptort_tgemv_bias(c, &b.lhs, &b.rhs, &b.bias, &b.dst, PTORT_ACC_FINAL),
+                 PTORT_E_LAYOUT, "expects dst to be in the acc address space");
+    b = g;
+    b.lhs.valid_cols = 4;
+    CHECK_STATUS(c, ptort_tgemv_bias(c, &b.lhs, &b.rhs, &b.bias, &b.dst, PTORT_ACC_FINAL),
+                 PTORT_E_SHAPE, "expects lhs valid_shape[1] to equal rhs valid_shape[0], but got 4 vs 8");
+    b = g;
+    b.bias.dtype = PTORT_I32;
+    CHECK_STATUS(c, ptort_tgemv_bias(c, &b.lhs, &b.rhs, &b.bias, &b.dst, PTORT_ACC_FINAL),
+                 PTORT_E_DTYPE, "expects bias and dst to have the same element type");
+    b = plain(PTORT_F8E4M3FN, PTORT_F32, 32, 32);
+    CHECK_STATUS(c, ptort_tgemv_bias(c, &b.lhs, &b.rhs, &b.bias, &b.dst, PTORT_ACC_FINAL),
+                 PTORT_E_ARCH, "expects (dst, lhs, rhs) element types to match one of");
+    b = g;
+    b.lhs.valid_rows = 0;
+    CHECK_STATUS(c, ptort_tgemv_bias(c, &b.lhs, &b.rhs, &b.bias, &b.dst, PTORT_ACC_FINAL),
+                 PTORT_E_SHAPE, "expects lhs valid_shape[0] to be 1 for tgemv");
+    b = g;
+    b.rhs.addr = 256;
+    CHECK_STATUS(c, ptort_tgemv_bias(c, &b.lhs, &b.rhs, &b.bias, &b.dst, PTORT_ACC_FINAL),
+                 PTORT_E_ADDR, "addr must be aligned to 512 bytes");
+}
+
+int main(void)
+{
+    ptort_ctx *a3 = ptort_ctx_new(PTORT_A3, NULL), *a5 = ptort_ctx_new(PTORT_A5, NULL);
+    if (!CHECK(a3 && a5))
+        return unit_done();
+    f32_chain(a3);
+    half_chain(a3, PTORT_F16);
+    half_chain(a3, PTORT_BF16);
+    int8(a3);
+    a5_layouts(a5);
+    rejects(a3);
+    ptort_ctx_free(a3);
+    ptort_ctx_free(a5);
+    return unit_done();
+}
