@@ -1,0 +1,14 @@
+# runtime.mk - extra targets of the runtime (included by the Makefile).
+# test-exhaustive: the e4m3/e2m1 encoders against the reference on all 2^32 fp32 patterns.
+# bench_runtime:   kernel throughput against memcpy (`make bench`), same flags as the library.
+
+$(BUILD)/unit/exhaustive: test/unit/exhaustive.c test/unit/ref_fp.h $(BUILD)/libptort.a
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) -O2 $(INC) -Itest/unit -o $@ $< $(BUILD)/libptort.a $(LDLIBS)
+
+test-exhaustive: $(BUILD)/unit/exhaustive
+	time $(BUILD)/unit/exhaustive --stride 1
+
+$(BUILD)/bench_runtime: bench/bench_runtime.c $(BUILD)/libptort.a
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(OPT) $(INC) -o $@ $< $(BUILD)/libptort.a $(LDLIBS)
