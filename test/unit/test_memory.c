@@ -1,0 +1,172 @@
+/* test_memory.c - contexts and memory spaces (MEMORY.md section 1), descriptor and address
+ * checks (VERIFY.md section 1, MEMORY.md section 5), shared bytes between overlapping tiles,
+ * and independent contexts on two threads.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "ptort.h"
+#include "unit.h"
+
+static void capacities(void)
+{
+    static const int64_t a3[] = {196608, 524288, 65536, 65536, 131072, 1024, 2048};
+    static const int64_t a5[] = {262144, 524288, 65536, 65536, 262144, 4096, 4096};
+    static const int64_t al[] = {32, 32, 512, 512, 512, 32, 32};
+    ptort_ctx *c3 = ptort_ctx_new(PTORT_A3, NULL), *c5 = ptort_ctx_new(PTORT_A5, NULL);
+    int64_t sizes[PTORT_NUM_LOCS] = {0, 0, 0, 0, 0, 8192, 0};
+    ptort_ctx *co = ptort_ctx_new(PTORT_A2, sizes);
+    CHECK(c3 && c5 && co);
+    for (int l = 0; l < PTORT_NUM_LOCS; l++) {
+        int64_t n3, n5;
+        uint8_t *m = ptort_mem(c3, (ptort_loc)l, &n3);
+        ptort_mem(c5, (ptort_loc)l, &n5);
+        CHECK_EQ(n3, a3[l]);
+        CHECK_EQ(n5, a5[l]);
+        CHECK_EQ(ptort_loc_alignment((ptort_loc)l), al[l]);
+        int zero = 1;
+        for (int64_t i = 0; i < n3; i++)
+            zero &= m[i] == 0;
+        CHECK(zero);
+    }
+    int64_t nb;
+    ptort_mem(co, PTORT_BIAS, &nb);
+    CHECK_EQ(nb, 8192);
+    CHECK(ptort_mem(c3, PTORT_NUM_LOCS, NULL) == NULL);
+    CHECK(ptort_ctx_new((ptort_arch)7, NULL) == NULL);
+    CHECK(strcmp(ptort_error(c3), "") == 0);
+    ptort_ctx_free(c3);
+    ptort_ctx_free(c5);
+    ptort_ctx_free(co);
+}
+
+static void descriptors(void)
+{
+    ptort_ctx *c = ptort_ctx_new(PTORT_A3, NULL);
+    ptort_tile t = ptort_tile_make(PTORT_VEC, PTORT_F32, 4, 8, 0), b;
+    CHECK(ptort_tile_check(c, &t) == PTORT_OK);
+    CHECK_EQ(ptort_tile_bytes(&t), 128);
+    b = t;
+    b.addr = 16;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_ADDR,
+                 "addr must be aligned to 32 bytes for local tile memory space, got 16");
+    b.addr = -32;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_ADDR, "addr must be non-negative, got -32");
+    b.addr = 196608 - 96;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_ADDR,
+                 "tile at address 196512 with size 128 exceeds vec capacity 196608");
+    b.addr = 196608 - 128;
+    CHECK(ptort_tile_check(c, &b) == PTORT_OK);
+    b = t;
+    b.loc = PTORT_LEFT;
+    b.addr = 256;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_ADDR, "aligned to 512 bytes");
+    b = t;
+    b.rows = 0;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "tile_buf rows/cols must be positive");
+    b = t;
+    b.valid_cols = 9;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "tile_buf valid_col (9) exceeds col (8)");
+    b = t;
+    b.valid_rows = -1;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "valid_row (-1) exceeds row (4)");
+    b = t;
+    b.cols = 4;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC,
+                 "expects row-major none_box tile row byte size (cols * sizeof(dtype)) to be 32-byte aligned, but got 16 bytes");
+    b = t;
+    b.blayout = PTORT_BL_COL_MAJOR;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "column byte size (rows * sizeof(dtype)) to be 32-byte aligned, but got 16");
+    b = t;
+    b.fractal = 64;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "unsupported s_fractal_size: 64, must be one of {32, 512, 1024}");
+    b = ptort_tile_make(PTORT_MAT, PTORT_F16, 24, 32, 0);
+    b.blayout = PTORT_BL_COL_MAJOR;
+    b.slayout = PTORT_SL_ROW_MAJOR;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC,
+                 "expects boxed tile rows to be a multiple of innerRows (16), but got 24");
+    b.loc = PTORT_VEC;                 /* vec tiles may have partial boxes */
+    CHECK(ptort_tile_check(c, &b) == PTORT_OK);
+    CHECK_EQ(ptort_tile_bytes(&b), 32 * 32 * 2);
+    b.cols = b.valid_cols = 24;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC,
+                 "expects boxed tile cols to be a multiple of innerCols (16), but got 24");
+    b.cols = b.valid_cols = 32;
+    b.compact = PTORT_COMPACT_ROW_PLUS_ONE;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "compact requires slayout=none_box");
+    b = t;
+    b.dtype = (ptort_dtype)99;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "unknown dtype");
+    CHECK_STATUS(c, ptort_tile_check(c, NULL), PTORT_E_ARG, "missing tile descriptor");
+    CHECK(ptort_tile_bytes(NULL) == -1);
+    ptort_tile p = ptort_tile_make(PTORT_VEC, PTORT_F4E2M1X2, 2, 32, 0);
+    CHECK_EQ(ptort_tile_bytes(&p), 64);
+    ptort_ctx_free(c);
+}
+
+/* Two tiles at overlapping addresses see the same bytes. */
+static void sharing(void)
+{
+    ptort_ctx *c = ptort_ctx_new(PTORT_A3, NULL);
+    ptort_tile a = ptort_tile_make(PTORT_VEC, PTORT_F32, 2, 8, 0);
+    ptort_tile b = ptort_tile_make(PTORT_VEC, PTORT_U8, 2, 32, 32);   /* = a's row 1 */
+    float x[16] = {0};
+    x[8] = 1.0f;                                                       /* 0x3F800000 */
+    ptort_tile_fill(c, &a, x, 2, 8);
+    uint8_t y[64];
+    ptort_tile_read(c, &b, y, 2, 32);
+    CHECK(y[0] == 0x00 && y[1] == 0x00 && y[2] == 0x80 && y[3] == 0x3F);
+    ptort_ctx_free(c);
+}
+
+/* Each thread owns a context and runs the same MX kernel; results must agree. */
+static void *worker(void *arg)
+{
+    uint8_t *out = arg;
+    ptort_ctx *c = ptort_ctx_new(PTORT_A5, NULL);
+    if (!c)
+        return NULL;
+    ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_F32, 32, 64, 0);
+    ptort_tile dst = ptort_tile_make(PTORT_VEC, PTORT_F8E4M3FN, 32, 64, 16384);
+    ptort_tile e = ptort_tile_make(PTORT_VEC, PTORT_U8, 32, 32, 32768);
+    e.valid_cols = 2;
+    ptort_tile m = ptort_tile_make(PTORT_VEC, PTORT_F32, 32, 8, 65536);
+    m.valid_cols = 2;
+    ptort_tile s = m;
+    s.addr = 98304;
+    float x[32 * 64];
+    for (int i = 0; i < 32 * 64; i++)
+        x[i] = (float)(i % 97) - 48.5f;
+    for (int rep = 0; rep < 200; rep++) {
+        ptort_tile_fill(c, &src, x, 32, 64);
+        if (ptort_tquant_mx(c, PTORT_MXFP8, PTORT_SCALE_NV, PTORT_AXIS1, &src, &dst, &e, &m, &s, NULL))
+            break;
+    }
+    ptort_tile_read(c, &dst, out, 32, 64);
+    ptort_ctx_free(c);
+    return NULL;
+}
+
+static void threads(void)
+{
+    static uint8_t r1[32 * 64], r2[32 * 64];
+    pthread_t t1, t2;
+    CHECK(pthread_create(&t1, NULL, worker, r1) == 0);
+    CHECK(pthread_create(&t2, NULL, worker, r2) == 0);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    CHECK_BYTES(r1, r2, sizeof r1);
+    /* (0 % 97) - 48.5 = -48.5 in a group with max 48.5: NV e = ceil(log2(48.5/448)) + 127
+     * = 124, s = 8 -> -388 -> e4m3 grid at [256, 448] steps 32: 384 = 1.5 * 2^8, exponent
+     * field 15, mantissa 4 -> 0x7C, negative -> 0xFC. */
+    CHECK_EQ(r1[0], 0xFC);
+}
+
+int main(void)
+{
+    capacities();
+    descriptors();
+    sharing();
+    threads();
+    return unit_done();
+}
