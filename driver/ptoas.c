@@ -15,6 +15,7 @@
 #include "file.h"
 #include "frontend.h"
 #include "options.h"
+#include "pass.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ typedef struct Pass {
  * as they are written; --stop-after of a pass not yet listed stops after the
  * last pass that exists. */
 static const Pass pipeline[] = {
-    {OPT_PASS_PARSE, NULL}, /* placeholder row: parsing is frontend_parse */
+    {OPT_PASS_VERIFY, verify_module},
 };
 #define NPIPELINE (sizeof pipeline / sizeof pipeline[0])
 

@@ -207,6 +207,7 @@ typedef struct Value {
     Str name;            /* without '%' */
     const Type *type;
     Span def;            /* the name at its definition */
+    Span type_span;      /* where its type is written (arguments, results) */
     uint32_t def_op;     /* defining op index, NO_OP for an argument */
     bool poisoned;       /* verification failed upstream: report nothing more */
     bool undefined;      /* placeholder for a use of an undeclared name */

@@ -861,10 +861,11 @@ void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
     }
 }
 
-void pb_func_arg(Parser *p, Span name, const Type *t)
+void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan)
 {
     Func *f = p->fn;
     ValueId id = define_value(p, name, t, NO_OP);
+    f->values[id].type_span = tspan;
     size_t cap = f->args_cap;
     xgrow((void **)&f->args, &cap, (size_t)f->nargs + 1, sizeof *f->args);
     f->args_cap = (uint32_t)cap;
@@ -909,6 +910,7 @@ typedef struct Draft {
     uint32_t nres;
     const Span *res;
     const Type *const *rtys;   /* NULL: results untyped (error) */
+    const Span *rspans;        /* where each result type is written (NULL: at the name) */
     Attr *attrs;
     uint32_t nattrs;
     bool bad;
@@ -1091,6 +1093,7 @@ static Op *emit(Parser *p, Draft *d)
     for (uint32_t i = 0; i < d->nres; i++) {
         const Type *t = d->rtys ? d->rtys[i] : NULL;
         ValueId v = define_value(p, d->res[i], t, idx);
+        f->values[v].type_span = d->rspans ? d->rspans[i] : d->res[i];
         f->values[v].poisoned |= bad;
         f->ops[idx].res[i] = v;
     }
@@ -1140,6 +1143,7 @@ void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, Si
     draft_init(p, &d, name, FORM_L1, nopnds, nattrs);
     const Type *const *params = p->tys + p->ntys - sig.nresults - sig.nparams;
     const Type *const *rtys = p->tys + p->ntys - sig.nresults;
+    d.rspans = p->ty_spans + p->ntys - sig.nresults;
     if (!sig.arrow && d.kind != OP_TSTORE) {
         ERR(name, "'%s' op expects '(operand types) -> result types' after ':'", op_name(d.kind));
         emit_broken(p, &d);
@@ -1249,6 +1253,7 @@ void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspa
     draft_init(p, &d, name, FORM_L2, (uint32_t)p->nuses, nattrs);
     d.nres = 1;
     d.rtys = &t;
+    d.rspans = &tspan;
     if (!bind_results(p, &d, 1) || !assign_keywords(p, &d, 0)) {
         emit_broken(p, &d);
         return;
@@ -1273,6 +1278,7 @@ void pb_op_tassign(Parser *p, Span name, const Type *from, Span fspan, const Typ
     d.seg[0] = d.seg[1] = 1;
     d.nres = 1;
     d.rtys = &to;
+    d.rspans = &tspan;
     if (!bind_results(p, &d, 1)) {
         emit_broken(p, &d);
         return;
@@ -1308,8 +1314,6 @@ void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok)
 
 void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, const Type *t2, Span s2)
 {
-    (void)s1;
-    (void)s2;
     Draft d;
     draft_init(p, &d, name, FORM_L2, (uint32_t)p->nuses, nattrs);
     bool make = d.kind == OP_MAKE_TENSOR_VIEW;
@@ -1319,8 +1323,10 @@ void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, 
     d.utys = utys;
     d.seg[0] = 1;
     const Type *rt = make ? t1 : t2;
+    Span rs = make ? s1 : s2;
     d.nres = 1;
     d.rtys = &rt;
+    d.rspans = &rs;
     bool ok = bind_results(p, &d, 1) && assign_keywords(p, &d, 1);
     if (ok && make && t2) {
         ERR(name, "'%s' op expects a single result type after ':'", op_name(d.kind));
@@ -1478,6 +1484,7 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
     d.utys = params;
     d.nres = nresults;
     d.rtys = rtys;
+    d.rspans = p->ty_spans + p->ntys - nresults;
     if (!bind_results(p, &d, nresults)) {
         d.rtys = NULL;
         emit_broken(p, &d);

@@ -100,7 +100,7 @@ AttrValue *pb_attr_type(Parser *p, const Type *t, Span s);
 void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs);
 void pb_module_end(Parser *p);
 void pb_func_begin(Parser *p, Span kw, Span name, int visibility);
-void pb_func_arg(Parser *p, Span name, const Type *t);
+void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan);
 void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs);
 void pb_func_end(Parser *p, Span close);
 

@@ -126,7 +126,7 @@ args
     ;
 
 arg
-    : SSA ':' type { pb_func_arg(p, @1, $3); }
+    : SSA ':' type { pb_func_arg(p, @1, $3, @3); }
     ;
 
 opt_func_results

@@ -1,0 +1,19 @@
+/* pass.h - the passes of the pipeline (ARCHITECTURE.md): each is callable
+ * alone, transforms or checks a Module in place, reports through the
+ * diagnostics engine and returns false when it reported an error. */
+#ifndef PTOAS_PASS_H
+#define PTOAS_PASS_H
+#include "ir.h"
+#include "options.h"
+
+/* VERIFY.md: every rule, for both levels, per architecture. */
+bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
+
+/* The effective architecture of a module (VERIFY.md "arch"): pto.target_arch,
+ * else "pto.device-spec", else --pto-arch. */
+OptArch module_arch(const ModuleOp *mod, const Options *opt);
+
+/* Inner box of a tile layout in elements (VERIFY.md section 1). */
+void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols);
+
+#endif

@@ -1,0 +1,725 @@
+/* verify.c - the verifier: every rule of VERIFY.md, for the Level 1 and the
+ * Level 2 form of every op, per architecture, with the spec's exact messages.
+ *
+ * Each op reports the first rule it breaks, in the order of its table, at the
+ * op name, with a note at the definition of the first operand the message
+ * names. Tile types are checked once, where they are declared. A value whose
+ * declaration failed, or that an op which failed wrote, is poisoned: ops that
+ * use it are skipped silently, so one run reports every independent error. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pass.h"
+
+/* ---- arch -------------------------------------------------------------------- */
+static bool has_prefix(Str s, const char *pre)
+{
+    size_t n = strlen(pre);
+    return s.len >= n && memcmp(s.p, pre, n) == 0;
+}
+
+OptArch module_arch(const ModuleOp *mod, const Options *opt)
+{
+    const Attr *a = mod ? ir_attr_find(mod->attrs, mod->nattrs, "pto.target_arch") : NULL;
+    if (a && a->val->kind == AV_STRING) {
+        Str v = a->val->u.s;
+        if (STR_EQ_LIT(v, "a2"))
+            return OPT_ARCH_A2;
+        if (STR_EQ_LIT(v, "a3"))
+            return OPT_ARCH_A3;
+        if (STR_EQ_LIT(v, "a5"))
+            return OPT_ARCH_A5;
+    }
+    a = mod ? ir_attr_find(mod->attrs, mod->nattrs, "pto.device-spec") : NULL;
+    if (a && a->val->kind == AV_STRING) {
+        Str v = a->val->u.s;
+        if (has_prefix(v, "Ascend950") || has_prefix(v, "Ascend910_95"))
+            return OPT_ARCH_A5;
+        if (has_prefix(v, "Ascend910"))
+            return OPT_ARCH_A3;
+    }
+    return opt ? opt->arch : OPT_ARCH_A3;
+}
+
+/* ---- layout facts ------------------------------------------------------------ */
+void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols)
+{
+    unsigned size = dtype_size(b->dtype);
+    if (b->slayout == SL_NONE_BOX) {
+        *rows = *cols = 1;
+    } else if (b->fractal == 1024) {
+        *rows = *cols = 16;
+    } else if (b->fractal == 32) {
+        *rows = b->slayout == SL_ROW_MAJOR ? 16 : 2;
+        *cols = b->slayout == SL_ROW_MAJOR ? 2 : 16;
+    } else {
+        int64_t n = 32 / (size ? size : 1);
+        *rows = b->slayout == SL_ROW_MAJOR ? 16 : n;
+        *cols = b->slayout == SL_ROW_MAJOR ? n : 16;
+    }
+}
+
+static bool row_major(const TileBody *b) { return b->blayout == BL_ROW_MAJOR && b->slayout == SL_NONE_BOX; }
+static bool col_vector(const TileBody *b) { return b->blayout == BL_COL_MAJOR && b->slayout == SL_NONE_BOX; }
+static bool known(int64_t x) { return x != DIM_DYNAMIC; }
+static bool differ(int64_t a, int64_t b) { return known(a) && known(b) && a != b; }
+
+/* Same tile type, ignoring the level (a !pto.tile may stand for a buffer). */
+static bool same_body(const TileBody *a, const TileBody *b)
+{
+    return a->rows == b->rows && a->cols == b->cols && a->vrow == b->vrow && a->vcol == b->vcol &&
+           a->fractal == b->fractal && a->dtype == b->dtype && a->loc == b->loc && a->blayout == b->blayout &&
+           a->slayout == b->slayout && a->pad == b->pad && a->compact == b->compact;
+}
+
+static bool is_i8(DType d) { return d == DT_I8 || d == DT_SI8; }
+static bool is_i16(DType d) { return d == DT_I16 || d == DT_SI16; }
+
+/* ---- the context of one op ---------------------------------------------------- */
+typedef struct V {
+    DiagEngine *d;
+    Func *f;
+    const Op *op;
+    OptArch arch;
+    bool errors;
+    /* operand by role: value and type; NO_VALUE when the role is empty */
+    ValueId val[MAX_ROLES];
+    const Type *ty[MAX_ROLES];
+    const TileBody *tb[MAX_ROLES];
+} V;
+
+static void put_dim(char *buf, size_t n, int64_t x)
+{
+    if (known(x))
+        snprintf(buf, n, "%lld", (long long)x);
+    else
+        snprintf(buf, n, "?");
+}
+
+/* Reports "'op' op MSG" at the op name and a note at role's definition. */
+static bool fail(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
+static bool fail(V *v, int role, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const OpInfo *in = op_info(v->op->kind);
+    diag_error(v->d, v->op->name_span, "'%s' op %s", in->name, msg);
+    if (role >= 0 && v->val[role] != NO_VALUE)
+        diag_note(v->d, v->f->values[v->val[role]].def, "%s defined here", in->role[role]);
+    v->errors = true;
+    return false;
+}
+
+static int R(const V *v, const char *role) { return op_role_index(v->op->kind, role); }
+
+/* ---- section 1: tile types ------------------------------------------------------- */
+static bool check_tile_type(DiagEngine *d, const Type *t, Span at)
+{
+    const TileBody *b = &t->tile;
+    unsigned size = dtype_size(b->dtype);
+    if (b->rows <= 0 || b->cols <= 0) {
+        diag_error(d, at, "tile_buf rows/cols must be positive");
+        return false;
+    }
+    if (known(b->vrow) && b->vrow > b->rows) {
+        diag_error(d, at, "tile_buf valid_row (%lld) exceeds row (%lld)", (long long)b->vrow, (long long)b->rows);
+        return false;
+    }
+    if (known(b->vcol) && b->vcol > b->cols) {
+        diag_error(d, at, "tile_buf valid_col (%lld) exceeds col (%lld)", (long long)b->vcol, (long long)b->cols);
+        return false;
+    }
+    if (b->slayout == SL_NONE_BOX) {
+        if (b->blayout == BL_ROW_MAJOR && (b->cols * size) % 32) {
+            diag_error(d, at, "expects row-major none_box tile row byte size (cols * sizeof(dtype)) to be 32-byte "
+                              "aligned, but got %lld bytes", (long long)(b->cols * size));
+            return false;
+        }
+        if (b->blayout == BL_COL_MAJOR && (b->rows * size) % 32) {
+            diag_error(d, at, "expects col-major none_box tile column byte size (rows * sizeof(dtype)) to be "
+                              "32-byte aligned, but got %lld bytes", (long long)(b->rows * size));
+            return false;
+        }
+    } else {
+        int64_t ir, ic;
+        tile_inner_box(b, &ir, &ic);
+        if (b->rows % ir && !(b->rows == 1 || b->fractal == 32 || b->loc == LOC_VEC)) {
+            diag_error(d, at, "expects boxed tile rows to be a multiple of innerRows (%lld), but got %lld",
+                       (long long)ir, (long long)b->rows);
+            return false;
+        }
+        if (b->cols % ic) {
+            diag_error(d, at, "expects boxed tile cols to be a multiple of innerCols (%lld), but got %lld",
+                       (long long)ic, (long long)b->cols);
+            return false;
+        }
+    }
+    if (b->compact && b->slayout != SL_NONE_BOX) {
+        diag_error(d, at, "compact requires slayout=none_box");
+        return false;
+    }
+    return true;
+}
+
+/* Checks a declared value's type; poisons it when it fails. */
+static void check_decl(V *v, ValueId id)
+{
+    Value *val = &v->f->values[id];
+    if (val->poisoned || !type_is_tile(val->type))
+        return;
+    if (!check_tile_type(v->d, val->type, val->type_span)) {
+        val->poisoned = true;
+        v->errors = true;
+    }
+}
+
+/* ---- operand views ----------------------------------------------------------------- */
+/* Fills v->val/ty/tb by role. Level 1 results stand for the non-scratch outs
+ * roles in order (tstore's view stays an operand). */
+static void bind_roles(V *v)
+{
+    const Op *op = v->op;
+    const OpInfo *in = op_info(op->kind);
+    uint32_t at = 0, res = 0;
+    for (int r = 0; r < MAX_ROLES; r++) {
+        v->val[r] = NO_VALUE;
+        v->ty[r] = NULL;
+        v->tb[r] = NULL;
+    }
+    for (int r = 0; r < in->nroles; r++) {
+        bool out = in->flags[r] & ROLE_OUT;
+        if (op->form == FORM_L1 && out && in->syntax == SYN_COMPUTE && op->kind != OP_TSTORE) {
+            if (in->flags[r] & ROLE_SCRATCH)
+                continue;
+            if (res < op->nres)
+                v->val[r] = op->res[res++];
+            continue;
+        }
+        if (op->seg[r] == 1 || (op->seg[r] && !(in->flags[r] & ROLE_VAR)))
+            v->val[r] = op->opnds[at];
+        at += op->seg[r];
+    }
+    for (int r = 0; r < in->nroles; r++)
+        if (v->val[r] != NO_VALUE) {
+            v->ty[r] = v->f->values[v->val[r]].type;
+            if (type_is_tile(v->ty[r]))
+                v->tb[r] = &v->ty[r]->tile;
+        }
+}
+
+static bool any_poisoned(const V *v)
+{
+    const Op *op = v->op;
+    for (uint32_t i = 0; i < op->nopnds; i++)
+        if (v->f->values[op->opnds[i]].poisoned)
+            return true;
+    return false;
+}
+
+/* A Level 2 op that failed poisons its outs buffers, a Level 1 op its results. */
+static void poison_outputs(V *v)
+{
+    const Op *op = v->op;
+    const OpInfo *in = op_info(op->kind);
+    for (uint32_t i = 0; i < op->nres; i++)
+        v->f->values[op->res[i]].poisoned = true;
+    if (op->form == FORM_L2) {
+        uint32_t at = 0;
+        for (int r = 0; r < in->nroles; r++) {
+            if (in->flags[r] & ROLE_OUT)
+                for (uint32_t k = 0; k < op->seg[r]; k++)
+                    v->f->values[op->opnds[at + k]].poisoned = true;
+            at += op->seg[r];
+        }
+    }
+}
+
+static const char *dt(DType d) { return dtype_name(d); }
+
+/* Every role that holds an operand must be a tile (views for tload/tstore). */
+static bool check_kinds(V *v)
+{
+    const OpInfo *in = op_info(v->op->kind);
+    for (int r = 0; r < in->nroles; r++) {
+        if (v->val[r] == NO_VALUE || !v->ty[r])
+            continue;
+        bool view = (v->op->kind == OP_TLOAD && r == 0) || (v->op->kind == OP_TSTORE && r == 1);
+        bool ok = view ? v->ty[r]->kind == TY_PART_VIEW || v->ty[r]->kind == TY_TENSOR_VIEW : v->tb[r] != NULL;
+        if (!ok) {
+            char b[256];
+            fail(v, r, "expects %s to be a %s, but got '%s'", in->role[r], view ? "tensor view" : "tile",
+                 type_str(v->ty[r], b, sizeof b));
+            return false;
+        }
+    }
+    /* LANGUAGE.md 5.5: a Level 1 value is never an outs operand */
+    if (v->op->form == FORM_L2)
+        for (int r = in->nins; r < in->nroles; r++)
+            if (v->ty[r] && v->ty[r]->kind == TY_TILE) {
+                char b[256];
+                fail(v, r, "expects a !pto.tile_buf operand in outs, but got '%s'", type_str(v->ty[r], b, sizeof b));
+                return false;
+            }
+    return true;
+}
+
+static bool all_vec(V *v)
+{
+    const OpInfo *in = op_info(v->op->kind);
+    for (int r = 0; r < in->nroles; r++)
+        if (v->tb[r] && v->tb[r]->loc != LOC_VEC) {
+            fail(v, r, "expects %s to be in the vec address space", in->role[r]);
+            return false;
+        }
+    return true;
+}
+
+static int quant_type_of(const Op *op)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, "quant_type");
+    if (a && a->val->kind == AV_ENUM && a->val->u.e.kind == EK_QUANT_TYPE)
+        return a->val->u.e.value;
+    return -1;
+}
+
+static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    if (a && a->val->kind == AV_ENUM && a->val->u.e.kind == k)
+        return a->val->u.e.value;
+    return dflt;
+}
+
+/* ---- section 2: tquant INT8 ------------------------------------------------------------ */
+static bool verify_tquant_int8(V *v)
+{
+    int src = R(v, "src"), scale = R(v, "scale"), offset = R(v, "offset"), dst = R(v, "dst"), tmp = R(v, "tmp");
+    const TileBody *s = v->tb[src], *sc = v->tb[scale], *o = v->tb[offset], *d = v->tb[dst], *t = v->tb[tmp];
+    int qt = quant_type_of(v->op);
+    const char *qn = qt >= 0 ? enum_info[EK_QUANT_TYPE].names[qt] : "";
+    if (qt == QT_MXFP8 || qt == QT_MXFP4_E2M1)
+        return fail(v, -1, "quant_type %s does not match the operands", qn);
+    if (qt == QT_INT8_SYM && o)
+        return fail(v, offset, "INT8_SYM quantization must not have an offset operand");
+    if (qt == QT_INT8_ASYM && !o)
+        return fail(v, -1, "INT8_ASYM quantization requires an offset operand");
+    if (s->dtype != DT_F32)
+        return fail(v, src, "expects src to have element type f32, but got %s", dt(s->dtype));
+    const TileBody *params[3] = {sc, o, t};
+    int prole[3] = {scale, offset, tmp};
+    for (int i = 0; i < 3; i++)
+        if (params[i] && params[i]->dtype != DT_F32)
+            return fail(v, prole[i], "expects %s to have element type f32, but got %s",
+                        op_info(v->op->kind)->role[prole[i]], dt(params[i]->dtype));
+    if (d) {
+        if (qt == QT_INT8_SYM && !is_i8(d->dtype))
+            return fail(v, dst, "expects dst element type i8 for INT8_SYM quantization");
+        if (qt == QT_INT8_ASYM && d->dtype != DT_UI8)
+            return fail(v, dst, "expects dst element type ui8 for INT8_ASYM quantization");
+    }
+    if (!all_vec(v))
+        return false;
+    if (!row_major(s) || (d && !row_major(d)))
+        return fail(v, row_major(s) ? dst : src, "expects src and dst to use row-major layout");
+    if (t && !row_major(t))
+        return fail(v, tmp, "expects tmp to use row-major layout");
+    if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
+        return fail(v, src, "expects src and dst to have the same valid_shape");
+    int64_t rows = d ? d->vrow : s->vrow;
+    for (int i = 0; i < 2; i++) {
+        const TileBody *pb = params[i];
+        if (!pb)
+            continue;
+        bool per_row = !differ(pb->vrow, rows) && !differ(pb->vcol, 1);
+        bool single = !differ(pb->vrow, 1) && !differ(pb->vcol, 1);
+        if (!per_row && !single) {
+            char r[24], a[24], b[24];
+            put_dim(r, sizeof r, rows);
+            put_dim(a, sizeof a, pb->vrow);
+            put_dim(b, sizeof b, pb->vcol);
+            return fail(v, prole[i], "expects %s valid_shape to be [%s, 1] or [1, 1], but got [%s, %s]",
+                        op_info(v->op->kind)->role[prole[i]], r, a, b);
+        }
+    }
+    if (v->arch != OPT_ARCH_A5) {
+        for (int i = 0; i < 2; i++)
+            if (params[i] && !col_vector(params[i]))
+                return fail(v, prole[i], "expects A2/A3 %s to use non-row-major layout",
+                            op_info(v->op->kind)->role[prole[i]]);
+        if (t && (t->rows != s->rows || t->cols != s->cols))
+            return fail(v, tmp, "expects A2/A3 tmp to have the same shape as src");
+    }
+    return true;
+}
+
+/* ---- section 3: tquant MX --------------------------------------------------------------- */
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static bool verify_tquant_mx(V *v)
+{
+    int src = R(v, "src"), dst = R(v, "dst"), exp = R(v, "exp"), max = R(v, "max"), scl = R(v, "scaling"),
+        zz = R(v, "exp_zz");
+    const TileBody *s = v->tb[src], *d = v->tb[dst], *e = v->tb[exp], *m = v->tb[max], *sc = v->tb[scl],
+                   *z = v->tb[zz];
+    int qt = quant_type_of(v->op);
+    if (qt == QT_INT8_SYM || qt == QT_INT8_ASYM)
+        return fail(v, -1, "quant_type %s does not match the operands", enum_info[EK_QUANT_TYPE].names[qt]);
+    bool fp4 = qt == QT_MXFP4_E2M1;
+    if (v->arch != OPT_ARCH_A5)
+        return fail(v, -1, "MX quantization is only supported on A5");
+    if (!fp4 && s->dtype != DT_F32 && s->dtype != DT_F16 && s->dtype != DT_BF16)
+        return fail(v, src, "expects src element type f32, f16 or bf16 for MXFP8 quantization");
+    if (fp4 && s->dtype != DT_F16 && s->dtype != DT_BF16)
+        return fail(v, src, "expects src element type f16 or bf16 for MXFP4_E2M1 quantization");
+    if (d) {
+        if (!fp4 && d->dtype != DT_F8E4M3FN && !is_i8(d->dtype) && d->dtype != DT_UI8)
+            return fail(v, dst, "expects dst element type f8E4M3FN, i8 or ui8 for MXFP8 quantization");
+        if (fp4 && d->dtype != DT_F4E2M1X2)
+            return fail(v, dst, "expects dst element type !pto.f4E2M1x2 for MXFP4_E2M1 quantization");
+        int64_t need_cols = fp4 ? ceil_div(s->cols, 2) : s->cols;
+        int64_t need_vcol = fp4 && known(s->vcol) ? ceil_div(s->vcol, 2) : s->vcol;
+        if (d->rows != s->rows || d->cols < need_cols || differ(d->vrow, s->vrow) || differ(d->vcol, need_vcol))
+            return fail(v, dst, "expects dst shape to match src shape");
+    }
+    if (e && e->dtype != DT_UI8 && !is_i8(e->dtype) && e->dtype != DT_F8E8M0FNU)
+        return fail(v, exp, "expects exp element type ui8, i8 or f8E8M0FNU");
+    if (m && m->dtype != s->dtype)
+        return fail(v, max, "expects max to have the src element type");
+    if (sc && sc->dtype != s->dtype)
+        return fail(v, scl, "expects scaling to have the src element type");
+    bool axis0 = enum_attr(v->op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1) == GA_AXIS0;
+    int64_t M = s->vrow, N = s->vcol;
+    if (!axis0) {
+        if (s->cols % 32)
+            return fail(v, src, "expects src cols to be a multiple of 32 when grpAxis is axis1");
+        if (s->dtype == DT_F32 && known(N) && N % 32)
+            return fail(v, src, "expects src valid_shape[1] to be a multiple of 32 when grpAxis is axis1");
+    } else {
+        if (s->rows % 32)
+            return fail(v, src, "expects src rows to be a multiple of 32 when grpAxis is axis0");
+        if (known(M) && M % 32)
+            return fail(v, src, "expects src valid_shape[0] to be a multiple of 32 when grpAxis is axis0");
+    }
+    if (e && known(M) && known(N) && known(e->vrow) && known(e->vcol)) {
+        if (!axis0) {
+            int64_t g = ceil_div(N, 32);
+            bool canon = e->vrow == M && e->vcol == g, flat = e->vrow == 1 && e->vcol == M * g;
+            if (!canon && !flat)
+                return fail(v, exp, "expects exp valid_shape to match canonical [M, N/32] or legacy flat "
+                                    "[1, M*N/32] for grpAxis=axis1");
+        } else if (e->vrow != M / 32 || e->vcol != N) {
+            return fail(v, exp, "expects exp valid_shape to match canonical [M/32, N] for grpAxis=axis0");
+        }
+    }
+    if (e && m && (differ(m->vrow, e->vrow) || differ(m->vcol, e->vcol)))
+        return fail(v, max, "expects max valid_shape to match the exp grouping");
+    if (e && sc && (differ(sc->vrow, e->vrow) || differ(sc->vcol, e->vcol)))
+        return fail(v, scl, "expects scaling valid_shape to match the exp grouping");
+    bool nz = enum_attr(v->op, "storeMode", EK_VEC_STORE_MODE, SM_ND) == SM_NZ;
+    if (nz && !z)
+        return fail(v, -1, "expects an exp_zz operand when storeMode is nz");
+    if (!nz && z)
+        return fail(v, zz, "expects storeMode nz when an exp_zz operand is given");
+    if (z) {
+        if ((e && z->dtype != e->dtype) || z->loc != LOC_VEC || z->blayout != BL_ROW_MAJOR ||
+            z->slayout != SL_ROW_MAJOR || z->fractal != 32 ||
+            (e && (differ(z->vrow, e->vrow) || differ(z->vcol, e->vcol))))
+            return fail(v, zz, "expects exp_zz to be a row_major/row_major fractal-32 tile with exp's dtype and "
+                               "valid_shape");
+        if (axis0)
+            return fail(v, zz, "expects the deprecated exp_zz form to use grpAxis=axis1");
+        if (known(M) && M % 16)
+            return fail(v, src, "expects src valid rows to be a multiple of 16 for the ZZ exponent layout");
+        if (known(N) && N % 64)
+            return fail(v, src, "expects src valid cols to be a multiple of 64 for the ZZ exponent layout");
+    }
+    if (s->rows * s->cols > 59461)
+        return fail(v, src, "expects src rows * cols <= 59461 for MX quantization, but got %lld",
+                    (long long)(s->rows * s->cols));
+    if (!all_vec(v))
+        return false;
+    if (!row_major(s) || (d && !row_major(d)))
+        return fail(v, row_major(s) ? dst : src, "expects src and dst to use row-major layout");
+    return true;
+}
+
+/* ---- section 4: tdequant ------------------------------------------------------------------ */
+static bool verify_tdequant(V *v)
+{
+    int src = R(v, "src"), scale = R(v, "scale"), offset = R(v, "offset"), dst = R(v, "dst");
+    const TileBody *s = v->tb[src], *sc = v->tb[scale], *o = v->tb[offset], *d = v->tb[dst];
+    if (!is_i8(s->dtype) && !is_i16(s->dtype))
+        return fail(v, src, "expects src element type i8 or i16");
+    if (d && d->dtype != DT_F32)
+        return fail(v, dst, "expects dst element type f32");
+    if (sc->dtype != DT_F32)
+        return fail(v, scale, "expects scale element type f32");
+    if (o->dtype != DT_F32)
+        return fail(v, offset, "expects offset element type f32");
+    if (!same_body(sc, o))
+        return fail(v, scale, "expects scale and offset to have the same type");
+    if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
+        return fail(v, src, "expects src and dst to have the same valid_shape");
+    int64_t rows = d ? d->vrow : s->vrow;
+    const TileBody *params[2] = {sc, o};
+    int prole[2] = {scale, offset};
+    for (int i = 0; i < 2; i++)
+        if (differ(params[i]->vrow, rows)) {
+            char a[24], b[24];
+            put_dim(a, sizeof a, params[i]->vrow);
+            put_dim(b, sizeof b, rows);
+            return fail(v, prole[i], "expects %s valid_shape[0] to equal dst valid_shape[0], but got %s vs %s",
+                        op_info(v->op->kind)->role[prole[i]], a, b);
+        }
+    if (!row_major(s) || (d && !row_major(d)))
+        return fail(v, row_major(s) ? dst : src, "expects src and dst to use row-major layout");
+    return all_vec(v);
+}
+
+/* ---- section 5: tgemv.bias ------------------------------------------------------------------ */
+static bool verify_tgemv(V *v)
+{
+    int lhs = R(v, "lhs"), rhs = R(v, "rhs"), bias = R(v, "bias"), dst = R(v, "dst");
+    const TileBody *a = v->tb[lhs], *b = v->tb[rhs], *c = v->tb[bias], *d = v->tb[dst];
+    if (d && d->loc != LOC_ACC)
+        return fail(v, dst, "expects dst to be in the acc address space");
+    if (a->loc != LOC_LEFT || b->loc != LOC_RIGHT)
+        return fail(v, a->loc != LOC_LEFT ? lhs : rhs, "expects lhs and rhs to use the left and right address spaces");
+    if (c->loc != LOC_BIAS)
+        return fail(v, bias, "expects bias to be in the bias address space");
+    if (differ(a->vrow, 1))
+        return fail(v, lhs, "expects lhs valid_shape[0] to be 1 for tgemv");
+    if (d && differ(d->vrow, 1))
+        return fail(v, dst, "expects dst valid_shape[0] to be 1 for tgemv");
+    char x[24], y[24];
+    if (differ(a->vcol, b->vrow)) {
+        put_dim(x, sizeof x, a->vcol);
+        put_dim(y, sizeof y, b->vrow);
+        return fail(v, lhs, "expects lhs valid_shape[1] to equal rhs valid_shape[0], but got %s vs %s", x, y);
+    }
+    if (d && differ(b->vcol, d->vcol)) {
+        put_dim(x, sizeof x, b->vcol);
+        put_dim(y, sizeof y, d->vcol);
+        return fail(v, rhs, "expects rhs valid_shape[1] to equal dst valid_shape[1], but got %s vs %s", x, y);
+    }
+    if (a->cols != b->rows)
+        return fail(v, lhs, "expects lhs cols to equal rhs rows, but got %lld vs %lld", (long long)a->cols,
+                    (long long)b->rows);
+    if (d && b->cols != d->cols)
+        return fail(v, rhs, "expects rhs cols to equal dst cols, but got %lld vs %lld", (long long)b->cols,
+                    (long long)d->cols);
+    int64_t k = a->vcol, n = b->vcol;
+    if ((known(k) && (k < 1 || k > 4095)) || (known(n) && (n < 1 || n > 4095))) {
+        put_dim(x, sizeof x, k);
+        put_dim(y, sizeof y, n);
+        return fail(v, lhs, "expects k and n valid sizes to be in [1, 4095], but got k=%s, n=%s", x, y);
+    }
+    static const DType pairs[][3] = {
+        {DT_I32, DT_I8, DT_I8}, {DT_F32, DT_F16, DT_F16}, {DT_F32, DT_BF16, DT_BF16}, {DT_F32, DT_F32, DT_F32},
+        {DT_F32, DT_F8E4M3FN, DT_F8E4M3FN}, {DT_F32, DT_F8E5M2, DT_F8E5M2},
+    };
+    int npairs = v->arch == OPT_ARCH_A5 ? 6 : 4;
+    DType dd = d ? d->dtype : DT_NONE, la = is_i8(a->dtype) ? DT_I8 : a->dtype, lb = is_i8(b->dtype) ? DT_I8 : b->dtype;
+    if (dd == DT_SI32)
+        dd = DT_I32;
+    bool ok = false;
+    for (int i = 0; i < npairs; i++)
+        ok |= (!d || pairs[i][0] == dd) && pairs[i][1] == la && pairs[i][2] == lb;
+    if (!ok)
+        return fail(v, dst, "expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), "
+                            "(f32, bf16, bf16), (f32, f32, f32)%s",
+                    v->arch == OPT_ARCH_A5 ? ", (f32, f8E4M3FN, f8E4M3FN), (f32, f8E5M2, f8E5M2)" : "");
+    if (d && c->dtype != d->dtype)
+        return fail(v, bias, "expects bias and dst to have the same element type");
+    if (c->rows != 1)
+        return fail(v, bias, "expects bias to have 1 row");
+    if (d && differ(c->vcol, d->vcol)) {
+        put_dim(x, sizeof x, c->vcol);
+        put_dim(y, sizeof y, d->vcol);
+        return fail(v, bias, "expects bias valid_shape[1] to equal dst valid_shape[1], but got %s vs %s", x, y);
+    }
+    if (v->arch == OPT_ARCH_A5) {
+        if (a->blayout != BL_COL_MAJOR)
+            return fail(v, lhs, "expects lhs to use the col_major blayout on A5");
+        if (b->blayout != BL_ROW_MAJOR)
+            return fail(v, rhs, "expects rhs to use the row_major blayout on A5");
+        if (d && d->blayout != BL_COL_MAJOR)
+            return fail(v, dst, "expects dst to use the col_major blayout on A5");
+        if (a->slayout != SL_ROW_MAJOR)
+            return fail(v, lhs, "expects lhs to use the row_major slayout on A5");
+        if (b->slayout != SL_COL_MAJOR)
+            return fail(v, rhs, "expects rhs to use the col_major slayout on A5");
+        if (d && d->slayout != SL_ROW_MAJOR)
+            return fail(v, dst, "expects dst to use the row_major slayout on A5");
+        if (c->blayout != BL_ROW_MAJOR)
+            return fail(v, bias, "expects bias to use the row_major blayout on A5");
+    }
+    return true;
+}
+
+/* ---- section 6: other ops ----------------------------------------------------------------------- */
+static bool verify_tmov(V *v)
+{
+    int src = R(v, "src"), dst = R(v, "dst");
+    const TileBody *s = v->tb[src], *d = v->tb[dst];
+    if (!d)
+        return true;
+    if (s->dtype != d->dtype)
+        return fail(v, src, "expects src and dst to have the same element type");
+    if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
+        return fail(v, src, "expects src and dst to have the same valid_shape");
+    return true;
+}
+
+static bool verify_load_store(V *v)
+{
+    bool load = v->op->kind == OP_TLOAD;
+    int vr = load ? 0 : 1, tr = load ? 1 : 0;
+    const Type *view = v->ty[vr];
+    const TileBody *t = v->tb[tr];
+    if (!view || !t)
+        return true;
+    if (view->dtype != t->dtype)
+        return fail(v, vr, "expects the view and the tile to have the same element type");
+    int64_t vr0 = view->rank >= 2 ? view->dims[view->rank - 2] : 1, vc0 = view->dims[view->rank - 1];
+    if (differ(vr0, t->vrow) || differ(vc0, t->vcol)) {
+        char a[24], b[24], c[24], e[24];
+        put_dim(a, sizeof a, vr0);
+        put_dim(b, sizeof b, vc0);
+        put_dim(c, sizeof c, t->vrow);
+        put_dim(e, sizeof e, t->vcol);
+        return fail(v, vr, "expects the view shape to equal the tile valid_shape, but got [%s, %s] vs [%s, %s]", a, b,
+                    c, e);
+    }
+    return true;
+}
+
+/* `addr` operands: an arith.constant of type i64 or index. */
+static bool verify_addr(V *v, int role)
+{
+    if (role < 0 || v->val[role] == NO_VALUE)
+        return true;
+    const Value *a = &v->f->values[v->val[role]];
+    bool ok = a->def_op != NO_OP && v->f->ops[a->def_op].kind == OP_CONSTANT && a->type &&
+              a->type->kind == TY_SCALAR && (a->type->dtype == DT_I64 || a->type->dtype == DT_INDEX);
+    return ok || fail(v, role, "expects addr to be a constant i64");
+}
+
+static bool verify_alloc(V *v)
+{
+    const Type *t = v->f->values[v->op->res[0]].type;
+    if (!type_is_tile(t))
+        return true;
+    const char *names[2] = {"valid_row", "valid_col"};
+    int64_t dims[2] = {t->tile.vrow, t->tile.vcol};
+    const char *tnames[2] = {"v_row", "v_col"};
+    for (int i = 0; i < 2; i++) {
+        int r = R(v, names[i]);
+        bool has = v->val[r] != NO_VALUE;
+        if (!known(dims[i]) && !has)
+            return fail(v, -1, "%s operand is required because result type %s is ?", names[i], tnames[i]);
+        if (known(dims[i]) && has)
+            return fail(v, r, "%s operand must be absent because result type %s is %lld", names[i], tnames[i],
+                        (long long)dims[i]);
+    }
+    return verify_addr(v, R(v, "addr"));
+}
+
+static bool verify_tassign(V *v)
+{
+    if (v->op->nres && v->f->values[v->op->res[0]].type != v->ty[0])
+        return fail(v, 0, "result type must match tile operand type");
+    return verify_addr(v, R(v, "addr"));
+}
+
+static void verify_return(V *v)
+{
+    const Op *op = v->op;
+    const Func *f = v->f;
+    if (op->nopnds != f->nresults) {
+        diag_error(v->d, op->name_span, "'func.return' op has %u operands, but enclosing function (@%.*s) returns %u",
+                   op->nopnds, (int)f->name.len, f->name.p, f->nresults);
+        v->errors = true;
+        return;
+    }
+    for (uint32_t i = 0; i < op->nopnds; i++) {
+        const Type *t = f->values[op->opnds[i]].type;
+        if (t != f->results[i]) {
+            char a[256], b[256];
+            diag_error(v->d, op->name_span,
+                       "'func.return' op type of return operand %u ('%s') doesn't match function result type ('%s')",
+                       i, type_str(t, a, sizeof a), type_str(f->results[i], b, sizeof b));
+            v->errors = true;
+            return;
+        }
+    }
+}
+
+/* ---- driver ------------------------------------------------------------------------------------ */
+static void verify_op(V *v)
+{
+    const Op *op = v->op;
+    if (op->bad || any_poisoned(v)) {
+        poison_outputs(v);
+        return;
+    }
+    bind_roles(v);
+    const OpInfo *in = op_info(op->kind);
+    bool before = v->errors;
+    /* Level 1 result types are declarations (section 1) */
+    if (in->syntax == SYN_COMPUTE || op->kind == OP_ALLOC_TILE)
+        for (uint32_t i = 0; i < op->nres; i++)
+            check_decl(v, op->res[i]);
+    if (v->errors != before)
+        return;
+    if (in->syntax == SYN_COMPUTE && !check_kinds(v)) {
+        poison_outputs(v);
+        return;
+    }
+    switch (op->kind) {
+    case OP_TQUANT: verify_tquant_int8(v); break;
+    case OP_TQUANT_MX: verify_tquant_mx(v); break;
+    case OP_TDEQUANT: verify_tdequant(v); break;
+    case OP_TGEMV_BIAS: verify_tgemv(v); break;
+    case OP_TMOV: verify_tmov(v); break;
+    case OP_TLOAD:
+    case OP_TSTORE: verify_load_store(v); break;
+    case OP_ALLOC_TILE: verify_alloc(v); break;
+    case OP_TASSIGN: verify_tassign(v); break;
+    case OP_RETURN: verify_return(v); break;
+    case OP_MAKE_TENSOR_VIEW:
+    case OP_PARTITION_VIEW:
+    case OP_CONSTANT:
+    case OP_COUNT: break;
+    }
+    if (v->errors != before)
+        poison_outputs(v);
+}
+
+bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
+{
+    (void)src;
+    bool errors = false;
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        const ModuleOp *mod = m->mods[i];
+        OptArch arch = module_arch(mod->implicit ? NULL : mod, opt);
+        for (uint32_t j = 0; j < mod->nfuncs; j++) {
+            V v;
+            memset(&v, 0, sizeof v);
+            v.d = d;
+            v.f = mod->funcs[j];
+            v.arch = arch;
+            for (uint32_t a = 0; a < v.f->nargs; a++)
+                check_decl(&v, v.f->args[a]);
+            for (uint32_t k = 0; k < v.f->nops; k++) {
+                v.op = &v.f->ops[k];
+                verify_op(&v);
+            }
+            errors |= v.errors;
+        }
+    }
+    return !errors;
+}
