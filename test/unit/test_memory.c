@@ -71,7 +71,7 @@ static void descriptors(void)
     b.valid_rows = -1;
     CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "valid_row (-1) exceeds row (4)");
     b = t;
-    b.cols = 4;
+    b.cols = b.valid_cols = 4;
     CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC,
                  "expects row-major none_box tile row byte size (cols * sizeof(dtype)) to be 32-byte aligned, but got 16 bytes");
     b = t;
