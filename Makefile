@@ -26,7 +26,7 @@ UNIT_SRC  := $(wildcard test/unit/test_*.c)
 UNIT_NAMES:= $(patsubst test/unit/%.c,%,$(UNIT_SRC))
 
 # Object lists for the two flavours: optimized (build/obj) and sanitized (build/asan).
-obj = $(patsubst $(BUILD)/%.c,$(1)/gen/%.o,$(patsubst %.c,$(1)/%.o,$(2)))
+obj = $(patsubst %.c,$(1)/%.o,$(2))
 FRONT_OBJ     := $(call obj,$(BUILD)/obj,$(FRONT_SRC) $(GEN_SRC))
 FRONT_OBJ_SAN := $(call obj,$(BUILD)/asan,$(FRONT_SRC) $(GEN_SRC))
 DRIVER_OBJ    := $(call obj,$(BUILD)/obj,$(DRIVER_SRC))
@@ -67,15 +67,9 @@ $(BUILD)/parser.c: parser/parser.y
 $(BUILD)/parser.h: $(BUILD)/parser.c
 
 # ---- compilation -------------------------------------------------------------
-$(BUILD)/obj/gen/%.o: $(BUILD)/%.c
-	@mkdir -p $(@D)
-	$(CC) $(BASEFLAGS) $(OPT) $(INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(OPT) $(INC) $(CFLAGS) -MMD -MP -c -o $@ $<
-$(BUILD)/asan/gen/%.o: $(BUILD)/%.c
-	@mkdir -p $(@D)
-	$(CC) $(BASEFLAGS) $(SAN) $(INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(SAN) $(INC) $(CFLAGS) -MMD -MP -c -o $@ $<
