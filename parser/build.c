@@ -1498,16 +1498,10 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
     int64_t tile_addr = 0;
     bool isa = false;
     AttrValue *value = NULL;
-    if (d.kind == OP_TQUANT) {
-        uint32_t nouts = nuses; /* without segments: decided by quant_type */
-        d.kind = classify_tquant(&d, nresults ? nuses : 0, nresults ? nresults : (segs ? 0 : nouts),
+    /* Level 2 without segment sizes: quant_type decides (operand counts overlap) */
+    if (d.kind == OP_TQUANT)
+        d.kind = classify_tquant(&d, nresults ? nuses : 0, nresults,
                                  segs && segs->kind == AV_DENSE ? (int)segs->u.dense.n : -1);
-        if (!segs && !nresults) {
-            const Attr *a = find_attr(&d, "quant_type");
-            bool mx = a && a->val && a->val->kind == AV_ENUM && a->val->u.e.value >= QT_MXFP8;
-            d.kind = mx ? OP_TQUANT_MX : OP_TQUANT;
-        }
-    }
     switch (in->syntax) {
     case SYN_TASSIGN: {
         AttrValue *a = take_attr(&d, "addr");
