@@ -205,6 +205,54 @@ static void dequant(void)
                  "expects scale valid_shape[0] to equal dst valid_shape[0], but got 1 vs 2");
 }
 
+/* Many rows of pseudo-random values (the vectorized loops) against a scalar reference built
+ * from libm's rintf in the default round-to-nearest-even mode. */
+static void random_rows(void)
+{
+    enum { R = 64, C = 128 };
+    static float x[R * C];
+    static int8_t q[R * C];
+    static uint8_t u[R * C];
+    float s[R], z[R];
+    unsigned seed = 7;
+    for (int i = 0; i < R * C; i++) {
+        seed = seed * 1103515245u + 12345u;
+        x[i] = ((float)(int)(seed >> 9) - 4194304.0f) / 16384.0f;   /* about +-256 */
+        if (i % 61 == 0)
+            x[i] = (float)(i % 7) - 3.5f;                           /* exact ties */
+    }
+    for (int r = 0; r < R; r++) {
+        s[r] = 0.25f + (float)r / 32.0f;
+        z[r] = (float)(r * 3) + 0.5f;
+    }
+    ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_F32, R, C, 0);
+    ptort_tile dst = ptort_tile_make(PTORT_VEC, PTORT_I8, R, C, 65536);
+    ptort_tile ud = dst;
+    ud.dtype = PTORT_U8;
+    ptort_tile sc = ptort_tile_make(PTORT_VEC, PTORT_F32, R, 1, 98304);
+    sc.blayout = PTORT_BL_COL_MAJOR;
+    ptort_tile of = sc;
+    of.addr = 98304 + 4096;
+    ptort_tile_fill(a5, &src, x, R, C);
+    ptort_tile_fill(a5, &sc, s, R, 1);
+    ptort_tile_fill(a5, &of, z, R, 1);
+    CHECK(ptort_tquant_int8(a5, PTORT_INT8_SYM, &src, &sc, NULL, &dst, NULL) == PTORT_OK);
+    ptort_tile_read(a5, &dst, q, R, C);
+    CHECK(ptort_tquant_int8(a5, PTORT_INT8_ASYM, &src, &sc, &of, &ud, NULL) == PTORT_OK);
+    ptort_tile_read(a5, &ud, u, R, C);
+    int bad = 0;
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            float v = rintf(x[r * C + c] * s[r]);
+            int want = v > 127 ? 127 : v < -128 ? -128 : (int)v;
+            float p = x[r * C + c] * s[r];
+            float w = rintf(p + z[r]);
+            int wu = w > 255 ? 255 : w < 0 ? 0 : (int)w;
+            bad += q[r * C + c] != want || u[r * C + c] != wu;
+        }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
     a5 = ptort_ctx_new(PTORT_A5, NULL);
@@ -215,6 +263,7 @@ int main(void)
     asym();
     rejects();
     dequant();
+    random_rows();
     ptort_ctx_free(a5);
     ptort_ctx_free(a3);
     return unit_done();

@@ -1,0 +1,269 @@
+/* bench_runtime.c - throughput of the runtime kernels against memcpy (`make bench`).
+ *
+ * For each kernel and a realistic tile shape it prints one line
+ *   runtime KERNEL SHAPE: X.XX GB/s, Y.YY x memcpy
+ * where GB/s counts the source bytes read per op (for tgemv.bias the rhs matrix) and the
+ * memcpy figure copies a buffer of the same size in the same run. Each figure is the best of
+ * several timed rounds of enough iterations to last a few milliseconds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ptort.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef int (*KernelFn)(void *arg);
+
+typedef struct {
+    uint8_t *src, *dst;
+    size_t n;
+} Copy;
+
+static int do_copy(void *arg)
+{
+    Copy *c = arg;
+    memcpy(c->dst, c->src, c->n);
+    /* keep the copy observable so it is not optimized away */
+    __asm__ volatile("" : : "r"(c->dst) : "memory");
+    return 0;
+}
+
+/* Iterations of FN that last about 2 ms. */
+static int calibrate(KernelFn fn, void *arg)
+{
+    int iters = 1;
+    for (;;) {
+        double t0 = now();
+        for (int i = 0; i < iters; i++)
+            if (fn(arg))
+                return -1;
+        if (now() - t0 > 0.002 || iters > (1 << 24))
+            return iters;
+        iters *= 2;
+    }
+}
+
+static double timed(KernelFn fn, void *arg, int iters)
+{
+    double t0 = now();
+    for (int i = 0; i < iters; i++)
+        fn(arg);
+    return (now() - t0) / iters;
+}
+
+/* The kernel and memcpy are timed in alternating rounds (so that both see the same machine
+ * load) and the best round of each is kept. */
+static void report(const char *kernel, const char *shape, KernelFn fn, void *arg, size_t bytes)
+{
+    Copy c = {malloc(bytes), malloc(bytes), bytes};
+    memset(c.src, 1, bytes);
+    memset(c.dst, 0, bytes);
+    int ik = calibrate(fn, arg), ic = calibrate(do_copy, &c);
+    if (ik < 0) {
+        printf("runtime %s %s: failed\n", kernel, shape);
+        return;
+    }
+    double tk = 1e30, tm = 1e30;
+    for (int round = 0; round < 15; round++) {
+        double a = timed(fn, arg, ik), b = timed(do_copy, &c, ic);
+        tk = a < tk ? a : tk;
+        tm = b < tm ? b : tm;
+    }
+    free(c.src);
+    free(c.dst);
+    printf("runtime %s %s: %.2f GB/s, %.2f x memcpy\n", kernel, shape, (double)bytes / tk * 1e-9, tm / tk);
+    fflush(stdout);
+}
+
+/* ---- kernels ---------------------------------------------------------------------- */
+
+typedef struct {
+    ptort_ctx *ctx;
+    ptort_quant_type qt;
+    ptort_scale_alg alg;
+    ptort_tile src, dst, exp, max, sc, extra;
+} Op;
+
+static int run_mx(void *arg)
+{
+    Op *o = arg;
+    return ptort_tquant_mx(o->ctx, o->qt, o->alg, PTORT_AXIS1, &o->src, &o->dst, &o->exp,
+                           &o->max, &o->sc, NULL);
+}
+
+static int run_int8(void *arg)
+{
+    Op *o = arg;
+    return ptort_tquant_int8(o->ctx, o->qt, &o->src, &o->exp,
+                             o->qt == PTORT_INT8_ASYM ? &o->max : NULL, &o->dst, NULL);
+}
+
+static int run_dequant(void *arg)
+{
+    Op *o = arg;
+    return ptort_tdequant(o->ctx, &o->src, &o->exp, &o->max, &o->dst);
+}
+
+static int run_gemv(void *arg)
+{
+    Op *o = arg;
+    return ptort_tgemv_bias(o->ctx, &o->src, &o->extra, &o->sc, &o->dst, PTORT_ACC_FINAL);
+}
+
+static void fill_random(ptort_ctx *ctx, const ptort_tile *t)
+{
+    int64_t n = t->rows * t->cols;
+    int sz = ptort_dtype_size(t->dtype);
+    uint8_t *h = malloc((size_t)(n * sz));
+    unsigned s = 1;
+    for (int64_t i = 0; i < n; i++) {
+        s = s * 1103515245u + 12345u;
+        float v = ((float)((s >> 8) & 0xFFFF) - 32768.0f) / 1024.0f;
+        if (t->dtype == PTORT_F32)
+            memcpy(h + 4 * i, &v, 4);
+        else if (t->dtype == PTORT_F16 || t->dtype == PTORT_BF16) {
+            uint16_t b = t->dtype == PTORT_F16 ? ptort_f32_to_f16(v) : ptort_f32_to_bf16(v);
+            memcpy(h + 2 * i, &b, 2);
+        } else {
+            h[i * sz] = (uint8_t)(s >> 16);
+        }
+    }
+    ptort_tile_fill(ctx, t, h, t->rows, t->cols);
+    free(h);
+}
+
+static void bench_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, ptort_dtype sdt,
+                     int64_t m, int64_t n, const char *name)
+{
+    Op o;
+    memset(&o, 0, sizeof o);
+    o.ctx = ctx;
+    o.qt = qt;
+    o.alg = alg;
+    int sz = ptort_dtype_size(sdt), fp4 = qt == PTORT_MXFP4_E2M1;
+    int64_t g = n / 32, gc = (g + 31) / 32 * 32;
+    int64_t src_bytes = m * n * sz, dst_cols = fp4 ? n / 2 : n;
+    o.src = ptort_tile_make(PTORT_VEC, sdt, m, n, 0);
+    o.dst = ptort_tile_make(PTORT_VEC, fp4 ? PTORT_F4E2M1X2 : PTORT_F8E4M3FN, m, dst_cols, src_bytes);
+    int64_t a = src_bytes + m * dst_cols;
+    o.exp = ptort_tile_make(PTORT_VEC, PTORT_U8, m, gc, a);
+    o.exp.valid_cols = g;
+    a += m * gc;
+    int64_t mc = (g * sz + 31) / 32 * 32 / sz;
+    o.max = ptort_tile_make(PTORT_VEC, sdt, m, mc, a);
+    o.max.valid_cols = g;
+    o.sc = o.max;
+    o.sc.addr = a + m * mc * sz;
+    fill_random(ctx, &o.src);
+    char shape[32];
+    snprintf(shape, sizeof shape, "%lldx%lld", (long long)m, (long long)n);
+    if (run_mx(&o)) {
+        printf("runtime %s %s: %s\n", name, shape, ptort_error(ctx));
+        return;
+    }
+    report(name, shape, run_mx, &o, (size_t)src_bytes);
+}
+
+static void bench_int8(ptort_ctx *ctx, ptort_quant_type qt, const char *name)
+{
+    Op o;
+    memset(&o, 0, sizeof o);
+    o.ctx = ctx;
+    o.qt = qt;
+    o.src = ptort_tile_make(PTORT_VEC, PTORT_F32, 128, 128, 0);
+    o.dst = ptort_tile_make(PTORT_VEC, qt == PTORT_INT8_SYM ? PTORT_I8 : PTORT_U8, 128, 128, 65536);
+    o.exp = ptort_tile_make(PTORT_VEC, PTORT_F32, 128, 1, 81920);
+    o.exp.blayout = PTORT_BL_COL_MAJOR;
+    o.max = o.exp;
+    o.max.addr = 81920 + 512;
+    fill_random(ctx, &o.src);
+    float p[128];
+    for (int i = 0; i < 128; i++)
+        p[i] = 3.0f + (float)i / 64.0f;
+    ptort_tile_fill(ctx, &o.exp, p, 128, 1);
+    ptort_tile_fill(ctx, &o.max, p, 128, 1);
+    if (run_int8(&o)) {
+        printf("runtime %s: %s\n", name, ptort_error(ctx));
+        return;
+    }
+    report(name, "128x128", run_int8, &o, 128 * 128 * 4);
+}
+
+static void bench_dequant(ptort_ctx *ctx)
+{
+    Op o;
+    memset(&o, 0, sizeof o);
+    o.ctx = ctx;
+    o.src = ptort_tile_make(PTORT_VEC, PTORT_I8, 128, 128, 0);
+    o.dst = ptort_tile_make(PTORT_VEC, PTORT_F32, 128, 128, 16384);
+    o.exp = ptort_tile_make(PTORT_VEC, PTORT_F32, 128, 8, 81920);
+    o.exp.valid_cols = 1;
+    o.max = o.exp;
+    o.max.addr = 81920 + 4096;
+    fill_random(ctx, &o.src);
+    if (run_dequant(&o)) {
+        printf("runtime tdequant: %s\n", ptort_error(ctx));
+        return;
+    }
+    report("tdequant.i8", "128x128", run_dequant, &o, 128 * 128);
+}
+
+/* a3 form (row-major rhs) and a5 form (rhs row_major/col_major boxes). */
+static void bench_gemv(ptort_ctx *ctx, int a5_layout, const char *name)
+{
+    enum { K = 512, N = 128 };
+    Op o;
+    memset(&o, 0, sizeof o);
+    o.ctx = ctx;
+    o.src = ptort_tile_make(PTORT_LEFT, PTORT_F16, 1, K, 0);
+    o.extra = ptort_tile_make(PTORT_RIGHT, PTORT_F16, K, N, 0);
+    o.sc = ptort_tile_make(PTORT_BIAS, PTORT_F32, 1, N, 0);
+    o.dst = ptort_tile_make(PTORT_ACC, PTORT_F32, 1, N, 0);
+    if (a5_layout) {
+        o.src.blayout = PTORT_BL_COL_MAJOR;
+        o.src.slayout = PTORT_SL_ROW_MAJOR;
+        o.extra.slayout = PTORT_SL_COL_MAJOR;
+        o.dst.blayout = PTORT_BL_COL_MAJOR;
+        o.dst.slayout = PTORT_SL_ROW_MAJOR;
+    }
+    fill_random(ctx, &o.src);
+    fill_random(ctx, &o.extra);
+    if (run_gemv(&o)) {
+        printf("runtime %s: %s\n", name, ptort_error(ctx));
+        return;
+    }
+    report(name, "K=512 N=128", run_gemv, &o, (size_t)K * N * 2);
+}
+
+int main(void)
+{
+    ptort_ctx *a5 = ptort_ctx_new(PTORT_A5, NULL);
+    /* The K=512 x N=128 f16 rhs is 128 KiB: give L0B room for it (--mem-size right=...). */
+    int64_t sizes[PTORT_NUM_LOCS] = {0, 0, 0, 262144, 0, 0, 0};
+    ptort_ctx *a3big = ptort_ctx_new(PTORT_A3, sizes);
+    ptort_ctx *a5big = ptort_ctx_new(PTORT_A5, sizes);
+    if (!a5 || !a3big || !a5big)
+        return 1;
+    bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_F32, 64, 128, "tquant.mxfp8.ocp.f32");
+    bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_F32, 128, 256, "tquant.mxfp8.ocp.f32");
+    bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_NV, PTORT_F32, 64, 128, "tquant.mxfp8.nv.f32");
+    bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_NV, PTORT_F32, 128, 256, "tquant.mxfp8.nv.f32");
+    bench_mx(a5, PTORT_MXFP4_E2M1, PTORT_SCALE_OCP, PTORT_F16, 64, 128, "tquant.mxfp4.ocp.f16");
+    bench_int8(a5, PTORT_INT8_SYM, "tquant.int8_sym.f32");
+    bench_int8(a5, PTORT_INT8_ASYM, "tquant.int8_asym.f32");
+    bench_dequant(a5);
+    bench_gemv(a3big, 0, "tgemv.bias.f16");
+    bench_gemv(a5big, 1, "tgemv.bias.f16.a5");
+    ptort_ctx_free(a5);
+    ptort_ctx_free(a3big);
+    ptort_ctx_free(a5big);
+    return 0;
+}
