@@ -75,8 +75,58 @@ static void put_float(StrBuf *b, const AttrValue *v)
     sb_puts(b, s);
 }
 
-void print_attr_value(StrBuf *b, const AttrValue *v)
+/* MLIR prints a signless integer as signed in its width (255 : i8 is -1 : i8). */
+static long long signless_value(int64_t x, DType t)
 {
+    int w = t == DT_I8 ? 8 : t == DT_I16 ? 16 : t == DT_I32 ? 32 : 64;
+    if (w == 64)
+        return (long long)x;
+    uint64_t m = (uint64_t)1 << (w - 1);
+    uint64_t u = (uint64_t)x & ((m << 1) - 1);
+    return (long long)(int64_t)(u ^ m) - (long long)m;
+}
+
+/* A string as llvm::printEscapedString writes it: the source text between the
+ * quotes is decoded (\" \\ \n \t \XX) and every byte that is not printable,
+ * or is '"', written as \XX. */
+static void put_escaped(StrBuf *b, Str s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (uint32_t i = 0; i < s.len; i++) {
+        unsigned char c = (unsigned char)s.p[i];
+        if (c == '\\' && i + 1 < s.len) {
+            char e = s.p[++i];
+            if (e == 'n')
+                c = '\n';
+            else if (e == 't')
+                c = '\t';
+            else if (e == '"' || e == '\\')
+                c = (unsigned char)e;
+            else if (i + 1 < s.len) {
+                char h = s.p[i + 1];
+                unsigned hi = e <= '9' ? (unsigned)(e - '0') : (unsigned)((e | 0x20) - 'a' + 10);
+                unsigned lo = h <= '9' ? (unsigned)(h - '0') : (unsigned)((h | 0x20) - 'a' + 10);
+                c = (unsigned char)(hi << 4 | lo);
+                i++;
+            }
+        }
+        if (c == '\\') {
+            sb_puts(b, "\\\\");
+        } else if (c >= 0x20 && c < 0x7F && c != '"') {
+            sb_putc(b, (char)c);
+        } else {
+            sb_putc(b, '\\');
+            sb_putc(b, hex[c >> 4]);
+            sb_putc(b, hex[c & 15]);
+        }
+    }
+}
+
+/* in_array: MLIR elides the default types i64 and f64 of array elements;
+ * elsewhere an untyped integer prints as i64 and an untyped float as f64. */
+static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
+{
+    DType t = v->type;
     switch (v->kind) {
     case AV_UNIT:
         sb_puts(b, "unit");
@@ -85,14 +135,18 @@ void print_attr_value(StrBuf *b, const AttrValue *v)
         sb_puts(b, v->u.b ? "true" : "false");
         return;
     case AV_INT:
-        sb_printf(b, "%lld", (long long)v->u.i);
+        sb_printf(b, "%lld", signless_value(v->u.i, t));
+        if (t == DT_NONE)
+            t = DT_I64;
         break;
     case AV_FLOAT:
         put_float(b, v);
+        if (t == DT_NONE)
+            t = DT_F64;
         break;
     case AV_STRING:
         sb_putc(b, '"');
-        put_str(b, v->u.s);
+        put_escaped(b, v->u.s);
         sb_putc(b, '"');
         return;
     case AV_ARRAY:
@@ -100,14 +154,14 @@ void print_attr_value(StrBuf *b, const AttrValue *v)
         for (uint32_t i = 0; i < v->u.arr.n; i++) {
             if (i)
                 sb_puts(b, ", ");
-            print_attr_value(b, v->u.arr.items[i]);
+            put_attr_value(b, v->u.arr.items[i], true);
         }
         sb_putc(b, ']');
         return;
     case AV_DENSE:
         sb_printf(b, "array<%s", dtype_name(v->type));
         for (uint32_t i = 0; i < v->u.dense.n; i++)
-            sb_printf(b, "%s%lld", i ? ", " : ": ", (long long)v->u.dense.items[i]);
+            sb_printf(b, "%s%lld", i ? ", " : ": ", signless_value(v->u.dense.items[i], v->type));
         sb_putc(b, '>');
         return;
     case AV_ENUM: {
@@ -122,17 +176,34 @@ void print_attr_value(StrBuf *b, const AttrValue *v)
         type_print(b, v->u.ty);
         return;
     }
-    if (v->type != DT_NONE)
-        sb_printf(b, " : %s", dtype_name(v->type));
+    if (!(in_array && (t == DT_I64 || t == DT_F64)))
+        sb_printf(b, " : %s", dtype_name(t));
+}
+
+void print_attr_value(StrBuf *b, const AttrValue *v) { put_attr_value(b, v, false); }
+
+/* A bare identifier key prints bare, any other key as an escaped string (MLIR). */
+static bool is_bare_key(Str k)
+{
+    for (uint32_t i = 0; i < k.len; i++) {
+        char c = k.p[i];
+        bool letter = ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_';
+        bool other = (c >= '0' && c <= '9') || c == '$' || c == '.';
+        if (!letter && (i == 0 || !other))
+            return false;
+    }
+    return k.len > 0;
 }
 
 static void put_attr(StrBuf *b, const Attr *a)
 {
-    if (a->quoted)
+    if (a->quoted && !is_bare_key(a->key)) {
         sb_putc(b, '"');
-    put_str(b, a->key);
-    if (a->quoted)
+        put_escaped(b, a->key);
         sb_putc(b, '"');
+    } else {
+        put_str(b, a->key);
+    }
     if (a->val->kind != AV_UNIT) {
         sb_puts(b, " = ");
         print_attr_value(b, a->val);
