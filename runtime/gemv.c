@@ -11,7 +11,7 @@
 #include "internal.h"
 
 /* Widens columns [0, n) of row R of tile T to fp32 (or int32 for i8) patterns in OUT. */
-PTORT_VECTORIZE
+PTORT_HOT
 static void widen_tile_row(ptort_ctx *ctx, const ptort_tile *t, const Layout *l,
                            const int64_t *col, const float *lut, int64_t r, int64_t n,
                            uint32_t *out)
@@ -82,7 +82,7 @@ static void fma_row_hw(float *acc, const uint32_t *b, float a, int64_t n)
 }
 #endif
 
-PTORT_VECTORIZE
+PTORT_HOT
 static void mac_row_i32(uint32_t *acc, const uint32_t *b, uint32_t a, int64_t n)
 {
     /* Unsigned arithmetic: wrap-around modulo 2^32 is the defined result (NUMERICS.md 4). */

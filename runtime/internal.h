@@ -37,6 +37,15 @@ struct ptort_ctx {
 #define PTORT_VECTORIZE
 #endif
 
+/* The per-row kernels also get an AVX2 copy chosen at load time (GNU ifunc) on x86-64, so a
+ * default (SSE2) build still runs 8 lanes wide on machines that have them. Integer and
+ * separately rounded fp32 operations give the same bits in either copy. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define PTORT_HOT PTORT_VECTORIZE __attribute__((target_clones("avx2", "default")))
+#else
+#define PTORT_HOT PTORT_VECTORIZE
+#endif
+
 /* Records a message in CTX (if not NULL) and returns ST. */
 ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...) PTORT_PRINTF(3, 4);
 

@@ -94,7 +94,7 @@ static void group_params(const MxCfg *cfg, uint32_t mb, Group *g)
 
 /* ---- per-element loops (vectorized) ------------------------------------------------ */
 
-PTORT_VECTORIZE
+PTORT_HOT
 static uint32_t max_abs32(const uint32_t *x)
 {
     int32_t m = 0;
@@ -105,14 +105,14 @@ static uint32_t max_abs32(const uint32_t *x)
     return (uint32_t)m;
 }
 
-PTORT_VECTORIZE
+PTORT_HOT
 static void enc_fp8(const uint32_t *x, uint8_t *out, int64_t n, float s)
 {
     for (int64_t i = 0; i < n; i++)
         out[i] = e4m3_encode(u2f(x[i]) * s);
 }
 
-PTORT_VECTORIZE
+PTORT_HOT
 static void enc_fp4(const uint32_t *x, uint8_t *out, int64_t n, float s)
 {
     for (int64_t i = 0; i < n; i++)
@@ -120,7 +120,7 @@ static void enc_fp4(const uint32_t *x, uint8_t *out, int64_t n, float s)
 }
 
 /* bf16 sources: the scaled value is rounded to bf16 before the e2m1 cast (NUMERICS.md 1.4). */
-PTORT_VECTORIZE
+PTORT_HOT
 static void enc_fp4_bf16(const uint32_t *x, uint8_t *out, int64_t n, float s)
 {
     for (int64_t i = 0; i < n; i++)
@@ -138,7 +138,7 @@ static void encode(const MxCfg *cfg, const uint32_t *x, uint8_t *out, int64_t n,
 }
 
 /* Widens N elements of a row to fp32 patterns in OUT, zero-filling up to NPAD. */
-PTORT_VECTORIZE
+PTORT_HOT
 static void widen_row(ptort_dtype dt, const uint8_t *p, uint32_t *out, int64_t n, int64_t npad)
 {
     if (dt == PTORT_F32) {
@@ -353,7 +353,7 @@ static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
 /* axis0: a group is 32 rows of one column. Each block of 32 rows is widened once, the column
  * maxima are reduced row by row (contiguous, vectorized), then each row is encoded with its
  * columns' scales; poisoned columns are selected per element without branches. */
-PTORT_VECTORIZE
+PTORT_HOT
 static void run_axis0(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint32_t *maxb, float *sv,
                       uint32_t *nanm, uint8_t *codes)
 {

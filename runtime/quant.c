@@ -27,14 +27,14 @@ static inline int32_t round_clamp(float v, float lo, float hi)
     return (int32_t)(f2u(v + 12582912.0f) - 0x4B400000u);
 }
 
-PTORT_VECTORIZE
+PTORT_HOT
 static void quant_sym_row(const uint32_t *x, int8_t *q, int64_t n, float s)
 {
     for (int64_t c = 0; c < n; c++)
         q[c] = (int8_t)round_clamp(u2f(x[c]) * s, -128.0f, 127.0f);
 }
 
-PTORT_VECTORIZE
+PTORT_HOT
 static void quant_asym_row(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
 {
     for (int64_t c = 0; c < n; c++) {
@@ -140,7 +140,7 @@ ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_
     return PTORT_OK;
 }
 
-PTORT_VECTORIZE
+PTORT_HOT
 static void dequant_i8_row(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
 {
     for (int64_t c = 0; c < n; c++) {
@@ -149,7 +149,7 @@ static void dequant_i8_row(const int8_t *q, uint32_t *y, int64_t n, float s, flo
     }
 }
 
-PTORT_VECTORIZE
+PTORT_HOT
 static void dequant_i16_row(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
 {
     for (int64_t c = 0; c < n; c++) {
