@@ -46,6 +46,10 @@ struct ptort_ctx {
 #define PTORT_HOT PTORT_VECTORIZE
 #endif
 
+/* Non-zero when the hand-written AVX2 kernels may run (x86-64 only): the CPU has AVX2 and
+ * the environment variable PTORT_NO_AVX2 is unset (tests set it to run the SSE2 kernels). */
+int ptort_use_avx2(void);
+
 /* Records a message in CTX (if not NULL) and returns ST. */
 ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...) PTORT_PRINTF(3, 4);
 

@@ -5,14 +5,39 @@
  */
 #include "internal.h"
 
-/* Reads the per-row parameter of row R: column 0 of row R, or the single value of a [1, 1]
- * tile (NUMERICS.md 2: one value for all rows). */
-static float param_at(ptort_ctx *ctx, const ptort_tile *p, const Layout *l, int64_t r)
+/* The per-row parameter of row r: column 0 of row r, or the single value of a [1, 1] tile
+ * (NUMERICS.md 2: one value for all rows). For the none_box layouts (and [1, 1] tiles) the
+ * address is base + r * step; boxed layouts go through the layout functions. */
+typedef struct {
+    ptort_ctx *ctx;
+    const ptort_tile *p;
+    Layout l;
+    const uint8_t *base;
+    int64_t step;           /* bytes per row, or -1: use the layout */
+} Param;
+
+static void param_init(Param *pr, ptort_ctx *ctx, const ptort_tile *p)
 {
+    pr->ctx = ctx;
+    pr->p = p;
+    layout_of(p, &pr->l);
+    pr->base = tile_base(ctx, p) + (layout_row_off(&pr->l, 0) + layout_col_off(&pr->l, 0)) * 4;
     if (p->valid_rows == 1)
-        r = 0;
+        pr->step = 0;
+    else if (pr->l.kind == LAY_ROW || pr->l.kind == LAY_COL)
+        pr->step = (layout_row_off(&pr->l, 1) - layout_row_off(&pr->l, 0)) * 4;
+    else
+        pr->step = -1;
+}
+
+static float param_at(const Param *pr, int64_t r)
+{
     uint32_t v;
-    memcpy(&v, tile_base(ctx, p) + (layout_row_off(l, r) + layout_col_off(l, 0)) * 4, 4);
+    if (pr->step >= 0)
+        memcpy(&v, pr->base + r * pr->step, 4);
+    else
+        memcpy(&v, tile_base(pr->ctx, pr->p) +
+                       (layout_row_off(&pr->l, r) + layout_col_off(&pr->l, 0)) * 4, 4);
     return u2f(v);
 }
 
@@ -27,20 +52,149 @@ static inline int32_t round_clamp(float v, float lo, float hi)
     return (int32_t)(f2u(v + 12582912.0f) - 0x4B400000u);
 }
 
-PTORT_HOT
-static void quant_sym_row(const uint32_t *x, int8_t *q, int64_t n, float s)
+PTORT_VECTORIZE
+static void quant_sym_row_c(const uint32_t *x, int8_t *q, int64_t n, float s)
 {
     for (int64_t c = 0; c < n; c++)
         q[c] = (int8_t)round_clamp(u2f(x[c]) * s, -128.0f, 127.0f);
 }
 
-PTORT_HOT
-static void quant_asym_row(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
+PTORT_VECTORIZE
+static void quant_asym_row_c(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
 {
     for (int64_t c = 0; c < n; c++) {
         float v = u2f(x[c]) * s;
         q[c] = (uint8_t)round_clamp(v + z, 0.0f, 255.0f);
     }
+}
+
+/* x86-64: the row kernels are written with SSE2 (baseline) and AVX2 intrinsics, chosen at
+ * run time. Per element: v = x * s (then + z), NaN -> +0 (and with an ordered mask),
+ * v = min(v, hi), then cvtps2dq rounds to nearest even (the default MXCSR mode that the
+ * scalar 1.5 * 2^23 trick also relies on) and the saturating packs clamp the low side:
+ * anything below lo (down to cvtps2dq's 0x80000000 for huge negatives) saturates to lo.
+ * This is clamp(rint(v)) exactly; the tail (< one vector) uses the scalar code. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define PTORT_X86_KERNELS 1
+#include <immintrin.h>
+
+static void quant_sym_row_sse2(const uint32_t *x, int8_t *q, int64_t n, float s)
+{
+    const __m128 vs = _mm_set1_ps(s), hi = _mm_set1_ps(127.0f);
+    int64_t c = 0;
+    for (; c + 16 <= n; c += 16) {
+        __m128i r[4];
+        for (int k = 0; k < 4; k++) {
+            __m128 v = _mm_mul_ps(_mm_loadu_ps((const float *)(const void *)(x + c + 4 * k)), vs);
+            v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
+            v = _mm_min_ps(v, hi);
+            r[k] = _mm_cvtps_epi32(v);
+        }
+        __m128i a = _mm_packs_epi32(r[0], r[1]), b = _mm_packs_epi32(r[2], r[3]);
+        _mm_storeu_si128((__m128i *)(void *)(q + c), _mm_packs_epi16(a, b));
+    }
+    quant_sym_row_c(x + c, q + c, n - c, s);
+}
+
+static void quant_asym_row_sse2(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
+{
+    const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z), hi = _mm_set1_ps(255.0f);
+    int64_t c = 0;
+    for (; c + 16 <= n; c += 16) {
+        __m128i r[4];
+        for (int k = 0; k < 4; k++) {
+            __m128 v = _mm_mul_ps(_mm_loadu_ps((const float *)(const void *)(x + c + 4 * k)), vs);
+            v = _mm_add_ps(v, vz);
+            v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
+            v = _mm_min_ps(v, hi);
+            r[k] = _mm_cvtps_epi32(v);
+        }
+        __m128i a = _mm_packs_epi32(r[0], r[1]), b = _mm_packs_epi32(r[2], r[3]);
+        _mm_storeu_si128((__m128i *)(void *)(q + c), _mm_packus_epi16(a, b));
+    }
+    quant_asym_row_c(x + c, q + c, n - c, s, z);
+}
+
+__attribute__((target("avx2")))
+static void quant_sym_row_avx2(const uint32_t *x, int8_t *q, int64_t n, float s)
+{
+    const __m256 vs = _mm256_set1_ps(s), hi = _mm256_set1_ps(127.0f);
+    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    int64_t c = 0;
+    for (; c + 32 <= n; c += 32) {
+        __m256i r[4];
+        for (int k = 0; k < 4; k++) {
+            __m256 v = _mm256_mul_ps(_mm256_loadu_ps((const float *)(const void *)(x + c + 8 * k)), vs);
+            v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+            v = _mm256_min_ps(v, hi);
+            r[k] = _mm256_cvtps_epi32(v);
+        }
+        /* in-lane packs give dword order 0 2 4 6 1 3 5 7 (in 4-byte groups); perm fixes it */
+        __m256i a = _mm256_packs_epi32(r[0], r[1]), b = _mm256_packs_epi32(r[2], r[3]);
+        __m256i p = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b), perm);
+        _mm256_storeu_si256((__m256i *)(void *)(q + c), p);
+    }
+    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
+     * state would stall on every row. */
+    _mm256_zeroupper();
+    if (c < n)
+        quant_sym_row_sse2(x + c, q + c, n - c, s);
+}
+
+__attribute__((target("avx2")))
+static void quant_asym_row_avx2(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
+{
+    const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z), hi = _mm256_set1_ps(255.0f);
+    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    int64_t c = 0;
+    for (; c + 32 <= n; c += 32) {
+        __m256i r[4];
+        for (int k = 0; k < 4; k++) {
+            __m256 v = _mm256_mul_ps(_mm256_loadu_ps((const float *)(const void *)(x + c + 8 * k)), vs);
+            v = _mm256_add_ps(v, vz);
+            v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+            v = _mm256_min_ps(v, hi);
+            r[k] = _mm256_cvtps_epi32(v);
+        }
+        __m256i a = _mm256_packs_epi32(r[0], r[1]), b = _mm256_packs_epi32(r[2], r[3]);
+        __m256i p = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, b), perm);
+        _mm256_storeu_si256((__m256i *)(void *)(q + c), p);
+    }
+    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
+     * state would stall on every row. */
+    _mm256_zeroupper();
+    if (c < n)
+        quant_asym_row_sse2(x + c, q + c, n - c, s, z);
+}
+
+static int have_avx2(void)
+{
+    return ptort_use_avx2();
+}
+#endif
+
+static void quant_sym_row(const uint32_t *x, int8_t *q, int64_t n, float s)
+{
+#ifdef PTORT_X86_KERNELS
+    if (have_avx2())
+        quant_sym_row_avx2(x, q, n, s);
+    else
+        quant_sym_row_sse2(x, q, n, s);
+#else
+    quant_sym_row_c(x, q, n, s);
+#endif
+}
+
+static void quant_asym_row(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
+{
+#ifdef PTORT_X86_KERNELS
+    if (have_avx2())
+        quant_asym_row_avx2(x, q, n, s, z);
+    else
+        quant_asym_row_sse2(x, q, n, s, z);
+#else
+    quant_asym_row_c(x, q, n, s, z);
+#endif
 }
 
 static ptort_status check_vec(ptort_ctx *ctx, const char *op, const char *role,
@@ -122,26 +276,26 @@ ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_
     if (tmp && ctx->arch != PTORT_A5 && (tmp->rows != src->rows || tmp->cols != src->cols))
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects A2/A3 tmp to have the same shape as src", op);
 
-    Layout ls, lo;
-    layout_of(scale, &ls);
+    Param ps, po;
+    param_init(&ps, ctx, scale);
     if (offset)
-        layout_of(offset, &lo);
+        param_init(&po, ctx, offset);
     const uint8_t *sb = tile_base(ctx, src);
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * 4, dstr = tile_row_stride(dst);
     for (int64_t r = 0; r < dst->valid_rows; r++) {
         const uint32_t *x = (const uint32_t *)(const void *)(sb + r * sst);
-        float s = param_at(ctx, scale, &ls, r);
+        float s = param_at(&ps, r);
         if (qt == PTORT_INT8_SYM)
             quant_sym_row(x, (int8_t *)(db + r * dstr), dst->valid_cols, s);
         else
-            quant_asym_row(x, db + r * dstr, dst->valid_cols, s, param_at(ctx, offset, &lo, r));
+            quant_asym_row(x, db + r * dstr, dst->valid_cols, s, param_at(&po, r));
     }
     return PTORT_OK;
 }
 
-PTORT_HOT
-static void dequant_i8_row(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
+PTORT_VECTORIZE
+static void dequant_i8_row_c(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
 {
     for (int64_t c = 0; c < n; c++) {
         float v = (float)q[c] - z;
@@ -149,13 +303,114 @@ static void dequant_i8_row(const int8_t *q, uint32_t *y, int64_t n, float s, flo
     }
 }
 
-PTORT_HOT
-static void dequant_i16_row(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
+PTORT_VECTORIZE
+static void dequant_i16_row_c(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
 {
     for (int64_t c = 0; c < n; c++) {
         float v = (float)q[c] - z;
         y[c] = f2u(v * s);
     }
+}
+
+#ifdef PTORT_X86_KERNELS
+/* int -> fp32 is exact (cvtdq2ps), then the same subtract and multiply. */
+static void dequant_i8_row_sse2(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
+{
+    const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z);
+    int64_t c = 0;
+    for (; c + 16 <= n; c += 16) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c));
+        __m128i lo = _mm_srai_epi16(_mm_unpacklo_epi8(b, b), 8);
+        __m128i hi = _mm_srai_epi16(_mm_unpackhi_epi8(b, b), 8);
+        __m128i w[4] = {_mm_srai_epi32(_mm_unpacklo_epi16(lo, lo), 16),
+                        _mm_srai_epi32(_mm_unpackhi_epi16(lo, lo), 16),
+                        _mm_srai_epi32(_mm_unpacklo_epi16(hi, hi), 16),
+                        _mm_srai_epi32(_mm_unpackhi_epi16(hi, hi), 16)};
+        for (int k = 0; k < 4; k++) {
+            __m128 v = _mm_sub_ps(_mm_cvtepi32_ps(w[k]), vz);
+            _mm_storeu_ps((float *)(void *)(y + c + 4 * k), _mm_mul_ps(v, vs));
+        }
+    }
+    dequant_i8_row_c(q + c, y + c, n - c, s, z);
+}
+
+static void dequant_i16_row_sse2(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
+{
+    const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z);
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c));
+        __m128i w[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(b, b), 16),
+                        _mm_srai_epi32(_mm_unpackhi_epi16(b, b), 16)};
+        for (int k = 0; k < 2; k++) {
+            __m128 v = _mm_sub_ps(_mm_cvtepi32_ps(w[k]), vz);
+            _mm_storeu_ps((float *)(void *)(y + c + 4 * k), _mm_mul_ps(v, vs));
+        }
+    }
+    dequant_i16_row_c(q + c, y + c, n - c, s, z);
+}
+
+__attribute__((target("avx2")))
+static void dequant_i8_row_avx2(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
+{
+    const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z);
+    int64_t c = 0;
+    for (; c + 32 <= n; c += 32) {
+        for (int k = 0; k < 4; k++) {
+            __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + c + 8 * k));
+            __m256 v = _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)), vz);
+            _mm256_storeu_ps((float *)(void *)(y + c + 8 * k), _mm256_mul_ps(v, vs));
+        }
+    }
+    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
+     * state would stall on every row. */
+    _mm256_zeroupper();
+    if (c < n)
+        dequant_i8_row_sse2(q + c, y + c, n - c, s, z);
+}
+
+__attribute__((target("avx2")))
+static void dequant_i16_row_avx2(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
+{
+    const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z);
+    int64_t c = 0;
+    for (; c + 16 <= n; c += 16) {
+        for (int k = 0; k < 2; k++) {
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c + 8 * k));
+            __m256 v = _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(b)), vz);
+            _mm256_storeu_ps((float *)(void *)(y + c + 8 * k), _mm256_mul_ps(v, vs));
+        }
+    }
+    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
+     * state would stall on every row. */
+    _mm256_zeroupper();
+    if (c < n)
+        dequant_i16_row_sse2(q + c, y + c, n - c, s, z);
+}
+#endif
+
+static void dequant_i8_row(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
+{
+#ifdef PTORT_X86_KERNELS
+    if (have_avx2())
+        dequant_i8_row_avx2(q, y, n, s, z);
+    else
+        dequant_i8_row_sse2(q, y, n, s, z);
+#else
+    dequant_i8_row_c(q, y, n, s, z);
+#endif
+}
+
+static void dequant_i16_row(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
+{
+#ifdef PTORT_X86_KERNELS
+    if (have_avx2())
+        dequant_i16_row_avx2(q, y, n, s, z);
+    else
+        dequant_i16_row_sse2(q, y, n, s, z);
+#else
+    dequant_i16_row_c(q, y, n, s, z);
+#endif
 }
 
 static int same_type(const ptort_tile *a, const ptort_tile *b)
@@ -208,16 +463,16 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
         (st = check_vec(ctx, op, "offset", offset)) || (st = check_vec(ctx, op, "dst", dst)))
         return st;
 
-    Layout ls, lo;
-    layout_of(scale, &ls);
-    layout_of(offset, &lo);
+    Param ps, po;
+    param_init(&ps, ctx, scale);
+    param_init(&po, ctx, offset);
     const uint8_t *sb = tile_base(ctx, src);
     uint8_t *db = tile_base(ctx, dst);
     int esz = ptort_dtype_size(src->dtype);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst) * 4;
     for (int64_t r = 0; r < dst->valid_rows; r++) {
         /* The scale is read at column 0 of row r (NUMERICS.md 3), through its layout. */
-        float s = param_at(ctx, scale, &ls, r), z = param_at(ctx, offset, &lo, r);
+        float s = param_at(&ps, r), z = param_at(&po, r);
         uint32_t *y = (uint32_t *)(void *)(db + r * dst_st);
         if (esz == 1)
             dequant_i8_row((const int8_t *)(sb + r * sst), y, dst->valid_cols, s, z);

@@ -253,6 +253,92 @@ static void random_rows(void)
     CHECK(bad == 0);
 }
 
+/* Every valid width 1..128 (vector body, 16-wide SSE2 chunk and scalar tail) on random bit
+ * patterns mixed with NaN, Inf, huge, tiny and tie values, against the formulas of
+ * NUMERICS.md 2 and 3. Run once more with PTORT_NO_AVX2=1 to cover the SSE2 kernels. */
+static float ref_rint_clamp(float v, float lo, float hi)
+{
+    if (v != v)
+        return 0.0f;
+    v = rintf(v);
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void edge_widths(void)
+{
+    enum { C = 128 };
+    static const uint32_t special[] = {0x7FC00000u, 0xFFC00001u, 0x7F800001u, 0x7F800000u,
+                                       0xFF800000u, 0x4F000000u, 0xCF000000u, 0x4EFFFFFFu,
+                                       0xCF000001u, 0x80000000u, 0x00000001u, 0x43000000u,
+                                       0x42FF0000u, 0x42FF0001u, 0xC3008000u, 0x437F8000u,
+                                       0x3F000000u, 0xBF000000u, 0x3FC00000u, 0x4B400000u};
+    static float x[C];
+    static int8_t q[C], q8[C];
+    static uint8_t u[C];
+    static float y[C];
+    unsigned seed = 99;
+    int bad = 0, badu = 0, badd = 0;
+    for (int w = 1; w <= C; w++) {
+        for (int i = 0; i < C; i++) {
+            seed = seed * 1103515245u + 12345u;
+            uint32_t b = seed ^ (seed << 7);
+            if (seed % 5 == 0)
+                b = special[(seed >> 8) % (sizeof special / sizeof special[0])];
+            else if (seed % 3 == 0)
+                b = (b & 0x807FFFFFu) | ((uint32_t)(120 + (seed >> 20) % 16) << 23);
+            memcpy(&x[i], &b, 4);
+            q8[i] = (int8_t)(seed >> 13);
+        }
+        float s = (float)(w % 7) * 0.75f + (w % 2 ? 1.0f : 0.0f), z = (float)(w % 5) * 30.5f;
+        ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_F32, 1, C, 0);
+        ptort_tile dst = ptort_tile_make(PTORT_VEC, PTORT_I8, 1, C, 65536);
+        ptort_tile ud = dst;
+        ud.dtype = PTORT_U8;
+        src.valid_cols = dst.valid_cols = ud.valid_cols = w;
+        ptort_tile sc = param(8, 1, 98304), of = param(8, 1, 98304 + 64);
+        ptort_tile_fill(a5, &src, x, 1, C);
+        ptort_tile_fill(a5, &sc, &s, 1, 1);
+        ptort_tile_fill(a5, &of, &z, 1, 1);
+        memset(vec(a5) + 65536, 0x5A, C);
+        CHECK(ptort_tquant_int8(a5, PTORT_INT8_SYM, &src, &sc, NULL, &dst, NULL) == PTORT_OK);
+        memcpy(q, vec(a5) + 65536, C);
+        CHECK(ptort_tquant_int8(a5, PTORT_INT8_ASYM, &src, &sc, &of, &ud, NULL) == PTORT_OK);
+        memcpy(u, vec(a5) + 65536, C);
+        for (int i = 0; i < C; i++) {
+            float p = x[i] * s;
+            int ws = (int)ref_rint_clamp(p, -128.0f, 127.0f);
+            int wu = (int)ref_rint_clamp(p + z, 0.0f, 255.0f);
+            bad += i < w ? q[i] != ws : (uint8_t)q[i] != 0x5A;
+            badu += i < w ? u[i] != wu : u[i] != 0x5A;
+        }
+        /* tdequant of i8 with the same width */
+        ptort_tile qs = ptort_tile_make(PTORT_VEC, PTORT_I8, 1, C, 0);
+        ptort_tile yd = ptort_tile_make(PTORT_VEC, PTORT_F32, 1, C, 65536);
+        ptort_tile ds = ptort_tile_make(PTORT_VEC, PTORT_F32, 1, 8, 98304);
+        ptort_tile dz = ds;
+        dz.addr = 98304 + 64;
+        qs.valid_cols = yd.valid_cols = w;
+        float zz = z - 0.3f;
+        ptort_tile_fill(a5, &qs, q8, 1, C);
+        ptort_tile_fill(a5, &ds, &s, 1, 1);
+        ptort_tile_fill(a5, &dz, &zz, 1, 1);
+        memset(vec(a5) + 65536, 0x5A, C * 4);
+        CHECK(ptort_tdequant(a5, &qs, &ds, &dz, &yd) == PTORT_OK);
+        memcpy(y, vec(a5) + 65536, C * 4);
+        for (int i = 0; i < C; i++) {
+            volatile float d = (float)q8[i] - zz;
+            float want = d * s;
+            uint32_t got, exp;
+            memcpy(&got, &y[i], 4);
+            memcpy(&exp, &want, 4);
+            badd += i < w ? got != exp : got != 0x5A5A5A5Au;
+        }
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(badu, 0);
+    CHECK_EQ(badd, 0);
+}
+
 int main(void)
 {
     a5 = ptort_ctx_new(PTORT_A5, NULL);
@@ -264,6 +350,7 @@ int main(void)
     rejects();
     dequant();
     random_rows();
+    edge_widths();
     ptort_ctx_free(a5);
     ptort_ctx_free(a3);
     return unit_done();
