@@ -74,12 +74,78 @@ static void fma_row_libm(float *acc, const uint32_t *b, float a, int64_t n)
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #define PTORT_HAVE_FMA_CLONE 1
+#include <immintrin.h>
+
 __attribute__((target("avx2,fma"))) PTORT_VECTORIZE
 static void fma_row_hw(float *acc, const uint32_t *b, float a, int64_t n)
 {
     for (int64_t j = 0; j < n; j++)
         acc[j] = __builtin_fmaf(a, u2f(b[j]), acc[j]);
 }
+
+/* The whole product for a rhs with contiguous rows (row-major none_box): for each block of
+ * 64 columns, 8 accumulators stay in registers while k runs over the rows in order, so each
+ * column still gets its own fmaf chain over k = 0 .. K-1 (NUMERICS.md 4). Row elements are
+ * widened on the fly (vcvtph2ps for f16 is exact; it only quiets a signalling NaN, which the
+ * fused multiply-add would quiet anyway). */
+#define GEMV_HW(NAME, T, LOAD8, WIDEN1)                                                      \
+    __attribute__((target("avx2,fma,f16c")))                                                 \
+    static void NAME(const uint8_t *base, int64_t stride, const float *a, int64_t k,          \
+                     int64_t n, float *out)                                                   \
+    {                                                                                         \
+        int64_t j = 0;                                                                        \
+        for (; j + 64 <= n; j += 64) {                                                        \
+            __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0,     \
+                   c6 = c0, c7 = c0;                                                          \
+            for (int64_t kk = 0; kk < k; kk++) {                                              \
+                const T *p = (const T *)(const void *)(base + kk * stride) + j;               \
+                __m256 av = _mm256_set1_ps(a[kk]);                                            \
+                c0 = _mm256_fmadd_ps(av, LOAD8(p), c0);                                       \
+                c1 = _mm256_fmadd_ps(av, LOAD8(p + 8), c1);                                   \
+                c2 = _mm256_fmadd_ps(av, LOAD8(p + 16), c2);                                  \
+                c3 = _mm256_fmadd_ps(av, LOAD8(p + 24), c3);                                  \
+                c4 = _mm256_fmadd_ps(av, LOAD8(p + 32), c4);                                  \
+                c5 = _mm256_fmadd_ps(av, LOAD8(p + 40), c5);                                  \
+                c6 = _mm256_fmadd_ps(av, LOAD8(p + 48), c6);                                  \
+                c7 = _mm256_fmadd_ps(av, LOAD8(p + 56), c7);                                  \
+            }                                                                                 \
+            _mm256_storeu_ps(out + j, c0);                                                    \
+            _mm256_storeu_ps(out + j + 8, c1);                                                \
+            _mm256_storeu_ps(out + j + 16, c2);                                               \
+            _mm256_storeu_ps(out + j + 24, c3);                                               \
+            _mm256_storeu_ps(out + j + 32, c4);                                               \
+            _mm256_storeu_ps(out + j + 40, c5);                                               \
+            _mm256_storeu_ps(out + j + 48, c6);                                               \
+            _mm256_storeu_ps(out + j + 56, c7);                                               \
+        }                                                                                     \
+        for (; j + 8 <= n; j += 8) {                                                          \
+            __m256 c0 = _mm256_setzero_ps();                                                  \
+            for (int64_t kk = 0; kk < k; kk++) {                                              \
+                const T *p = (const T *)(const void *)(base + kk * stride) + j;               \
+                c0 = _mm256_fmadd_ps(_mm256_set1_ps(a[kk]), LOAD8(p), c0);                    \
+            }                                                                                 \
+            _mm256_storeu_ps(out + j, c0);                                                    \
+        }                                                                                     \
+        for (; j < n; j++) {                                                                  \
+            float c = 0.0f;                                                                   \
+            for (int64_t kk = 0; kk < k; kk++) {                                              \
+                const T *p = (const T *)(const void *)(base + kk * stride) + j;               \
+                c = __builtin_fmaf(a[kk], u2f(WIDEN1(*p)), c);                                \
+            }                                                                                 \
+            out[j] = c;                                                                       \
+        }                                                                                     \
+    }
+
+#define LOAD8_F16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define LOAD8_BF16(p) \
+    _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p))), 16))
+#define LOAD8_F32(p) _mm256_loadu_ps((const float *)(const void *)(p))
+#define WIDEN_BF16(h) ((uint32_t)(h) << 16)
+#define WIDEN_F32(u) (u)
+
+GEMV_HW(gemv_f16_hw, uint16_t, LOAD8_F16, f16_bits_to_f32_bits)
+GEMV_HW(gemv_bf16_hw, uint16_t, LOAD8_BF16, WIDEN_BF16)
+GEMV_HW(gemv_f32_hw, uint32_t, LOAD8_F32, WIDEN_F32)
 #endif
 
 PTORT_HOT
@@ -212,7 +278,24 @@ ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort
     if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
         fma_row = fma_row_hw;
 #endif
-    for (int64_t kk = 0; kk < k; kk++) {
+    int fused = 0;
+#ifdef PTORT_HAVE_FMA_CLONE
+    /* Fast path: row-major none_box rhs of f16 / bf16 / f32 on AVX2 + FMA + F16C hardware. */
+    if (!is_int && lr.kind == LAY_ROW && ptort_use_avx2()) {
+        const uint8_t *rb = tile_base(ctx, rhs);
+        int64_t rst = tile_row_stride(rhs) * ptort_dtype_size(rhs->dtype);
+        const float *af = (const float *)(const void *)a;
+        float *accw = (float *)(void *)acc;
+        fused = 1;
+        switch (rhs->dtype) {
+        case PTORT_F16: gemv_f16_hw(rb, rst, af, k, n, accw); break;
+        case PTORT_BF16: gemv_bf16_hw(rb, rst, af, k, n, accw); break;
+        case PTORT_F32: gemv_f32_hw(rb, rst, af, k, n, accw); break;
+        default: fused = 0; break;
+        }
+    }
+#endif
+    for (int64_t kk = 0; kk < k && !fused; kk++) {
         widen_tile_row(ctx, rhs, &lr, rcol, lut, kk, n, brow);
         if (is_int)
             mac_row_i32(acc, brow, a[kk], n);

@@ -221,6 +221,77 @@ static void rejects(ptort_ctx *c)
                  PTORT_E_ADDR, "addr must be aligned to 512 bytes");
 }
 
+/* Random chains over every dtype of the float path and widths that cover 64-column blocks,
+ * 8-column blocks and single columns, against fmaf chains computed here. Values span a wide
+ * exponent range (f16 subnormals included) so that rounding in each step matters. */
+static uint32_t widen_ref(ptort_dtype dt, const uint8_t *p, int64_t i)
+{
+    if (dt == PTORT_F32) {
+        uint32_t u;
+        memcpy(&u, p + 4 * i, 4);
+        return u;
+    }
+    uint16_t h;
+    memcpy(&h, p + 2 * i, 2);
+    if (dt == PTORT_BF16)
+        return (uint32_t)h << 16;
+    float f = ptort_f16_to_f32(h);
+    return unit_f2u(f);
+}
+
+static void random_chains(ptort_ctx *c)
+{
+    enum { K = 37, KP = 48, NC = 160 };
+    static const ptort_dtype dts[3] = {PTORT_F16, PTORT_BF16, PTORT_F32};
+    static const int64_t widths[] = {160, 137, 64, 71, 9, 8, 5, 1};
+    static uint8_t a[KP * 4], b[KP * NC * 4];
+    static float bias[NC], out[NC];
+    unsigned seed = 4242;
+    int bad = 0;
+    for (int d = 0; d < 3; d++) {
+        ptort_dtype dt = dts[d];
+        int sz = dt == PTORT_F32 ? 4 : 2;
+        for (unsigned wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            int64_t n = widths[wi];
+            for (int i = 0; i < KP * NC + KP; i++) {
+                seed = seed * 1103515245u + 12345u;
+                uint32_t r = seed ^ (seed >> 11);
+                uint8_t *dstp = i < KP ? a + i * sz : b + (i - KP) * sz;
+                if (dt == PTORT_F16) {
+                    uint16_t h = (uint16_t)(r & 0xFFFF);
+                    if (((h >> 10) & 31) == 31)
+                        h ^= 0x4000;                     /* no Inf/NaN */
+                    memcpy(dstp, &h, 2);
+                } else if (dt == PTORT_BF16) {
+                    uint16_t h = (uint16_t)(((r & 0x807F) | ((112 + (r >> 20) % 32) << 7)));
+                    memcpy(dstp, &h, 2);
+                } else {
+                    uint32_t u = (r & 0x807FFFFFu) | ((uint32_t)(100 + (r >> 8) % 56) << 23);
+                    memcpy(dstp, &u, 4);
+                }
+            }
+            for (int j = 0; j < NC; j++)
+                bias[j] = (float)(j % 9) - 4.25f;
+            G g = plain(dt, PTORT_F32, KP, NC);
+            g.lhs.valid_cols = g.rhs.valid_rows = K;
+            g.rhs.valid_cols = g.bias.valid_cols = g.dst.valid_cols = n;
+            put(c, &g.lhs, a);
+            put(c, &g.rhs, b);
+            put(c, &g.bias, bias);
+            CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_FINAL) == PTORT_OK);
+            ptort_tile_read(c, &g.dst, out, 1, n);
+            for (int64_t j = 0; j < n; j++) {
+                float acc = 0.0f;
+                for (int kk = 0; kk < K; kk++)
+                    acc = fmaf(unit_u2f(widen_ref(dt, a, kk)), unit_u2f(widen_ref(dt, b, (int64_t)kk * NC + j)), acc);
+                float want = acc + bias[j];
+                bad += unit_f2u(out[j]) != unit_f2u(want);
+            }
+        }
+    }
+    CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
     ptort_ctx *a3 = ptort_ctx_new(PTORT_A3, NULL), *a5 = ptort_ctx_new(PTORT_A5, NULL);
@@ -232,6 +303,7 @@ int main(void)
     int8(a3);
     a5_layouts(a5);
     rejects(a3);
+    random_chains(a3);
     ptort_ctx_free(a3);
     ptort_ctx_free(a5);
     return unit_done();
