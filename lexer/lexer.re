@@ -49,6 +49,14 @@ static Span span_of(const Lexer *lx, const unsigned char *b, const unsigned char
     return s;
 }
 
+/* A NUL inside a comment or string: one error per NUL byte, at it; the
+ * comment or string is otherwise kept, so parsing goes on undisturbed. */
+static void nul_errors(Lexer *lx, const unsigned char *b, const unsigned char *e)
+{
+    for (const unsigned char *q = b; (q = memchr(q, 0, (size_t)(e - q))) != NULL; q++)
+        diag_error(lx->diag, span_of(lx, q, q + 1), "unexpected NUL byte");
+}
+
 int lex_next(Lexer *lx, Span *loc)
 {
     const unsigned char *tok;
@@ -63,6 +71,7 @@ int lex_next(Lexer *lx, Span *loc)
             "//" [^\n\x00]*        { continue; }
             "#" ([ \t] [^\n\x00]*)? / [\r\n\x00] { continue; }
             "#" [ \t] [^\n\x00]*   { continue; }
+            ("//" | "#" [ \t]) [^\n\x00]* [\x00] [^\n]* { nul_errors(lx, tok, lx->cur); continue; }
 
             "->"                   { TOK(T_ARROW); }
             "("                    { TOK('('); }
@@ -108,6 +117,7 @@ int lex_next(Lexer *lx, Span *loc)
             "-"? digit+ "." digit* ([eE] [-+]? digit+)? { TOK(T_FLOAT); }
 
             ["] strchar* ["]       { TOK(T_STRING); }
+            ["] (strchar | [\x00])* [\x00] (strchar | [\x00])* ["] { nul_errors(lx, tok, lx->cur); TOK(T_STRING); }
             ["] strchar* "\\"      {
                 *loc = span_of(lx, lx->cur - 1, lx->cur);
                 diag_error(lx->diag, *loc, "unknown escape in string literal");

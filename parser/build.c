@@ -883,6 +883,7 @@ void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
     f->results = arena_dup(&p->m->arena, p->tys + p->ntys - nresult_types, nresult_types * sizeof *f->results);
     p->in_body = true;
     p->body_depth = p->depth;
+    p->errors_at_op = diag_error_count(p->diag);
     pb_op_reset(p);
 }
 
@@ -890,7 +891,8 @@ void pb_func_end(Parser *p, Span close)
 {
     Func *f = p->fn;
     f->end_span = close;
-    if (!f->nops || f->ops[f->nops - 1].kind != OP_RETURN)
+    /* A syntax error after the last op may have swallowed the return. */
+    if ((!f->nops || f->ops[f->nops - 1].kind != OP_RETURN) && diag_error_count(p->diag) == p->errors_at_op)
         ERR(close, "function must end with 'return'");
     p->in_body = false;
     pb_op_reset(p);
@@ -1097,6 +1099,7 @@ static Op *emit(Parser *p, Draft *d)
         f->values[v].poisoned |= bad;
         f->ops[idx].res[i] = v;
     }
+    p->errors_at_op = diag_error_count(p->diag);
     return &f->ops[idx];
 }
 

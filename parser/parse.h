@@ -61,6 +61,7 @@ typedef struct Parser {
 
     /* error recovery (see yylex in parser.y) */
     bool recovering, last_sync, in_body;
+    unsigned errors_at_op;     /* error count when the last op was built: later errors broke the body's end */
     int depth, body_depth, top_depth;
     Span open_type;            /* the `!pto.tile_buf` whose '<' is open, len 0 if none */
     bool aborted;

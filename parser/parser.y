@@ -443,6 +443,20 @@ static const char *describe(yysymbol_kind_t k)
     }
 }
 
+/* A keyword or op name: a token that any_ident also accepts. */
+static bool is_keyword(yysymbol_kind_t k)
+{
+    switch (k) {
+    case YYSYMBOL_INS: case YYSYMBOL_OUTS: case YYSYMBOL_MODULE: case YYSYMBOL_FUNC:
+    case YYSYMBOL_ATTRIBUTES: case YYSYMBOL_PRIVATE: case YYSYMBOL_PUBLIC: case YYSYMBOL_ARRAY:
+    case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
+    case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Is k the single-character token c? */
 static bool is_char(yysymbol_kind_t k, char c)
 {
@@ -496,7 +510,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     } else {
         /* Name groups rather than token lists: "an operation", "a type", "an attribute value". */
         bool value = has(exp, n, YYSYMBOL_HASH) && has(exp, n, YYSYMBOL_INT);
+        bool in_type = p->open_type.end > p->open_type.begin;
         bool type = has(exp, n, YYSYMBOL_BANG);
+        /* Keywords and op names are identifiers too: where any identifier fits, say so once. */
+        bool ident = has(exp, n, YYSYMBOL_IDENT);
         const char *names[64];
         int nn = 0;
         if (value)
@@ -505,7 +522,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
             yysymbol_kind_t k = exp[i];
             if (value && !is_char(k, ']') && !is_char(k, ',') && !is_char(k, '}') && !is_char(k, ':'))
                 continue;
-            if (type && k == YYSYMBOL_IDENT)
+            if (type && !in_type && k == YYSYMBOL_IDENT)
+                continue;
+            if (ident && is_keyword(k))
                 continue;
             const char *d = describe(k);
             bool dup = false;
