@@ -188,6 +188,24 @@ static void put_group(Aux *ex, Aux *mx, Aux *sc, Aux *zz, int64_t ro_e, int64_t 
         zz->base[ro_z + zz->col[c]] = (uint8_t)g->e;
 }
 
+/* Writes N per-group values V (element bits) to columns [c0, c0 + n) of row offset RO of A;
+ * contiguous columns (row-major none_box, flat) without the column table. */
+static void put_row(Aux *a, int64_t ro, int64_t c0, const uint32_t *v, int64_t n)
+{
+    uint8_t *p = a->base;
+    if (a->l.kind == LAY_ROW || a->l.kind == LAY_FLAT) {
+        p += (ro + c0) * a->size;
+        switch (a->size) {
+        case 1: for (int64_t i = 0; i < n; i++) p[i] = (uint8_t)v[i]; break;
+        case 2: for (int64_t i = 0; i < n; i++) { uint16_t h = (uint16_t)v[i]; memcpy(p + 2 * i, &h, 2); } break;
+        default: memcpy(p, v, (size_t)n * 4); break;
+        }
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        store_elem(p, a->size, ro + a->col[c0 + i], v[i]);
+}
+
 /* ---- checks ------------------------------------------------------------------------ */
 
 static ptort_status check_mx(ptort_ctx *ctx, const MxCfg *cfg, ptort_group_axis axis,
@@ -307,6 +325,78 @@ static void put_codes(const MxCfg *cfg, const uint8_t *codes, uint8_t *out, int6
         memcpy(out, codes, (size_t)n);
 }
 
+/* ---- AVX2 row kernels (axis1) --------------------------------------------------------
+ * Pass 1 takes the largest |x| pattern of every group of the (zero-padded) row; the group
+ * parameters are then scalar (one per 32 elements); pass 2 encodes the whole row with one
+ * branch-free loop, each group's scale broadcast to its 4 vectors. Elements of a NaN group
+ * get arbitrary codes there and are overwritten afterwards (per-group fixup), so the vector
+ * encoder has no NaN case: a non-NaN group only holds finite values and +-Inf. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define PTORT_MX_AVX2 1
+#include <immintrin.h>
+
+__attribute__((target("avx2")))
+static void group_max_avx2(const uint32_t *x, int64_t ng, uint32_t *out)
+{
+    const __m256i abs = _mm256_set1_epi32(0x7FFFFFFF);
+    for (int64_t g = 0; g < ng; g++) {
+        const __m256i *p = (const __m256i *)(const void *)(x + g * GROUP);
+        __m256i m0 = _mm256_max_epi32(_mm256_and_si256(_mm256_loadu_si256(p), abs),
+                                      _mm256_and_si256(_mm256_loadu_si256(p + 1), abs));
+        __m256i m1 = _mm256_max_epi32(_mm256_and_si256(_mm256_loadu_si256(p + 2), abs),
+                                      _mm256_and_si256(_mm256_loadu_si256(p + 3), abs));
+        __m256i m = _mm256_max_epi32(m0, m1);
+        __m128i h = _mm_max_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+        h = _mm_max_epi32(h, _mm_shuffle_epi32(h, 0x4E));
+        h = _mm_max_epi32(h, _mm_shuffle_epi32(h, 0xB1));
+        out[g] = (uint32_t)_mm_cvtsi128_si32(h);
+    }
+}
+
+/* e4m3_encode's magnitude (internal.h) on 8 lanes, without the NaN case: normals round the
+ * pattern to 3 mantissa bits with the rebias folded into the added constant and saturate
+ * with an unsigned min (the rounded value is monotonic in |y|); subnormals add 2^14. */
+__attribute__((target("avx2")))
+static inline __m256i e4m3_mag_avx2(__m256 y)
+{
+    __m256i a = _mm256_and_si256(_mm256_castps_si256(y), _mm256_set1_epi32(0x7FFFFFFF));
+    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(a, 20), _mm256_set1_epi32(1));
+    __m256i norm = _mm256_add_epi32(a, _mm256_set1_epi32(0x7FFFF - (960 << 20)));
+    norm = _mm256_srli_epi32(_mm256_add_epi32(norm, lsb), 20);
+    norm = _mm256_min_epu32(norm, _mm256_set1_epi32(0x7E));
+    __m256i sub = _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_set1_ps(16384.0f)));
+    sub = _mm256_sub_epi32(sub, _mm256_set1_epi32(0x46800000));
+    /* a - 2^-6's pattern is negative exactly for the subnormal results (a >= 0) */
+    __m256i small = _mm256_sub_epi32(a, _mm256_set1_epi32(0x3C800000));
+    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(norm), _mm256_castsi256_ps(sub),
+                                                _mm256_castsi256_ps(small)));
+}
+
+/* Codes of NG groups of 32 scaled by SV[g] into OUT (32 * NG bytes). The sign byte comes
+ * from saturating packs of y itself (negative patterns, -0 included, stay negative). */
+__attribute__((target("avx2")))
+static void enc_fp8_row_avx2(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv)
+{
+    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i sbit = _mm256_set1_epi8((char)0x80);
+    for (int64_t g = 0; g < ng; g++) {
+        const float *p = (const float *)(const void *)(x + g * GROUP);
+        __m256 s = _mm256_set1_ps(sv[g]);
+        __m256 y0 = _mm256_mul_ps(_mm256_loadu_ps(p), s);
+        __m256 y1 = _mm256_mul_ps(_mm256_loadu_ps(p + 8), s);
+        __m256 y2 = _mm256_mul_ps(_mm256_loadu_ps(p + 16), s);
+        __m256 y3 = _mm256_mul_ps(_mm256_loadu_ps(p + 24), s);
+        __m256i m = _mm256_packus_epi16(_mm256_packus_epi32(e4m3_mag_avx2(y0), e4m3_mag_avx2(y1)),
+                                        _mm256_packus_epi32(e4m3_mag_avx2(y2), e4m3_mag_avx2(y3)));
+        __m256i sg = _mm256_packs_epi16(
+            _mm256_packs_epi32(_mm256_castps_si256(y0), _mm256_castps_si256(y1)),
+            _mm256_packs_epi32(_mm256_castps_si256(y2), _mm256_castps_si256(y3)));
+        __m256i c = _mm256_or_si256(m, _mm256_and_si256(sg, sbit));
+        _mm256_storeu_si256((__m256i *)(void *)(out + g * GROUP), _mm256_permutevar8x32_epi32(c, perm));
+    }
+}
+#endif
+
 static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
 {
     const MxCfg *cfg = o->cfg;
@@ -318,6 +408,14 @@ static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
     int64_t re = 0, rm = 0, rs = 0, rz = 0;
+#ifdef PTORT_MX_AVX2
+    /* Per-group state of the fast path lives after the codes (scratch sized for it). */
+    int fast = !cfg->fp4 && ptort_use_avx2();
+    uint32_t *gmax = (uint32_t *)(void *)(codes + ((npad + 63) & ~(int64_t)63));
+    float *gs = (float *)(void *)(gmax + ng);
+    uint32_t *ge = (uint32_t *)(void *)(gs + ng), *gm = ge + ng, *gsv = gm + ng;
+    uint8_t *gnan = (uint8_t *)(gsv + ng);
+#endif
     for (int64_t r = 0; r < m; r++) {
         const uint8_t *row = sb + r * sst;
         const uint32_t *x;
@@ -335,6 +433,33 @@ static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
             if (o->has_zz)
                 rz = layout_row_off(&o->zz.l, r);
         }
+#ifdef PTORT_MX_AVX2
+        if (fast) {
+            group_max_avx2(x, ng, gmax);
+            for (int64_t gi = 0; gi < ng; gi++) {
+                Group g;
+                group_params(cfg, gmax[gi], &g);
+                ge[gi] = g.e;
+                gm[gi] = g.maxv;
+                gsv[gi] = g.scalev;
+                gs[gi] = g.s;
+                gnan[gi] = (uint8_t)(g.nan != 0);
+            }
+            put_row(&o->ex, re, cbase, ge, ng);
+            put_row(&o->mx, rm, cbase, gm, ng);
+            put_row(&o->sc, rs, cbase, gsv, ng);
+            if (o->has_zz)
+                put_row(&o->zz, rz, cbase, ge, ng);
+            uint8_t *out = n == npad ? db + r * dst_st : codes;
+            enc_fp8_row_avx2(x, out, ng, gs);
+            for (int64_t gi = 0; gi < ng; gi++)
+                if (gnan[gi])
+                    memset(out + gi * GROUP, cfg->nan_code, GROUP);
+            if (out == codes)
+                memcpy(db + r * dst_st, codes, (size_t)n);
+            continue;
+        }
+#endif
         for (int64_t gi = 0; gi < ng; gi++) {
             const uint32_t *xg = x + gi * GROUP;
             Group g;
@@ -449,7 +574,7 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
     size_t tables = (size_t)(4 * (ecols + 1)) * sizeof(int64_t);
     size_t xrows = axis == PTORT_AXIS1 ? 1 : GROUP;
     size_t need = tables + xrows * (size_t)(npad + 8) * 4 + 3 * (size_t)(n + 8) * 4 +
-                  (size_t)(npad + 64);
+                  (size_t)(npad + 64) + (size_t)ng * 21 + 64;
     uint8_t *mem = ptort_scratch(ctx, need);
     if (!mem)
         return PTORT_E_NOMEM;
