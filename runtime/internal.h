@@ -50,6 +50,9 @@ struct ptort_ctx {
  * the environment variable PTORT_NO_AVX2 is unset (tests set it to run the SSE2 kernels). */
 int ptort_use_avx2(void);
 
+/* Non-zero: ptort_use_avx2() says no (unit tests compare both kernel sets in one run). */
+extern int ptort_force_portable;
+
 /* Records a message in CTX (if not NULL) and returns ST. */
 ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...) PTORT_PRINTF(3, 4);
 
