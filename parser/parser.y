@@ -371,7 +371,7 @@ static int classify_ident(Parser *p, Span s)
 /* A token where parsing can resume after an error: the first token of a line
  * that starts an op inside the current body, a '}' that closes the body or
  * module, a line-initial func.func/module outside bodies, or end of file. */
-static bool is_sync(const Parser *p, int t, bool bol)
+static bool is_sync(const Parser *p, int t, Span loc, bool bol)
 {
     if (t == T_END)
         return true;
@@ -380,6 +380,9 @@ static bool is_sync(const Parser *p, int t, bool bol)
             return p->depth == p->body_depth - 1;
         if (!bol || p->depth != p->body_depth)
             return false;
+        /* a dotted identifier there is an unknown op (yylex reports it) */
+        if (t == T_IDENT)
+            return memchr(p->src->text + loc.begin, '.', loc.end - loc.begin) != NULL;
         return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC ||
                t == T_OP_TASSIGN || t == T_OP_VIEW || t == T_OP_CONSTANT || t == T_OP_RETURN;
     }
@@ -399,11 +402,16 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
             p->depth++;
         else if (t == '}')
             p->depth--;
-        bool sync = is_sync(p, t, p->lx.bol);
+        bool sync = is_sync(p, t, *loc, p->lx.bol);
         p->last_sync = sync;
         if (p->recovering) {
             if (!sync)
                 continue;
+            if (t == T_IDENT) { /* an unknown op after an error: report it, skip its line */
+                diag_error(p->diag, *loc, "custom op '%.*s' is unknown", (int)(loc->end - loc->begin),
+                           p->src->text + loc->begin);
+                continue;
+            }
             p->recovering = false;
         }
         return t;
@@ -484,7 +492,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
 {
     yysymbol_kind_t la = yypcontext_token(ctx);
     Span loc = *yypcontext_location(ctx);
-    if (!p->last_sync)
+    if (!p->last_sync || la == YYSYMBOL_IDENT) /* never resume at an identifier */
         p->recovering = true;
     if (la == YYSYMBOL_ERROR) /* the lexer has reported it */
         return 0;
