@@ -188,6 +188,12 @@ static void put_group(Aux *ex, Aux *mx, Aux *sc, Aux *zz, int64_t ro_e, int64_t 
         zz->base[ro_z + zz->col[c]] = (uint8_t)g->e;
 }
 
+/* Row offset of row R of an aux tile; row-major none_box without the layout's division. */
+static inline int64_t aux_row_off(const Aux *a, int64_t r)
+{
+    return a->l.kind == LAY_ROW ? r * a->l.stride : layout_row_off(&a->l, r);
+}
+
 /* Writes N per-group values V (element bits) to columns [c0, c0 + n) of row offset RO of A;
  * contiguous columns (row-major none_box, flat) without the column table. */
 static void put_row(Aux *a, int64_t ro, int64_t c0, const uint32_t *v, int64_t n)
@@ -395,6 +401,214 @@ static void enc_fp8_row_avx2(const uint32_t *x, uint8_t *out, int64_t ng, const 
         _mm256_storeu_si256((__m256i *)(void *)(out + g * GROUP), _mm256_permutevar8x32_epi32(c, perm));
     }
 }
+
+/* e2m1_encode (internal.h) on 8 lanes, magnitude and sign (a code 0..15), no NaN case;
+ * for a bf16 source y is first rounded to bf16 (NUMERICS.md 1.4). */
+__attribute__((target("avx2")))
+static inline __m256i e2m1_code_avx2(__m256 yf, int bf16)
+{
+    __m256i y = _mm256_castps_si256(yf);
+    if (bf16) {
+        __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(y, 16), _mm256_set1_epi32(1));
+        y = _mm256_add_epi32(_mm256_add_epi32(y, _mm256_set1_epi32(0x7FFF)), lsb);
+        y = _mm256_and_si256(y, _mm256_set1_epi32((int)0xFFFF0000u));
+    }
+    __m256i a = _mm256_and_si256(y, _mm256_set1_epi32(0x7FFFFFFF));
+    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(a, 22), _mm256_set1_epi32(1));
+    __m256i norm = _mm256_add_epi32(a, _mm256_set1_epi32(0x1FFFFF - (252 << 22)));
+    norm = _mm256_srli_epi32(_mm256_add_epi32(norm, lsb), 22);
+    norm = _mm256_min_epu32(norm, _mm256_set1_epi32(7));
+    __m256i sub = _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_set1_ps(4194304.0f)));
+    sub = _mm256_sub_epi32(sub, _mm256_set1_epi32(0x4A800000));
+    __m256i small = _mm256_sub_epi32(a, _mm256_set1_epi32(0x3F800000));
+    __m256i mag = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(norm), _mm256_castsi256_ps(sub),
+                                                       _mm256_castsi256_ps(small)));
+    __m256i sign = _mm256_and_si256(_mm256_srli_epi32(y, 28), _mm256_set1_epi32(8));
+    return _mm256_or_si256(mag, sign);
+}
+
+/* Packed e2m1 bytes of NG groups (16 bytes each). */
+__attribute__((target("avx2")))
+static void enc_fp4_row_avx2(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv, int bf16)
+{
+    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (int64_t g = 0; g < ng; g++) {
+        const float *p = (const float *)(const void *)(x + g * GROUP);
+        __m256 s = _mm256_set1_ps(sv[g]);
+        __m256i c0 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p), s), bf16);
+        __m256i c1 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p + 8), s), bf16);
+        __m256i c2 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p + 16), s), bf16);
+        __m256i c3 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p + 24), s), bf16);
+        /* 32 code bytes in element order */
+        __m256i b = _mm256_permutevar8x32_epi32(
+            _mm256_packus_epi16(_mm256_packus_epi32(c0, c1), _mm256_packus_epi32(c2, c3)), perm);
+        /* each 16-bit lane lo | hi << 8 -> byte lo | hi << 4 */
+        __m256i w = _mm256_and_si256(_mm256_or_si256(b, _mm256_srli_epi16(b, 4)), _mm256_set1_epi16(0xFF));
+        __m256i q = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+        _mm_storeu_si128((__m128i *)(void *)(out + g * 16), _mm256_castsi256_si128(q));
+    }
+}
+
+/* Widens a f16 / bf16 row to fp32 patterns (vcvtph2ps is exact; it quiets a signalling NaN,
+ * which only matters for a NaN group, whose outputs do not depend on the payload). */
+__attribute__((target("avx2,f16c")))
+static void widen_row_avx2(ptort_dtype dt, const uint8_t *p, uint32_t *out, int64_t n, int64_t npad)
+{
+    const uint16_t *h = (const uint16_t *)(const void *)p;
+    int64_t i = 0;
+    if (dt == PTORT_F16) {
+        for (; i + 8 <= n; i += 8)
+            _mm256_storeu_ps((float *)(void *)(out + i),
+                             _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(h + i))));
+        for (; i < n; i++)
+            out[i] = f16_bits_to_f32_bits(h[i]);
+    } else {
+        for (; i + 8 <= n; i += 8)
+            _mm256_storeu_si256((__m256i *)(void *)(out + i),
+                                _mm256_slli_epi32(_mm256_cvtepu16_epi32(
+                                    _mm_loadu_si128((const __m128i *)(const void *)(h + i))), 16));
+        for (; i < n; i++)
+            out[i] = (uint32_t)h[i] << 16;
+    }
+    for (; i < npad; i++)
+        out[i] = 0;
+}
+#endif
+
+#ifdef PTORT_MX_AVX2
+/* Group parameters of fp32 sources for many groups at once (group_params without branches,
+ * so that the loop vectorizes); NaN groups get e = 0xFF, s = 0 and quiet NaNs. */
+PTORT_HOT
+static void params_f32(const MxCfg *cfg, const uint32_t *gmax, int64_t n, uint32_t *ge,
+                       float *gs, uint32_t *gm, uint32_t *gsv)
+{
+    uint32_t emax = cfg->emax, trunc = cfg->fp4 ? 0xFFFF0000u : 0xFFFFFFFFu;
+    float k = cfg->k;
+    if (cfg->nv) {
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t mb = gmax[i];
+            uint32_t d = f2u(u2f(mb) * k);
+            uint32_t de = d >> 23, dm = d & 0x7FFFFFu;
+            uint32_t e = de + (dm != 0);
+            e = (de | (dm > 0x400000u)) == 0 ? 0 : e;   /* subnormal d, m <= 0x400000 */
+            e = de >= 0xFE ? 0xFE : e;                    /* de 0xFE, or d = +Inf */
+            e = mb == 0 ? 0 : e;
+            ge[i] = e;
+            gm[i] = mb;
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t mo = gmax[i] & trunc;
+            uint32_t big = mo >> 23;
+            ge[i] = big > emax ? big - emax : 0;
+            gm[i] = mo;
+        }
+    }
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t nanm = gmax[i] > 0x7F800000u ? ~0u : 0u, e = ge[i];
+        uint32_t sb = e < 254 ? (254 - e) << 23 : 0x00400000u;
+        ge[i] = (e & ~nanm) | (0xFFu & nanm);
+        gsv[i] = (sb & ~nanm) | (0x7FC00000u & nanm);
+        gs[i] = u2f(sb & ~nanm);
+        gm[i] = (gm[i] & ~nanm) | (0x7FC00000u & nanm);
+    }
+}
+
+/* axis1 with the AVX2 kernels: maxima of every group of the tile, then all group parameters,
+ * the exp/max/scaling rows, and the codes; rows that are contiguous on both sides (the
+ * common full-row case) are encoded as one long row. */
+static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes,
+                           uint8_t *gmem)
+{
+    const MxCfg *cfg = o->cfg;
+    const ptort_tile *src = o->src, *dst = o->dst;
+    int64_t m = src->valid_rows, n = src->valid_cols;
+    int64_t ng = (n + GROUP - 1) / GROUP, npad = ng * GROUP, tg = m * ng;
+    int esz = ptort_dtype_size(src->dtype);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
+    int64_t gbytes = cfg->fp4 ? GROUP / 2 : GROUP;
+    uint32_t *gmax = (uint32_t *)(void *)gmem, *ge = gmax + tg, *gm = ge + tg, *gsv = gm + tg;
+    float *gs = (float *)(void *)(gsv + tg);
+
+    /* pass 1: widen (f16/bf16 or partial groups) and take the group maxima */
+    const uint32_t *x;
+    int64_t xst;                               /* elements between rows of x */
+    if (src->dtype == PTORT_F32 && n == npad) {
+        x = (const uint32_t *)(const void *)sb;
+        xst = sst / 4;
+    } else {
+        for (int64_t r = 0; r < m; r++) {
+            if (src->dtype == PTORT_F32) {
+                memcpy(xbuf + r * npad, sb + r * sst, (size_t)n * 4);
+                memset(xbuf + r * npad + n, 0, (size_t)(npad - n) * 4);
+            } else {
+                widen_row_avx2(src->dtype, sb + r * sst, xbuf + r * npad, n, npad);
+            }
+        }
+        x = xbuf;
+        xst = npad;
+    }
+    if (xst == npad)
+        group_max_avx2(x, tg, gmax);
+    else
+        for (int64_t r = 0; r < m; r++)
+            group_max_avx2(x + r * xst, ng, gmax + r * ng);
+
+    /* pass 2: parameters */
+    if (src->dtype == PTORT_F32) {
+        params_f32(cfg, gmax, tg, ge, gs, gm, gsv);
+    } else {
+        for (int64_t i = 0; i < tg; i++) {
+            Group g;
+            group_params(cfg, gmax[i], &g);
+            ge[i] = g.e;
+            gs[i] = g.s;
+            gm[i] = g.maxv;
+            gsv[i] = g.scalev;
+        }
+    }
+
+    /* pass 3: exp / max / scaling (and exp_zz) */
+    for (int64_t r = 0; r < m; r++) {
+        int64_t cbase = o->flat ? r * ng : 0, rr = o->flat ? 0 : r;
+        put_row(&o->ex, aux_row_off(&o->ex, rr), cbase, ge + r * ng, ng);
+        put_row(&o->mx, aux_row_off(&o->mx, rr), cbase, gm + r * ng, ng);
+        put_row(&o->sc, aux_row_off(&o->sc, rr), cbase, gsv + r * ng, ng);
+        if (o->has_zz)
+            put_row(&o->zz, aux_row_off(&o->zz, rr), cbase, ge + r * ng, ng);
+    }
+
+    /* pass 4: codes, then the NaN groups */
+    if (n == npad && xst == npad && dst_st == ng * gbytes) {
+        if (cfg->fp4)
+            enc_fp4_row_avx2(x, db, tg, gs, cfg->bf16_src);
+        else
+            enc_fp8_row_avx2(x, db, tg, gs);
+        for (int64_t i = 0; i < tg; i++)
+            if (ge[i] == 0xFF && gmax[i] > 0x7F800000u)
+                memset(db + i * gbytes, cfg->fp4 ? 0x77 : cfg->nan_code, (size_t)gbytes);
+        return;
+    }
+    for (int64_t r = 0; r < m; r++) {
+        uint8_t *out = n == npad ? db + r * dst_st : codes;
+        const uint32_t *xr = x + r * xst;
+        if (cfg->fp4)
+            enc_fp4_row_avx2(xr, out, ng, gs + r * ng, cfg->bf16_src);
+        else
+            enc_fp8_row_avx2(xr, out, ng, gs + r * ng);
+        for (int64_t gi = 0; gi < ng; gi++)
+            if (gmax[r * ng + gi] > 0x7F800000u)
+                memset(out + gi * gbytes, cfg->fp4 ? 0x77 : cfg->nan_code, (size_t)gbytes);
+        if (out == codes) {
+            int64_t nb = cfg->fp4 ? (n + 1) / 2 : n;
+            memcpy(db + r * dst_st, codes, (size_t)nb);
+            if (cfg->fp4 && (n & 1))              /* the last high nibble is 0 */
+                db[r * dst_st + n / 2] &= 0x0F;
+        }
+    }
+}
 #endif
 
 static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
@@ -408,14 +622,6 @@ static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
     int64_t re = 0, rm = 0, rs = 0, rz = 0;
-#ifdef PTORT_MX_AVX2
-    /* Per-group state of the fast path lives after the codes (scratch sized for it). */
-    int fast = !cfg->fp4 && ptort_use_avx2();
-    uint32_t *gmax = (uint32_t *)(void *)(codes + ((npad + 63) & ~(int64_t)63));
-    float *gs = (float *)(void *)(gmax + ng);
-    uint32_t *ge = (uint32_t *)(void *)(gs + ng), *gm = ge + ng, *gsv = gm + ng;
-    uint8_t *gnan = (uint8_t *)(gsv + ng);
-#endif
     for (int64_t r = 0; r < m; r++) {
         const uint8_t *row = sb + r * sst;
         const uint32_t *x;
@@ -433,33 +639,6 @@ static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
             if (o->has_zz)
                 rz = layout_row_off(&o->zz.l, r);
         }
-#ifdef PTORT_MX_AVX2
-        if (fast) {
-            group_max_avx2(x, ng, gmax);
-            for (int64_t gi = 0; gi < ng; gi++) {
-                Group g;
-                group_params(cfg, gmax[gi], &g);
-                ge[gi] = g.e;
-                gm[gi] = g.maxv;
-                gsv[gi] = g.scalev;
-                gs[gi] = g.s;
-                gnan[gi] = (uint8_t)(g.nan != 0);
-            }
-            put_row(&o->ex, re, cbase, ge, ng);
-            put_row(&o->mx, rm, cbase, gm, ng);
-            put_row(&o->sc, rs, cbase, gsv, ng);
-            if (o->has_zz)
-                put_row(&o->zz, rz, cbase, ge, ng);
-            uint8_t *out = n == npad ? db + r * dst_st : codes;
-            enc_fp8_row_avx2(x, out, ng, gs);
-            for (int64_t gi = 0; gi < ng; gi++)
-                if (gnan[gi])
-                    memset(out + gi * GROUP, cfg->nan_code, GROUP);
-            if (out == codes)
-                memcpy(db + r * dst_st, codes, (size_t)n);
-            continue;
-        }
-#endif
         for (int64_t gi = 0; gi < ng; gi++) {
             const uint32_t *xg = x + gi * GROUP;
             Group g;
@@ -572,9 +751,13 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
     int64_t ecols = exp->valid_cols;
     /* Scratch: 4 column tables, then the widened block, column state and codes. */
     size_t tables = (size_t)(4 * (ecols + 1)) * sizeof(int64_t);
-    size_t xrows = axis == PTORT_AXIS1 ? 1 : GROUP;
+    int fast = 0;
+#ifdef PTORT_MX_AVX2
+    fast = axis == PTORT_AXIS1 && ptort_use_avx2();
+#endif
+    size_t xrows = axis == PTORT_AXIS1 ? (fast ? (size_t)m : 1) : GROUP;
     size_t need = tables + xrows * (size_t)(npad + 8) * 4 + 3 * (size_t)(n + 8) * 4 +
-                  (size_t)(npad + 64) + (size_t)ng * 21 + 64;
+                  (size_t)(npad + 64) + (fast ? (size_t)(m * ng) * 20 + 64 : 0);
     uint8_t *mem = ptort_scratch(ctx, need);
     if (!mem)
         return PTORT_E_NOMEM;
@@ -596,6 +779,11 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
     aux_init(ctx, &o.sc, scaling, ecols, tab + 2 * (ecols + 1));
     if (exp_zz)
         aux_init(ctx, &o.zz, exp_zz, ecols, tab + 3 * (ecols + 1));
+#ifdef PTORT_MX_AVX2
+    if (fast)
+        run_axis1_fast(ctx, &o, xbuf, codes, codes + ((npad + 127) & ~(int64_t)63));
+    else
+#endif
     if (axis == PTORT_AXIS1)
         run_axis1(ctx, &o, xbuf, codes);
     else
