@@ -514,6 +514,21 @@ static void params_f32(const MxCfg *cfg, const uint32_t *gmax, int64_t n, uint32
     }
 }
 
+/* In place: fp32 patterns -> f16 patterns with vcvtps2ph (round to nearest even), the same
+ * result as f32_to_f16_bits. */
+__attribute__((target("avx2,f16c")))
+static void f32_bits_to_f16_avx2(uint32_t *v, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)(const void *)(v + i)),
+                                    _MM_FROUND_TO_NEAREST_INT);
+        _mm256_storeu_si256((__m256i *)(void *)(v + i), _mm256_cvtepu16_epi32(h));
+    }
+    for (; i < n; i++)
+        v[i] = f32_to_f16_bits(u2f(v[i]));
+}
+
 /* axis1 with the AVX2 kernels: maxima of every group of the tile, then all group parameters,
  * the exp/max/scaling rows, and the codes; rows that are contiguous on both sides (the
  * common full-row case) are encoded as one long row. */
@@ -556,17 +571,16 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
         for (int64_t r = 0; r < m; r++)
             group_max_avx2(x + r * xst, ng, gmax + r * ng);
 
-    /* pass 2: parameters */
-    if (src->dtype == PTORT_F32) {
-        params_f32(cfg, gmax, tg, ge, gs, gm, gsv);
-    } else {
+    /* pass 2: parameters (as fp32, then max and scaling in the src dtype: RNE, exact for
+     * the maxima, Inf / subnormal / 0 for f16 scales, 0x7E00 / 0x7FC0 for NaN) */
+    params_f32(cfg, gmax, tg, ge, gs, gm, gsv);
+    if (src->dtype == PTORT_F16) {
+        f32_bits_to_f16_avx2(gm, tg);
+        f32_bits_to_f16_avx2(gsv, tg);
+    } else if (src->dtype == PTORT_BF16) {
         for (int64_t i = 0; i < tg; i++) {
-            Group g;
-            group_params(cfg, gmax[i], &g);
-            ge[i] = g.e;
-            gs[i] = g.s;
-            gm[i] = g.maxv;
-            gsv[i] = g.scalev;
+            gm[i] >>= 16;
+            gsv[i] >>= 16;
         }
     }
 
