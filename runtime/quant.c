@@ -30,7 +30,7 @@ static void param_init(Param *pr, ptort_ctx *ctx, const ptort_tile *p)
         pr->step = -1;
 }
 
-static float param_at(const Param *pr, int64_t r)
+static inline float param_at(const Param *pr, int64_t r)
 {
     uint32_t v;
     if (pr->step >= 0)
@@ -69,8 +69,8 @@ static void quant_asym_row_c(const uint32_t *x, uint8_t *q, int64_t n, float s, 
 }
 
 /* x86-64: the row kernels are written with SSE2 (baseline) and AVX2 intrinsics, chosen at
- * run time. Per element: v = x * s (then + z), NaN -> +0 (and with an ordered mask),
- * v = min(v, hi), then cvtps2dq rounds to nearest even (the default MXCSR mode that the
+ * run time. Per element: v = x * s (then + z), for SYM NaN -> +0 (and with an ordered mask;
+ * ASYM lets the NaN through to cvtps2dq, see there), v = min(v, hi), then cvtps2dq rounds to nearest even (the default MXCSR mode that the
  * scalar 1.5 * 2^23 trick also relies on) and the saturating packs clamp the low side:
  * anything below lo (down to cvtps2dq's 0x80000000 for huge negatives) saturates to lo.
  * This is clamp(rint(v)) exactly; the tail (< one vector) uses the scalar code. */
@@ -105,8 +105,7 @@ static void quant_asym_row_sse2(const uint32_t *x, uint8_t *q, int64_t n, float 
         for (int k = 0; k < 4; k++) {
             __m128 v = _mm_mul_ps(_mm_loadu_ps((const float *)(const void *)(x + c + 4 * k)), vs);
             v = _mm_add_ps(v, vz);
-            v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
-            v = _mm_min_ps(v, hi);
+            v = _mm_min_ps(hi, v);              /* NaN -> 0x80000000 -> 0, as above */
             r[k] = _mm_cvtps_epi32(v);
         }
         __m128i a = _mm_packs_epi32(r[0], r[1]), b = _mm_packs_epi32(r[2], r[3]);
@@ -152,8 +151,9 @@ static void quant_asym_row_avx2(const uint32_t *x, uint8_t *q, int64_t n, float 
         for (int k = 0; k < 4; k++) {
             __m256 v = _mm256_mul_ps(_mm256_loadu_ps((const float *)(const void *)(x + c + 8 * k)), vs);
             v = _mm256_add_ps(v, vz);
-            v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
-            v = _mm256_min_ps(v, hi);
+            /* min(hi, v) keeps a NaN (minps returns its second operand then); cvtps2dq
+             * turns NaN into 0x80000000, which the unsigned pack saturates to 0. */
+            v = _mm256_min_ps(hi, v);
             r[k] = _mm256_cvtps_epi32(v);
         }
         __m256i a = _mm256_packs_epi32(r[0], r[1]), b = _mm256_packs_epi32(r[2], r[3]);
@@ -283,13 +283,25 @@ ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_
     const uint8_t *sb = tile_base(ctx, src);
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * 4, dstr = tile_row_stride(dst);
+    /* kernels chosen once per op */
+    void (*sym_row)(const uint32_t *, int8_t *, int64_t, float) = quant_sym_row;
+    void (*asym_row)(const uint32_t *, uint8_t *, int64_t, float, float) = quant_asym_row;
+#ifdef PTORT_X86_KERNELS
+    if (have_avx2()) {
+        sym_row = quant_sym_row_avx2;
+        asym_row = quant_asym_row_avx2;
+    } else {
+        sym_row = quant_sym_row_sse2;
+        asym_row = quant_asym_row_sse2;
+    }
+#endif
     for (int64_t r = 0; r < dst->valid_rows; r++) {
         const uint32_t *x = (const uint32_t *)(const void *)(sb + r * sst);
         float s = param_at(&ps, r);
         if (qt == PTORT_INT8_SYM)
-            quant_sym_row(x, (int8_t *)(db + r * dstr), dst->valid_cols, s);
+            sym_row(x, (int8_t *)(db + r * dstr), dst->valid_cols, s);
         else
-            quant_asym_row(x, db + r * dstr, dst->valid_cols, s, param_at(&po, r));
+            asym_row(x, db + r * dstr, dst->valid_cols, s, param_at(&po, r));
     }
     return PTORT_OK;
 }
@@ -470,14 +482,25 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
     uint8_t *db = tile_base(ctx, dst);
     int esz = ptort_dtype_size(src->dtype);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst) * 4;
+    void (*i8_row)(const int8_t *, uint32_t *, int64_t, float, float) = dequant_i8_row;
+    void (*i16_row)(const int16_t *, uint32_t *, int64_t, float, float) = dequant_i16_row;
+#ifdef PTORT_X86_KERNELS
+    if (have_avx2()) {
+        i8_row = dequant_i8_row_avx2;
+        i16_row = dequant_i16_row_avx2;
+    } else {
+        i8_row = dequant_i8_row_sse2;
+        i16_row = dequant_i16_row_sse2;
+    }
+#endif
     for (int64_t r = 0; r < dst->valid_rows; r++) {
         /* The scale is read at column 0 of row r (NUMERICS.md 3), through its layout. */
         float s = param_at(&ps, r), z = param_at(&po, r);
         uint32_t *y = (uint32_t *)(void *)(db + r * dst_st);
         if (esz == 1)
-            dequant_i8_row((const int8_t *)(sb + r * sst), y, dst->valid_cols, s, z);
+            i8_row((const int8_t *)(sb + r * sst), y, dst->valid_cols, s, z);
         else
-            dequant_i16_row((const int16_t *)(const void *)(sb + r * sst), y, dst->valid_cols, s, z);
+            i16_row((const int16_t *)(const void *)(sb + r * sst), y, dst->valid_cols, s, z);
     }
     return PTORT_OK;
 }
