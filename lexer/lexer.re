@@ -135,6 +135,10 @@ int lex_next(Lexer *lx, Span *loc)
                 return ret(lx, T_ERROR);
             }
             *                      {
+                /* a '#' that ends the file is an empty comment (the rules above
+                 * need a byte after it, and the end of input is not one) */
+                if (tok[0] == '#' && lx->cur == lx->lim)
+                    continue;
                 /* one message per UTF-8 character, not per byte */
                 if (tok[0] >= 0xC0)
                     while (lx->cur < lx->lim && (lx->cur[0] & 0xC0) == 0x80)

@@ -1103,15 +1103,19 @@ static Op *emit(Parser *p, Draft *d)
     return &f->ops[idx];
 }
 
-/* Results of an op that could not be built: defined, poisoned, so later uses
- * of them report nothing more. */
+/* Results of an op that could not be built: every name written is defined,
+ * poisoned, so later uses of them report nothing more (typed only when the
+ * op's result count matched the names). */
 static void emit_broken(Parser *p, Draft *d)
 {
     d->bad = true;
     memset(d->seg, 0, sizeof d->seg);
-    if (d->rtys == NULL)
+    if (d->rtys == NULL || d->nres != p->nresults) {
         d->nres = (uint32_t)p->nresults;
-    d->res = p->results + p->nresults - d->nres;
+        d->rtys = NULL;
+        d->rspans = NULL;
+    }
+    d->res = p->results;
     emit(p, d);
 }
 

@@ -28,6 +28,17 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     p.diag = d;
     p.src = src;
     p.m = m;
+    /* The per-op stacks start allocated: taking the top k of an empty one
+     * (stack + n - k) must not offset a null pointer. */
+    xgrow((void **)&p.uses, &p.uses_cap, 16, sizeof *p.uses);
+    xgrow((void **)&p.tys, &p.tys_cap, 16, sizeof *p.tys);
+    p.ty_spans = xmalloc(p.tys_cap * sizeof *p.ty_spans);
+    xgrow((void **)&p.attrs, &p.attrs_cap, 16, sizeof *p.attrs);
+    xgrow((void **)&p.avals, &p.avals_cap, 16, sizeof *p.avals);
+    xgrow((void **)&p.ints, &p.ints_cap, 16, sizeof *p.ints);
+    xgrow((void **)&p.results, &p.results_cap, 16, sizeof *p.results);
+    xgrow((void **)&p.kws, &p.kws_cap, 16, sizeof *p.kws);
+    xgrow((void **)&p.titems, &p.titems_cap, 16, sizeof *p.titems);
     lex_init(&p.lx, text, len, begin, d);
     pto_parse(&p);
 

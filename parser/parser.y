@@ -317,11 +317,12 @@ any_ident
 
 attr_value
     : INT                     { $$ = pb_attr_number(p, T_INT, @1, NULL, @1); }
-    | INT ':' type            { $$ = pb_attr_number(p, T_INT, @1, $3, @3); }
+    /* a type that failed is reported already: nothing more about its number */
+    | INT ':' type            { $$ = $3 ? pb_attr_number(p, T_INT, @1, $3, @3) : NULL; }
     | HEX                     { $$ = pb_attr_number(p, T_HEX, @1, NULL, @1); }
-    | HEX ':' type            { $$ = pb_attr_number(p, T_HEX, @1, $3, @3); }
+    | HEX ':' type            { $$ = $3 ? pb_attr_number(p, T_HEX, @1, $3, @3) : NULL; }
     | FLOAT                   { $$ = pb_attr_number(p, T_FLOAT, @1, NULL, @1); }
-    | FLOAT ':' type          { $$ = pb_attr_number(p, T_FLOAT, @1, $3, @3); }
+    | FLOAT ':' type          { $$ = $3 ? pb_attr_number(p, T_FLOAT, @1, $3, @3) : NULL; }
     | STRING                  { $$ = pb_attr_simple(p, AV_STRING, @1); }
     | TRUE                    { $$ = pb_attr_simple(p, AV_BOOL, @1); }
     | FALSE                   { $$ = pb_attr_simple(p, AV_BOOL, @1); }
