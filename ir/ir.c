@@ -71,9 +71,15 @@ const OpInfo *op_info(OpKind k)
 
 OpKind op_lookup(const char *s, size_t n)
 {
+    /* the names' lengths, so that most rows are rejected without a compare */
+    static const uint8_t name_len[OP_COUNT] = {
+#define OP(id, name, alias, syn, roles) [OP_##id] = sizeof name - 1,
+#include "ops.def"
+#undef OP
+    };
     for (int k = 0; k < OP_COUNT; k++) {
-        const char *a = op_rows[k].name, *b = op_rows[k].alias;
-        if ((strlen(a) == n && memcmp(a, s, n) == 0) || (b && strlen(b) == n && memcmp(b, s, n) == 0))
+        const char *b = op_rows[k].alias;
+        if ((name_len[k] == n && memcmp(op_rows[k].name, s, n) == 0) || (b && name_eq(s, n, b)))
             return (OpKind)k;
     }
     return OP_COUNT;

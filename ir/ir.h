@@ -24,6 +24,15 @@ static inline bool str_eq(Str a, const char *b, size_t blen)
 }
 #define STR_EQ_LIT(s, lit) str_eq((s), (lit), sizeof(lit) - 1)
 
+/* s[0, n) equals the NUL-terminated name (no strlen: the table lookups are hot). */
+static inline bool name_eq(const char *s, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (name[i] == 0 || name[i] != s[i])
+            return false;
+    return name[n] == 0;
+}
+
 /* ---- element types --------------------------------------------------------- */
 /*  id        spelling          bytes tile  (bytes: packed fp4 counts one per pair) */
 #define DTYPE_LIST(X)                                   \
@@ -113,6 +122,8 @@ typedef struct Type {
     TileBody tile;        /* tile kinds */
     uint32_t hash;
     struct Type *next;    /* intern-table chain */
+    const char *spelling; /* canonical spelling, made once when interned */
+    uint32_t spelling_len;
 } Type;
 
 typedef struct TypeTable {

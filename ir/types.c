@@ -33,7 +33,7 @@ bool dtype_is_float(DType d)
 DType dtype_lookup(const char *s, size_t n)
 {
     for (int d = 1; d < DT_COUNT; d++)
-        if (strlen(dtypes[d].name) == n && memcmp(dtypes[d].name, s, n) == 0)
+        if (name_eq(s, n, dtypes[d].name))
             return (DType)d;
     return DT_NONE;
 }
@@ -67,7 +67,7 @@ int enum_lookup(EnumKind k, const char *s, size_t n)
 {
     const EnumInfo *e = &enum_info[k];
     for (int i = 0; i < e->count; i++)
-        if (strlen(e->names[i]) == n && memcmp(e->names[i], s, n) == 0)
+        if (name_eq(s, n, e->names[i]))
             return i;
     return -1;
 }
@@ -197,6 +197,8 @@ static void rehash(TypeTable *t)
     t->nbuckets = n;
 }
 
+static void spell(StrBuf *b, const Type *t);
+
 /* Returns the unique copy of *key (dims are copied into the arena). */
 static const Type *intern(TypeTable *t, Type *key)
 {
@@ -208,6 +210,11 @@ static const Type *intern(TypeTable *t, Type *key)
     *n = *key;
     if (key->rank)
         n->dims = arena_dup(t->arena, key->dims, key->rank * sizeof *key->dims);
+    StrBuf b = {0};
+    spell(&b, n);
+    n->spelling = arena_strndup(t->arena, b.p, b.len);
+    n->spelling_len = (uint32_t)b.len;
+    sb_free(&b);
     if (++t->count > t->nbuckets)
         rehash(t);
     n->next = t->buckets[n->hash & (t->nbuckets - 1)];
@@ -262,10 +269,14 @@ static void put_dim(StrBuf *b, int64_t d)
 
 void type_print(StrBuf *b, const Type *t)
 {
-    if (!t) {
+    if (!t)
         sb_puts(b, "<<null type>>");
-        return;
-    }
+    else
+        sb_putn(b, t->spelling, t->spelling_len);
+}
+
+static void spell(StrBuf *b, const Type *t)
+{
     switch (t->kind) {
     case TY_SCALAR:
         sb_puts(b, dtype_name(t->dtype));

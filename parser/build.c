@@ -545,8 +545,8 @@ static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
             continue;
         }
         int key = -1;
-        for (int j = 0; j < K_COUNT; j++)
-            if (str_eq(k, tile_keys[j], strlen(tile_keys[j])))
+        for (int j = 0; j < K_COUNT && key < 0; j++)
+            if (name_eq(k.p, k.len, tile_keys[j]))
                 key = j;
         bool allowed = key >= 0 && (keyword ? key != K_VALID
                                             : key == K_VALID || key >= K_BLAYOUT);

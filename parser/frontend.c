@@ -46,6 +46,7 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     free(p.names);
     free(p.names_touched);
     free(p.syms);
+    free(p.memo);
     free(p.uses);
     free(p.tys);
     free(p.ty_spans);

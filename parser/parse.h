@@ -29,6 +29,14 @@ typedef struct NameSlot {
     ValueId id;
 } NameSlot;
 
+/* A `!name<...>` type that parsed cleanly, by its exact text (see yylex in
+ * parser.y: the same text again is read as one token). */
+typedef struct TypeMemo {
+    const unsigned char *text; /* in the lexer's buffer */
+    uint32_t len, hash;
+    const Type *type;
+} TypeMemo;
+
 typedef struct Parser {
     Lexer lx;
     DiagEngine *diag;
@@ -45,6 +53,10 @@ typedef struct Parser {
 
     NameSlot *syms;            /* function symbols of the chunk */
     size_t syms_cap, syms_used;
+
+    TypeMemo *memo;            /* open addressing */
+    size_t memo_cap, memo_used;
+    int prev_tok;              /* the last token yylex returned */
 
     /* per-op stacks */
     Span *uses; size_t nuses, uses_cap;

@@ -46,6 +46,7 @@ int pto_parse(Parser *p);
 
 static int yylex(YYSTYPE *lval, Span *loc, Parser *p);
 static void yyerror(const Span *loc, Parser *p, const char *msg);
+static void memo_add(Parser *p, Span whole, const Type *t);
 }
 
 %union {
@@ -65,6 +66,7 @@ static void yyerror(const Span *loc, Parser *p, const char *msg);
 %token HEX "a hex integer" DIMS "a shape" SHAPED "a shaped type" INT "an integer" FLOAT "a float"
 %token STRING "a string"
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_CONSTANT OP_RETURN
+%token <type> TYPE_MEMO "a memoized type"
 
 %type <n> opt_uses uses types opt_types result_types attr_values ints
 %type <n> opt_func_results opt_visibility type_val
@@ -259,7 +261,14 @@ opt_props
 type
     : IDENT { $$ = pb_scalar_type(p, @1); }
     | BANG '<' { p->open_type = @1; p->ntitems = 0; } type_items '>'
-      { p->open_type.end = p->open_type.begin; $$ = pb_param_type(p, @1, @$); }
+      {
+          p->open_type.end = p->open_type.begin;
+          unsigned errors = diag_error_count(p->diag);
+          $$ = pb_param_type(p, @1, @$);
+          if ($$ && diag_error_count(p->diag) == errors)
+              memo_add(p, @$, $$);
+      }
+    | TYPE_MEMO { $$ = $1; }
     ;
 
 type_items
@@ -392,13 +401,112 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
     return bol && (t == T_FUNC || t == T_MODULE);
 }
 
+/* ---- the type memo ------------------------------------------------------------
+ * Real input writes the same long tile types over and over (PTOAS spells every
+ * use in the keyword form): a `!name<...>` whose text parsed cleanly once is,
+ * when the same bytes come again, read as one TYPE_MEMO token carrying the
+ * type, skipping ~40 tokens and the type builder. Only single-line texts of
+ * plain items qualify (no comments, strings, nested '<'), so the bytes lex the
+ * same anywhere and a hit is exactly what parsing them would give. */
+
+/* Scans a type's text from its '!' (name ends at name_end, which must be '<'):
+ * returns the end of the text (after '>') and its hash, or NULL if it does not
+ * qualify. */
+static const unsigned char *memo_scan(const unsigned char *bang, const unsigned char *name_end, uint32_t *hash)
+{
+    /* the bytes of a plain body: [A-Za-z0-9_ ,=?!.$-], as a bit set */
+    static const uint64_t plain[4] = {0xa3ff701300000000u, 0x07fffffe87fffffeu, 0, 0};
+    if (*name_end != '<')
+        return NULL;
+    const unsigned char *q = name_end + 1;
+    while (plain[*q >> 6] >> (*q & 63) & 1)
+        q++;
+    if (*q != '>')
+        return NULL;
+    /* hash the text eight bytes at a time */
+    size_t len = (size_t)(q + 1 - bang), i = 0;
+    uint64_t h = len * 0x9e3779b97f4a7c15u, w;
+    for (; i + 8 <= len; i += 8) {
+        memcpy(&w, bang + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, bang + i, len - i);
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+    *hash = (uint32_t)(h ^ h >> 29);
+    return q + 1;
+}
+
+static TypeMemo *memo_slot(const Parser *p, const unsigned char *text, uint32_t len, uint32_t hash)
+{
+    size_t mask = p->memo_cap - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        TypeMemo *m = &p->memo[i];
+        if (!m->text || (m->hash == hash && m->len == len && memcmp(m->text, text, len) == 0))
+            return m;
+    }
+}
+
+static void memo_add(Parser *p, Span whole, const Type *t)
+{
+    const unsigned char *bang = p->lx.start + (whole.begin - p->lx.base);
+    const unsigned char *name_end = bang + 1;
+    while (((*name_end | 0x20) >= 'a' && (*name_end | 0x20) <= 'z') || (*name_end >= '0' && *name_end <= '9') ||
+           *name_end == '_' || *name_end == '$' || *name_end == '.')
+        name_end++;
+    uint32_t hash;
+    const unsigned char *end = memo_scan(bang, name_end, &hash);
+    if (!end || (uint32_t)(end - bang) != whole.end - whole.begin)
+        return;
+    if ((p->memo_used + 1) * 2 > p->memo_cap) {
+        size_t cap = p->memo_cap ? p->memo_cap * 2 : 256;
+        TypeMemo *old = p->memo;
+        size_t oldcap = p->memo_cap;
+        p->memo = xcalloc(cap, sizeof *p->memo);
+        p->memo_cap = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].text)
+                *memo_slot(p, old[i].text, old[i].len, old[i].hash) = old[i];
+        free(old);
+    }
+    TypeMemo *m = memo_slot(p, bang, (uint32_t)(end - bang), hash);
+    if (!m->text) {
+        *m = (TypeMemo){bang, (uint32_t)(end - bang), hash, t};
+        p->memo_used++;
+    }
+}
+
+/* After a '!name' token: the memoized type its text spells, if any (the
+ * lexer then moves past it and *loc covers it). Never inside a type body
+ * (open there, or right after its '<'), where '!x<' is a syntax error to
+ * report at the '<'. */
+static const Type *memo_find(Parser *p, Span *loc)
+{
+    if (!p->memo_used || p->open_type.end > p->open_type.begin || p->prev_tok == '<')
+        return NULL;
+    const unsigned char *name_end = p->lx.cur;
+    const unsigned char *bang = name_end - (loc->end - loc->begin);
+    uint32_t hash;
+    const unsigned char *end = memo_scan(bang, name_end, &hash);
+    if (!end)
+        return NULL;
+    TypeMemo *m = memo_slot(p, bang, (uint32_t)(end - bang), hash);
+    if (!m->text)
+        return NULL;
+    p->lx.cur = end;
+    loc->end = loc->begin + m->len;
+    return m->type;
+}
+
 static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
 {
-    (void)lval;
     for (;;) {
         int t = lex_next(&p->lx, loc);
         if (t == T_IDENT)
             t = classify_ident(p, *loc);
+        else if (t == T_BANG && (lval->type = memo_find(p, loc)) != NULL)
+            t = T_TYPE_MEMO;
         else if (t == '{')
             p->depth++;
         else if (t == '}')
@@ -415,6 +523,7 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
             }
             p->recovering = false;
         }
+        p->prev_tok = t;
         return t;
     }
 }
@@ -438,7 +547,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_IDENT: return "an identifier";
     case YYSYMBOL_SSA: return "an SSA value";
     case YYSYMBOL_SYMBOL: return "a symbol name";
-    case YYSYMBOL_BANG: return "a type";
+    case YYSYMBOL_BANG: case YYSYMBOL_TYPE_MEMO: return "a type";
     case YYSYMBOL_HASH: return "an attribute";
     case YYSYMBOL_HEX: case YYSYMBOL_INT: return "an integer";
     case YYSYMBOL_DIMS: return "a shape";
@@ -497,6 +606,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         p->recovering = true;
     if (la == YYSYMBOL_ERROR) /* the lexer has reported it */
         return 0;
+    if (la == YYSYMBOL_TYPE_MEMO) /* as if not memoized: the error is at the '!name' */
+        loc.end = loc.begin + (uint32_t)((const char *)memchr(p->src->text + loc.begin, '<', loc.end - loc.begin) -
+                                         (p->src->text + loc.begin));
 
     const char *tok = p->src->text + loc.begin;
     int toklen = (int)(loc.end - loc.begin);
