@@ -167,6 +167,46 @@ static void quant_asym_row_avx2(const uint32_t *x, uint8_t *q, int64_t n, float 
         quant_asym_row_sse2(x + c, q + c, n - c, s, z);
 }
 
+/* Whole-tile AVX2 loops for valid widths that are multiples of 32 (no tail): one call per op
+ * instead of one per row; the per-row parameters are read inline. */
+__attribute__((target("avx2")))
+static void quant_rows_avx2(int asym, const uint8_t *sb, int64_t sst, uint8_t *db, int64_t dstr,
+                            int64_t rows, int64_t n, const Param *ps, const Param *po)
+{
+    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (int64_t r = 0; r < rows; r++) {
+        const float *x = (const float *)(const void *)(sb + r * sst);
+        uint8_t *q = db + r * dstr;
+        const __m256 vs = _mm256_set1_ps(param_at(ps, r));
+        if (!asym) {
+            const __m256 hi = _mm256_set1_ps(127.0f);
+            for (int64_t c = 0; c < n; c += 32) {
+                __m256i v[4];
+                for (int k = 0; k < 4; k++) {
+                    __m256 t = _mm256_mul_ps(_mm256_loadu_ps(x + c + 8 * k), vs);
+                    t = _mm256_and_ps(t, _mm256_cmp_ps(t, t, _CMP_ORD_Q));
+                    v[k] = _mm256_cvtps_epi32(_mm256_min_ps(t, hi));
+                }
+                __m256i a = _mm256_packs_epi32(v[0], v[1]), b = _mm256_packs_epi32(v[2], v[3]);
+                _mm256_storeu_si256((__m256i *)(void *)(q + c),
+                                    _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b), perm));
+            }
+        } else {
+            const __m256 hi = _mm256_set1_ps(255.0f), vz = _mm256_set1_ps(param_at(po, r));
+            for (int64_t c = 0; c < n; c += 32) {
+                __m256i v[4];
+                for (int k = 0; k < 4; k++) {
+                    __m256 t = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c + 8 * k), vs), vz);
+                    v[k] = _mm256_cvtps_epi32(_mm256_min_ps(hi, t));
+                }
+                __m256i a = _mm256_packs_epi32(v[0], v[1]), b = _mm256_packs_epi32(v[2], v[3]);
+                _mm256_storeu_si256((__m256i *)(void *)(q + c),
+                                    _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, b), perm));
+            }
+        }
+    }
+}
+
 static int have_avx2(void)
 {
     return ptort_use_avx2();
@@ -283,6 +323,13 @@ ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_
     const uint8_t *sb = tile_base(ctx, src);
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * 4, dstr = tile_row_stride(dst);
+#ifdef PTORT_X86_KERNELS
+    if (dst->valid_cols % 32 == 0 && have_avx2()) {
+        quant_rows_avx2(qt == PTORT_INT8_ASYM, sb, sst, db, dstr, dst->valid_rows,
+                        dst->valid_cols, &ps, offset ? &po : NULL);
+        return PTORT_OK;
+    }
+#endif
     /* kernels chosen once per op */
     void (*sym_row)(const uint32_t *, int8_t *, int64_t, float) = quant_sym_row;
     void (*asym_row)(const uint32_t *, uint8_t *, int64_t, float, float) = quant_asym_row;
@@ -401,6 +448,25 @@ static void dequant_i16_row_avx2(const int16_t *q, uint32_t *y, int64_t n, float
 }
 #endif
 
+#ifdef PTORT_X86_KERNELS
+__attribute__((target("avx2")))
+static void dequant_i8_rows_avx2(const uint8_t *sb, int64_t sst, uint8_t *db, int64_t dst_st,
+                                 int64_t rows, int64_t n, const Param *ps, const Param *po)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        const int8_t *q = (const int8_t *)(sb + r * sst);
+        float *y = (float *)(void *)(db + r * dst_st);
+        const __m256 vs = _mm256_set1_ps(param_at(ps, r)), vz = _mm256_set1_ps(param_at(po, r));
+        for (int64_t c = 0; c < n; c += 32)
+            for (int k = 0; k < 4; k++) {
+                __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + c + 8 * k));
+                __m256 v = _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)), vz);
+                _mm256_storeu_ps(y + c + 8 * k, _mm256_mul_ps(v, vs));
+            }
+    }
+}
+#endif
+
 static void dequant_i8_row(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
 {
 #ifdef PTORT_X86_KERNELS
@@ -482,6 +548,12 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
     uint8_t *db = tile_base(ctx, dst);
     int esz = ptort_dtype_size(src->dtype);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst) * 4;
+#ifdef PTORT_X86_KERNELS
+    if (esz == 1 && dst->valid_cols % 32 == 0 && have_avx2()) {
+        dequant_i8_rows_avx2(sb, sst, db, dst_st, dst->valid_rows, dst->valid_cols, &ps, &po);
+        return PTORT_OK;
+    }
+#endif
     void (*i8_row)(const int8_t *, uint32_t *, int64_t, float, float) = dequant_i8_row;
     void (*i16_row)(const int16_t *, uint32_t *, int64_t, float, float) = dequant_i16_row;
 #ifdef PTORT_X86_KERNELS
