@@ -167,6 +167,14 @@ static void quant_asym_row_avx2(const uint32_t *x, uint8_t *q, int64_t n, float 
         quant_asym_row_sse2(x + c, q + c, n - c, s, z);
 }
 
+__attribute__((target("avx2"), always_inline))
+static inline __m256i sym8_avx2(const float *p, __m256 vs, __m256 hi)
+{
+    __m256 t = _mm256_mul_ps(_mm256_loadu_ps(p), vs);
+    t = _mm256_and_ps(t, _mm256_cmp_ps(t, t, _CMP_ORD_Q));
+    return _mm256_cvtps_epi32(_mm256_min_ps(t, hi));
+}
+
 /* Whole-tile AVX2 loops for valid widths that are multiples of 32 (no tail): one call per op
  * instead of one per row; the per-row parameters are read inline. */
 __attribute__((target("avx2")))
@@ -180,26 +188,22 @@ static void quant_rows_avx2(int asym, const uint8_t *sb, int64_t sst, uint8_t *d
         const __m256 vs = _mm256_set1_ps(param_at(ps, r));
         if (!asym) {
             const __m256 hi = _mm256_set1_ps(127.0f);
+#define SYM8(p) sym8_avx2(p, vs, hi)
             for (int64_t c = 0; c < n; c += 32) {
-                __m256i v[4];
-                for (int k = 0; k < 4; k++) {
-                    __m256 t = _mm256_mul_ps(_mm256_loadu_ps(x + c + 8 * k), vs);
-                    t = _mm256_and_ps(t, _mm256_cmp_ps(t, t, _CMP_ORD_Q));
-                    v[k] = _mm256_cvtps_epi32(_mm256_min_ps(t, hi));
-                }
-                __m256i a = _mm256_packs_epi32(v[0], v[1]), b = _mm256_packs_epi32(v[2], v[3]);
+                __m256i v0 = SYM8(x + c), v1 = SYM8(x + c + 8), v2 = SYM8(x + c + 16),
+                        v3 = SYM8(x + c + 24);
+                __m256i a = _mm256_packs_epi32(v0, v1), b = _mm256_packs_epi32(v2, v3);
                 _mm256_storeu_si256((__m256i *)(void *)(q + c),
                                     _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b), perm));
             }
         } else {
             const __m256 hi = _mm256_set1_ps(255.0f), vz = _mm256_set1_ps(param_at(po, r));
+#define ASYM8(p) \
+    _mm256_cvtps_epi32(_mm256_min_ps(hi, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(p), vs), vz)))
             for (int64_t c = 0; c < n; c += 32) {
-                __m256i v[4];
-                for (int k = 0; k < 4; k++) {
-                    __m256 t = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c + 8 * k), vs), vz);
-                    v[k] = _mm256_cvtps_epi32(_mm256_min_ps(hi, t));
-                }
-                __m256i a = _mm256_packs_epi32(v[0], v[1]), b = _mm256_packs_epi32(v[2], v[3]);
+                __m256i v0 = ASYM8(x + c), v1 = ASYM8(x + c + 8), v2 = ASYM8(x + c + 16),
+                        v3 = ASYM8(x + c + 24);
+                __m256i a = _mm256_packs_epi32(v0, v1), b = _mm256_packs_epi32(v2, v3);
                 _mm256_storeu_si256((__m256i *)(void *)(q + c),
                                     _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, b), perm));
             }
