@@ -196,7 +196,7 @@ static inline int64_t aux_row_off(const Aux *a, int64_t r)
 
 /* Writes N per-group values V (element bits) to columns [c0, c0 + n) of row offset RO of A;
  * contiguous columns (row-major none_box, flat) without the column table. */
-static void put_row(Aux *a, int64_t ro, int64_t c0, const uint32_t *v, int64_t n)
+static inline void put_row(Aux *a, int64_t ro, int64_t c0, const uint32_t *v, int64_t n)
 {
     uint8_t *p = a->base;
     if (a->l.kind == LAY_ROW || a->l.kind == LAY_FLAT) {
@@ -204,7 +204,7 @@ static void put_row(Aux *a, int64_t ro, int64_t c0, const uint32_t *v, int64_t n
         switch (a->size) {
         case 1: for (int64_t i = 0; i < n; i++) p[i] = (uint8_t)v[i]; break;
         case 2: for (int64_t i = 0; i < n; i++) { uint16_t h = (uint16_t)v[i]; memcpy(p + 2 * i, &h, 2); } break;
-        default: memcpy(p, v, (size_t)n * 4); break;
+        default: for (int64_t i = 0; i < n; i++) memcpy(p + 4 * i, &v[i], 4); break;
         }
         return;
     }
@@ -479,9 +479,10 @@ static void widen_row_avx2(ptort_dtype dt, const uint8_t *p, uint32_t *out, int6
 /* Group parameters of fp32 sources for many groups at once (group_params without branches,
  * so that the loop vectorizes); NaN groups get e = 0xFF, s = 0 and quiet NaNs. */
 PTORT_HOT
-static void params_f32(const MxCfg *cfg, const uint32_t *gmax, int64_t n, uint32_t *ge,
-                       float *gs, uint32_t *gm, uint32_t *gsv)
+static uint32_t params_f32(const MxCfg *cfg, const uint32_t *gmax, int64_t n, uint32_t *ge,
+                           float *gs, uint32_t *gm, uint32_t *gsv)
 {
+    uint32_t anynan = 0;
     uint32_t emax = cfg->emax, trunc = cfg->fp4 ? 0xFFFF0000u : 0xFFFFFFFFu;
     float k = cfg->k;
     if (cfg->nv) {
@@ -511,7 +512,9 @@ static void params_f32(const MxCfg *cfg, const uint32_t *gmax, int64_t n, uint32
         gsv[i] = (sb & ~nanm) | (0x7FC00000u & nanm);
         gs[i] = u2f(sb & ~nanm);
         gm[i] = (gm[i] & ~nanm) | (0x7FC00000u & nanm);
+        anynan |= nanm;
     }
+    return anynan;                              /* non-zero: some group is poisoned */
 }
 
 /* In place: fp32 patterns -> f16 patterns with vcvtps2ph (round to nearest even), the same
@@ -573,7 +576,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
 
     /* pass 2: parameters (as fp32, then max and scaling in the src dtype: RNE, exact for
      * the maxima, Inf / subnormal / 0 for f16 scales, 0x7E00 / 0x7FC0 for NaN) */
-    params_f32(cfg, gmax, tg, ge, gs, gm, gsv);
+    uint32_t anynan = params_f32(cfg, gmax, tg, ge, gs, gm, gsv);
     if (src->dtype == PTORT_F16) {
         f32_bits_to_f16_avx2(gm, tg);
         f32_bits_to_f16_avx2(gsv, tg);
@@ -600,8 +603,8 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
             enc_fp4_row_avx2(x, db, tg, gs, cfg->bf16_src);
         else
             enc_fp8_row_avx2(x, db, tg, gs);
-        for (int64_t i = 0; i < tg; i++)
-            if (ge[i] == 0xFF && gmax[i] > 0x7F800000u)
+        for (int64_t i = 0; i < tg && anynan; i++)
+            if (gmax[i] > 0x7F800000u)
                 memset(db + i * gbytes, cfg->fp4 ? 0x77 : cfg->nan_code, (size_t)gbytes);
         return;
     }
@@ -612,7 +615,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
             enc_fp4_row_avx2(xr, out, ng, gs + r * ng, cfg->bf16_src);
         else
             enc_fp8_row_avx2(xr, out, ng, gs + r * ng);
-        for (int64_t gi = 0; gi < ng; gi++)
+        for (int64_t gi = 0; gi < ng && anynan; gi++)
             if (gmax[r * ng + gi] > 0x7F800000u)
                 memset(out + gi * gbytes, cfg->fp4 ? 0x77 : cfg->nan_code, (size_t)gbytes);
         if (out == codes) {
