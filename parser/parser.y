@@ -409,33 +409,22 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
  * plain items qualify (no comments, strings, nested '<'), so the bytes lex the
  * same anywhere and a hit is exactly what parsing them would give. */
 
-/* Scans a type's text from its '!' (name ends at name_end, which must be '<'):
- * returns the end of the text (after '>') and its hash, or NULL if it does not
- * qualify. */
-static const unsigned char *memo_scan(const unsigned char *bang, const unsigned char *name_end, uint32_t *hash)
+#define MEMO_MAX_LEN 1024 /* longer texts are not memoized (bounds the search for '>') */
+
+static uint32_t memo_hash(const unsigned char *text, size_t len)
 {
-    /* the bytes of a plain body: [A-Za-z0-9_ ,=?!.$-], as a bit set */
-    static const uint64_t plain[4] = {0xa3ff701300000000u, 0x07fffffe87fffffeu, 0, 0};
-    if (*name_end != '<')
-        return NULL;
-    const unsigned char *q = name_end + 1;
-    while (plain[*q >> 6] >> (*q & 63) & 1)
-        q++;
-    if (*q != '>')
-        return NULL;
-    /* hash the text eight bytes at a time */
-    size_t len = (size_t)(q + 1 - bang), i = 0;
+    /* eight bytes at a time */
+    size_t i = 0;
     uint64_t h = len * 0x9e3779b97f4a7c15u, w;
     for (; i + 8 <= len; i += 8) {
-        memcpy(&w, bang + i, 8);
+        memcpy(&w, text + i, 8);
         h = (h ^ w) * 0xff51afd7ed558ccdu;
         h ^= h >> 32;
     }
     w = 0;
-    memcpy(&w, bang + i, len - i);
+    memcpy(&w, text + i, len - i);
     h = (h ^ w) * 0xff51afd7ed558ccdu;
-    *hash = (uint32_t)(h ^ h >> 29);
-    return q + 1;
+    return (uint32_t)(h ^ h >> 29);
 }
 
 static TypeMemo *memo_slot(const Parser *p, const unsigned char *text, uint32_t len, uint32_t hash)
@@ -448,17 +437,25 @@ static TypeMemo *memo_slot(const Parser *p, const unsigned char *text, uint32_t 
     }
 }
 
+/* Memoizes a type whose text is `!name<plain body>` with no byte between the
+ * name and '<': bodies of [A-Za-z0-9_ ,=?!.$-] only, so the text's one '>' is
+ * its last byte and a lookup can stop at the first '>'. */
 static void memo_add(Parser *p, Span whole, const Type *t)
 {
+    static const uint64_t plain[4] = {0xa3ff701300000000u, 0x07fffffe87fffffeu, 0, 0}; /* bit set */
     const unsigned char *bang = p->lx.start + (whole.begin - p->lx.base);
-    const unsigned char *name_end = bang + 1;
-    while (((*name_end | 0x20) >= 'a' && (*name_end | 0x20) <= 'z') || (*name_end >= '0' && *name_end <= '9') ||
-           *name_end == '_' || *name_end == '$' || *name_end == '.')
-        name_end++;
-    uint32_t hash;
-    const unsigned char *end = memo_scan(bang, name_end, &hash);
-    if (!end || (uint32_t)(end - bang) != whole.end - whole.begin)
+    const unsigned char *q = bang + 1;
+    while (((*q | 0x20) >= 'a' && (*q | 0x20) <= 'z') || (*q >= '0' && *q <= '9') || *q == '_' || *q == '$' ||
+           *q == '.')
+        q++;
+    if (*q++ != '<')
         return;
+    while (plain[*q >> 6] >> (*q & 63) & 1)
+        q++;
+    uint32_t len = (uint32_t)(q + 1 - bang);
+    if (*q != '>' || len != whole.end - whole.begin || len > MEMO_MAX_LEN)
+        return;
+    uint32_t hash = memo_hash(bang, len);
     if ((p->memo_used + 1) * 2 > p->memo_cap) {
         size_t cap = p->memo_cap ? p->memo_cap * 2 : 256;
         TypeMemo *old = p->memo;
@@ -470,9 +467,9 @@ static void memo_add(Parser *p, Span whole, const Type *t)
                 *memo_slot(p, old[i].text, old[i].len, old[i].hash) = old[i];
         free(old);
     }
-    TypeMemo *m = memo_slot(p, bang, (uint32_t)(end - bang), hash);
+    TypeMemo *m = memo_slot(p, bang, len, hash);
     if (!m->text) {
-        *m = (TypeMemo){bang, (uint32_t)(end - bang), hash, t};
+        *m = (TypeMemo){bang, len, hash, t};
         p->memo_used++;
     }
 }
@@ -487,14 +484,15 @@ static const Type *memo_find(Parser *p, Span *loc)
         return NULL;
     const unsigned char *name_end = p->lx.cur;
     const unsigned char *bang = name_end - (loc->end - loc->begin);
-    uint32_t hash;
-    const unsigned char *end = memo_scan(bang, name_end, &hash);
-    if (!end)
+    size_t room = (size_t)(p->lx.lim - bang);
+    const unsigned char *gt = *name_end == '<' ? memchr(bang, '>', room < MEMO_MAX_LEN ? room : MEMO_MAX_LEN) : NULL;
+    if (!gt)
         return NULL;
-    TypeMemo *m = memo_slot(p, bang, (uint32_t)(end - bang), hash);
+    uint32_t len = (uint32_t)(gt + 1 - bang);
+    TypeMemo *m = memo_slot(p, bang, len, memo_hash(bang, len));
     if (!m->text)
         return NULL;
-    p->lx.cur = end;
+    p->lx.cur = gt + 1;
     loc->end = loc->begin + m->len;
     return m->type;
 }
