@@ -341,11 +341,41 @@ static void put_codes(const MxCfg *cfg, const uint8_t *codes, uint8_t *out, int6
 #define PTORT_MX_AVX2 1
 #include <immintrin.h>
 
+/* Lane-wise max of |x| patterns over the 4 vectors of one group. */
+__attribute__((target("avx2"), always_inline))
+static inline __m256i lane_max_avx2(const uint32_t *x)
+{
+    const __m256i abs = _mm256_set1_epi32(0x7FFFFFFF);
+    const __m256i *p = (const __m256i *)(const void *)x;
+    return _mm256_max_epi32(_mm256_max_epi32(_mm256_and_si256(_mm256_loadu_si256(p), abs),
+                                             _mm256_and_si256(_mm256_loadu_si256(p + 1), abs)),
+                            _mm256_max_epi32(_mm256_and_si256(_mm256_loadu_si256(p + 2), abs),
+                                             _mm256_and_si256(_mm256_loadu_si256(p + 3), abs)));
+}
+
 __attribute__((target("avx2")))
 static void group_max_avx2(const uint32_t *x, int64_t ng, uint32_t *out)
 {
     const __m256i abs = _mm256_set1_epi32(0x7FFFFFFF);
-    for (int64_t g = 0; g < ng; g++) {
+    int64_t g = 0;
+    /* 8 groups at a time: 8 vectors of lane maxima, reduced together by a transpose */
+    for (; g + 8 <= ng; g += 8) {
+        const uint32_t *xg = x + g * GROUP;
+        __m256i m0 = lane_max_avx2(xg), m1 = lane_max_avx2(xg + 32), m2 = lane_max_avx2(xg + 64),
+                m3 = lane_max_avx2(xg + 96), m4 = lane_max_avx2(xg + 128),
+                m5 = lane_max_avx2(xg + 160), m6 = lane_max_avx2(xg + 192),
+                m7 = lane_max_avx2(xg + 224);
+        __m256i a01 = _mm256_max_epi32(_mm256_unpacklo_epi32(m0, m1), _mm256_unpackhi_epi32(m0, m1));
+        __m256i a23 = _mm256_max_epi32(_mm256_unpacklo_epi32(m2, m3), _mm256_unpackhi_epi32(m2, m3));
+        __m256i a45 = _mm256_max_epi32(_mm256_unpacklo_epi32(m4, m5), _mm256_unpackhi_epi32(m4, m5));
+        __m256i a67 = _mm256_max_epi32(_mm256_unpacklo_epi32(m6, m7), _mm256_unpackhi_epi32(m6, m7));
+        __m256i b03 = _mm256_max_epi32(_mm256_unpacklo_epi64(a01, a23), _mm256_unpackhi_epi64(a01, a23));
+        __m256i b47 = _mm256_max_epi32(_mm256_unpacklo_epi64(a45, a67), _mm256_unpackhi_epi64(a45, a67));
+        __m256i r = _mm256_max_epi32(_mm256_permute2x128_si256(b03, b47, 0x20),
+                                     _mm256_permute2x128_si256(b03, b47, 0x31));
+        _mm256_storeu_si256((__m256i *)(void *)(out + g), r);
+    }
+    for (; g < ng; g++) {
         const __m256i *p = (const __m256i *)(const void *)(x + g * GROUP);
         __m256i m0 = _mm256_max_epi32(_mm256_and_si256(_mm256_loadu_si256(p), abs),
                                       _mm256_and_si256(_mm256_loadu_si256(p + 1), abs));
