@@ -184,7 +184,98 @@ void frontend_free(Module *m)
     if (!m)
         return;
     ir_funcs_free(m);
+    sb_free(&m->report);
     types_free(&m->types);
     arena_free(&m->arena);
     free(m);
+}
+
+/* ---- fresh names for values the passes create -------------------------------- */
+static uint32_t name_hash(Str s)
+{
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < s.len; i++)
+        h = (h ^ (unsigned char)s.p[i]) * 16777619u;
+    return h;
+}
+
+static Str *nameset_slot(const NameSet *ns, Str s)
+{
+    size_t i = name_hash(s) & (ns->cap - 1);
+    for (;; i = (i + 1) & (ns->cap - 1))
+        if (!ns->slots[i].p || (ns->slots[i].len == s.len && memcmp(ns->slots[i].p, s.p, s.len) == 0))
+            return &ns->slots[i];
+}
+
+void nameset_add(NameSet *ns, Str s)
+{
+    if ((ns->n + 1) * 2 > ns->cap) {
+        NameSet big = {xcalloc(ns->cap ? ns->cap * 2 : 64, sizeof(Str)), ns->cap ? ns->cap * 2 : 64, 0};
+        for (size_t i = 0; i < ns->cap; i++)
+            if (ns->slots[i].p)
+                nameset_add(&big, ns->slots[i]);
+        free(ns->slots);
+        *ns = big;
+    }
+    Str *slot = nameset_slot(ns, s);
+    if (!slot->p) {
+        *slot = s;
+        ns->n++;
+    }
+}
+
+bool nameset_has(const NameSet *ns, Str s) { return ns->cap && nameset_slot(ns, s)->p != NULL; }
+
+void nameset_init(NameSet *ns, const Func *f)
+{
+    ns->slots = NULL;
+    ns->cap = ns->n = 0;
+    for (uint32_t i = 0; i < f->nvalues; i++)
+        nameset_add(ns, f->values[i].name);
+}
+
+void nameset_free(NameSet *ns)
+{
+    free(ns->slots);
+    ns->slots = NULL;
+    ns->cap = ns->n = 0;
+}
+
+Str ir_fresh_name(Module *m, NameSet *ns, Str base, const char *suffix)
+{
+    size_t sl = strlen(suffix);
+    char *buf = arena_alloc(&m->arena, base.len + sl + 24);
+    memcpy(buf, base.p, base.len);
+    memcpy(buf + base.len, suffix, sl);
+    Str s = {buf, (uint32_t)(base.len + sl)};
+    for (unsigned k = 1; nameset_has(ns, s); k++)
+        s.len = (uint32_t)(base.len + sl + (size_t)snprintf(buf + base.len + sl, 24, "_%u", k));
+    nameset_add(ns, s);
+    return s;
+}
+
+void ir_renumber_defs(Func *f)
+{
+    for (uint32_t i = 0; i < f->nops; i++)
+        for (uint32_t r = 0; r < f->ops[i].nres; r++)
+            f->values[f->ops[i].res[r]].def_op = i;
+}
+
+void ir_op_roles(const Op *op, ValueId val[MAX_ROLES])
+{
+    const OpInfo *in = op_info(op->kind);
+    uint32_t at = 0, res = 0;
+    for (int r = 0; r < MAX_ROLES; r++)
+        val[r] = NO_VALUE;
+    for (int r = 0; r < in->nroles; r++) {
+        bool out = in->flags[r] & ROLE_OUT;
+        if (op->form == FORM_L1 && out && in->syntax == SYN_COMPUTE && op->kind != OP_TSTORE) {
+            if (!(in->flags[r] & ROLE_SCRATCH) && res < op->nres)
+                val[r] = op->res[res++];
+            continue;
+        }
+        if (op->seg[r] && !(in->flags[r] & ROLE_VAR))
+            val[r] = op->opnds[at];
+        at += op->seg[r];
+    }
 }

@@ -273,6 +273,7 @@ struct Module {
     SourceFile *src;
     ModuleOp **mods;
     uint32_t nmods, mods_cap;
+    StrBuf report;           /* --memory-report / --memory-map text, printed after the IR */
 };
 
 /* Builders used by the parser and the passes. */
@@ -282,8 +283,26 @@ ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def
 Op *ir_op_add(Func *f);      /* zeroed; pointer valid until the next ir_op_add */
 void ir_funcs_free(Module *m);
 const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key);
+/* The value in each non-variadic role (NO_VALUE when empty). Level 1
+ * results stand for the non-scratch outs roles in order; tstore's view stays
+ * an operand. */
+void ir_op_roles(const Op *op, ValueId val[MAX_ROLES]);
 /* Operands of one role: *first index into op->opnds, returns the count. */
 uint32_t ir_role_operands(const Op *op, int role, uint32_t *first);
+
+/* Names the passes give to values they create: "<base><suffix>", then
+ * "<base><suffix>_1", ... until unused in the function. */
+typedef struct NameSet {
+    Str *slots;
+    size_t cap, n;
+} NameSet;
+void nameset_init(NameSet *ns, const Func *f);
+void nameset_add(NameSet *ns, Str s);
+bool nameset_has(const NameSet *ns, Str s);
+void nameset_free(NameSet *ns);
+Str ir_fresh_name(Module *m, NameSet *ns, Str base, const char *suffix);
+/* Recomputes Value.def_op after a pass rebuilt the op array. */
+void ir_renumber_defs(Func *f);
 
 /* Printing (printer.c). */
 void print_type_to(FILE *out, const Type *t);

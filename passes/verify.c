@@ -177,30 +177,14 @@ static void check_decl(V *v, ValueId id)
 }
 
 /* ---- operand views ----------------------------------------------------------------- */
-/* Fills v->val/ty/tb by role. Level 1 results stand for the non-scratch outs
- * roles in order (tstore's view stays an operand). */
+/* Fills v->val/ty/tb by role. */
 static void bind_roles(V *v)
 {
-    const Op *op = v->op;
-    const OpInfo *in = op_info(op->kind);
-    uint32_t at = 0, res = 0;
+    const OpInfo *in = op_info(v->op->kind);
+    ir_op_roles(v->op, v->val);
     for (int r = 0; r < MAX_ROLES; r++) {
-        v->val[r] = NO_VALUE;
         v->ty[r] = NULL;
         v->tb[r] = NULL;
-    }
-    for (int r = 0; r < in->nroles; r++) {
-        bool out = in->flags[r] & ROLE_OUT;
-        if (op->form == FORM_L1 && out && in->syntax == SYN_COMPUTE && op->kind != OP_TSTORE) {
-            if (in->flags[r] & ROLE_SCRATCH)
-                continue;
-            if (res < op->nres)
-                v->val[r] = op->res[res++];
-            continue;
-        }
-        if (op->seg[r] == 1 || (op->seg[r] && !(in->flags[r] & ROLE_VAR)))
-            v->val[r] = op->opnds[at];
-        at += op->seg[r];
     }
     for (int r = 0; r < in->nroles; r++)
         if (v->val[r] != NO_VALUE) {
