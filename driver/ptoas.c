@@ -37,6 +37,8 @@ typedef struct Pass {
  * last pass that exists. */
 static const Pass pipeline[] = {
     {OPT_PASS_VERIFY, verify_module},
+    {OPT_PASS_BUFFERIZE, bufferize_module},
+    {OPT_PASS_TASSIGN, tassign_module},
 };
 #define NPIPELINE (sizeof pipeline / sizeof pipeline[0])
 
@@ -424,7 +426,9 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
     if (ok && dr->stage) {
         if (dr->chunks_printed++ > 0)
             fputs("// -----\n", dr->stage);
-        frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
+        if (!dr->opt.verify_only)
+            frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
+        fwrite(m->report.p ? m->report.p : "", 1, m->report.len, dr->stage);
     }
     frontend_free(m);
     return ok;
@@ -521,7 +525,7 @@ int main(int argc, char **argv)
 
     /* Where the IR goes: nowhere in the checking modes; else -o (its temporary
      * file is the staging file) or stdout (staged when several chunks). */
-    bool prints = !o->verify_diagnostics && !o->verify_only;
+    bool prints = !o->verify_diagnostics && (!o->verify_only || o->memory_report || o->memory_map);
     the_driver = &dr;
     diag_set_internal_hook(remove_output);
     if (prints) {

@@ -9,6 +9,13 @@
 /* VERIFY.md: every rule, for both levels, per architecture. */
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
 
+/* MEMORY.md section 2: Level 1 to Level 2, scratch tiles created. */
+bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
+
+/* MEMORY.md: liveness, placement, address checks, materialized addresses,
+ * --memory-report / --memory-map text in m->report. */
+bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
+
 /* The effective architecture of a module (VERIFY.md "arch"): pto.target_arch,
  * else "pto.device-spec", else --pto-arch. */
 OptArch module_arch(const ModuleOp *mod, const Options *opt);

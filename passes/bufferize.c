@@ -1,0 +1,211 @@
+/* bufferize.c - Level 1 to Level 2 (MEMORY.md section 2).
+ *
+ * Every !pto.tile value becomes a !pto.tile_buf buffer: a Level 1 op gets a
+ * `pto.alloc_tile` right before it for each result and is rewritten to its
+ * ins/outs form; function signatures follow. Compiler-owned scratch tiles (MX
+ * `max` and `scaling`, the A2/A3 INT8 `tmp`) are created for Level 1 ops and
+ * for Level 2 ops that omit an optional scratch operand, named
+ * `%<dst>.max`, `%<dst>.scaling`, `%<dst>.tmp` (`_1`, ... on a clash). */
+#include <stdlib.h>
+#include <string.h>
+#include "pass.h"
+
+typedef struct B {
+    Module *m;
+    Func *f;
+    DiagEngine *d;
+    const Options *opt;
+    OptArch arch;
+    NameSet names;
+    Op *ops;            /* the rebuilt op array */
+    uint32_t nops, cap;
+    bool errors;
+} B;
+
+static Op *push_op(B *b)
+{
+    if (b->nops == b->cap) {
+        size_t cap = b->cap;
+        xgrow((void **)&b->ops, &cap, (size_t)b->nops + 1, sizeof *b->ops);
+        b->cap = (uint32_t)cap;
+    }
+    Op *op = &b->ops[b->nops++];
+    memset(op, 0, sizeof *op);
+    return op;
+}
+
+static const Type *as_buffer(B *b, const Type *t)
+{
+    return t && t->kind == TY_TILE ? type_tile(&b->m->types, TY_TILE_BUF, &t->tile) : t;
+}
+
+/* `%v = pto.alloc_tile : T` for an existing value, placed before op `at`. */
+static void emit_alloc(B *b, ValueId v, Span at)
+{
+    Op *a = push_op(b);
+    a->kind = OP_ALLOC_TILE;
+    a->form = FORM_L2;
+    a->name_span = a->span = at;
+    a->nres = 1;
+    a->res = arena_dup(&b->m->arena, &v, sizeof v);
+    a->opnds = NULL;
+    a->opnd_spans = NULL;
+}
+
+static TileBody plain_body(DType dt, int64_t rows, int64_t cols, int64_t vrow, int64_t vcol)
+{
+    TileBody t;
+    memset(&t, 0, sizeof t);
+    t.loc = LOC_VEC;
+    t.dtype = dt;
+    t.rows = rows;
+    t.cols = cols;
+    t.vrow = vrow;
+    t.vcol = vcol;
+    t.fractal = 512;
+    return t;
+}
+
+static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+/* The body of a scratch tile for role `role` of op (MEMORY.md section 2 and
+ * LANGUAGE.md 5.1). */
+static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, const char *role)
+{
+    const TileBody *src = &f->values[val[op_role_index(op->kind, "src")]].type->tile;
+    if (strcmp(role, "tmp") == 0)
+        return plain_body(DT_F32, src->rows, src->cols, src->rows, src->cols);
+    /* max / scaling: the exponent's valid shape, rows padded to 32 bytes */
+    const TileBody *e = &f->values[val[op_role_index(op->kind, "exp")]].type->tile;
+    int64_t vr = e->vrow == DIM_DYNAMIC ? e->rows : e->vrow;
+    int64_t vc = e->vcol == DIM_DYNAMIC ? e->cols : e->vcol;
+    int64_t per = 32 / dtype_size(src->dtype);
+    return plain_body(src->dtype, vr, round_up(vc, per), vr, vc);
+}
+
+/* Adds the scratch tiles an op needs but lacks to val[] (counted in *added);
+ * false (reported) when level3 forbids creating them. */
+static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
+{
+    const OpInfo *in = op_info(op->kind);
+    bool int8 = op->kind == OP_TQUANT;
+    for (int r = in->nins; r < in->nroles; r++) {
+        if (!(in->flags[r] & ROLE_SCRATCH) || val[r] != NO_VALUE)
+            continue;
+        if (int8 && b->arch == OPT_ARCH_A5)
+            continue; /* A5 needs no INT8 tmp */
+        if (b->opt->level == OPT_LEVEL3) {
+            diag_error(b->d, op->name_span, "'%s' op requires an explicit %s operand when --pto-level=level3",
+                       in->name, in->role[r]);
+            b->errors = true;
+            return false;
+        }
+        char suffix[32];
+        snprintf(suffix, sizeof suffix, ".%s", in->role[r]);
+        ValueId dst = val[op_role_index(op->kind, "dst")];
+        TileBody body = scratch_body(b->f, op, val, in->role[r]);
+        const Type *t = type_tile(&b->m->types, TY_TILE_BUF, &body);
+        Str name = ir_fresh_name(b->m, &b->names, b->f->values[dst].name, suffix);
+        ValueId v = ir_value_add(b->f, name, t, op->name_span, NO_OP);
+        b->f->values[v].type_span = op->name_span;
+        emit_alloc(b, v, op->name_span);
+        val[r] = v;
+        (*added)++;
+    }
+    return true;
+}
+
+/* Rewrites a compute op (either level) into its Level 2 form with every
+ * scratch operand present, preceded by the allocs it needs. */
+static void lower_compute(B *b, Op op)
+{
+    const OpInfo *in = op_info(op.kind);
+    ValueId val[MAX_ROLES];
+    ir_op_roles(&op, val);
+    if (op.form == FORM_L1 && op.kind != OP_TSTORE)
+        for (uint32_t i = 0; i < op.nres; i++)
+            emit_alloc(b, op.res[i], op.name_span);
+    uint32_t nadded = 0;
+    bool scratch = op.kind == OP_TQUANT || op.kind == OP_TQUANT_MX;
+    if (scratch && !add_scratch(b, &op, val, &nadded))
+        return;
+    if (op.form == FORM_L2 && nadded == 0) {
+        *push_op(b) = op;
+        return;
+    }
+    /* rebuild the operand list in role order */
+    uint32_t n = 0;
+    uint32_t seg[MAX_ROLES] = {0};
+    ValueId *opnds = arena_alloc(&b->m->arena, (op.nopnds + MAX_ROLES) * sizeof *opnds);
+    Span *spans = arena_alloc(&b->m->arena, (op.nopnds + MAX_ROLES) * sizeof *spans);
+    uint32_t at = 0;
+    for (int r = 0; r < in->nroles; r++) {
+        bool from_results = op.form == FORM_L1 && (in->flags[r] & ROLE_OUT) && op.kind != OP_TSTORE;
+        if (!from_results && op.seg[r] && !(in->flags[r] & ROLE_VAR) && val[r] == op.opnds[at]) {
+            /* an operand as written */
+            opnds[n] = op.opnds[at];
+            spans[n++] = op.opnd_spans[at];
+            seg[r] = 1;
+        } else if (val[r] != NO_VALUE) {
+            /* a Level 1 result or a created scratch tile */
+            opnds[n] = val[r];
+            spans[n++] = b->f->values[val[r]].def;
+            seg[r] = 1;
+        }
+        if (!from_results)
+            at += op.seg[r];
+    }
+    Op *o = push_op(b);
+    *o = op;
+    o->form = FORM_L2;
+    o->nres = 0;
+    o->res = NULL;
+    o->nopnds = n;
+    o->opnds = opnds;
+    o->opnd_spans = spans;
+    memcpy(o->seg, seg, sizeof seg);
+}
+
+static void bufferize_func(B *b)
+{
+    Func *f = b->f;
+    nameset_init(&b->names, f);
+    for (uint32_t i = 0; i < f->nvalues; i++)
+        f->values[i].type = as_buffer(b, f->values[i].type);
+    for (uint32_t i = 0; i < f->nresults; i++)
+        f->results[i] = as_buffer(b, f->results[i]);
+    b->ops = NULL;
+    b->nops = b->cap = 0;
+    for (uint32_t i = 0; i < f->nops; i++) {
+        Op op = f->ops[i];
+        if (op_info(op.kind)->syntax == SYN_COMPUTE)
+            lower_compute(b, op);
+        else
+            *push_op(b) = op;
+    }
+    free(f->ops);
+    f->ops = b->ops;
+    f->nops = b->nops;
+    f->ops_cap = b->cap;
+    ir_renumber_defs(f);
+    nameset_free(&b->names);
+}
+
+bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
+{
+    (void)src;
+    B b;
+    memset(&b, 0, sizeof b);
+    b.m = m;
+    b.d = d;
+    b.opt = opt;
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        const ModuleOp *mod = m->mods[i];
+        b.arch = module_arch(mod->implicit ? NULL : mod, opt);
+        for (uint32_t j = 0; j < mod->nfuncs; j++) {
+            b.f = mod->funcs[j];
+            bufferize_func(&b);
+        }
+    }
+    return !b.errors;
+}

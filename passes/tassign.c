@@ -1,0 +1,694 @@
+/* tassign.c - on-chip placement of every tile (MEMORY.md).
+ *
+ * A placement entry is a buffer between two (re)bindings: an alloc_tile
+ * result, a tile argument, or the new binding a pto.tassign starts. Liveness
+ * numbers the ops that have tile operands; an entry is live from its first
+ * write (or from entry when read first, or when it is an argument) to its
+ * last access (to exit for arguments). Pinned entries keep their explicit
+ * address and are checked; in auto mode the others are placed first-fit into
+ * the lowest free interval over their live range, trying a few orders and
+ * keeping the lowest peak, and addresses are materialized as arith.constant
+ * + `pto.alloc_tile addr = %c` / `pto.tassign %arg, @tile(A)`. */
+#include <stdlib.h>
+#include <string.h>
+#include "pass.h"
+
+#define NO_ENTRY UINT32_MAX
+
+static const int64_t capacity[2][LOC_COUNT] = {
+    /* a2/a3 */ {196608, 524288, 65536, 65536, 131072, 1024, 2048},
+    /* a5    */ {262144, 524288, 65536, 65536, 262144, 4096, 4096},
+};
+static const int64_t alignment[LOC_COUNT] = {32, 32, 512, 512, 512, 32, 32};
+
+typedef struct Entry {
+    Str name;
+    ValueId value;
+    uint32_t def_op;      /* alloc_tile / tassign op, NO_OP for an argument */
+    Span def;             /* where it is defined, for messages */
+    Loc loc;
+    int64_t size, asize;  /* bytes, and rounded up to the space's alignment */
+    int64_t addr;
+    bool pinned, placed, is_arg, dropped;
+    int64_t first, last_read, last_write; /* op numbers, -1 = none */
+    bool first_is_write;
+    int64_t start, end;   /* live range, start -1 = never used */
+    bool reported;        /* level3 error already given */
+} Entry;
+
+typedef struct T {
+    Module *m;
+    Func *f;
+    DiagEngine *d;
+    const Options *opt;
+    OptArch arch;
+    Entry *e;
+    uint32_t ne, cap;
+    uint32_t *cur;        /* value -> current entry */
+    uint32_t *op_entry;   /* alloc_tile op -> its entry */
+    int64_t *num;         /* op -> number, -1 if none */
+    int64_t n;            /* numbered ops */
+    bool errors;
+} T;
+
+/* ---- sizes ---------------------------------------------------------------------- */
+static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+/* MEMORY.md section 1: rows and cols rounded up to whole inner boxes. */
+static int64_t tile_bytes(const TileBody *b)
+{
+    int64_t size = dtype_size(b->dtype);
+    if (b->compact == 2 && b->slayout == SL_NONE_BOX) {
+        int64_t major = b->blayout == BL_ROW_MAJOR ? b->rows : b->cols;
+        int64_t minor = b->blayout == BL_ROW_MAJOR ? b->cols : b->rows;
+        return ((major - 1) * (minor + 1) + minor) * size;
+    }
+    int64_t ir, ic;
+    tile_inner_box(b, &ir, &ic);
+    return round_up(b->rows, ir) * round_up(b->cols, ic) * size;
+}
+
+static int64_t cap_of(const T *t, Loc loc)
+{
+    if (t->opt && t->opt->mem_size[loc])
+        return (int64_t)t->opt->mem_size[loc];
+    return capacity[t->arch == OPT_ARCH_A5][loc];
+}
+
+/* ---- entries ---------------------------------------------------------------------- */
+static uint32_t new_entry(T *t, ValueId v, Str name, uint32_t def_op, Span def)
+{
+    if (t->ne == t->cap) {
+        size_t cap = t->cap;
+        xgrow((void **)&t->e, &cap, (size_t)t->ne + 1, sizeof *t->e);
+        t->cap = (uint32_t)cap;
+    }
+    Entry *e = &t->e[t->ne];
+    memset(e, 0, sizeof *e);
+    const TileBody *b = &t->f->values[v].type->tile;
+    e->name = name;
+    e->value = v;
+    e->def_op = def_op;
+    e->def = def;
+    e->loc = (Loc)b->loc;
+    e->size = tile_bytes(b);
+    e->asize = round_up(e->size, alignment[e->loc]);
+    e->first = e->last_read = e->last_write = -1;
+    return t->ne++;
+}
+
+static int64_t const_value(const T *t, ValueId v)
+{
+    const Value *val = &t->f->values[v];
+    const Op *c = &t->f->ops[val->def_op];
+    return c->constant->u.i;
+}
+
+static Str dotted_name(T *t, Str base, unsigned k)
+{
+    char *buf = arena_alloc(&t->m->arena, base.len + 16);
+    memcpy(buf, base.p, base.len);
+    Str s = {buf, (uint32_t)(base.len + (size_t)snprintf(buf + base.len, 16, ".%u", k))};
+    return s;
+}
+
+static void level3_error(T *t, Entry *e, const Op *at)
+{
+    if (e->reported)
+        return;
+    e->reported = true;
+    t->errors = true;
+    diag_error(t->d, at->name_span, "'%s' op requires 'addr' operand when --pto-level=level3",
+               op_info(at->kind)->name);
+}
+
+static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
+{
+    if (v == NO_VALUE || !type_is_tile(t->f->values[v].type) || t->cur[v] == NO_ENTRY)
+        return;
+    Entry *e = &t->e[t->cur[v]];
+    if (t->opt->level == OPT_LEVEL3 && !e->pinned)
+        level3_error(t, e, e->def_op == NO_OP ? op : &t->f->ops[e->def_op]);
+    if (e->first < 0) {
+        e->first = k;
+        e->first_is_write = write;
+    }
+    if (write)
+        e->last_write = k;
+    else
+        e->last_read = k;
+}
+
+/* Walks the ops once: entries, rebindings and accesses. */
+static void collect(T *t)
+{
+    Func *f = t->f;
+    t->cur = xmalloc(f->nvalues * sizeof *t->cur);
+    for (uint32_t i = 0; i < f->nvalues; i++)
+        t->cur[i] = NO_ENTRY;
+    t->num = xmalloc((f->nops ? f->nops : 1) * sizeof *t->num);
+    t->op_entry = xmalloc((f->nops ? f->nops : 1) * sizeof *t->op_entry);
+    unsigned *rebinds = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *rebinds);
+    for (uint32_t i = 0; i < f->nargs; i++) {
+        ValueId v = f->args[i];
+        if (!type_is_tile(f->values[v].type))
+            continue;
+        uint32_t e = new_entry(t, v, f->values[v].name, NO_OP, f->values[v].def);
+        t->e[e].is_arg = true;
+        t->cur[v] = e;
+    }
+    t->n = 0;
+    for (uint32_t i = 0; i < f->nops; i++) {
+        const Op *op = &f->ops[i];
+        const OpInfo *in = op_info(op->kind);
+        t->num[i] = -1;
+        if (op->kind == OP_ALLOC_TILE) {
+            ValueId v = op->res[0];
+            uint32_t e = new_entry(t, v, f->values[v].name, i, f->values[v].def);
+            t->op_entry[i] = e;
+            if (op->seg[0]) {
+                t->e[e].pinned = true;
+                t->e[e].addr = const_value(t, op->opnds[0]);
+            } else if (t->opt->level == OPT_LEVEL3) {
+                level3_error(t, &t->e[e], op);
+            }
+            t->cur[v] = e;
+            continue;
+        }
+        if (op->kind == OP_TASSIGN) {
+            ValueId v = op->opnds[0];
+            if (t->cur[v] == NO_ENTRY)
+                continue;
+            Entry *old = &t->e[t->cur[v]];
+            bool unused = old->first < 0;
+            bool was_arg = old->is_arg;
+            Str name;
+            if (op->nres)
+                name = f->values[op->res[0]].name;
+            else if (unused && !rebinds[v])
+                name = f->values[v].name;
+            else
+                name = dotted_name(t, f->values[v].name, ++rebinds[v]);
+            uint32_t e = new_entry(t, op->nres ? op->res[0] : v, name, i, op->name_span);
+            old = &t->e[t->cur[v]];
+            if (unused) {
+                old->dropped = true; /* held no data: the new binding replaces it */
+                t->e[e].is_arg = was_arg;
+            }
+            t->e[e].pinned = true;
+            t->e[e].addr = op->has_tile_addr ? op->tile_addr : const_value(t, op->opnds[1]);
+            t->cur[v] = e;
+            if (op->nres)
+                t->cur[op->res[0]] = e;
+            continue;
+        }
+        bool tiles = false;
+        for (uint32_t k = 0; k < op->nopnds; k++)
+            tiles |= type_is_tile(f->values[op->opnds[k]].type);
+        if (in->syntax != SYN_COMPUTE && !(op->kind == OP_RETURN && tiles))
+            continue;
+        int64_t k = t->num[i] = t->n++;
+        if (op->kind == OP_RETURN) {
+            for (uint32_t j = 0; j < op->nopnds; j++)
+                access(t, op->opnds[j], false, k, op);
+            continue;
+        }
+        ValueId val[MAX_ROLES];
+        ir_op_roles(op, val);
+        for (int r = 0; r < in->nroles; r++)
+            if (!(in->flags[r] & ROLE_OUT))
+                access(t, val[r], false, k, op);
+        for (int r = 0; r < in->nroles; r++)
+            if (in->flags[r] & ROLE_OUT)
+                access(t, val[r], true, k, op);
+    }
+    free(rebinds);
+    /* live ranges */
+    for (uint32_t i = 0; i < t->ne; i++) {
+        Entry *e = &t->e[i];
+        if (e->is_arg && !e->pinned && e->first < 0 && t->opt->level == OPT_LEVEL3)
+            e->dropped = true; /* level3: an argument no op touches needs no address */
+        if (e->dropped) {
+            e->start = -1;
+        } else if (e->is_arg) {
+            e->start = 0;
+            e->end = t->n ? t->n - 1 : 0;
+        } else if (e->first < 0) {
+            e->start = -1;
+        } else {
+            e->start = e->first_is_write ? e->first : 0;
+            e->end = e->last_read > e->last_write ? e->last_read : e->last_write;
+        }
+    }
+}
+
+/* ---- checks on explicit addresses ------------------------------------------------------ */
+static bool live_overlap(const Entry *a, const Entry *b)
+{
+    return a->start >= 0 && b->start >= 0 && a->start <= b->end && b->start <= a->end;
+}
+
+static const char *op_name_of(const T *t, const Entry *e)
+{
+    return e->def_op == NO_OP ? "pto.tassign" : op_info(t->f->ops[e->def_op].kind)->name;
+}
+
+static void check_pinned(T *t)
+{
+    for (uint32_t i = 0; i < t->ne; i++) {
+        Entry *e = &t->e[i];
+        if (!e->pinned || e->dropped)
+            continue;
+        const char *on = op_name_of(t, e);
+        Span at = e->def_op == NO_OP ? e->def : t->f->ops[e->def_op].name_span;
+        int64_t cap = cap_of(t, e->loc), al = alignment[e->loc];
+        if (e->addr < 0)
+            diag_error(t->d, at, "'%s' op addr must be non-negative, got %lld", on, (long long)e->addr);
+        else if (e->addr % al)
+            diag_error(t->d, at, "'%s' op addr must be aligned to %lld bytes for local tile memory space, got %lld",
+                       on, (long long)al, (long long)e->addr);
+        else if (e->addr + e->size > cap)
+            diag_error(t->d, at, "'%s' op tile at address %lld with size %lld exceeds %s capacity %lld", on,
+                       (long long)e->addr, (long long)e->size, enum_info[EK_LOC].names[e->loc], (long long)cap);
+        else
+            continue;
+        t->errors = true;
+        e->dropped = true; /* keep it out of the overlap checks and placement */
+    }
+    for (uint32_t i = 0; i < t->ne; i++) {
+        Entry *b = &t->e[i];
+        if (!b->pinned || b->dropped)
+            continue;
+        for (uint32_t j = 0; j < i; j++) {
+            Entry *a = &t->e[j];
+            if (!a->pinned || a->dropped || a->loc != b->loc || !live_overlap(a, b) ||
+                a->addr >= b->addr + b->size || b->addr >= a->addr + a->size)
+                continue;
+            Span at = b->def_op == NO_OP ? b->def : t->f->ops[b->def_op].name_span;
+            diag_error(t->d, at, "tile '%%%.*s' at [%lld, %lld) overlaps live tile '%%%.*s' at [%lld, %lld) in %s",
+                       (int)b->name.len, b->name.p, (long long)b->addr, (long long)(b->addr + b->size),
+                       (int)a->name.len, a->name.p, (long long)a->addr, (long long)(a->addr + a->size),
+                       enum_info[EK_LOC].names[b->loc]);
+            diag_note(t->d, a->def_op == NO_OP ? a->def : t->f->ops[a->def_op].name_span, "'%%%.*s' defined here",
+                      (int)a->name.len, a->name.p);
+            t->errors = true;
+            break;
+        }
+    }
+}
+
+/* ---- placement -------------------------------------------------------------------------- */
+typedef struct Iv {
+    int64_t lo, hi;
+} Iv;
+
+static int cmp_iv(const void *x, const void *y)
+{
+    const Iv *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static bool in_space(const Entry *e, Loc loc) { return e->loc == loc && !e->dropped && e->start >= 0; }
+
+/* First fit of e among the placed entries whose live ranges meet its own. */
+static int64_t first_fit(T *t, const Entry *e, Iv **ivs, size_t *cap)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *o = &t->e[i];
+        if (o == e || !(o->placed || o->pinned) || !in_space(o, e->loc) || !live_overlap(o, e))
+            continue;
+        xgrow((void **)ivs, cap, n + 1, sizeof **ivs);
+        (*ivs)[n].lo = o->addr;
+        (*ivs)[n++].hi = o->addr + o->asize;
+    }
+    if (n > 1)
+        qsort(*ivs, n, sizeof **ivs, cmp_iv);
+    int64_t al = alignment[e->loc], addr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((*ivs)[i].lo >= addr + e->asize)
+            break;
+        if ((*ivs)[i].hi > addr)
+            addr = round_up((*ivs)[i].hi, al);
+    }
+    return addr;
+}
+
+/* Placement orders: by decreasing size, or by start of life. */
+typedef struct Key {
+    int64_t asize, start, end;
+    uint32_t idx;
+} Key;
+
+static int cmp_tail(const Key *a, const Key *b)
+{
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int cmp_by_size(const void *x, const void *y)
+{
+    const Key *a = x, *b = y;
+    if (a->asize != b->asize)
+        return a->asize > b->asize ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return cmp_tail(a, b);
+}
+
+static int cmp_by_start(const void *x, const void *y)
+{
+    const Key *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->asize != b->asize)
+        return a->asize > b->asize ? -1 : 1;
+    return cmp_tail(a, b);
+}
+
+static int64_t space_peak(const T *t, Loc loc)
+{
+    int64_t peak = 0;
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *e = &t->e[i];
+        if (in_space(e, loc) && e->addr + e->asize > peak)
+            peak = e->addr + e->asize;
+    }
+    return peak;
+}
+
+/* Places the unpinned live entries of one space: a few orders, lowest peak. */
+static void place_space(T *t, Loc loc)
+{
+    Key *keys = xmalloc((t->ne ? t->ne : 1) * sizeof *keys);
+    int64_t *best = xmalloc((t->ne ? t->ne : 1) * sizeof *best);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->ne; i++)
+        if (in_space(&t->e[i], loc) && !t->e[i].pinned)
+            keys[n++] = (Key){t->e[i].asize, t->e[i].start, t->e[i].end, i};
+    int (*const orders[])(const void *, const void *) = {cmp_by_size, cmp_by_start};
+    Iv *ivs = NULL;
+    size_t ivcap = 0;
+    int64_t best_peak = -1;
+    for (size_t o = 0; o < sizeof orders / sizeof orders[0] && n; o++) {
+        qsort(keys, n, sizeof *keys, orders[o]);
+        for (uint32_t k = 0; k < n; k++)
+            t->e[keys[k].idx].placed = false;
+        for (uint32_t k = 0; k < n; k++) {
+            Entry *e = &t->e[keys[k].idx];
+            e->addr = first_fit(t, e, &ivs, &ivcap);
+            e->placed = true;
+        }
+        int64_t peak = space_peak(t, loc);
+        if (best_peak < 0 || peak < best_peak) {
+            best_peak = peak;
+            for (uint32_t k = 0; k < n; k++)
+                best[keys[k].idx] = t->e[keys[k].idx].addr;
+        }
+    }
+    for (uint32_t k = 0; k < n; k++)
+        t->e[keys[k].idx].addr = best[keys[k].idx];
+    free(ivs);
+    free(keys);
+    free(best);
+}
+
+/* Largest total of aligned sizes live at one op, and that op's number. */
+static int64_t lower_bound(const T *t, Loc loc, int64_t *at)
+{
+    int64_t n = t->n ? t->n : 1;
+    int64_t *delta = xcalloc((size_t)n + 1, sizeof *delta);
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *e = &t->e[i];
+        if (!in_space(e, loc))
+            continue;
+        delta[e->start] += e->asize;
+        delta[e->end + 1] -= e->asize;
+    }
+    int64_t run = 0, best = 0;
+    *at = 0;
+    for (int64_t k = 0; k < n; k++) {
+        run += delta[k];
+        if (run > best) {
+            best = run;
+            *at = k;
+        }
+    }
+    free(delta);
+    return best;
+}
+
+static const Op *op_numbered(const T *t, int64_t k)
+{
+    for (uint32_t i = 0; i < t->f->nops; i++)
+        if (t->num[i] == k)
+            return &t->f->ops[i];
+    return NULL;
+}
+
+static void check_overflow(T *t, Loc loc)
+{
+    int64_t at, lb = lower_bound(t, loc, &at), peak = space_peak(t, loc), cap = cap_of(t, loc);
+    if (peak <= cap)
+        return;
+    t->errors = true;
+    diag_error(t->d, t->f->span, "%s overflow: the live tiles need %lld bytes at the peak but only %lld bytes are "
+               "available", enum_info[EK_LOC].names[loc], (long long)(lb > cap ? lb : peak), (long long)cap);
+    StrBuf b = {0};
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *e = &t->e[i];
+        if (in_space(e, loc) && e->start <= at && at <= e->end)
+            sb_printf(&b, "%s%%%.*s (%lld bytes)", b.len ? ", " : "", (int)e->name.len, e->name.p,
+                      (long long)e->asize);
+    }
+    const Op *op = op_numbered(t, at);
+    diag_note(t->d, op ? op->name_span : t->f->span, "at this op, live: %s", b.p ? b.p : "");
+    sb_free(&b);
+}
+
+/* ---- materialization --------------------------------------------------------------------- */
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void materialize(T *t)
+{
+    Func *f = t->f;
+    Module *m = t->m;
+    /* the addresses to name: every auto entry (unused ones sit at 0) */
+    int64_t *addrs = xmalloc((t->ne ? t->ne : 1) * sizeof *addrs);
+    uint32_t na = 0;
+    for (uint32_t i = 0; i < t->ne; i++) {
+        Entry *e = &t->e[i];
+        if (e->pinned || e->dropped)
+            continue;
+        if (e->start < 0)
+            e->addr = 0; /* never used: any address will do */
+        if (!e->is_arg) /* arguments are placed with `pto.tassign %arg, @tile(A)` */
+            addrs[na++] = e->addr;
+    }
+    qsort(addrs, na, sizeof *addrs, cmp_i64);
+    uint32_t nd = 0;
+    for (uint32_t i = 0; i < na; i++)
+        if (nd == 0 || addrs[nd - 1] != addrs[i])
+            addrs[nd++] = addrs[i];
+    NameSet names;
+    nameset_init(&names, f);
+    ValueId *consts = xmalloc((nd ? nd : 1) * sizeof *consts);
+    const Type *i64 = type_scalar(&m->types, DT_I64);
+    uint32_t nargs_placed = 0;
+    for (uint32_t i = 0; i < t->ne; i++)
+        nargs_placed += t->e[i].is_arg && !t->e[i].pinned && !t->e[i].dropped;
+    Op *ops = xmalloc((f->nops + nd + nargs_placed + 1) * sizeof *ops);
+    uint32_t n = 0;
+    Span at = f->span;
+    for (uint32_t i = 0; i < nd; i++) {
+        char base[32];
+        snprintf(base, sizeof base, "c%lld", (long long)addrs[i]);
+        Str name = ir_fresh_name(m, &names, (Str){base, (uint32_t)strlen(base)}, "_i64");
+        consts[i] = ir_value_add(f, name, i64, at, NO_OP);
+        AttrValue *v = arena_zalloc(&m->arena, sizeof *v);
+        v->kind = AV_INT;
+        v->type = DT_I64;
+        v->u.i = addrs[i];
+        v->span = at;
+        Op *c = &ops[n++];
+        memset(c, 0, sizeof *c);
+        c->kind = OP_CONSTANT;
+        c->name_span = c->span = at;
+        c->nres = 1;
+        c->res = arena_dup(&m->arena, &consts[i], sizeof consts[i]);
+        c->constant = v;
+    }
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *e = &t->e[i];
+        if (!e->is_arg || e->pinned || e->dropped)
+            continue;
+        Op *a = &ops[n++];
+        memset(a, 0, sizeof *a);
+        a->kind = OP_TASSIGN;
+        a->form = FORM_L2;
+        a->name_span = a->span = at;
+        a->nopnds = 1;
+        a->opnds = arena_dup(&m->arena, &e->value, sizeof e->value);
+        a->opnd_spans = arena_dup(&m->arena, &at, sizeof at);
+        a->seg[0] = 1;
+        a->has_tile_addr = true;
+        a->tile_addr = e->addr;
+    }
+    for (uint32_t i = 0; i < f->nops; i++) {
+        Op *op = &ops[n++];
+        *op = f->ops[i];
+        if (op->kind != OP_ALLOC_TILE || op->seg[0])
+            continue;
+        const Entry *e = &t->e[t->op_entry[i]];
+        int64_t *hit = bsearch(&e->addr, addrs, nd, sizeof *addrs, cmp_i64);
+        ValueId c = consts[hit - addrs];
+        uint32_t k = op->nopnds;
+        ValueId *opnds = arena_alloc(&m->arena, (k + 1) * sizeof *opnds);
+        Span *spans = arena_alloc(&m->arena, (k + 1) * sizeof *spans);
+        opnds[0] = c;
+        spans[0] = op->name_span;
+        if (k) { /* valid_row / valid_col follow addr */
+            memcpy(opnds + 1, op->opnds, k * sizeof *opnds);
+            memcpy(spans + 1, op->opnd_spans, k * sizeof *spans);
+        }
+        op->opnds = opnds;
+        op->opnd_spans = spans;
+        op->nopnds = k + 1;
+        op->seg[0] = 1;
+    }
+    free(f->ops);
+    f->ops = ops;
+    f->nops = n;
+    f->ops_cap = n;
+    ir_renumber_defs(f);
+    nameset_free(&names);
+    free(consts);
+    free(addrs);
+}
+
+/* ---- reports (MEMORY.md section 6) -------------------------------------------------------- */
+typedef struct RKey {
+    int64_t addr;
+    Str name;
+    uint32_t idx;
+} RKey;
+
+/* Report order: by address, then name. */
+static int cmp_report(const void *x, const void *y)
+{
+    const RKey *a = x, *b = y;
+    if (a->addr != b->addr)
+        return a->addr < b->addr ? -1 : 1;
+    uint32_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
+    int c = memcmp(a->name.p, b->name.p, n);
+    if (c)
+        return c;
+    return a->name.len < b->name.len ? -1 : a->name.len > b->name.len;
+}
+
+static void report(T *t, StrBuf *out, bool map)
+{
+    sb_printf(out, "func @%.*s\n", (int)t->f->name.len, t->f->name.p);
+    RKey *keys = xmalloc((t->ne ? t->ne : 1) * sizeof *keys);
+    for (int loc = 0; loc < LOC_COUNT; loc++) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < t->ne; i++)
+            if (t->e[i].loc == (Loc)loc && !t->e[i].dropped)
+                keys[n++] = (RKey){t->e[i].addr, t->e[i].name, i};
+        if (!n)
+            continue;
+        qsort(keys, n, sizeof *keys, cmp_report);
+        const char *space = enum_info[EK_LOC].names[loc];
+        if (!map) {
+            int64_t at;
+            sb_printf(out, "%s: capacity %lld, peak %lld, lower-bound %lld\n", space,
+                      (long long)cap_of(t, (Loc)loc), (long long)space_peak(t, (Loc)loc),
+                      (long long)lower_bound(t, (Loc)loc, &at));
+            for (uint32_t k = 0; k < n; k++) {
+                const Entry *e = &t->e[keys[k].idx];
+                sb_printf(out, "  %%%.*s addr %lld size %lld live ", (int)e->name.len, e->name.p,
+                          (long long)e->addr, (long long)e->size);
+                if (e->start < 0)
+                    sb_puts(out, "[]\n");
+                else
+                    sb_printf(out, "[%lld, %lld]\n", (long long)e->start, (long long)e->end);
+            }
+            continue;
+        }
+        sb_printf(out, "%s:\n", space);
+        int width = 0;
+        char label[128];
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t k = 0; k < n; k++) {
+                const Entry *e = &t->e[keys[k].idx];
+                int w = snprintf(label, sizeof label, "[%lld, %lld) %%%.*s", (long long)e->addr,
+                                 (long long)(e->addr + e->size), (int)(e->name.len < 80 ? e->name.len : 80),
+                                 e->name.p);
+                if (pass == 0) {
+                    width = w > width ? w : width;
+                    continue;
+                }
+                sb_printf(out, "%-*s ", width, label);
+                for (int64_t j = 0; j < t->n; j++)
+                    sb_putc(out, e->start >= 0 && e->start <= j && j <= e->end ? '#' : '.');
+                sb_putc(out, '\n');
+            }
+    }
+    free(keys);
+}
+
+/* ---- the pass ---------------------------------------------------------------------------- */
+static void tassign_func(T *t)
+{
+    collect(t);
+    check_pinned(t);
+    bool ok = !t->errors;
+    if (ok) {
+        for (int loc = 0; loc < LOC_COUNT; loc++)
+            if (t->opt->level != OPT_LEVEL3)
+                place_space(t, (Loc)loc);
+        for (int loc = 0; loc < LOC_COUNT; loc++)
+            check_overflow(t, (Loc)loc);
+    }
+    if (!t->errors) {
+        if (t->opt->memory_report)
+            report(t, &t->m->report, false);
+        if (t->opt->memory_map)
+            report(t, &t->m->report, true);
+        if (t->opt->level != OPT_LEVEL3)
+            materialize(t);
+    }
+    free(t->cur);
+    free(t->num);
+    free(t->op_entry);
+    free(t->e);
+    t->e = NULL;
+    t->ne = t->cap = 0;
+}
+
+bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
+{
+    (void)src;
+    T t;
+    memset(&t, 0, sizeof t);
+    t.m = m;
+    t.d = d;
+    t.opt = opt;
+    bool errors = false;
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        const ModuleOp *mod = m->mods[i];
+        t.arch = module_arch(mod->implicit ? NULL : mod, opt);
+        for (uint32_t j = 0; j < mod->nfuncs; j++) {
+            t.f = mod->funcs[j];
+            t.errors = false;
+            tassign_func(&t);
+            errors |= t.errors;
+        }
+    }
+    return !errors;
+}
