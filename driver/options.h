@@ -59,6 +59,10 @@ typedef struct Options {
     bool memory_report;       /* --memory-report: MEMORY.md section 6, on stdout after the IR */
     bool memory_map;          /* --memory-map: the same as a picture */
     uint64_t mem_size[OPT_LOC_COUNT]; /* --mem-size LOC=BYTES (1..4294967295); 0 = default */
+    const char *func;         /* --func NAME: the function main() runs (--emit=c|exe, run) */
+    bool run;                 /* `ptoas run`: build the executable in a temporary directory and run it */
+    const char **run_args;    /* `ptoas run`: --in/--out/--arg options for the executable (malloc'ed) */
+    int nrun_args;
 } Options;
 
 /* Names as written on the command line ("tassign", "scaling"). */

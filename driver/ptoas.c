@@ -12,10 +12,12 @@
  * temporary file for stdout when there are several chunks), so that a later
  * chunk's error still leaves nothing behind. */
 #include "diag.h"
+#include "emit_c.h"
 #include "file.h"
 #include "frontend.h"
 #include "options.h"
 #include "pass.h"
+#include "run.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -63,6 +65,13 @@ static const char help_text[] =
     "  --memory-report                 print each function's memory use after the IR\n"
     "  --memory-map                    draw each function's memory use as a text picture\n"
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
+    "  --func NAME                     the function to run (--emit=c|exe, run; default: the only one or pto.entry)\n"
+    "\n"
+    "ptoas run options (passed to the kernel executable):\n"
+    "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
+    "  --out NAME=FILE                 write result %NAME as .npy after the run\n"
+    "  --arg NAME=INT                  set the index/i64 argument %NAME\n"
+    "\n"
     "  --version                       print the version and exit\n"
     "  --help                          print this help and exit\n";
 
@@ -98,6 +107,8 @@ typedef enum {
     O_MEMORY_REPORT,
     O_MEMORY_MAP,
     O_MEM_SIZE,
+    O_FUNC,
+    O_RUN_ARG,
     O_VERSION,
     O_HELP
 } OptionId;
@@ -120,6 +131,10 @@ static const struct LongOption {
     {"memory-report", O_MEMORY_REPORT, ARG_NONE},
     {"memory-map", O_MEMORY_MAP, ARG_NONE},
     {"mem-size", O_MEM_SIZE, ARG_REQUIRED},
+    {"func", O_FUNC, ARG_REQUIRED},
+    {"in", O_RUN_ARG, ARG_REQUIRED},
+    {"out", O_RUN_ARG, ARG_REQUIRED},
+    {"arg", O_RUN_ARG, ARG_REQUIRED},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -290,6 +305,24 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
     case O_MEM_SIZE:
         parse_mem_size(o, value);
         break;
+    case O_FUNC:
+        o->func = value[0] == '@' ? value + 1 : value;
+        break;
+    case O_RUN_ARG: {
+        /* --in/--out/--arg NAME=VALUE go to the kernel executable as they are */
+        if (!o->run)
+            usage_error("option '--%s' is only valid with 'ptoas run'", lo->name);
+        const char *eq = strchr(value, '=');
+        if (!eq || eq == value || !eq[1])
+            usage_error("invalid value '%s' for --%s, expected NAME=%s", value, lo->name,
+                        lo->name[0] == 'a' ? "INT" : "FILE");
+        o->run_args = realloc(o->run_args, (size_t)(o->nrun_args + 2) * sizeof *o->run_args);
+        if (!o->run_args)
+            DIAG_INTERNAL("out of memory");
+        o->run_args[o->nrun_args++] = lo->name[0] == 'i' ? "--in" : lo->name[0] == 'o' ? "--out" : "--arg";
+        o->run_args[o->nrun_args++] = value;
+        break;
+    }
     case O_VERSION:
         printf("ptoas %s\n", PTOAS_VERSION);
         exit(fflush(stdout) == 0 ? 0 : 2);
@@ -358,8 +391,22 @@ static void parse_args(Options *o, int argc, char **argv)
     }
     if (!o->input)
         o->input = "-";
-    if (o->emit == OPT_EMIT_EXE && !o->output)
+    if (o->run) {
+        if (o->output)
+            usage_error("'ptoas run' writes no output file; use --out NAME=FILE for results");
+        o->emit = OPT_EMIT_EXE;
+    } else if (o->emit == OPT_EMIT_EXE && !o->output) {
         usage_error("--emit=exe needs an output file: -o FILE");
+    }
+    if (o->emit == OPT_EMIT_EXE || o->emit == OPT_EMIT_C) {
+        const char *bad = o->split_input_file     ? "--split-input-file"
+                          : o->verify_only        ? "--verify-only"
+                          : o->verify_diagnostics ? "--verify-diagnostics"
+                                                  : NULL;
+        if (bad)
+            usage_error("%s cannot be combined with %s", bad,
+                        o->run ? "'ptoas run'" : o->emit == OPT_EMIT_C ? "--emit=c" : "--emit=exe");
+    }
 }
 
 /* ---- the pipeline ------------------------------------------------------------ */
@@ -372,6 +419,7 @@ typedef struct Driver {
     FILE *stage;        /* where the IR of each chunk goes; NULL when nothing is printed */
     bool stage_is_tmp;  /* stage is an anonymous file copied to stdout at the end */
     unsigned chunks_printed;
+    char *tmpdir;       /* --emit=exe and run: the generated C (and run's executable) */
 } Driver;
 
 static Driver *the_driver; /* for the internal-error hook */
@@ -385,6 +433,9 @@ static void remove_output(void)
     if (the_driver->diag)
         diag_flush(the_driver->diag);
     outfile_abort(&the_driver->out);
+    if (the_driver->stage && the_driver->tmpdir)
+        fclose(the_driver->stage);
+    run_tmpdir_remove(the_driver->tmpdir);
 }
 
 static void dump_after(Driver *dr, OptPass pass, const Module *m)
@@ -426,9 +477,15 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
     if (ok && dr->stage) {
         if (dr->chunks_printed++ > 0)
             fputs("// -----\n", dr->stage);
-        if (!dr->opt.verify_only)
-            frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
-        fwrite(m->report.p ? m->report.p : "", 1, m->report.len, dr->stage);
+        if (dr->opt.emit == OPT_EMIT_C || dr->opt.emit == OPT_EMIT_EXE) {
+            /* the memory report cannot go into C source: it goes to stderr */
+            fwrite(m->report.p ? m->report.p : "", 1, m->report.len, stderr);
+            ok = emit_c(dr->stage, m, &dr->src, dr->diag, &dr->opt, dr->opt.emit == OPT_EMIT_EXE);
+        } else {
+            if (!dr->opt.verify_only)
+                frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
+            fwrite(m->report.p ? m->report.p : "", 1, m->report.len, dr->stage);
+        }
     }
     frontend_free(m);
     return ok;
@@ -498,12 +555,65 @@ static bool copy_stage(FILE *stage)
     return !ferror(stage);
 }
 
+/* --emit=exe and ptoas run: the C goes to a file in a temporary directory,
+ * is compiled to -o (or, for run, next to it and executed). */
+static int build_exe(Driver *dr)
+{
+    Options *o = &dr->opt;
+    char *text;
+    size_t len;
+    char err[512];
+    if (file_read_all(o->input, &text, &len, err, sizeof err) != 0)
+        usage_error("%s", err);
+    the_driver = dr;
+    diag_set_internal_hook(remove_output);
+    int status = 2;
+    dr->tmpdir = run_tmpdir_create();
+    char *c_path = NULL, *exe = NULL;
+    if (dr->tmpdir) {
+        size_t n = strlen(dr->tmpdir) + 16;
+        c_path = malloc(n);
+        exe = malloc(n);
+        if (!c_path || !exe)
+            DIAG_INTERNAL("out of memory");
+        snprintf(c_path, n, "%s/kernel.c", dr->tmpdir);
+        snprintf(exe, n, "%s/kernel", dr->tmpdir);
+        dr->stage = fopen(c_path, "w");
+        if (!dr->stage)
+            diag_tool_error("cannot create '%s': %s", c_path, strerror(errno));
+    }
+    if (dr->stage) {
+        source_init(&dr->src, o->input, text, len);
+        dr->diag = diag_new(&dr->src, o->diag_format, stderr);
+        status = run_all(dr);
+        if (diag_error_count(dr->diag) > 0)
+            status = 1;
+        if (fclose(dr->stage) != 0 && status == 0) {
+            diag_tool_error("cannot write '%s': %s", c_path, strerror(errno));
+            status = 2;
+        }
+        dr->stage = NULL;
+        if (status == 0)
+            status = run_compile(c_path, o->run ? exe : o->output);
+        if (status == 0 && o->run)
+            status = run_exec(exe, o->run_args, o->nrun_args);
+        diag_free(dr->diag);
+        dr->diag = NULL;
+        source_free(&dr->src);
+    }
+    run_tmpdir_remove(dr->tmpdir);
+    free(dr->tmpdir);
+    dr->tmpdir = NULL;
+    diag_set_internal_hook(NULL);
+    free(c_path);
+    free(exe);
+    free(o->run_args);
+    free(text);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "run") == 0) {
-        diag_tool_error("'run' is not implemented yet");
-        return 2;
-    }
     static Driver dr; /* static: zeroed, and reachable from the internal-error hook */
     Options *o = &dr.opt;
     o->emit = OPT_EMIT_IR;
@@ -511,11 +621,16 @@ int main(int argc, char **argv)
     o->level = OPT_LEVEL2;
     o->stop_after = OPT_PASS_TASSIGN;
     o->diag_format = DIAG_TEXT;
-    parse_args(o, argc, argv);
-    if (o->emit == OPT_EMIT_C || o->emit == OPT_EMIT_EXE) {
-        diag_tool_error("--emit=%s is not implemented yet", o->emit == OPT_EMIT_C ? "c" : "exe");
-        return 2;
+    if (argc > 1 && strcmp(argv[1], "run") == 0) {
+        /* ptoas run [options] FILE.pto ...: the same options after "run" */
+        o->run = true;
+        argv[1] = argv[0];
+        argc--;
+        argv++;
     }
+    parse_args(o, argc, argv);
+    if (o->emit == OPT_EMIT_EXE)
+        return build_exe(&dr);
 
     char *text;
     size_t len;

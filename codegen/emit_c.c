@@ -1,0 +1,1143 @@
+/* emit_c.c - codegen: Level 2 IR in which every tile buffer has an address ->
+ * C source calling the runtime (runtime/ptort.h), for --emit=c, --emit=exe
+ * and `ptoas run`. docs/codegen.md shows the generated code.
+ *
+ * One pass over each function in op order (there is no control flow): tile
+ * buffers (arguments, pto.alloc_tile results) are tracked with the address
+ * they are bound to at that point (addr =, pto.tassign rebinding), and each
+ * (buffer, address) binding that is used becomes one `static const ptort_tile`
+ * constant. Index values are C expressions: literals for arith.constant,
+ * parameters for scalar arguments. Each runtime call is followed by a status
+ * check that reports the op's source location. Problems are reported at the
+ * op and nothing is written. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include "emit_c.h"
+#include "pass.h"
+#include "ptort.h"
+
+#define PTOAS_EMIT_VERSION "0.1.0"
+
+/* ---- identifiers ------------------------------------------------------------ */
+
+/* A set of the C identifiers used at one scope; a new name gets a _2, _3, ...
+ * suffix until it is unique. */
+typedef struct CNames {
+    char **slot;
+    size_t cap, count;
+} CNames;
+
+static uint32_t hash_str(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static bool cnames_has(const CNames *ns, const char *s)
+{
+    if (!ns->cap)
+        return false;
+    for (size_t i = hash_str(s) & (ns->cap - 1);; i = (i + 1) & (ns->cap - 1)) {
+        if (!ns->slot[i])
+            return false;
+        if (strcmp(ns->slot[i], s) == 0)
+            return true;
+    }
+}
+
+static void cnames_add(CNames *ns, char *s)
+{
+    if (2 * (ns->count + 1) > ns->cap) {
+        size_t ncap = ns->cap ? 2 * ns->cap : 64;
+        char **nslot = calloc(ncap, sizeof *nslot);
+        DIAG_ASSERT(nslot != NULL);
+        for (size_t i = 0; i < ns->cap; i++)
+            if (ns->slot[i]) {
+                size_t j = hash_str(ns->slot[i]) & (ncap - 1);
+                while (nslot[j])
+                    j = (j + 1) & (ncap - 1);
+                nslot[j] = ns->slot[i];
+            }
+        free(ns->slot);
+        ns->slot = nslot;
+        ns->cap = ncap;
+    }
+    size_t j = hash_str(s) & (ns->cap - 1);
+    while (ns->slot[j])
+        j = (j + 1) & (ns->cap - 1);
+    ns->slot[j] = s;
+    ns->count++;
+}
+
+static void cnames_free(CNames *ns)
+{
+    for (size_t i = 0; i < ns->cap; i++)
+        free(ns->slot[i]);
+    free(ns->slot);
+    memset(ns, 0, sizeof *ns);
+}
+
+/* prefix + name with every byte outside [A-Za-z0-9_] replaced by '_', made
+ * unique in ns. The result is owned by ns. */
+static const char *unique_name(CNames *ns, const char *prefix, const char *name, size_t len)
+{
+    StrBuf b = {0};
+    sb_puts(&b, prefix);
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        sb_putc(&b, ok ? c : '_');
+    }
+    sb_putc(&b, '\0');
+    size_t base = b.len - 1;
+    for (unsigned k = 2; cnames_has(ns, b.p); k++) {
+        b.len = base;
+        sb_printf(&b, "_%u", k);
+        sb_putc(&b, '\0');
+    }
+    cnames_add(ns, b.p);
+    return b.p;
+}
+
+/* The tag that makes a function's C names: "_NAME" when NAME is a plain C
+ * identifier body, else "x_" + NAME with '_' written "__" and every other
+ * byte outside [A-Za-z0-9] as "_XX" (hex). Distinct names give distinct tags. */
+static void func_tag(StrBuf *b, Str name)
+{
+    bool plain = true;
+    for (uint32_t i = 0; i < name.len; i++) {
+        char c = name.p[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+            plain = false;
+    }
+    if (plain) {
+        sb_putc(b, '_');
+        sb_putn(b, name.p, name.len);
+        return;
+    }
+    sb_puts(b, "x_");
+    for (uint32_t i = 0; i < name.len; i++) {
+        unsigned char c = (unsigned char)name.p[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+            sb_putc(b, (char)c);
+        else if (c == '_')
+            sb_puts(b, "__");
+        else
+            sb_printf(b, "_%02X", c);
+    }
+}
+
+/* A C string literal of n bytes. */
+static void put_c_string(StrBuf *b, const char *s, size_t n)
+{
+    sb_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            sb_printf(b, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7F || c == '?') /* '?': no trigraphs */
+            sb_printf(b, "\\%03o", c);
+        else
+            sb_putc(b, (char)c);
+    }
+    sb_putc(b, '"');
+}
+
+/* ---- per-function state ---------------------------------------------------- */
+
+/* A tile buffer: a tile argument or a pto.alloc_tile result. */
+typedef struct Buf {
+    ValueId val;           /* the defining value */
+    int arg;               /* argument index, -1 for alloc_tile */
+    const TileBody *tb;
+    bool has_addr;
+    int64_t addr;
+    int desc;              /* descriptor of the current binding, -1 until made */
+    int first_desc;        /* descriptor at the first use (where an --in array goes) */
+    const char *vr, *vc;   /* C expressions of dynamic valid sizes, NULL when static */
+    bool written, reported;
+    uint32_t last_writer;  /* op index, NO_OP if none */
+    int origin;            /* argument whose data it holds (itself, or copied by tmov), -1 */
+    int approx;            /* argument whose tquant -> tdequant round trip it holds, -1 */
+    ValueId approx_val;    /* the name the tdequant wrote it under */
+} Buf;
+
+/* A tile descriptor constant: one binding of one buffer. */
+typedef struct Desc {
+    const char *name;      /* static const ptort_tile */
+    const char *local;     /* dynamic valid shape: the local copy, else NULL */
+} Desc;
+
+typedef struct Entry {
+    ValueId val;
+    int kind;              /* 0 tile, 1 ptr, 2 scalar */
+    int arg;
+    DType dtype;
+    int in, out;           /* descriptor indices, -1 */
+    unsigned flags;
+    int approximates;
+    Span where;
+} Entry;
+
+typedef struct Emit {
+    Module *m;
+    SourceFile *src;
+    DiagEngine *d;
+    const Options *opt;
+    CNames global;
+    StrBuf decls, code;    /* the whole file: descriptor constants; functions */
+    bool any_calls;        /* ptoas_fail is needed */
+    bool errors;
+
+    /* the function being emitted */
+    const Func *f;
+    StrBuf body;
+    CNames local;
+    int *buf_of;           /* value -> buffer, -1 */
+    Buf *bufs;
+    uint32_t nbufs;
+    Desc *descs;
+    uint32_t ndescs, descs_cap;
+    const char **cexpr;    /* value -> C expression (scalars, views, pointer base) */
+    const char **csize;    /* ptr value -> C expression of its byte size */
+    int *ptr_arg;          /* view value -> the ptr argument it reads, -1 */
+    uint32_t *uses;        /* value -> number of uses */
+    int *quant_origin;     /* op -> argument the tquant quantized, -1 */
+    bool calls;
+    Entry *entries;
+    uint32_t nentries;
+    const char *tag;
+} Emit;
+
+static const char *arena_str(Emit *e, const char *fmt, ...) DIAG_PRINTF(2, 3);
+static const char *arena_str(Emit *e, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    DIAG_ASSERT(n >= 0 && (size_t)n < sizeof buf);
+    return arena_strndup(&e->m->arena, buf, (size_t)n);
+}
+
+static void where(Emit *e, StrBuf *b, Span s)
+{
+    uint32_t line, col;
+    source_line_col(e->src, s.begin, &line, &col);
+    char buf[64];
+    snprintf(buf, sizeof buf, ":%u:%u", line + 1, col + 1);
+    StrBuf t = {0};
+    sb_puts(&t, e->src->name);
+    sb_puts(&t, buf);
+    put_c_string(b, t.p, t.len);
+    sb_free(&t);
+}
+
+static bool fail(Emit *e, Span at, const char *fmt, ...) DIAG_PRINTF(3, 4);
+static bool fail(Emit *e, Span at, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_error(e->d, at, "%s", msg);
+    e->errors = true;
+    return false;
+}
+
+static const Value *val(Emit *e, ValueId v) { return &e->f->values[v]; }
+
+/* ---- enum spellings ---------------------------------------------------------- */
+
+static const char *rt_dtype(DType d)
+{
+    switch (d) {
+    case DT_I8: case DT_SI8: return "PTORT_I8";
+    case DT_I16: case DT_SI16: return "PTORT_I16";
+    case DT_I32: case DT_SI32: return "PTORT_I32";
+    case DT_UI8: return "PTORT_U8";
+    case DT_UI16: return "PTORT_U16";
+    case DT_UI32: return "PTORT_U32";
+    case DT_F16: return "PTORT_F16";
+    case DT_BF16: return "PTORT_BF16";
+    case DT_F32: return "PTORT_F32";
+    case DT_F8E4M3FN: return "PTORT_F8E4M3FN";
+    case DT_F8E5M2: return "PTORT_F8E5M2";
+    case DT_F8E8M0FNU: return "PTORT_F8E8M0FNU";
+    case DT_F4E2M1X2: return "PTORT_F4E2M1X2";
+    default: return NULL;
+    }
+}
+
+static const char *const rt_loc[LOC_COUNT] = {
+    "PTORT_VEC", "PTORT_MAT", "PTORT_LEFT", "PTORT_RIGHT", "PTORT_ACC", "PTORT_BIAS", "PTORT_SCALING",
+};
+
+/* ---- tiles -------------------------------------------------------------------- */
+
+static int new_desc(Emit *e, Buf *b)
+{
+    const Value *v = val(e, b->val);
+    if (e->ndescs == e->descs_cap) {
+        size_t cap = e->descs_cap;
+        xgrow((void **)&e->descs, &cap, (size_t)e->ndescs + 1, sizeof *e->descs);
+        e->descs_cap = (uint32_t)cap;
+    }
+    Desc *d = &e->descs[e->ndescs];
+    d->name = unique_name(&e->global, e->tag, v->name.p, v->name.len);
+    d->local = NULL;
+    const TileBody *t = b->tb;
+    sb_printf(&e->decls,
+              "static const ptort_tile %s = {.loc = %s, .dtype = %s, .rows = %lld, .cols = %lld, "
+              ".valid_rows = %lld, .valid_cols = %lld, .blayout = %s, .slayout = %s, .fractal = %d, "
+              ".pad = %d, .compact = %d, .addr = %lld};\n",
+              d->name, rt_loc[t->loc], rt_dtype(t->dtype), (long long)t->rows, (long long)t->cols,
+              (long long)(t->vrow == DIM_DYNAMIC ? -1 : t->vrow), (long long)(t->vcol == DIM_DYNAMIC ? -1 : t->vcol),
+              t->blayout == BL_COL_MAJOR ? "PTORT_BL_COL_MAJOR" : "PTORT_BL_ROW_MAJOR",
+              t->slayout == SL_ROW_MAJOR   ? "PTORT_SL_ROW_MAJOR"
+              : t->slayout == SL_COL_MAJOR ? "PTORT_SL_COL_MAJOR"
+                                           : "PTORT_SL_NONE_BOX",
+              (int)t->fractal, (int)t->pad, (int)t->compact, (long long)b->addr);
+    return (int)e->ndescs++;
+}
+
+/* The descriptor of buffer b's current binding, made when first needed; false
+ * (reported at op) when it has no address. */
+static bool cur_desc(Emit *e, int bi, const Op *op, int *out)
+{
+    Buf *b = &e->bufs[bi];
+    if (!b->has_addr) {
+        if (!b->reported) {
+            const Value *v = val(e, b->val);
+            fail(e, op->name_span, "codegen requires an address for '%%%.*s' (run with --pto-level=level2 or give addr)",
+                 (int)v->name.len, v->name.p);
+            diag_note(e->d, v->def, "'%%%.*s' defined here", (int)v->name.len, v->name.p);
+            b->reported = true;
+        }
+        return false;
+    }
+    if (b->desc < 0)
+        b->desc = new_desc(e, b);
+    if (b->first_desc < 0)
+        b->first_desc = b->desc;
+    *out = b->desc;
+    return true;
+}
+
+/* The C expression of a pointer to tile value v's descriptor, for a call in
+ * op; NULL (reported) when it has none. */
+static const char *use_tile(Emit *e, ValueId v, const Op *op)
+{
+    int bi = e->buf_of[v];
+    if (bi < 0) {
+        const Value *x = val(e, v);
+        fail(e, op->name_span, "codegen expects '%%%.*s' to be a tile buffer", (int)x->name.len, x->name.p);
+        return NULL;
+    }
+    int di;
+    if (!cur_desc(e, bi, op, &di))
+        return NULL;
+    Desc *d = &e->descs[di];
+    Buf *b = &e->bufs[bi];
+    if (!b->vr && !b->vc)
+        return arena_str(e, "&%s", d->name);
+    if (!d->local) {
+        const Value *x = val(e, b->val);
+        d->local = unique_name(&e->local, "t_", x->name.p, x->name.len);
+        sb_printf(&e->body, "    ptort_tile %s = %s;\n", d->local, d->name);
+        if (b->vr)
+            sb_printf(&e->body, "    %s.valid_rows = %s;\n", d->local, b->vr);
+        if (b->vc)
+            sb_printf(&e->body, "    %s.valid_cols = %s;\n", d->local, b->vc);
+    }
+    return arena_str(e, "&%s", d->local);
+}
+
+/* ---- scalars ---------------------------------------------------------------------- */
+
+/* The C expression of an index/integer value: a literal for arith.constant, a
+ * parameter for an argument. */
+static const char *scalar(Emit *e, ValueId v, const Op *op)
+{
+    if (e->cexpr[v] && val(e, v)->type && val(e, v)->type->kind == TY_SCALAR)
+        return e->cexpr[v];
+    const Value *x = val(e, v);
+    fail(e, op->name_span, "codegen expects '%%%.*s' to be an integer constant or an index argument",
+         (int)x->name.len, x->name.p);
+    return NULL;
+}
+
+/* The constant integer value of v (addresses), false if it is not one. */
+static bool const_int(Emit *e, ValueId v, int64_t *out)
+{
+    const Value *x = val(e, v);
+    if (x->def_op == NO_OP)
+        return false;
+    const Op *d = &e->f->ops[x->def_op];
+    if (d->kind != OP_CONSTANT || !d->constant || d->constant->kind != AV_INT)
+        return false;
+    *out = d->constant->u.i;
+    return true;
+}
+
+/* ---- ops ----------------------------------------------------------------------- */
+
+/* Operand of role r (NO_VALUE when absent); Level 2 form. */
+static ValueId role_val(const Op *op, int r)
+{
+    uint32_t first;
+    if (r < 0 || ir_role_operands(op, r, &first) == 0)
+        return NO_VALUE;
+    return op->opnds[first];
+}
+
+static ValueId role(const Op *op, const char *name) { return role_val(op, op_role_index(op->kind, name)); }
+
+static void begin_call(Emit *e, const Op *op)
+{
+    uint32_t line, col;
+    source_line_col(e->src, op->name_span.begin, &line, &col);
+    sb_printf(&e->body, "    /* %u:%u %s */\n", line + 1, col + 1, op_info(op->kind)->name);
+    sb_puts(&e->body, "    st = ");
+    e->calls = true;
+}
+
+static void end_call(Emit *e, const Op *op)
+{
+    sb_puts(&e->body, ";\n    if (st != PTORT_OK)\n        return ptoas_fail(ctx, st, ");
+    where(e, &e->body, op->name_span);
+    sb_puts(&e->body, ");\n");
+}
+
+/* Marks the outs buffers of a Level 2 op as written by op index k. */
+static void mark_written(Emit *e, const Op *op, uint32_t k)
+{
+    const OpInfo *in = op_info(op->kind);
+    uint32_t at = 0;
+    for (int r = 0; r < in->nroles; r++) {
+        bool out = r >= in->nins && strcmp(in->role[r], "tmp") != 0;
+        for (uint32_t i = 0; i < op->seg[r]; i++, at++) {
+            if (!out)
+                continue;
+            ValueId v = op->opnds[at];
+            int bi = e->buf_of[v];
+            if (bi >= 0) {
+                e->bufs[bi].written = true;
+                e->bufs[bi].last_writer = k;
+                e->bufs[bi].origin = -1;
+                e->bufs[bi].approx = -1;
+            } else if (e->ptr_arg[v] >= 0) {
+                int pb = e->ptr_arg[v];
+                e->entries[pb].flags |= PTORT_KARG_WRITTEN;
+            }
+        }
+    }
+}
+
+static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    if (a && a->val->kind == AV_ENUM && a->val->u.e.kind == k)
+        return a->val->u.e.value;
+    return dflt;
+}
+
+/* A view value's local, or NULL (reported). */
+static const char *use_view(Emit *e, ValueId v, const Op *op)
+{
+    const Value *x = val(e, v);
+    if (e->cexpr[v] && x->type && (x->type->kind == TY_TENSOR_VIEW || x->type->kind == TY_PART_VIEW))
+        return arena_str(e, "&%s", e->cexpr[v]);
+    fail(e, op->name_span, "codegen expects '%%%.*s' to be a tensor view made in this function", (int)x->name.len,
+         x->name.p);
+    return NULL;
+}
+
+/* rows/cols (or offsets/sizes) of a 1-D or 2-D view op from the n operands at
+ * opnds, or from the type's dims when none are given; false (reported) if
+ * unknown. */
+static bool view_pair(Emit *e, const Op *op, const ValueId *opnds, uint32_t n, const Type *t, const char *what,
+                      const char *dflt0, const char *out[2])
+{
+    uint32_t rank = t->rank;
+    if (rank != 1 && rank != 2)
+        return fail(e, op->name_span, "codegen supports 1-D and 2-D tensor views, but got rank %u", rank);
+    const char *x[2] = {NULL, NULL};
+    if (n == rank) {
+        for (uint32_t i = 0; i < rank; i++)
+            if (!(x[i] = scalar(e, opnds[i], op)))
+                return false;
+    } else if (n == 0 && dflt0) {
+        for (uint32_t i = 0; i < rank; i++) {
+            if (t->dims[i] == DIM_DYNAMIC)
+                return fail(e, op->name_span, "codegen needs the %s of '%s' (the type has a dynamic dimension)", what,
+                            op_info(op->kind)->name);
+            x[i] = arena_str(e, "%lld", (long long)t->dims[i]);
+        }
+    } else {
+        return fail(e, op->name_span, "codegen expects %u %s operands, but got %u", rank, what, n);
+    }
+    out[0] = rank == 2 ? x[0] : dflt0;
+    out[1] = rank == 2 ? x[1] : x[0];
+    return true;
+}
+
+static void emit_make_view(Emit *e, const Op *op)
+{
+    ValueId r = op->res[0], p = op->opnds[0];
+    const Type *t = val(e, r)->type;
+    if (!e->csize[p]) {
+        const Value *x = val(e, p);
+        fail(e, op->name_span, "codegen expects '%%%.*s' to be a !pto.ptr argument", (int)x->name.len, x->name.p);
+        return;
+    }
+    const char *dt = rt_dtype(t->dtype);
+    if (!dt) {
+        fail(e, op->name_span, "codegen does not support tensor views of %s", dtype_name(t->dtype));
+        return;
+    }
+    const char *shape[2], *strides[2];
+    if (!view_pair(e, op, op->opnds + 1, op->seg[1], t, "shape", "1", shape))
+        return;
+    if (op->seg[2]) {
+        if (!view_pair(e, op, op->opnds + 1 + op->seg[1], op->seg[2], t, "strides", "0", strides))
+            return;
+    } else {
+        strides[0] = shape[1];
+        strides[1] = "1";
+    }
+    const Value *x = val(e, r);
+    const char *name = unique_name(&e->local, "v_", x->name.p, x->name.len);
+    e->cexpr[r] = name;
+    e->ptr_arg[r] = e->ptr_arg[p];
+    sb_printf(&e->body, "    ptort_view %s = ptort_view_make(%s, %s, %s, %s, %s, %s, %s);\n", name, e->cexpr[p],
+              e->csize[p], dt, shape[0], shape[1], strides[0], strides[1]);
+    if (e->uses[r] == 0)
+        sb_printf(&e->body, "    (void)%s;\n", name);
+}
+
+static void emit_partition(Emit *e, const Op *op)
+{
+    ValueId r = op->res[0];
+    const char *src = use_view(e, op->opnds[0], op);
+    if (!src)
+        return;
+    const Type *t = val(e, r)->type;
+    const char *off[2], *size[2];
+    if (!view_pair(e, op, op->opnds + 1, op->seg[1], val(e, op->opnds[0])->type, "offsets", NULL, off) ||
+        !view_pair(e, op, op->opnds + 1 + op->seg[1], op->seg[2], t, "sizes", "1", size))
+        return;
+    if (!off[0])
+        off[0] = "0";
+    const Value *x = val(e, r);
+    const char *name = unique_name(&e->local, "v_", x->name.p, x->name.len);
+    e->cexpr[r] = name;
+    e->ptr_arg[r] = e->ptr_arg[op->opnds[0]];
+    sb_printf(&e->body, "    ptort_view %s;\n", name);
+    begin_call(e, op);
+    sb_printf(&e->body, "ptort_view_partition(ctx, %s, %s, %s, %s, %s, &%s)", src, off[0], off[1], size[0], size[1],
+              name);
+    end_call(e, op);
+}
+
+/* Tile operand of role name, "NULL" when the optional role is absent, NULL
+ * (reported) on error. */
+static const char *tile_opnd(Emit *e, const Op *op, const char *name, bool optional)
+{
+    ValueId v = role(op, name);
+    if (v == NO_VALUE) {
+        if (optional)
+            return "NULL";
+        fail(e, op->name_span, "codegen requires the '%s' operand of '%s'", name, op_info(op->kind)->name);
+        return NULL;
+    }
+    return use_tile(e, v, op);
+}
+
+static void emit_compute(Emit *e, const Op *op, uint32_t k)
+{
+    const char *a[6] = {0};
+    int src_buf = -1;
+    switch (op->kind) {
+    case OP_TLOAD:
+        if (!(a[0] = use_view(e, role(op, "src"), op)) || !(a[1] = tile_opnd(e, op, "dst", false)))
+            return;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tload(ctx, %s, %s)", a[0], a[1]);
+        break;
+    case OP_TSTORE:
+        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = use_view(e, role(op, "dst"), op)))
+            return;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tstore(ctx, %s, %s)", a[0], a[1]);
+        break;
+    case OP_TMOV:
+        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "dst", false)) ||
+            !(a[2] = tile_opnd(e, op, "tmp", true)))
+            return;
+        src_buf = e->buf_of[role(op, "src")];
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tmov(ctx, %s, %s, %s)", a[0], a[1], a[2]);
+        break;
+    case OP_TQUANT: {
+        int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_INT8_SYM);
+        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "scale", false)) ||
+            !(a[2] = tile_opnd(e, op, "offset", true)) || !(a[3] = tile_opnd(e, op, "dst", false)) ||
+            !(a[4] = tile_opnd(e, op, "tmp", true)))
+            return;
+        e->quant_origin[k] = e->bufs[e->buf_of[role(op, "src")]].origin;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tquant_int8(ctx, %s, %s, %s, %s, %s, %s)",
+                  qt == QT_INT8_ASYM ? "PTORT_INT8_ASYM" : "PTORT_INT8_SYM", a[0], a[1], a[2], a[3], a[4]);
+        break;
+    }
+    case OP_TQUANT_MX: {
+        int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_MXFP8);
+        int alg = enum_attr(op, "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP);
+        int axis = enum_attr(op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1);
+        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "dst", false)) ||
+            !(a[2] = tile_opnd(e, op, "exp", false)) || !(a[3] = tile_opnd(e, op, "max", false)) ||
+            !(a[4] = tile_opnd(e, op, "scaling", false)) || !(a[5] = tile_opnd(e, op, "exp_zz", true)))
+            return;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tquant_mx(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                  qt == QT_MXFP4_E2M1 ? "PTORT_MXFP4_E2M1" : "PTORT_MXFP8",
+                  alg == QSA_NV ? "PTORT_SCALE_NV" : "PTORT_SCALE_OCP", axis == GA_AXIS0 ? "PTORT_AXIS0" : "PTORT_AXIS1",
+                  a[0], a[1], a[2], a[3], a[4], a[5]);
+        break;
+    }
+    case OP_TDEQUANT:
+        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "scale", false)) ||
+            !(a[2] = tile_opnd(e, op, "offset", false)) || !(a[3] = tile_opnd(e, op, "dst", false)))
+            return;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tdequant(ctx, %s, %s, %s, %s)", a[0], a[1], a[2], a[3]);
+        break;
+    case OP_TGEMV_BIAS: {
+        static const char *const phase[] = {"PTORT_ACC_UNSPECIFIED", "PTORT_ACC_PARTIAL", "PTORT_ACC_FINAL"};
+        int ph = enum_attr(op, "accPhase", EK_ACC_PHASE, 0);
+        if (!(a[0] = tile_opnd(e, op, "lhs", false)) || !(a[1] = tile_opnd(e, op, "rhs", false)) ||
+            !(a[2] = tile_opnd(e, op, "bias", false)) || !(a[3] = tile_opnd(e, op, "dst", false)))
+            return;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tgemv_bias(ctx, %s, %s, %s, %s, %s)", a[0], a[1], a[2], a[3],
+                  phase[ph >= 0 && ph < 3 ? ph : 0]);
+        break;
+    }
+    default:
+        DIAG_INTERNAL("emit_compute on op kind %d", (int)op->kind);
+    }
+    end_call(e, op);
+
+    /* A tdequant of data that a tquant made from an argument: a round trip,
+     * reported with its error against that argument. */
+    uint32_t w = NO_OP;
+    if (op->kind == OP_TDEQUANT)
+        w = e->bufs[e->buf_of[role(op, "src")]].last_writer;
+    mark_written(e, op, k);
+    if (w != NO_OP && e->f->ops[w].kind == OP_TQUANT && e->quant_origin[w] >= 0) {
+        Buf *d = &e->bufs[e->buf_of[role(op, "dst")]];
+        d->approx = e->quant_origin[w];
+        d->approx_val = role(op, "dst");
+    }
+    if (op->kind == OP_TMOV && src_buf >= 0)
+        e->bufs[e->buf_of[role(op, "dst")]].origin = e->bufs[src_buf].origin;
+}
+
+/* pto.alloc_tile: a new buffer, with its address and dynamic valid sizes. */
+static void emit_alloc(Emit *e, const Op *op)
+{
+    ValueId r = op->res[0];
+    const Type *t = val(e, r)->type;
+    if (!type_is_tile(t))
+        return;
+    Buf *b = &e->bufs[e->nbufs];
+    memset(b, 0, sizeof *b);
+    b->val = r;
+    b->arg = -1;
+    b->tb = &t->tile;
+    b->desc = b->first_desc = -1;
+    b->last_writer = NO_OP;
+    b->origin = b->approx = -1;
+    ValueId a = role(op, "addr"), vr = role(op, "valid_row"), vc = role(op, "valid_col");
+    if (a != NO_VALUE) {
+        if (!const_int(e, a, &b->addr)) {
+            fail(e, op->name_span, "codegen expects addr to be a constant");
+            return;
+        }
+        b->has_addr = true;
+    }
+    if (vr != NO_VALUE && !(b->vr = scalar(e, vr, op)))
+        return;
+    if (vc != NO_VALUE && !(b->vc = scalar(e, vc, op)))
+        return;
+    e->buf_of[r] = (int)e->nbufs++;
+}
+
+/* pto.tassign: rebinds a buffer from here on (both names, in the result form). */
+static void emit_tassign(Emit *e, const Op *op)
+{
+    int bi = e->buf_of[op->opnds[0]];
+    if (bi < 0) {
+        fail(e, op->name_span, "codegen expects the operand of 'pto.tassign' to be a tile buffer");
+        return;
+    }
+    Buf *b = &e->bufs[bi];
+    int64_t addr = op->tile_addr;
+    if (!op->has_tile_addr) {
+        ValueId a = role(op, "addr");
+        if (a == NO_VALUE || !const_int(e, a, &addr)) {
+            fail(e, op->name_span, "codegen expects addr to be a constant");
+            return;
+        }
+    }
+    b->has_addr = true;
+    b->addr = addr;
+    b->desc = -1;
+    if (op->nres)
+        e->buf_of[op->res[0]] = bi;
+}
+
+static void emit_constant(Emit *e, const Op *op)
+{
+    if (!op->nres || !op->constant)
+        return;
+    const AttrValue *c = op->constant;
+    ValueId r = op->res[0];
+    if (c->kind == AV_INT) {
+        if (c->u.i == INT64_MIN)
+            e->cexpr[r] = "(-INT64_MAX - 1)";
+        else
+            e->cexpr[r] = arena_str(e, "%lld", (long long)c->u.i);
+    } else if (c->kind == AV_BOOL) {
+        e->cexpr[r] = c->u.b ? "1" : "0";
+    }
+    /* float constants have no use in the ops codegen supports */
+}
+
+static void emit_op(Emit *e, uint32_t k)
+{
+    const Op *op = &e->f->ops[k];
+    const OpInfo *in = op_info(op->kind);
+    if (in->syntax == SYN_COMPUTE && op->form == FORM_L1) {
+        fail(e, op->name_span,
+             "codegen requires the Level 2 (ins/outs) form of '%s'; Level 1 ops need the bufferize pass", in->name);
+        return;
+    }
+    switch (op->kind) {
+    case OP_CONSTANT: emit_constant(e, op); break;
+    case OP_ALLOC_TILE: emit_alloc(e, op); break;
+    case OP_TASSIGN: emit_tassign(e, op); break;
+    case OP_MAKE_TENSOR_VIEW: emit_make_view(e, op); break;
+    case OP_PARTITION_VIEW: emit_partition(e, op); break;
+    case OP_RETURN: break; /* results are read by the harness */
+    case OP_TQUANT:
+    case OP_TQUANT_MX:
+    case OP_TDEQUANT:
+    case OP_TGEMV_BIAS:
+    case OP_TMOV:
+    case OP_TLOAD:
+    case OP_TSTORE: emit_compute(e, op, k); break;
+    case OP_COUNT: break;
+    }
+}
+
+/* ---- functions ---------------------------------------------------------------------- */
+
+static bool is_int_scalar(const Type *t)
+{
+    if (!t || t->kind != TY_SCALAR)
+        return false;
+    switch (t->dtype) {
+    case DT_INDEX: case DT_I64: case DT_I32: case DT_I16: case DT_I8: case DT_I1:
+    case DT_SI32: case DT_SI16: case DT_SI8: case DT_UI32: case DT_UI16: case DT_UI8: return true;
+    default: return false;
+    }
+}
+
+static Entry *add_entry(Emit *e, ValueId v, int kind, int arg)
+{
+    Entry *en = &e->entries[e->nentries++];
+    memset(en, 0, sizeof *en);
+    en->val = v;
+    en->kind = kind;
+    en->arg = arg;
+    en->dtype = val(e, v)->type->kind == TY_SCALAR ? DT_NONE : val(e, v)->type->dtype;
+    if (type_is_tile(val(e, v)->type))
+        en->dtype = val(e, v)->type->tile.dtype;
+    en->in = en->out = -1;
+    en->approximates = -1;
+    en->where = val(e, v)->def;
+    return en;
+}
+
+/* The entry of buffer bi (an argument, or a value added as a result). */
+static Entry *buffer_entry(Emit *e, int bi, ValueId name)
+{
+    Buf *b = &e->bufs[bi];
+    if (b->arg >= 0)
+        return &e->entries[b->arg];
+    for (uint32_t i = e->f->nargs; i < e->nentries; i++)
+        if (e->buf_of[e->entries[i].val] == bi)
+            return &e->entries[i];
+    Entry *en = add_entry(e, name, 0, -1);
+    en->flags |= PTORT_KARG_WRITTEN;
+    return en;
+}
+
+static void put_desc_ref(Emit *e, StrBuf *b, int di)
+{
+    if (di < 0)
+        sb_puts(b, "NULL");
+    else
+        sb_printf(b, "&%s", e->descs[di].name);
+}
+
+static void emit_func(Emit *e, const Func *f, OptArch arch)
+{
+    e->f = f;
+    memset(&e->local, 0, sizeof e->local);
+    e->body.len = 0;
+    e->calls = false;
+    e->nbufs = 0;
+    e->ndescs = 0;
+    e->nentries = 0;
+    size_t nv = f->nvalues ? f->nvalues : 1;
+    e->buf_of = xmalloc(nv * sizeof *e->buf_of);
+    e->bufs = xmalloc(nv * sizeof *e->bufs);
+    e->cexpr = calloc(nv, sizeof *e->cexpr);
+    e->csize = calloc(nv, sizeof *e->csize);
+    e->ptr_arg = xmalloc(nv * sizeof *e->ptr_arg);
+    e->uses = calloc(nv, sizeof *e->uses);
+    e->quant_origin = xmalloc((f->nops ? f->nops : 1) * sizeof *e->quant_origin);
+    e->entries = xmalloc((f->nargs + f->nops + 1) * sizeof *e->entries);
+    DIAG_ASSERT(e->cexpr && e->csize && e->uses);
+    for (uint32_t i = 0; i < nv; i++)
+        e->buf_of[i] = e->ptr_arg[i] = -1;
+    for (uint32_t i = 0; i < f->nops; i++) {
+        e->quant_origin[i] = -1;
+        for (uint32_t j = 0; j < f->ops[i].nopnds; j++)
+            e->uses[f->ops[i].opnds[j]]++;
+    }
+    StrBuf tagb = {0};
+    func_tag(&tagb, f->name);
+    sb_putc(&tagb, '\0');
+    /* descriptor names: ptoas_<func>_<value> */
+    e->tag = arena_str(e, "ptoas%s%s_", tagb.p[0] == '_' ? "" : "_", tagb.p);
+
+    /* parameters */
+    StrBuf params = {0}, call = {0};
+    sb_puts(&params, "ptort_ctx *ctx");
+    for (uint32_t i = 0; i < f->nargs; i++) {
+        ValueId v = f->args[i];
+        const Value *x = val(e, v);
+        const Type *t = x->type;
+        if (call.len && (type_is_tile(t) ? t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC : true))
+            sb_puts(&call, ", ");
+        if (type_is_tile(t)) {
+            Buf *b = &e->bufs[e->nbufs];
+            memset(b, 0, sizeof *b);
+            b->val = v;
+            b->arg = (int)i;
+            b->tb = &t->tile;
+            b->desc = b->first_desc = -1;
+            b->last_writer = NO_OP;
+            b->origin = (int)i;
+            b->approx = -1;
+            add_entry(e, v, 0, (int)i);
+            if (!rt_dtype(t->tile.dtype)) {
+                fail(e, x->type_span, "codegen does not support tiles of %s", dtype_name(t->tile.dtype));
+                continue;
+            }
+            e->buf_of[v] = (int)e->nbufs++;
+            if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC) {
+                const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
+                const char *vr = unique_name(&e->local, n, "_valid_rows", 11);
+                const char *vc = unique_name(&e->local, n, "_valid_cols", 11);
+                sb_printf(&params, ", int64_t %s, int64_t %s", vr, vc);
+                sb_printf(&call, "a[%u].valid_rows, a[%u].valid_cols", i, i);
+                b->vr = t->tile.vrow == DIM_DYNAMIC ? vr : NULL;
+                b->vc = t->tile.vcol == DIM_DYNAMIC ? vc : NULL;
+                e->entries[i].flags |= PTORT_KARG_DYNAMIC;
+                sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", vr, vc);
+            }
+        } else if (t && t->kind == TY_PTR) {
+            const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
+            const char *sz = unique_name(&e->local, n, "_size", 5);
+            sb_printf(&params, ", void *%s, size_t %s", n, sz);
+            sb_printf(&call, "a[%u].ptr, a[%u].size", i, i);
+            sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", n, sz);
+            e->cexpr[v] = n;
+            e->csize[v] = sz;
+            e->ptr_arg[v] = (int)i;
+            add_entry(e, v, 1, (int)i);
+            if (!rt_dtype(t->dtype))
+                fail(e, x->type_span, "codegen does not support pointers to %s", dtype_name(t->dtype));
+        } else if (is_int_scalar(t)) {
+            const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
+            sb_printf(&params, ", int64_t %s", n);
+            sb_printf(&call, "a[%u].scalar", i);
+            sb_printf(&e->body, "    (void)%s;\n", n);
+            e->cexpr[v] = n;
+            add_entry(e, v, 2, (int)i);
+        } else {
+            char tb[256];
+            fail(e, x->type_span, "codegen does not support arguments of type '%s'", type_str(t, tb, sizeof tb));
+            add_entry(e, v, 2, (int)i);
+        }
+    }
+    sb_putc(&call, '\0');
+    const Op *ret = NULL;
+    for (uint32_t k = 0; k < f->nops; k++) {
+        emit_op(e, k);
+        if (f->ops[k].kind == OP_RETURN)
+            ret = &f->ops[k];
+    }
+
+    /* results: written arguments, returned values, round trips */
+    for (uint32_t i = 0; i < f->nargs && !e->errors; i++) {
+        Entry *en = &e->entries[i];
+        int bi = e->buf_of[en->val];
+        if (en->kind == 0 && bi >= 0) {
+            en->in = e->bufs[bi].first_desc;
+            if (e->bufs[bi].written) {
+                en->flags |= PTORT_KARG_WRITTEN | PTORT_KARG_RESULT;
+                cur_desc(e, bi, ret ? ret : &f->ops[f->nops - 1], &en->out);
+            }
+        } else if (en->kind == 1 && (en->flags & PTORT_KARG_WRITTEN)) {
+            en->flags |= PTORT_KARG_RESULT;
+        }
+    }
+    if (ret && !e->errors) {
+        for (uint32_t i = 0; i < ret->nopnds; i++) {
+            int bi = e->buf_of[ret->opnds[i]];
+            if (bi < 0) {
+                fail(e, ret->name_span, "codegen can only return tile buffers");
+                break;
+            }
+            Entry *en = buffer_entry(e, bi, ret->opnds[i]);
+            en->flags |= PTORT_KARG_RESULT;
+            if (!cur_desc(e, bi, ret, &en->out))
+                break;
+        }
+    }
+    for (uint32_t bi = 0; bi < e->nbufs && !e->errors; bi++) {
+        Buf *b = &e->bufs[bi];
+        if (b->approx < 0)
+            continue;
+        Entry *en = buffer_entry(e, (int)bi, b->approx_val);
+        en->flags |= PTORT_KARG_RESULT;
+        en->approximates = b->approx;
+        if (en->out < 0 && f->nops)
+            cur_desc(e, (int)bi, ret ? ret : &f->ops[f->nops - 1], &en->out);
+    }
+
+    if (!e->errors) {
+        StrBuf *c = &e->code;
+        const char *kname = arena_str(e, "ptoas_k%s", tagb.p);
+        sb_printf(c, "\n/* @%.*s */\n", (int)f->name.len, f->name.p);
+        sb_putn(c, e->decls.p, e->decls.len);
+        sb_printf(c, "\nint %s(%s)\n{\n", kname, params.p);
+        if (e->calls)
+            sb_puts(c, "    ptort_status st;\n");
+        else
+            sb_puts(c, "    (void)ctx;\n");
+        sb_putn(c, e->body.p, e->body.len);
+        sb_puts(c, "    return PTORT_OK;\n}\n");
+
+        /* the harness's view of it */
+        sb_printf(c, "\nint ptoas_run%s(ptort_ctx *ctx, const ptort_kernel_value *a)\n{\n", tagb.p);
+        if (!call.p[0])
+            sb_puts(c, "    (void)a;\n");
+        sb_printf(c, "    return %s(ctx%s%s);\n}\n", kname, call.p[0] ? ", " : "", call.p);
+        if (e->nentries) {
+            sb_printf(c, "\nstatic const ptort_kernel_arg ptoas_kargs%s[] = {\n", tagb.p);
+            static const char *const kinds[] = {"PTORT_KARG_TILE", "PTORT_KARG_PTR", "PTORT_KARG_SCALAR"};
+            for (uint32_t i = 0; i < e->nentries; i++) {
+                const Entry *en = &e->entries[i];
+                const Value *x = val(e, en->val);
+                sb_puts(c, "    {.name = ");
+                put_c_string(c, x->name.p, x->name.len);
+                sb_printf(c, ", .kind = %s, .arg = %d", kinds[en->kind], en->arg);
+                if (en->kind != 2)
+                    sb_printf(c, ", .dtype = %s", rt_dtype(en->dtype));
+                if (en->kind == 0) {
+                    sb_puts(c, ", .in = ");
+                    put_desc_ref(e, c, en->in);
+                    sb_puts(c, ", .out = ");
+                    put_desc_ref(e, c, en->out);
+                }
+                sb_puts(c, ", .flags = ");
+                if (!en->flags)
+                    sb_puts(c, "0");
+                static const char *const fl[] = {"PTORT_KARG_WRITTEN", "PTORT_KARG_RESULT", "PTORT_KARG_DYNAMIC"};
+                for (int j = 0, n = 0; j < 3; j++)
+                    if (en->flags & (1u << j))
+                        sb_printf(c, "%s%s", n++ ? " | " : "", fl[j]);
+                sb_printf(c, ", .approximates = %d, .where = ", en->approximates);
+                where(e, c, en->where);
+                sb_puts(c, "},\n");
+            }
+            sb_puts(c, "};\n");
+        }
+        static const char *const archs[] = {"PTORT_A2", "PTORT_A3", "PTORT_A5"};
+        sb_printf(c, "\nconst ptort_kernel ptoas_kernel%s = {\n    .func = ", tagb.p);
+        put_c_string(c, f->name.p, f->name.len);
+        sb_puts(c, ",\n    .source = ");
+        put_c_string(c, e->src->name, strlen(e->src->name));
+        sb_printf(c, ",\n    .arch = %s,\n", archs[arch]);
+        bool sizes = false;
+        for (int i = 0; i < OPT_LOC_COUNT; i++)
+            sizes |= e->opt->mem_size[i] != 0;
+        if (sizes) {
+            sb_puts(c, "    .mem_size = {");
+            for (int i = 0; i < OPT_LOC_COUNT; i++)
+                sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->opt->mem_size[i]);
+            sb_puts(c, "},\n");
+        }
+        sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", f->nargs, e->nentries);
+        if (e->nentries)
+            sb_printf(c, "    .entries = ptoas_kargs%s,\n", tagb.p);
+        sb_printf(c, "    .run = ptoas_run%s,\n};\n", tagb.p);
+        e->any_calls |= e->calls;
+    }
+
+    e->decls.len = 0;
+    sb_free(&tagb);
+    sb_free(&params);
+    sb_free(&call);
+    cnames_free(&e->local);
+    free(e->buf_of);
+    free(e->bufs);
+    free(e->cexpr);
+    free(e->csize);
+    free(e->ptr_arg);
+    free(e->uses);
+    free(e->quant_origin);
+    free(e->entries);
+    free(e->descs);
+    e->descs = NULL;
+    e->descs_cap = 0;
+}
+
+/* ---- modules ------------------------------------------------------------------------ */
+
+static bool has_entry_attr(const Func *f) { return ir_attr_find(f->attrs, f->nattrs, "pto.entry") != NULL; }
+
+const Func *emit_pick_func(const Module *m, const char *name, char *why, size_t size)
+{
+    const Func *only = NULL, *entry = NULL;
+    unsigned count = 0, entries = 0;
+    StrBuf names = {0};
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
+            const Func *f = m->mods[i]->funcs[j];
+            if (name && str_eq(f->name, name, strlen(name))) {
+                sb_free(&names);
+                return f;
+            }
+            sb_printf(&names, "%s@%.*s", count ? ", " : "", (int)f->name.len, f->name.p);
+            only = f;
+            count++;
+            if (has_entry_attr(f)) {
+                entry = f;
+                entries++;
+            }
+        }
+    const Func *r = NULL;
+    if (name)
+        snprintf(why, size, "no function '@%s' in the input (functions: %s)", name, count ? names.p : "none");
+    else if (count == 0)
+        snprintf(why, size, "the input has no function to run");
+    else if (count == 1)
+        r = only;
+    else if (entries == 1)
+        r = entry;
+    else
+        snprintf(why, size, "the input has several functions (%s) and %s; choose one with --func NAME", names.p,
+                 entries ? "several are marked pto.entry" : "none is marked pto.entry");
+    sb_free(&names);
+    return r;
+}
+
+bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options *opt, bool need_main)
+{
+    Emit e;
+    memset(&e, 0, sizeof e);
+    e.m = m;
+    e.src = src;
+    e.d = d;
+    e.opt = opt;
+    char why[1024];
+    const Func *main_f = emit_pick_func(m, opt->func, why, sizeof why);
+    if (!main_f && (need_main || opt->func)) {
+        diag_tool_error("%s", why);
+        return false;
+    }
+    /* the kernels' own names first, so that descriptor names avoid them */
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
+            const Func *f = m->mods[i]->funcs[j];
+            static const char *const kinds[] = {"ptoas_k", "ptoas_run", "ptoas_kargs", "ptoas_kernel"};
+            for (int k = 0; k < 4; k++) {
+                StrBuf b = {0};
+                sb_puts(&b, kinds[k]);
+                func_tag(&b, f->name);
+                sb_putc(&b, '\0');
+                if (cnames_has(&e.global, b.p))
+                    free(b.p);
+                else
+                    cnames_add(&e.global, b.p);
+            }
+        }
+    for (const char *const *n = (const char *const[]){"ptoas_fail", "main", NULL}; *n; n++)
+        cnames_add(&e.global, strcpy(xmalloc(strlen(*n) + 1), *n));
+
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        const ModuleOp *mod = m->mods[i];
+        OptArch arch = module_arch(mod->implicit ? NULL : mod, opt);
+        for (uint32_t j = 0; j < mod->nfuncs; j++)
+            emit_func(&e, mod->funcs[j], arch);
+    }
+
+    bool ok = !e.errors;
+    if (ok) {
+        StrBuf h = {0};
+        sb_printf(&h, "/* Generated by ptoas %s from ", PTOAS_EMIT_VERSION);
+        sb_puts(&h, src->name);
+        sb_puts(&h, " (--emit=c); do not edit.\n"
+                    " * Build: cc -std=c11 -O2 -I<prefix>/include FILE.c <prefix>/lib/libptort.a -lm\n"
+                    " * Define PTOAS_NO_MAIN to link the kernels into another program. */\n"
+                    "#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n#include \"ptort.h\"\n");
+        if (e.any_calls)
+            sb_puts(&h, "\n/* Reports a failed runtime call at its op and passes the status on. */\n"
+                        "static int ptoas_fail(ptort_ctx *ctx, ptort_status st, const char *where)\n{\n"
+                        "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
+                        "    return (int)st;\n}\n");
+        fwrite(h.p, 1, h.len, out);
+        fwrite(e.code.p, 1, e.code.len, out);
+        sb_free(&h);
+        if (main_f) {
+            StrBuf t = {0};
+            func_tag(&t, main_f->name);
+            fprintf(out,
+                    "\n#ifndef PTOAS_NO_MAIN\nint main(int argc, char **argv)\n{\n"
+                    "    return ptort_run_main(argc, argv, &ptoas_kernel%.*s);\n}\n#endif\n",
+                    (int)t.len, t.p);
+            sb_free(&t);
+        } else {
+            fprintf(out, "\n/* no main(): %s */\n", why);
+        }
+    }
+    sb_free(&e.decls);
+    sb_free(&e.code);
+    sb_free(&e.body);
+    cnames_free(&e.global);
+    return ok;
+}

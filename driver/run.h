@@ -1,0 +1,27 @@
+/* run.h - executables: compiling generated C with $CC against the runtime
+ * (--emit=exe, `ptoas run`), temporary directories, and running the result.
+ * Messages go to stderr as "ptoas: error: ..."; docs/codegen.md. */
+#ifndef PTOAS_RUN_H
+#define PTOAS_RUN_H
+
+/* Compiles the C file c_path into the executable exe_path (written
+ * atomically) with $CC (default cc), the runtime header and library found
+ * next to this ptoas (<bindir>/../include, <bindir>/../lib) or in its build
+ * tree, and -lm. Returns 0; 1 when the compiler failed (the command and its
+ * output are printed); 2 when there is no compiler, no runtime, or exe_path
+ * cannot be written. */
+int run_compile(const char *c_path, const char *exe_path);
+
+/* Creates a private temporary directory (under $TMPDIR or /tmp); returns its
+ * malloc'ed path, or NULL after printing why. */
+char *run_tmpdir_create(void);
+
+/* Removes the directory and the files directly in it (NULL is accepted). */
+void run_tmpdir_remove(const char *dir);
+
+/* Runs exe with args[0, nargs) (argv[0] = exe), sharing stdin, stdout and
+ * stderr; returns its exit status, or 3 when it was killed by a signal or
+ * could not start (after printing why). */
+int run_exec(const char *exe, const char *const *args, int nargs);
+
+#endif
