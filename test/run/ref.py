@@ -1,0 +1,1318 @@
+#!/usr/bin/env python3
+"""ref.py: the reference model of `ptoas run`, in Python 3 (standard library only).
+
+It is written from the contract alone (NUMERICS.md, CLI.md, LANGUAGE.md) and shares no code with
+the C runtime, so that the end-to-end tests in test/run/ compare two independent readings:
+
+    python3 ref.py run KERNEL.pto [--func NAME] --in NAME=FILE.npy ... --out NAME=FILE.npy ... \
+                   [--arg NAME=INT]
+    python3 ref.py --self-test          every worked vector of NUMERICS.md, and more
+
+`run` interprets the kernel (the PTO subset that the runtime executes: tquant INT8 and MX,
+tdequant, tgemv.bias, tmov, tload/tstore through make_tensor_view/partition_view, alloc_tile,
+tassign, arith.constant, return; Level 1 and Level 2) tile by tile: each tile is its own array
+of element bit patterns in logical (row, col) order over the full physical shape, zero at the
+start, so positions no op writes read back as 0 (CLI.md). It does not model addresses: two tiles
+never share bytes here.
+
+Numerics: fp32 values are Python floats holding exactly a binary32 value; every written fp32
+operation is rounded once (a product or sum of two binary32 values is computed exactly or with
+an innocuous double rounding in binary64 -- 53 >= 2*24+2 -- and then rounded to binary32).
+fmaf is computed exactly with Fraction and rounded once by our own RNE routine. All narrow
+formats (f16, bf16, e4m3, e2m1) are encoded by one exact RNE routine on Fractions.
+"""
+import ast
+import math
+import os
+import re
+import struct
+import sys
+from fractions import Fraction
+
+INF = float('inf')
+NAN = float('nan')
+
+
+class RefError(Exception):
+    """A kernel the reference cannot or must not run (bad input, out-of-bounds view, ...)."""
+
+
+# ============================================================================================
+# Exact rounding to binary floating-point formats
+# ============================================================================================
+
+def _floor_log2(fr):
+    """floor(log2(fr)) of a positive Fraction."""
+    n, d = fr.numerator, fr.denominator
+    e = n.bit_length() - d.bit_length()
+    if e >= 0:
+        if n < (d << e):
+            e -= 1
+    elif (n << -e) < d:
+        e -= 1
+    return e
+
+
+def _rne_int(fr):
+    """Round a non-negative Fraction to an integer, ties to even."""
+    q, r = divmod(fr.numerator, fr.denominator)
+    twice = 2 * r
+    if twice > fr.denominator or (twice == fr.denominator and q & 1):
+        q += 1
+    return q
+
+
+def _pow2(e):
+    return Fraction(1 << e) if e >= 0 else Fraction(1, 1 << -e)
+
+
+class Fmt:
+    """A binary floating-point format: E exponent bits, M mantissa bits, bias.
+    kind 'ieee': the top exponent holds Inf/NaN; 'e4m3': only S.1111.111 is NaN, no Inf;
+    'e2m1': every code is a number."""
+
+    def __init__(self, name, ebits, mbits, bias, kind):
+        self.name, self.ebits, self.mbits, self.bias, self.kind = name, ebits, mbits, bias, kind
+        self.sign = 1 << (ebits + mbits)
+        if kind == 'ieee':
+            self.maxcode = (((1 << ebits) - 2) << mbits) | ((1 << mbits) - 1)
+            self.infcode = ((1 << ebits) - 1) << mbits
+        elif kind == 'e4m3':
+            self.maxcode = (((1 << ebits) - 1) << mbits) | ((1 << mbits) - 2)
+            self.infcode = None
+        else:
+            self.maxcode = ((1 << ebits) - 1) << mbits | ((1 << mbits) - 1)
+            self.infcode = None
+
+    def encode_exact(self, neg, mag, saturate):
+        """Bits of the value (-1)^neg * mag (mag a non-negative Fraction), rounded to nearest even.
+        Overflow gives the largest finite code when saturate, else Inf."""
+        sign = self.sign if neg else 0
+        if mag == 0:
+            return sign
+        emin = 1 - self.bias
+        q = max(_floor_log2(mag), emin) - self.mbits
+        n = _rne_int(mag * _pow2(-q))
+        if n == 0:
+            return sign
+        if n >> (self.mbits + 1):           # rounded up to the next binade
+            n >>= 1
+            q += 1
+        if n < (1 << self.mbits):           # subnormal (only possible at emin)
+            code = n
+        else:
+            code = ((q + self.mbits + self.bias) << self.mbits) | (n - (1 << self.mbits))
+        if code > self.maxcode:
+            code = self.maxcode if (saturate or self.infcode is None) else self.infcode
+        return sign | code
+
+    def encode(self, x, saturate=False):
+        """Bits of the Python float x rounded to this format (NaN: the caller decides)."""
+        if math.isnan(x):
+            raise ValueError('encode of NaN')
+        neg = math.copysign(1.0, x) < 0
+        if math.isinf(x):
+            if saturate or self.infcode is None:
+                return (self.sign if neg else 0) | self.maxcode
+            return (self.sign if neg else 0) | self.infcode
+        return self.encode_exact(neg, Fraction(abs(x)), saturate)
+
+    def decode(self, bits):
+        """The value of a code as a Python float (exact: every format here fits binary64)."""
+        neg = bits & self.sign
+        mag = bits & (self.sign - 1)
+        e = mag >> self.mbits
+        m = mag & ((1 << self.mbits) - 1)
+        if self.kind == 'ieee' and e == (1 << self.ebits) - 1:
+            v = INF if m == 0 else NAN
+        elif self.kind == 'e4m3' and mag == (self.sign - 1):
+            v = NAN
+        elif e == 0:
+            v = math.ldexp(m, 1 - self.bias - self.mbits)
+        else:
+            v = math.ldexp(m | (1 << self.mbits), e - self.bias - self.mbits)
+        return -v if neg else v
+
+
+F32 = Fmt('f32', 8, 23, 127, 'ieee')
+F16 = Fmt('f16', 5, 10, 15, 'ieee')
+BF16 = Fmt('bf16', 8, 7, 127, 'ieee')
+E4M3 = Fmt('e4m3', 4, 3, 7, 'e4m3')
+E5M2 = Fmt('e5m2', 5, 2, 15, 'ieee')
+E2M1 = Fmt('e2m1', 2, 1, 1, 'e2m1')
+
+
+def f32_bits(x):
+    """Bits of a Python float that holds a binary32 value (NaN keeps sign and payload top)."""
+    return struct.unpack('<I', struct.pack('<f', x))[0]
+
+
+def f32_val(bits):
+    return struct.unpack('<f', struct.pack('<I', bits & 0xFFFFFFFF))[0]
+
+
+def f32(x):
+    """Round a binary64 value to binary32 (RNE, overflow to Inf)."""
+    try:
+        return struct.unpack('<f', struct.pack('<f', x))[0]
+    except OverflowError:
+        return math.copysign(INF, x)
+
+
+def fmul(a, b):
+    return f32(a * b)          # the binary64 product of two binary32 values is exact
+
+
+def fadd(a, b):
+    return f32(a + b)          # double rounding binary64 -> binary32 is innocuous for + (p' >= 2p+2)
+
+
+def fsub(a, b):
+    return f32(a - b)
+
+
+def f32_exact(fr_neg, fr_mag):
+    return f32_val(F32.encode_exact(fr_neg, fr_mag, False))
+
+
+def fmaf(a, b, c):
+    """fmaf(a, b, c) on binary32 values: a*b+c exact, one rounding (RNE), as C's fmaf."""
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return f32(a * b + c)                      # Inf/NaN rules are those of IEEE + and *
+    p = a * b                                      # exact in binary64
+    s = p + c
+    bb = s - p
+    err = (p - (s - bb)) + (c - bb)                # TwoSum: s + err == p + c exactly
+    if err == 0 and math.isfinite(s):
+        if s == 0:                                 # exact zero: IEEE sign rules of fma
+            if p == 0 and c == 0:
+                neg = math.copysign(1, p) < 0 and math.copysign(1, c) < 0
+                return -0.0 if neg else 0.0
+            return 0.0
+        return f32(s)                              # s is exact: one rounding
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    if exact == 0:
+        return 0.0
+    return f32_exact(exact < 0, abs(exact))
+
+
+# ============================================================================================
+# Element types
+# ============================================================================================
+
+# name -> (bytes, npy descr, signed int?, kind)   kind: 'f' float, 'i' integer, 'b' raw byte
+DTYPES = {
+    'f32': (4, '<f4', False, 'f'), 'f16': (2, '<f2', False, 'f'), 'bf16': (2, '<u2', False, 'f'),
+    'i32': (4, '<i4', True, 'i'), 'si32': (4, '<i4', True, 'i'), 'ui32': (4, '<u4', False, 'i'),
+    'i16': (2, '<i2', True, 'i'), 'si16': (2, '<i2', True, 'i'), 'ui16': (2, '<u2', False, 'i'),
+    'i8': (1, '|i1', True, 'i'), 'si8': (1, '|i1', True, 'i'), 'ui8': (1, '|u1', False, 'i'),
+    'f8E4M3FN': (1, '|u1', False, 'b'), 'f8E5M2': (1, '|u1', False, 'b'),
+    'f8E8M0FNU': (1, '|u1', False, 'b'), '!pto.f4E2M1x2': (1, '|u1', False, 'b'),
+}
+DESCR_SIZE = {'<f4': 4, '<f2': 2, '<u2': 2, '<i4': 4, '<u4': 4, '<i2': 2, '|i1': 1, '|u1': 1,
+              '<f8': 8, '<i8': 8, '<u8': 8}
+
+
+def dsize(dt):
+    return DTYPES[dt][0]
+
+
+def to_float(dt, bits):
+    """Value of an element (bits) as a Python float: floats exactly, integers exactly."""
+    if dt == 'f32':
+        return f32_val(bits)
+    if dt == 'f16':
+        return F16.decode(bits)
+    if dt == 'bf16':
+        return f32_val(bits << 16)
+    if dt == 'f8E4M3FN':
+        return E4M3.decode(bits)
+    if dt == 'f8E5M2':
+        return E5M2.decode(bits)
+    return float(to_int(dt, bits))
+
+
+def to_int(dt, bits):
+    size, _, signed, _ = DTYPES[dt]
+    w = 8 * size
+    bits &= (1 << w) - 1
+    if signed and bits >> (w - 1):
+        bits -= 1 << w
+    return bits
+
+
+def from_int(dt, v):
+    return v & ((1 << (8 * dsize(dt))) - 1)
+
+
+def float_to_bits(dt, x):
+    """RNE of a Python float into a float dtype (Inf on overflow)."""
+    if dt == 'f32':
+        return f32_bits(x) if not math.isnan(x) else 0x7FC00000
+    if dt == 'f16':
+        return F16.encode(x) if not math.isnan(x) else 0x7E00
+    if dt == 'bf16':
+        return BF16.encode(x) if not math.isnan(x) else 0x7FC0
+    raise RefError('no float encoding for %s' % dt)
+
+
+QNAN = {'f32': 0x7FC00000, 'f16': 0x7E00, 'bf16': 0x7FC0}
+
+# tload pad values (NUMERICS.md 6): largest finite / lowest per dtype.
+PAD_MAX = {'f32': 0x7F7FFFFF, 'f16': 0x7BFF, 'bf16': 0x7F7F, 'f8E4M3FN': 0x7E, 'f8E5M2': 0x7B,
+           'f8E8M0FNU': 0xFE, '!pto.f4E2M1x2': 0x77}
+PAD_MIN = {'f32': 0xFF7FFFFF, 'f16': 0xFBFF, 'bf16': 0xFF7F, 'f8E4M3FN': 0xFE, 'f8E5M2': 0xFB,
+           'f8E8M0FNU': 0x00, '!pto.f4E2M1x2': 0xFF}
+
+
+def pad_value(dt, pad):
+    if pad == 1:
+        return 0
+    if dt in PAD_MAX:
+        return PAD_MAX[dt] if pad == 2 else PAD_MIN[dt]
+    size, _, signed, _ = DTYPES[dt]
+    w = 8 * size
+    if signed:
+        return from_int(dt, (1 << (w - 1)) - 1 if pad == 2 else -(1 << (w - 1)))
+    return (1 << w) - 1 if pad == 2 else 0
+
+
+# ============================================================================================
+# .npy files
+# ============================================================================================
+
+class Array:
+    """An n-d array as numpy would hold it: descr, shape, and the elements' raw little-endian
+    unsigned bit patterns in C order."""
+
+    def __init__(self, descr, shape, data):
+        self.descr, self.shape, self.data = descr, tuple(shape), data
+
+
+def npy_read(path):
+    with open(path, 'rb') as f:
+        buf = f.read()
+    if buf[:6] != b'\x93NUMPY':
+        raise RefError('%s: not a .npy file' % path)
+    major = buf[6]
+    if major == 1:
+        hlen = struct.unpack('<H', buf[8:10])[0]
+        start = 10
+    elif major in (2, 3):
+        hlen = struct.unpack('<I', buf[8:12])[0]
+        start = 12
+    else:
+        raise RefError('%s: unsupported .npy version %d' % (path, major))
+    hdr = ast.literal_eval(buf[start:start + hlen].decode('latin1'))
+    if hdr.get('fortran_order'):
+        raise RefError('%s: fortran_order arrays are not supported' % path)
+    descr, shape = hdr['descr'], tuple(hdr['shape'])
+    if descr.startswith('>') or descr not in DESCR_SIZE:
+        raise RefError('%s: unsupported descr %s' % (path, descr))
+    size = DESCR_SIZE[descr]
+    n = 1
+    for d in shape:
+        n *= d
+    body = buf[start + hlen:]
+    if len(body) != n * size:
+        raise RefError('%s: %d data bytes, expected %d' % (path, len(body), n * size))
+    fmt = {1: 'B', 2: 'H', 4: 'I', 8: 'Q'}[size]
+    return Array(descr, shape, list(struct.unpack('<%d%s' % (n, fmt), body)))
+
+
+def npy_bytes(arr):
+    """The exact bytes numpy.save writes (format 1.0): the header dict, numpy's spare space for
+    growing axis 0 (21 - len(repr(shape[0])) spaces), then spaces up to a multiple of 64 bytes
+    including the 10-byte preamble, then '\\n'."""
+    shape = arr.shape
+    header = "{'descr': %r, 'fortran_order': False, 'shape': %r, }" % (arr.descr, shape)
+    if len(shape) > 0:
+        header += ' ' * (21 - len(repr(shape[0])))
+    hlen = len(header) + 1
+    padlen = 64 - ((10 + hlen) % 64)
+    header = header + ' ' * padlen + '\n'
+    size = DESCR_SIZE[arr.descr]
+    fmt = {1: 'B', 2: 'H', 4: 'I', 8: 'Q'}[size]
+    mask = (1 << (8 * size)) - 1
+    body = struct.pack('<%d%s' % (len(arr.data), fmt), *[v & mask for v in arr.data])
+    return b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode('latin1') + body
+
+
+def npy_write(path, arr):
+    with open(path, 'wb') as f:
+        f.write(npy_bytes(arr))
+
+
+def float_array(descr, shape, values):
+    """An Array from Python floats/ints (descr <f4 <f2 <u2(bf16) or integer descrs)."""
+    enc = {'<f4': lambda v: float_to_bits('f32', v), '<f2': lambda v: float_to_bits('f16', v),
+           '<u2bf16': lambda v: float_to_bits('bf16', v)}
+    if descr in enc:
+        return Array(descr[:3], shape, [enc[descr](v) for v in values])
+    size = DESCR_SIZE[descr]
+    return Array(descr, shape, [int(v) & ((1 << (8 * size)) - 1) for v in values])
+
+
+# ============================================================================================
+# Tile types and layouts
+# ============================================================================================
+
+class TType:
+    def __init__(self, level, loc, dtype, rows, cols, vr, vc, blayout='row_major',
+                 slayout='none_box', fractal=512, pad=0, compact=0):
+        self.level, self.loc, self.dtype = level, loc, dtype
+        self.rows, self.cols, self.vr, self.vc = rows, cols, vr, vc
+        self.blayout, self.slayout, self.fractal = blayout, slayout, fractal
+        self.pad, self.compact = pad, compact
+
+    def box(self):
+        """Inner box (IR, IC) in elements (VERIFY.md section 1)."""
+        if self.slayout == 'none_box':
+            return 1, 1
+        if self.fractal == 1024:
+            return 16, 16
+        if self.fractal == 32:
+            return (16, 2) if self.slayout == 'row_major' else (2, 16)
+        per = 32 // dsize(self.dtype)
+        return (16, per) if self.slayout == 'row_major' else (per, 16)
+
+    def offset(self, r, c):
+        """Element offset of (r, c) inside the tile (NUMERICS.md section 5)."""
+        R, C = self.rows, self.cols
+        if self.slayout == 'none_box':
+            if self.compact == 2:
+                return r * (C + 1) + c if self.blayout == 'row_major' else c * (R + 1) + r
+            return r * C + c if self.blayout == 'row_major' else c * R + r
+        IR, IC = self.box()
+        if R == 1:
+            return c
+        R = -(-R // IR) * IR
+        C = -(-C // IC) * IC
+        sr, ir, sc, ic = r // IR, r % IR, c // IC, c % IC
+        if self.blayout == 'col_major' and self.slayout == 'row_major':      # NZ
+            return sc * R * IC + sr * IR * IC + ir * IC + ic
+        if self.blayout == 'row_major' and self.slayout == 'row_major':      # ZZ
+            return sr * C * IR + sc * IR * IC + ir * IC + ic
+        if self.blayout == 'row_major' and self.slayout == 'col_major':      # ZN
+            return sr * C * IR + sc * IR * IC + ic * IR + ir
+        return sc * R * IC + sr * IR * IC + ic * IR + ir                      # NN
+
+
+def _split_top(s, sep=','):
+    """Split s at sep outside <>, (), [] and {}."""
+    out, depth, cur = [], 0, []
+    for ch in s:
+        if ch in '<([{':
+            depth += 1
+        elif ch in '>)]}':
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append(''.join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if cur or out:
+        out.append(''.join(cur))
+    return [p.strip() for p in out]
+
+
+def _dim(s):
+    s = s.strip()
+    return None if s in ('?', '-1') else int(s, 0)
+
+
+def parse_type(text):
+    """A type: TType for tiles, else a tuple ('ptr', dtype) / ('tensor_view', dtype) /
+    ('partition_view', dtype, shape) / ('scalar', name)."""
+    t = text.strip()
+    m = re.match(r'^!pto\.(tile|tile_buf)<(.*)>$', t, re.S)
+    if m:
+        level = 1 if m.group(1) == 'tile' else 2
+        parts = _split_top(m.group(2))
+        if parts and '=' in parts[0]:            # keyword form
+            kv = dict(p.split('=', 1) for p in parts)
+            kv = {k.strip(): v.strip() for k, v in kv.items()}
+            return TType(level, kv['loc'], kv['dtype'], int(kv['rows']), int(kv['cols']),
+                         _dim(kv['v_row']), _dim(kv['v_col']), kv['blayout'], kv['slayout'],
+                         int(kv['fractal']), int(kv['pad']), int(kv.get('compact', '0')))
+        loc = parts[0]
+        sm = re.match(r'^(\d+)x(\d+)x(.+)$', parts[1])
+        rows, cols, dtype = int(sm.group(1)), int(sm.group(2)), sm.group(3)
+        tt = TType(level, loc, dtype, rows, cols, rows, cols)
+        for p in parts[2:]:
+            k, v = [x.strip() for x in p.split('=', 1)]
+            if k == 'valid':
+                a, b = v.split('x')
+                tt.vr, tt.vc = _dim(a), _dim(b)
+            elif k in ('blayout', 'slayout'):
+                setattr(tt, k, v)
+            else:
+                setattr(tt, k, int(v))
+        return tt
+    m = re.match(r'^!pto\.ptr<([^,>]+)', t)
+    if m:
+        return ('ptr', m.group(1).strip())
+    m = re.match(r'^!pto\.tensor_view<(.*)>$', t)
+    if m:
+        return ('tensor_view', m.group(1).split('x')[-1])
+    m = re.match(r'^!pto\.partition_tensor_view<(.*)>$', t)
+    if m:
+        dims = m.group(1).split('x')
+        return ('partition_view', dims[-1], [_dim(d) for d in dims[:-1]])
+    return ('scalar', t)
+
+
+class Tile:
+    """A tile's contents: element bit patterns in logical order over the physical shape."""
+
+    def __init__(self, tt, vr=None, vc=None):
+        self.tt = tt
+        self.vr = tt.vr if vr is None else vr
+        self.vc = tt.vc if vc is None else vc
+        if self.vr is None or self.vc is None:
+            raise RefError('a tile with a dynamic valid shape needs its sizes')
+        self.data = [0] * (tt.rows * tt.cols)
+
+    def get(self, r, c):
+        return self.data[r * self.tt.cols + c]
+
+    def set(self, r, c, bits):
+        self.data[r * self.tt.cols + c] = bits
+
+    def val(self, r, c):
+        return to_float(self.tt.dtype, self.get(r, c))
+
+
+# ============================================================================================
+# The ops (NUMERICS.md sections 1-6)
+# ============================================================================================
+
+def rint_clamp(y, lo, hi):
+    if math.isnan(y):
+        return 0
+    if y == INF:
+        return hi
+    if y == -INF:
+        return lo
+    q = round(y)                               # Python rounds half to even
+    return max(lo, min(hi, q))
+
+
+def param(tile, r):
+    """Row r's parameter: column 0 of row r, or (0, 0) of a [1, 1] param tile."""
+    return tile.val(0 if (tile.vr == 1 and tile.vc == 1) else r, 0)
+
+
+def op_tquant_int8(kind, src, scale, offset, dst):
+    M, N = src.vr, src.vc
+    for r in range(M):
+        s = param(scale, r)
+        z = param(offset, r) if offset is not None else 0.0
+        for c in range(N):
+            y = fmul(src.val(r, c), s)
+            if kind == 'INT8_SYM':
+                q = rint_clamp(y, -128, 127)
+            else:
+                q = rint_clamp(fadd(y, z), 0, 255)
+            dst.set(r, c, from_int(dst.tt.dtype, q))
+
+
+def op_tdequant(src, scale, offset, dst):
+    for r in range(dst.vr):
+        s, z = scale.val(r, 0), offset.val(r, 0)
+        for c in range(dst.vc):
+            dst.set(r, c, f32_bits(fmul(fsub(src.val(r, c), z), s)))
+
+
+GEMV_IN = ('f16', 'bf16', 'f32', 'f8E4M3FN', 'f8E5M2')
+
+
+def op_tgemv_bias(a, b, bias, c):
+    K, N = a.vc, b.vc
+    if a.tt.dtype in ('i8', 'si8'):
+        for j in range(N):
+            acc = 0
+            for k in range(K):
+                acc += to_int(a.tt.dtype, a.get(0, k)) * to_int(b.tt.dtype, b.get(k, j))
+            acc += to_int(bias.tt.dtype, bias.get(0, j))
+            c.set(0, j, from_int(c.tt.dtype, acc))
+        return
+    av = [a.val(0, k) for k in range(K)]
+    for j in range(N):
+        acc = 0.0
+        for k in range(K):
+            acc = fmaf(av[k], b.val(k, j), acc)
+        c.set(0, j, f32_bits(fadd(acc, bias.val(0, j))))
+
+
+def op_tmov(src, dst):
+    for r in range(src.vr):
+        for c in range(src.vc):
+            dst.set(r, c, src.get(r, c))
+
+
+K_NV = {'fp8': f32(1.0 / 448.0), 'fp4': f32(1.0 / 6.0)}
+
+
+def mx_exponent(m, fmt, alg):
+    """E8M0 exponent of a group whose (non-NaN) max |x| is the fp32 value m (section 1 step 2)."""
+    if alg == 'ocp':
+        E = (f32_bits(m) >> 23) & 0xFF
+        emax = 8 if fmt == 'fp8' else 2
+        return E - emax if E > emax else 0
+    if m == 0:
+        return 0
+    d = fmul(m, K_NV[fmt])
+    if math.isinf(d):
+        return 0xFE
+    bits = f32_bits(d)
+    ef, mant = (bits >> 23) & 0xFF, bits & 0x7FFFFF
+    if mant != 0 and ef != 0xFE and not (ef == 0 and mant <= 0x400000):
+        ef += 1
+    return ef
+
+
+def mx_scale(e):
+    """The fp32 reciprocal scale 2^(127 - e) built from bits; 2^-127 when the field is 0."""
+    field = 254 - e
+    return f32_val(field << 23) if field > 0 else f32_val(0x00400000)
+
+
+def mx_encode(x, s, fmt, src_dt):
+    y = fmul(x, s)
+    if fmt == 'fp8':
+        return E4M3.encode(y, saturate=True)
+    if src_dt == 'bf16':
+        y = BF16.decode(BF16.encode(y))       # y rounded to bf16 first (RNE)
+    return E2M1.encode(y, saturate=True)
+
+
+def mx_group(xs, fmt, alg, src_dt):
+    """One group: its fp32 elements xs -> (e, codes, max bits, scaling bits) (NaN poisoning)."""
+    if any(math.isnan(x) for x in xs):
+        return 0xFF, [0x7F if fmt == 'fp8' else 0x7] * len(xs), QNAN[src_dt], QNAN[src_dt]
+    m = 0.0
+    for x in xs:
+        a = abs(x)
+        if fmt == 'fp4' and alg == 'ocp':
+            a = f32_val((f32_bits(a) >> 16) << 16)
+        if a > m:
+            m = a
+    e = mx_exponent(m, fmt, alg)
+    s = mx_scale(e)
+    codes = [mx_encode(x, s, fmt, src_dt) for x in xs]
+    return e, codes, float_to_bits(src_dt, m), float_to_bits(src_dt, s)
+
+
+def op_tquant_mx(kind, alg, axis, src, dst, exp, mx, scl, zz):
+    fmt = 'fp8' if kind == 'MXFP8' else 'fp4'
+    sdt = src.tt.dtype
+    M, N = src.vr, src.vc
+    codes = {}
+
+    def put_aux(r, g, G, e, mb, sb):
+        # canonical [r][g], or flat k = r * G + g for a [1, M*G] exponent tile
+        if axis == 'axis1' and exp.vr == 1 and exp.vc == M * G and M != 1:
+            rr, cc = 0, r * G + g
+        else:
+            rr, cc = r, g
+        exp.set(rr, cc, e)
+        if zz is not None:
+            zz.set(rr, cc, e)
+        if mx is not None:
+            mx.set(rr, cc, mb)
+        if scl is not None:
+            scl.set(rr, cc, sb)
+
+    if axis == 'axis1':
+        G = -(-N // 32)
+        for r in range(M):
+            for g in range(G):
+                cols = range(32 * g, min(N, 32 * g + 32))
+                e, cs, mb, sb = mx_group([src.val(r, c) for c in cols], fmt, alg, sdt)
+                for c, code in zip(cols, cs):
+                    codes[r, c] = code
+                put_aux(r, g, G, e, mb, sb)
+    else:
+        if M % 32:
+            raise RefError('axis0 needs valid rows % 32 == 0')
+        for g in range(M // 32):
+            for c in range(N):
+                rows = range(32 * g, 32 * g + 32)
+                e, cs, mb, sb = mx_group([src.val(r, c) for r in rows], fmt, alg, sdt)
+                for r, code in zip(rows, cs):
+                    codes[r, c] = code
+                exp.set(g, c, e)
+                if mx is not None:
+                    mx.set(g, c, mb)
+                if scl is not None:
+                    scl.set(g, c, sb)
+    for r in range(M):
+        if fmt == 'fp8':
+            for c in range(N):
+                dst.set(r, c, codes[r, c])
+        else:
+            for i in range((N + 1) // 2):
+                lo = codes[r, 2 * i]
+                hi = codes[r, 2 * i + 1] if 2 * i + 1 < N else 0
+                dst.set(r, i, lo | (hi << 4))
+
+
+class View:
+    """A strided 2-D window onto the memory behind a !pto.ptr (a flat list of element bits)."""
+
+    def __init__(self, mem, dtype, shape, strides, base=0, parent_shape=None):
+        self.mem, self.dtype, self.shape, self.strides, self.base = mem, dtype, shape, strides, base
+
+    def index(self, i, j):
+        k = self.base + i * self.strides[0] + j * self.strides[1]
+        if not 0 <= k < len(self.mem.data):
+            raise RefError('view accesses element %d, outside the buffer of %d elements'
+                           % (k, len(self.mem.data)))
+        return k
+
+
+def op_tload(view, tile):
+    if tile.tt.pad:
+        v = pad_value(tile.tt.dtype, tile.tt.pad)
+        tile.data = [v] * len(tile.data)
+    for i in range(tile.vr):
+        for j in range(tile.vc):
+            tile.set(i, j, view.mem.data[view.index(i, j)])
+
+
+def op_tstore(tile, view):
+    for i in range(tile.vr):
+        for j in range(tile.vc):
+            view.mem.data[view.index(i, j)] = tile.get(i, j)
+
+
+# ============================================================================================
+# The kernel interpreter
+# ============================================================================================
+
+def strip_comments(text):
+    out = []
+    for line in text.split('\n'):
+        in_str = False
+        cut = len(line)
+        i = 0
+        while i < len(line):
+            ch = line[i]
+            if in_str:
+                if ch == '\\':
+                    i += 1
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str = True
+            elif line.startswith('//', i):
+                cut = i
+                break
+            elif ch == '#' and (i + 1 == len(line) or line[i + 1] in ' \t'):
+                cut = i
+                break
+            i += 1
+        out.append(line[:cut])
+    return '\n'.join(out)
+
+
+def _matching(text, i, open_ch, close_ch):
+    depth = 0
+    for k in range(i, len(text)):
+        if text[k] == open_ch:
+            depth += 1
+        elif text[k] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return k
+    raise RefError('unbalanced %s' % open_ch)
+
+
+class Func:
+    def __init__(self, name, args, results, attrs, body):
+        self.name, self.args, self.results, self.attrs, self.body = name, args, results, attrs, body
+
+
+def parse_funcs(text):
+    text = strip_comments(text)
+    funcs = []
+    for m in re.finditer(r'func\.func\s+(?:private\s+|public\s+)?@([\w$.-]+)\s*\(', text):
+        lp = m.end() - 1
+        rp = _matching(text, lp, '(', ')')
+        args = []
+        for a in _split_top(text[lp + 1:rp]):
+            if a:
+                n, t = a.split(':', 1)
+                args.append((n.strip()[1:], t.strip()))
+        rest = text[rp + 1:]
+        body_open = None
+        k = 0
+        attrs = ''
+        results = []
+        # results and attributes come before the body's '{'
+        am = re.match(r'\s*(?:->\s*(\((?:[^()]|\([^()]*\))*\)|[^{]*?))?\s*(?:attributes\s*(\{[^{}]*\}))?\s*\{', rest)
+        if not am:
+            raise RefError('cannot parse the signature of @%s' % m.group(1))
+        if am.group(1):
+            rs = am.group(1).strip()
+            if rs.startswith('('):
+                rs = rs[1:-1]
+            results = _split_top(rs)
+        attrs = am.group(2) or ''
+        body_open = rp + 1 + am.end() - 1
+        body_close = _matching(text, body_open, '{', '}')
+        del k
+        funcs.append(Func(m.group(1), args, results, attrs, text[body_open + 1:body_close]))
+    return funcs
+
+
+OP_START = re.compile(r'(?m)^[ \t]*((?:%[\w$.-]+[ \t]*,[ \t]*)*%[\w$.-]+[ \t]*=[ \t]*)?'
+                      r'(pto\.[\w.]+|tgemv\.bias|arith\.constant|func\.return|return)\b')
+NAME = r'%[\w$.-]+'
+
+
+def split_ops(body):
+    starts = list(OP_START.finditer(body))
+    ops = []
+    for i, m in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
+        res = re.findall(NAME, m.group(1) or '')
+        ops.append((m.group(2), [r[1:] for r in res], body[m.end():end].strip(),
+                    body[:m.start()].count('\n')))
+    return ops
+
+
+def _attr(text, key, enum):
+    m = re.search(key + r'\s*=\s*#pto<' + enum + r'\s+(\w+)>', text)
+    return m.group(1) if m else None
+
+
+def _ins_outs(text):
+    mi = re.search(r'\bins\s*\(([^:)]*)', text)
+    mo = re.search(r'\bouts\s*\(([^:)]*)', text)
+    ins = [n[1:] for n in re.findall(NAME, mi.group(1))] if mi else []
+    outs = [n[1:] for n in re.findall(NAME, mo.group(1))] if mo else []
+    return ins, outs
+
+
+def _l1_operands(text):
+    """Operand names of a Level 1 op: the %names before the attribute dict or the ':'."""
+    cut = len(text)
+    for ch in '{:':
+        k = text.find(ch)
+        if k >= 0:
+            cut = min(cut, k)
+    return [n[1:] for n in re.findall(NAME, text[:cut])]
+
+
+def _l1_result_types(text):
+    k = text.rfind('->')
+    if k < 0:
+        raise RefError('missing result types')
+    rs = text[k + 2:].strip()
+    if rs.startswith('('):
+        rs = rs[1:rs.rfind(')')]
+    return [parse_type(t) for t in _split_top(rs)]
+
+
+class Machine:
+    def __init__(self, func, inputs, args):
+        self.func = func
+        self.env = {}
+        self.inputs = inputs           # name -> Array
+        self.scalars = args            # name -> int
+        self.returned = {}
+
+    def fail(self, line, msg):
+        raise RefError('line %d: %s' % (line + 1, msg))
+
+    def scalar(self, name):
+        v = self.env.get(name)
+        if not isinstance(v, int):
+            raise RefError('%%%s is not a known scalar' % name)
+        return v
+
+    def new_tile(self, tt, vr=None, vc=None):
+        return Tile(tt, vr, vc)
+
+    def bind_args(self):
+        for name, ts in self.func.args:
+            t = parse_type(ts)
+            arr = self.inputs.get(name)
+            if isinstance(t, TType):
+                if arr is None:
+                    vr, vc = t.vr, t.vc
+                    if vr is None or vc is None:
+                        raise RefError("argument '%%%s' has a dynamic valid shape: give --in" % name)
+                    self.env[name] = Tile(t)
+                    continue
+                descr = DTYPES[t.dtype][1]
+                if arr.descr != descr or len(arr.shape) != 2:
+                    raise RefError("argument '%%%s': expected dtype %s, got %s %s"
+                                   % (name, descr, arr.shape, arr.descr))
+                ar, ac = arr.shape
+                dyn = t.vr is None or t.vc is None
+                vr = ar if t.vr is None else t.vr
+                vc = ac if t.vc is None else t.vc
+                tile = Tile(t, vr, vc)
+                if (ar, ac) != (vr, vc) and ((ar, ac) != (t.rows, t.cols) or dyn):
+                    raise RefError("argument '%%%s': expected shape (%d, %d), got %s"
+                                   % (name, vr, vc, arr.shape))
+                for r in range(ar):
+                    for c in range(ac):
+                        tile.set(r, c, arr.data[r * ac + c])
+                self.env[name] = tile
+            elif t[0] == 'ptr':
+                if arr is None:
+                    raise RefError("argument '%%%s' (a !pto.ptr) needs --in" % name)
+                if arr.descr != DTYPES[t[1]][1]:
+                    raise RefError("argument '%%%s': dtype %s, expected %s"
+                                   % (name, arr.descr, DTYPES[t[1]][1]))
+                self.env[name] = arr              # the memory itself (written by tstore)
+            else:
+                if name not in self.scalars:
+                    raise RefError("scalar argument '%%%s' needs --arg" % name)
+                self.env[name] = self.scalars[name]
+
+    def tile(self, name):
+        v = self.env.get(name)
+        if not isinstance(v, Tile):
+            raise RefError('%%%s is not a tile' % name)
+        return v
+
+    def run(self):
+        self.bind_args()
+        for opname, res, text, line in split_ops(self.func.body):
+            self.step(opname, res, text, line)
+
+    def step(self, op, res, text, line):
+        env = self.env
+        if op == 'arith.constant':
+            m = re.match(r'\s*(-?(?:0x[0-9a-fA-F]+|\d+))\s*:', text)
+            if m:
+                env[res[0]] = int(m.group(1), 0)
+            else:
+                env[res[0]] = float(text.split(':')[0])
+            return
+        if op in ('return', 'func.return'):
+            names = _l1_operands(text)
+            for n in names:
+                self.returned[n] = env[n]
+            return
+        if op == 'pto.alloc_tile':
+            tt = parse_type(text[text.rfind(':') + 1:])
+            vr = vc = None
+            m = re.search(r'valid_row\s*=\s*(' + NAME + ')', text)
+            if m:
+                vr = self.scalar(m.group(1)[1:])
+            m = re.search(r'valid_col\s*=\s*(' + NAME + ')', text)
+            if m:
+                vc = self.scalar(m.group(1)[1:])
+            env[res[0]] = Tile(tt, vr, vc)
+            return
+        if op == 'pto.tassign':
+            src = re.findall(NAME, text)[0][1:]
+            if res:
+                env[res[0]] = env[src]          # the same buffer (placement only)
+            return
+        if op == 'pto.make_tensor_view':
+            ptr = re.findall(NAME, text)[0][1:]
+            shape = [self.scalar(n[1:]) for n in
+                     re.findall(NAME, re.search(r'shape\s*=\s*\[([^\]]*)\]', text).group(1))]
+            strides = [self.scalar(n[1:]) for n in
+                       re.findall(NAME, re.search(r'strides\s*=\s*\[([^\]]*)\]', text).group(1))]
+            t = parse_type(text[text.rfind(':') + 1:])
+            env[res[0]] = View(env[ptr], t[1], shape, strides)
+            return
+        if op == 'pto.partition_view':
+            v = env[re.findall(NAME, text)[0][1:]]
+            offs = [self.scalar(n[1:]) for n in
+                    re.findall(NAME, re.search(r'offsets\s*=\s*\[([^\]]*)\]', text).group(1))]
+            sizes = [self.scalar(n[1:]) for n in
+                     re.findall(NAME, re.search(r'sizes\s*=\s*\[([^\]]*)\]', text).group(1))]
+            for o, s, d in zip(offs, sizes, v.shape):
+                if o < 0 or s < 0 or o + s > d:
+                    self.fail(line, 'partition outside its tensor')
+            base = v.base + offs[0] * v.strides[0] + offs[1] * v.strides[1]
+            env[res[0]] = View(v.mem, v.dtype, sizes, v.strides, base)
+            return
+        if op == 'pto.tload':
+            if 'ins' in text:
+                ins, outs = _ins_outs(text)
+                view, tile = env[ins[0]], self.tile(outs[0])
+            else:
+                view = env[_l1_operands(text)[0]]
+                tile = Tile(_l1_result_types(text)[0])
+                env[res[0]] = tile
+            op_tload(view, tile)
+            return
+        if op == 'pto.tstore':
+            if 'ins' in text:
+                ins, outs = _ins_outs(text)
+                tile, view = self.tile(ins[0]), env[outs[0]]
+            else:
+                a = _l1_operands(text)
+                tile, view = self.tile(a[0]), env[a[1]]
+            op_tstore(tile, view)
+            return
+        if op == 'pto.tmov':
+            if re.search(r'\bins\s*\(', text):
+                ins, outs = _ins_outs(text)
+                src, dst = self.tile(ins[0]), self.tile(outs[0])
+            else:
+                src = self.tile(_l1_operands(text)[0])
+                dst = Tile(_l1_result_types(text)[0])
+                env[res[0]] = dst
+            op_tmov(src, dst)
+            return
+        if op in ('pto.tgemv.bias', 'tgemv.bias'):
+            if re.search(r'\bins\s*\(', text):
+                ins, outs = _ins_outs(text)
+                dst = self.tile(outs[0])
+            else:
+                ins = _l1_operands(text)
+                dst = Tile(_l1_result_types(text)[0])
+                env[res[0]] = dst
+            op_tgemv_bias(self.tile(ins[0]), self.tile(ins[1]), self.tile(ins[2]), dst)
+            return
+        if op == 'pto.tdequant':
+            if re.search(r'\bins\s*\(', text):
+                ins, outs = _ins_outs(text)
+                dst = self.tile(outs[0])
+            else:
+                ins = _l1_operands(text)
+                dst = Tile(_l1_result_types(text)[0])
+                env[res[0]] = dst
+            op_tdequant(self.tile(ins[0]), self.tile(ins[1]), self.tile(ins[2]), dst)
+            return
+        if op in ('pto.tquant', 'pto.tquant.mx'):
+            qt = _attr(text, 'quant_type', 'quant_type')
+            alg = _attr(text, 'quantScaleAlg', 'quant_scale_alg') or 'ocp'
+            axis = _attr(text, 'grpAxis', 'mx_group_axis') or 'axis1'
+            l2 = re.search(r'\bins\s*\(', text) is not None
+            if l2:
+                ins, outs = _ins_outs(text)
+                outt = [self.tile(n) for n in outs]
+            else:
+                ins = _l1_operands(text)
+                outt = [Tile(t) for t in _l1_result_types(text)]
+                for n, t in zip(res, outt):
+                    env[n] = t
+            mx = (len(outs) >= 4) if l2 else len(outt) >= 2
+            if qt is None:
+                if mx:
+                    qt = 'MXFP4_E2M1' if outt[0].tt.dtype == '!pto.f4E2M1x2' else 'MXFP8'
+                else:
+                    qt = 'INT8_ASYM' if len(ins) == 3 else 'INT8_SYM'
+            src = self.tile(ins[0])
+            if qt.startswith('INT8'):
+                off = self.tile(ins[2]) if len(ins) > 2 else None
+                op_tquant_int8(qt, src, self.tile(ins[1]), off, outt[0])
+            else:
+                if l2:
+                    d, e, m, s = outt[:4]
+                    z = outt[4] if len(outt) > 4 else None
+                else:
+                    d, e = outt[:2]
+                    z = outt[2] if len(outt) > 2 else None
+                    m = s = None
+                op_tquant_mx(qt, alg, axis, src, d, e, m, s, z)
+            return
+        self.fail(line, 'op %s is not modelled' % op)
+
+
+def tile_array(tile):
+    return Array(DTYPES[tile.tt.dtype][1], (tile.tt.rows, tile.tt.cols), list(tile.data))
+
+
+def cmd_run(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog='ref.py run')
+    ap.add_argument('file')
+    ap.add_argument('--func')
+    ap.add_argument('--in', dest='ins', action='append', default=[])
+    ap.add_argument('--out', dest='outs', action='append', default=[])
+    ap.add_argument('--arg', dest='args', action='append', default=[])
+    o = ap.parse_args(argv)
+    with open(o.file, encoding='latin1') as f:
+        funcs = parse_funcs(f.read())
+    if o.func:
+        cand = [fn for fn in funcs if fn.name == o.func]
+    elif len(funcs) == 1:
+        cand = funcs
+    else:
+        cand = [fn for fn in funcs if 'pto.entry' in fn.attrs]
+    if len(cand) != 1:
+        raise RefError('cannot choose the function to run')
+    inputs = {}
+    for s in o.ins:
+        n, p = s.split('=', 1)
+        inputs[n.lstrip('%')] = npy_read(p)
+    scal = {}
+    for s in o.args:
+        n, v = s.split('=', 1)
+        scal[n.lstrip('%')] = int(v, 0)
+    mach = Machine(cand[0], inputs, scal)
+    mach.run()
+    for s in o.outs:
+        n, p = s.split('=', 1)
+        n = n.lstrip('%')
+        v = mach.returned.get(n, mach.env.get(n))
+        if isinstance(v, Tile):
+            npy_write(p, tile_array(v))
+        elif isinstance(v, Array):
+            npy_write(p, v)
+        else:
+            raise RefError("no result or buffer argument named '%%%s'" % n)
+    return 0
+
+
+# ============================================================================================
+# Self-test: every worked vector of NUMERICS.md, and the routines checked against each other
+# ============================================================================================
+
+def _src_bits(dt, x):
+    return float_to_bits(dt, x)
+
+
+def _mx_row(vals, dt, fmt, alg):
+    """Run one axis1 group row of 32 through the op and return (e, codes)."""
+    tt = TType(2, 'vec', dt, 1, 32, 1, 32)
+    src = Tile(tt)
+    for c, x in enumerate(vals):
+        src.set(0, c, _src_bits(dt, x))
+    if fmt == 'fp8':
+        dst = Tile(TType(2, 'vec', 'f8E4M3FN', 1, 32, 1, 32))
+    else:
+        dst = Tile(TType(2, 'vec', '!pto.f4E2M1x2', 1, 32, 1, 16))
+    exp = Tile(TType(2, 'vec', 'ui8', 1, 32, 1, 1))
+    mx = Tile(TType(2, 'vec', dt, 1, 32 // dsize(dt), 1, 1))
+    sc = Tile(TType(2, 'vec', dt, 1, 32 // dsize(dt), 1, 1))
+    op_tquant_mx('MXFP8' if fmt == 'fp8' else 'MXFP4_E2M1', alg, 'axis1', src, dst, exp, mx, sc,
+                 None)
+    return exp.get(0, 0), [dst.get(0, c) for c in range(dst.vc)], mx.get(0, 0), sc.get(0, 0)
+
+
+def self_test():
+    fails = []
+
+    def check(what, got, want):
+        if got != want:
+            fails.append('%s: got %r, want %r' % (what, got, want))
+
+    # ---- NUMERICS.md section 1 worked vectors (groups of 32, unlisted elements +0) ----
+    table = [
+        ([448, -448, 1, 0.5, -0.0], 'f32 f16 bf16', 'ocp nv', 'fp8', 0x7F, [0x7E, 0xFE, 0x38, 0x30, 0x80]),
+        ([1.0, -0.25, 0.1, 0.0078125], 'f32 f16 bf16', 'ocp nv', 'fp8', 0x77, [0x78, 0xE8, 0x5D, 0x40]),
+        ([480, -240, 1, 3], 'f32 f16 bf16', 'ocp', 'fp8', 0x7F, [0x7E, 0xF7, 0x38, 0x44]),
+        ([480, -240, 1, 3], 'f32 f16 bf16', 'nv', 'fp8', 0x80, [0x77, 0xEF, 0x30, 0x3C]),
+        ([65504, -1, 0.5], 'f32 f16', 'ocp', 'fp8', 0x86, [0x7E, 0x84, 0x02]),
+        ([65504, -1, 0.5], 'f32 f16', 'nv', 'fp8', 0x87, [0x78, 0x82, 0x01]),
+        ([6, -6, 3, -0.25, 0.75, 1.25], 'f16 bf16', 'ocp nv', 'fp4', 0x7F, [0xF7, 0x85, 0x22]),
+        ([7, -3.5, 5, 1], 'f16 bf16', 'ocp', 'fp4', 0x7F, [0x7 | 0xE << 4, 0x6 | 0x2 << 4]),
+        ([7, -3.5, 5, 1], 'f16 bf16', 'nv', 'fp4', 0x80, [0x6 | 0xC << 4, 0x4 | 0x1 << 4]),
+    ]
+    for vals, dts, algs, fmt, e_want, codes_want in table:
+        for dt in dts.split():
+            for alg in algs.split():
+                # the row must hold exactly in the src dtype ("src" column of the table)
+                for x in vals:
+                    if x != 0.1:    # 0.1 is rounded to the src dtype (the codes hold for every one)
+                        check('vector %r exact in %s' % (vals, dt), to_float(dt, _src_bits(dt, x)), float(x))
+                e, codes, _, _ = _mx_row(vals + [0.0] * (32 - len(vals)), dt, fmt, alg)
+                tag = '%s %s %s %r' % (dt, alg, fmt, vals)
+                check(tag + ' e', e, e_want)
+                check(tag + ' codes', codes[:len(codes_want)], codes_want)
+                check(tag + ' rest', codes[len(codes_want):], [0] * (len(codes) - len(codes_want)))
+    for dt in ('f32', 'f16', 'bf16'):
+        for alg in ('ocp', 'nv'):
+            for fmt in ('fp8', 'fp4'):
+                if fmt == 'fp4' and dt == 'f32':
+                    continue
+                e, codes, mb, sb = _mx_row([0.0] * 32, dt, fmt, alg)
+                check('all zero %s %s %s' % (dt, alg, fmt), (e, codes, mb), (0, [0] * len(codes), 0))
+    # exponent rules in words: 448 -> 0x7F, 1.0 -> 0x77 (fp8) / 0x7D (fp4), zero and subnormal
+    # maxima -> 0, +Inf -> 0xF7 (fp8) / 0xFD (fp4); NV never clips; NV Inf -> 0xFE
+    check('ocp 448', mx_exponent(448.0, 'fp8', 'ocp'), 0x7F)
+    check('ocp 1 fp8', mx_exponent(1.0, 'fp8', 'ocp'), 0x77)
+    check('ocp 1 fp4', mx_exponent(1.0, 'fp4', 'ocp'), 0x7D)
+    check('ocp subnormal', mx_exponent(f32_val(0x00000123), 'fp8', 'ocp'), 0)
+    check('ocp inf fp8', mx_exponent(INF, 'fp8', 'ocp'), 0xF7)
+    check('ocp inf fp4', mx_exponent(INF, 'fp4', 'ocp'), 0xFD)
+    check('nv inf', mx_exponent(INF, 'fp8', 'nv'), 0xFE)
+    check('nv max finite', mx_exponent(f32_val(0x7F7FFFFF), 'fp8', 'nv'), 0xF7)
+    check('scale e=254', f32_bits(mx_scale(254)), 0x00400000)
+    check('scale e=0', mx_scale(0), 2.0 ** 127)
+    check('scale e=0x7F', mx_scale(0x7F), 1.0)
+    check('NV K fp8', f32_bits(K_NV['fp8']), f32_bits(f32(1 / 448)))
+    # an Inf element encodes as +-max; a NaN poisons the group
+    e, codes, mb, sb = _mx_row([INF, -INF, 1.0] + [0.0] * 29, 'f32', 'fp8', 'nv')
+    check('inf group', (e, codes[:3]), (0xFE, [0x7E, 0xFE, 0x00]))
+    e, codes, mb, sb = _mx_row([NAN, -1.0] + [0.0] * 30, 'f16', 'fp8', 'ocp')
+    check('nan group', (e, codes, mb, sb), (0xFF, [0x7F] * 32, 0x7E00, 0x7E00))
+    e, codes, mb, sb = _mx_row([1.0, NAN] + [0.0] * 30, 'bf16', 'fp4', 'nv')
+    check('nan group fp4', (e, codes, mb, sb), (0xFF, [0x77] * 16, 0x7FC0, 0x7FC0))
+    # the scaling tile: f16 s > 65504 is +Inf, s <= 2^-25 is +0; f32 exact
+    check('f16 scaling of 2^16', F16.encode(2.0 ** 16), 0x7C00)
+    check('f16 scaling of 2^-25', F16.encode(2.0 ** -25), 0x0000)
+    check('f16 scaling of 2^-24', F16.encode(2.0 ** -24), 0x0001)
+    _, _, _, sb = _mx_row([2.0 ** -20] + [0.0] * 31, 'f16', 'fp8', 'ocp')
+    check('f16 scaling tile of s = 2^28', sb, 0x7C00)
+    _, _, _, sb = _mx_row([2.0 ** -125] + [0.0] * 31, 'f32', 'fp8', 'ocp')
+    check('f32 scaling tile of s = 2^127', sb, 0x7F000000)
+    # e4m3 and e2m1 encoders
+    check('e4m3 464', E4M3.encode(464.0, True), 0x7E)
+    check('e4m3 -1e9', E4M3.encode(-1e9, True), 0xFE)
+    check('e4m3 2^-10 (tie to 0)', E4M3.encode(2.0 ** -10, True), 0x00)
+    check('e4m3 -2^-10 keeps sign', E4M3.encode(-(2.0 ** -10), True), 0x80)
+    check('e4m3 3*2^-10 (tie to 2^-8)', E4M3.encode(3 * 2.0 ** -10, True), 0x02)
+    check('e4m3 240', E4M3.encode(240.0, True), 0x77)
+    check('e4m3 subnormal max', E4M3.encode(7 * 2.0 ** -9, True), 0x07)
+    for code in range(256):
+        if code & 0x7F != 0x7F:
+            check('e4m3 round trip %#x' % code, E4M3.encode(E4M3.decode(code), True), code)
+    for code in range(16):
+        check('e2m1 round trip %#x' % code, E2M1.encode(E2M1.decode(code), True), code)
+    check('e2m1 values', [E2M1.decode(c) for c in range(8)], [0, 0.5, 1, 1.5, 2, 3, 4, 6])
+    check('e2m1 0.25 -> 0', E2M1.encode(0.25, True), 0)
+    check('e2m1 2.5 -> 2', E2M1.encode(2.5, True), 4)
+    check('e2m1 5 -> 4', E2M1.encode(5.0, True), 6)
+    check('e2m1 -100 -> -6', E2M1.encode(-100.0, True), 0xF)
+    check('e5m2 decode', [E5M2.decode(0x7C), E5M2.decode(0xFC), E5M2.decode(0x3C)], [INF, -INF, 1.0])
+    check('e5m2 NaN', all(math.isnan(E5M2.decode(c)) for c in (0x7D, 0x7E, 0x7F, 0xFD, 0xFF)), True)
+    check('e4m3 NaN', math.isnan(E4M3.decode(0x7F)) and math.isnan(E4M3.decode(0xFF)), True)
+    # bf16 and f16 RNE against struct's half-precision packer
+    import random
+    rng = random.Random(1234)
+    for _ in range(3000):
+        x = f32_val(rng.getrandbits(32))
+        if not math.isfinite(x):
+            continue
+        try:
+            want = struct.unpack('<H', struct.pack('<e', x))[0]
+        except OverflowError:
+            want = 0xFC00 if x < 0 else 0x7C00
+        check('f16 encode %r' % x, F16.encode(x), want)
+        check('f32 exact encode %r' % x, F32.encode(x), f32_bits(x))
+        b = f32_bits(x)
+        lo = b & 0xFFFF
+        up = (b >> 16) + (1 if lo > 0x8000 or (lo == 0x8000 and (b >> 16) & 1) else 0)
+        if (up & 0x7F80) == 0x7F80 and (b & 0x7F800000) != 0x7F800000:
+            up = (up & 0x8000) | 0x7F80
+        check('bf16 encode %r' % x, BF16.encode(x), up)
+    # ---- section 2: INT8 ----
+    check('rint', [rint_clamp(v, -128, 127) for v in (2.5, -2.5, 0.5, 1.5, -0.5, 126.5, 127.5, 1e9,
+                                                      -1e9, INF, -INF, NAN)],
+          [2, -2, 0, 2, 0, 126, 127, 127, -128, 127, -128, 0])
+    tt = TType(2, 'vec', 'f32', 1, 8, 1, 8)
+    src, sc, off = Tile(tt), Tile(TType(2, 'vec', 'f32', 1, 8, 1, 1)), Tile(TType(2, 'vec', 'f32', 1, 8, 1, 1))
+    xs = [2.5, -2.5, 0.5, NAN, INF, -INF, 300.0, -0.0]
+    for c, x in enumerate(xs):
+        src.set(0, c, float_to_bits('f32', x))
+    sc.set(0, 0, f32_bits(1.0))
+    off.set(0, 0, f32_bits(128.0))
+    q = Tile(TType(2, 'vec', 'i8', 1, 32, 1, 8))
+    op_tquant_int8('INT8_SYM', src, sc, None, q)
+    check('INT8_SYM', [to_int('i8', q.get(0, c)) for c in range(8)], [2, -2, 0, 0, 127, -128, 127, 0])
+    q = Tile(TType(2, 'vec', 'ui8', 1, 32, 1, 8))
+    op_tquant_int8('INT8_ASYM', src, sc, off, q)
+    check('INT8_ASYM', [q.get(0, c) for c in range(8)], [130, 126, 128, 0, 255, 0, 255, 128])
+    # ASYM: x*s and +z are two roundings: (1.5 + 2^-23) * (1 - 2^-24) = 1.5 + 2^-25 - 2^-47 rounds
+    # to 1.5, + 1 = 2.5, rint 2 (one fused rounding would give 2.5 + 2^-25 -> 3)
+    x, s = f32_val(0x3FC00001), f32_val(0x3F7FFFFF)
+    check('ASYM two roundings', rint_clamp(fadd(fmul(x, s), 1.0), 0, 255), 2)
+    # ---- section 3: tdequant ----
+    check('dequant', fmul(fsub(float(-128), 0.5), 0.25), -32.125)
+    # ---- section 4: fmaf exactly rounded (a case binary64 would double-round) ----
+    a, b, c = f32_val(0x33800001), f32_val(0x3F7FFFFE), f32_val(0x3F800001)
+    check('fmaf exact rounding', f32_bits(fmaf(a, b, c)), 0x3F800001)
+    check('fmaf via binary64 would give', f32_bits(f32(a * b + c)), 0x3F800002)
+    check('fmaf zero signs', [math.copysign(1, fmaf(-0.0, 1.0, -0.0)), math.copysign(1, fmaf(-0.0, 1.0, 0.0)),
+                              math.copysign(1, fmaf(1.0, 1.0, -1.0))], [-1.0, 1.0, 1.0])
+    check('fmaf overflow', fmaf(f32_val(0x7F7FFFFF), 2.0, 0.0), INF)
+    check('fmaf underflow', f32_bits(fmaf(2.0 ** -100, 2.0 ** -60, 0.0)), 0)
+    check('fmaf subnormal', f32_bits(fmaf(2.0 ** -100, 2.0 ** -49, 0.0)), 1)
+    for _ in range(2000):
+        a = f32_val(rng.getrandbits(32) & 0xBFFFFFFF)   # moderate exponents
+        b = f32_val(rng.getrandbits(32) & 0xBFFFFFFF)
+        c = f32_val(rng.getrandbits(32) & 0xBFFFFFFF)
+        if not all(map(math.isfinite, (a, b, c))):
+            continue
+        exact = Fraction(a) * Fraction(b) + Fraction(c)
+        want = f32_exact(exact < 0, abs(exact)) if exact != 0 else 0.0
+        check('fmaf random', f32_bits(fmaf(a, b, c)), f32_bits(want))
+        exact = Fraction(a) * Fraction(b)
+        check('fmul random', f32_bits(fmul(a, b)), f32_bits(f32_exact(exact < 0, abs(exact))) if exact else f32_bits(fmul(a, b)))
+        exact = Fraction(a) + Fraction(c)
+        if exact != 0:
+            check('fadd random', f32_bits(fadd(a, c)), f32_bits(f32_exact(exact < 0, abs(exact))))
+    # i8 gemv wraps modulo 2^32 after the bias
+    ta = Tile(TType(2, 'left', 'i8', 1, 32, 1, 2))
+    tb = Tile(TType(2, 'right', 'i8', 32, 32, 2, 1))
+    tbias = Tile(TType(2, 'bias', 'i32', 1, 8, 1, 1))
+    tc = Tile(TType(2, 'acc', 'i32', 16, 16, 1, 1))
+    ta.set(0, 0, from_int('i8', -128)); ta.set(0, 1, from_int('i8', -128))
+    tb.set(0, 0, from_int('i8', -128)); tb.set(1, 0, from_int('i8', 127))
+    tbias.set(0, 0, from_int('i32', 2 ** 31 - 1))
+    op_tgemv_bias(ta, tb, tbias, tc)
+    check('i8 gemv wraps', to_int('i32', tc.get(0, 0)), (2 ** 31 - 1 + 128 * 128 - 128 * 127) - 2 ** 32)
+    # ---- section 5: layouts ----
+    R, G = 32, 4
+    zz = TType(2, 'vec', 'ui8', R, G, R, G, 'row_major', 'row_major', 32)
+    for r in range(R):
+        for c in range(G):
+            check('ZZ (%d,%d)' % (r, c), zz.offset(r, c), ((r // 16 * G // 2 + c // 2) * 16 + r % 16) * 2 + c % 2)
+    nz = TType(2, 'vec', 'f8E4M3FN', 64, 128, 64, 128, 'col_major', 'row_major', 512)
+    check('NZ box', nz.box(), (16, 32))
+    check('NZ (17, 33)', nz.offset(17, 33), 1 * 64 * 32 + 1 * 16 * 32 + 1 * 32 + 1)
+    dn = TType(2, 'vec', 'ui8', 4, 64, 4, 64, 'col_major', 'col_major', 32)
+    check('DN->ZZ box', dn.box(), (2, 16))
+    offs = sorted(dn.offset(r, c) for r in range(4) for c in range(64))
+    check('NN is a permutation', offs, list(range(256)))
+    for t in (TType(2, 'vec', 'f16', 32, 64, 32, 64, 'col_major', 'row_major', 512),
+              TType(2, 'vec', 'f32', 32, 32, 32, 32, 'row_major', 'col_major', 1024),
+              TType(2, 'vec', 'f32', 8, 32, 8, 32, 'col_major', 'none_box'),
+              TType(2, 'vec', 'f32', 8, 32, 8, 32, 'row_major', 'none_box', compact=2)):
+        offs = sorted(t.offset(r, c) for r in range(t.rows) for c in range(t.cols))
+        if t.compact != 2:
+            check('layout permutation %s/%s' % (t.blayout, t.slayout), offs, list(range(t.rows * t.cols)))
+        else:
+            check('row_plus_one', t.offset(1, 0), 33)
+    # ---- .npy bytes as numpy.save writes them ----
+    hdr = npy_bytes(Array('<f4', (32, 64), [0] * 2048))[:128]
+    check('npy header', hdr, b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, "
+          b"'shape': (32, 64), }" + b' ' * 56 + b'\n')
+    check('npy 1-d shape', npy_bytes(Array('|u1', (5,), [0] * 5))[10:70].split(b'}')[0],
+          b"{'descr': '|u1', 'fortran_order': False, 'shape': (5,), ")
+    for shape in [(1, 1), (1234567, 3), (7,)]:
+        n = 1
+        for d in shape:
+            n *= d
+        bs = npy_bytes(Array('|i1', shape, [0] * n))
+        hl = struct.unpack('<H', bs[8:10])[0]
+        check('npy alignment %r' % (shape,), ((10 + hl) % 64, bs[10 + hl - 1:10 + hl]), (0, b'\n'))
+    if fails:
+        for f in fails[:50]:
+            print('FAIL', f)
+        print('%d failures' % len(fails))
+        return 1
+    print('ref.py self-test: all worked vectors and checks pass')
+    return 0
+
+
+def main(argv):
+    try:
+        if argv[:1] == ['--self-test']:
+            return self_test()
+        if argv[:1] == ['run']:
+            return cmd_run(argv[1:])
+        print(__doc__.strip().split('\n\n')[1], file=sys.stderr)
+        return 2
+    except RefError as e:
+        print('ref.py: error: %s' % e, file=sys.stderr)
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
