@@ -560,6 +560,22 @@ static const char *tile_opnd(Emit *e, const Op *op, const char *name, bool optio
     return use_tile(e, v, op);
 }
 
+/* Tile operands of the roles in names ("?role" = optional) into a; false if
+ * any failed (each failure reported, so one op reports every tile without an
+ * address). */
+static bool tile_opnds(Emit *e, const Op *op, const char *const *names, int n, const char **a)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        bool opt = names[i][0] == '?';
+        a[i] = tile_opnd(e, op, names[i] + opt, opt);
+        ok &= a[i] != NULL;
+    }
+    return ok;
+}
+#define TILES(...) tile_opnds(e, op, (const char *const[]){__VA_ARGS__}, \
+                              (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)), a)
+
 static void emit_compute(Emit *e, const Op *op, uint32_t k)
 {
     const char *a[6] = {0};
@@ -578,8 +594,7 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
         sb_printf(&e->body, "ptort_tstore(ctx, %s, %s)", a[0], a[1]);
         break;
     case OP_TMOV:
-        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "dst", false)) ||
-            !(a[2] = tile_opnd(e, op, "tmp", true)))
+        if (!TILES("src", "dst", "?tmp"))
             return;
         src_buf = e->buf_of[role(op, "src")];
         begin_call(e, op);
@@ -587,9 +602,7 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
         break;
     case OP_TQUANT: {
         int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_INT8_SYM);
-        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "scale", false)) ||
-            !(a[2] = tile_opnd(e, op, "offset", true)) || !(a[3] = tile_opnd(e, op, "dst", false)) ||
-            !(a[4] = tile_opnd(e, op, "tmp", true)))
+        if (!TILES("src", "scale", "?offset", "dst", "?tmp"))
             return;
         e->quant_origin[k] = e->bufs[e->buf_of[role(op, "src")]].origin;
         begin_call(e, op);
@@ -601,9 +614,7 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
         int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_MXFP8);
         int alg = enum_attr(op, "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP);
         int axis = enum_attr(op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1);
-        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "dst", false)) ||
-            !(a[2] = tile_opnd(e, op, "exp", false)) || !(a[3] = tile_opnd(e, op, "max", false)) ||
-            !(a[4] = tile_opnd(e, op, "scaling", false)) || !(a[5] = tile_opnd(e, op, "exp_zz", true)))
+        if (!TILES("src", "dst", "exp", "max", "scaling", "?exp_zz"))
             return;
         begin_call(e, op);
         sb_printf(&e->body, "ptort_tquant_mx(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -613,8 +624,7 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
         break;
     }
     case OP_TDEQUANT:
-        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = tile_opnd(e, op, "scale", false)) ||
-            !(a[2] = tile_opnd(e, op, "offset", false)) || !(a[3] = tile_opnd(e, op, "dst", false)))
+        if (!TILES("src", "scale", "offset", "dst"))
             return;
         begin_call(e, op);
         sb_printf(&e->body, "ptort_tdequant(ctx, %s, %s, %s, %s)", a[0], a[1], a[2], a[3]);
@@ -622,8 +632,7 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
     case OP_TGEMV_BIAS: {
         static const char *const phase[] = {"PTORT_ACC_UNSPECIFIED", "PTORT_ACC_PARTIAL", "PTORT_ACC_FINAL"};
         int ph = enum_attr(op, "accPhase", EK_ACC_PHASE, 0);
-        if (!(a[0] = tile_opnd(e, op, "lhs", false)) || !(a[1] = tile_opnd(e, op, "rhs", false)) ||
-            !(a[2] = tile_opnd(e, op, "bias", false)) || !(a[3] = tile_opnd(e, op, "dst", false)))
+        if (!TILES("lhs", "rhs", "bias", "dst"))
             return;
         begin_call(e, op);
         sb_printf(&e->body, "ptort_tgemv_bias(ctx, %s, %s, %s, %s, %s)", a[0], a[1], a[2], a[3],
@@ -633,6 +642,7 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
     default:
         DIAG_INTERNAL("emit_compute on op kind %d", (int)op->kind);
     }
+#undef TILES
     end_call(e, op);
 
     /* A tdequant of data that a tquant made from an argument: a round trip,
@@ -936,6 +946,33 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         en->approximates = b->approx;
         if (en->out < 0 && f->nops)
             cur_desc(e, (int)bi, ret ? ret : &f->ops[f->nops - 1], &en->out);
+    }
+
+    /* Local buffers the kernel wrote can be read with --out (their bytes after
+     * the run); when nothing else is a result, the last op's outputs are. */
+    bool any_result = false;
+    for (uint32_t i = 0; i < e->nentries; i++)
+        any_result |= (e->entries[i].flags & PTORT_KARG_RESULT) != 0;
+    const Op *last = NULL;
+    for (uint32_t k = 0; k < f->nops; k++)
+        if (op_info(f->ops[k].kind)->syntax == SYN_COMPUTE && f->ops[k].kind != OP_TSTORE)
+            last = &f->ops[k];
+    for (uint32_t bi = 0; bi < e->nbufs && !e->errors; bi++) {
+        Buf *b = &e->bufs[bi];
+        if (b->arg >= 0 || !b->written)
+            continue;
+        Entry *en = buffer_entry(e, (int)bi, b->val);
+        if (en->out < 0)
+            cur_desc(e, (int)bi, ret ? ret : &f->ops[f->nops - 1], &en->out);
+        if (!any_result && last && &f->ops[b->last_writer] == last) {
+            const OpInfo *in = op_info(last->kind);
+            ValueId vals[MAX_ROLES];
+            ir_op_roles(last, vals);
+            for (int r = in->nins; r < in->nroles; r++)
+                if (vals[r] != NO_VALUE && e->buf_of[vals[r]] == (int)bi && !(in->flags[r] & ROLE_SCRATCH) &&
+                    strcmp(in->role[r], "tmp") != 0)
+                    en->flags |= PTORT_KARG_RESULT;
+        }
     }
 
     if (!e->errors) {
