@@ -148,6 +148,7 @@ typedef struct StrBuf {
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_put_int(StrBuf *b, long long v); /* as "%lld" */
 void sb_printf(StrBuf *b, const char *fmt, ...) DIAG_PRINTF(2, 3);
 void sb_free(StrBuf *b);
 void type_print(StrBuf *b, const Type *t);

@@ -135,7 +135,7 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
         sb_puts(b, v->u.b ? "true" : "false");
         return;
     case AV_INT:
-        sb_printf(b, "%lld", signless_value(v->u.i, t));
+        sb_put_int(b, signless_value(v->u.i, t));
         if (t == DT_NONE)
             t = DT_I64;
         break;
@@ -165,19 +165,22 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
         sb_putc(b, '>');
         return;
     case AV_ENUM: {
-        const EnumInfo *e = &enum_info[v->u.e.kind];
-        if (e->dotted)
-            sb_printf(b, "#pto.%s<%s>", e->kind, e->names[v->u.e.value]);
-        else
-            sb_printf(b, "#pto<%s %s>", e->kind, e->names[v->u.e.value]);
+        const EnumInfo *e = &enum_info[v->u.e.kind]; /* #pto.KIND<v> or #pto<KIND v> */
+        sb_puts(b, e->dotted ? "#pto." : "#pto<");
+        sb_puts(b, e->kind);
+        sb_putc(b, e->dotted ? '<' : ' ');
+        sb_puts(b, e->names[v->u.e.value]);
+        sb_putc(b, '>');
         return;
     }
     case AV_TYPE:
         type_print(b, v->u.ty);
         return;
     }
-    if (!(in_array && (t == DT_I64 || t == DT_F64)))
-        sb_printf(b, " : %s", dtype_name(t));
+    if (!(in_array && (t == DT_I64 || t == DT_F64))) {
+        sb_puts(b, " : ");
+        sb_puts(b, dtype_name(t));
+    }
 }
 
 void print_attr_value(StrBuf *b, const AttrValue *v) { put_attr_value(b, v, false); }
@@ -322,7 +325,9 @@ static void print_custom(Printer *pr, const Op *op)
         uint32_t at = 0;
         for (int r = 0; r < in->nroles; r++)
             if (op->seg[r]) {
-                sb_printf(b, " %s = ", in->role[r]);
+                sb_putc(b, ' ');
+                sb_puts(b, in->role[r]);
+                sb_puts(b, " = ");
                 put_value(pr, op->opnds[at++]);
             }
         put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
@@ -352,7 +357,9 @@ static void print_custom(Printer *pr, const Op *op)
         put_value(pr, op->opnds[0]);
         uint32_t at = 1;
         for (int r = 1; r < in->nroles; r++) {
-            sb_printf(b, ", %s = [", in->role[r]);
+            sb_puts(b, ", ");
+            sb_puts(b, in->role[r]);
+            sb_puts(b, " = [");
             put_values(pr, op->opnds + at, op->seg[r]);
             at += op->seg[r];
             sb_putc(b, ']');

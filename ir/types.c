@@ -91,6 +91,18 @@ void sb_putn(StrBuf *b, const char *s, size_t n)
 }
 
 void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
+
+void sb_put_int(StrBuf *b, long long v)
+{
+    char tmp[24], *end = tmp + sizeof tmp, *s = end;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--s = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--s = '-';
+    sb_putn(b, s, (size_t)(end - s));
+}
 void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 
 void sb_printf(StrBuf *b, const char *fmt, ...)
