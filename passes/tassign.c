@@ -29,7 +29,10 @@ typedef struct Entry {
     Loc loc;
     int64_t size, asize;  /* bytes, and rounded up to the space's alignment */
     int64_t addr;
-    bool pinned, placed, is_arg, dropped;
+    bool pinned, placed, dropped;
+    bool is_arg;          /* an argument's first binding: filled by the caller, live from entry */
+    bool to_exit;         /* an argument's last binding: read by the caller, live to exit */
+    bool implicit;        /* level3: made by bufferize for a Level 1 value, reported at its use */
     int64_t first, last_read, last_write; /* op numbers, -1 = none */
     bool first_is_write;
     int64_t start, end;   /* live range, start -1 = never used */
@@ -128,7 +131,7 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
         return;
     Entry *e = &t->e[t->cur[v]];
     if (t->opt->level == OPT_LEVEL3 && !e->pinned)
-        level3_error(t, e, e->def_op == NO_OP ? op : &t->f->ops[e->def_op]);
+        level3_error(t, e, e->def_op == NO_OP || e->implicit ? op : &t->f->ops[e->def_op]);
     if (e->first < 0) {
         e->first = k;
         e->first_is_write = write;
@@ -137,6 +140,24 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
         e->last_write = k;
     else
         e->last_read = k;
+}
+
+/* An alloc_tile that bufferize made for a Level 1 value or a scratch tile: it
+ * carries the name span of the op it serves, which follows it. */
+static bool made_by_bufferize(const Func *f, uint32_t i)
+{
+    Span s = f->ops[i].name_span;
+    uint32_t j = i + 1;
+    while (j < f->nops && f->ops[j].kind == OP_ALLOC_TILE)
+        j++;
+    return j < f->nops && f->ops[j].name_span.begin == s.begin && f->ops[j].name_span.end == s.end;
+}
+
+/* A role whose contents before the op do not matter: tmov's `tmp` is listed
+ * among the ins but is scratch (never read for its data), like tquant's. */
+static bool role_is_write(const OpInfo *in, int r)
+{
+    return (in->flags[r] & ROLE_OUT) || strcmp(in->role[r], "tmp") == 0;
 }
 
 /* Walks the ops once: entries, rebindings and accesses. */
@@ -170,7 +191,10 @@ static void collect(T *t)
                 t->e[e].pinned = true;
                 t->e[e].addr = const_value(t, op->opnds[0]);
             } else if (t->opt->level == OPT_LEVEL3) {
-                level3_error(t, &t->e[e], op);
+                if (made_by_bufferize(f, i))
+                    t->e[e].implicit = true; /* the error goes to its first use */
+                else
+                    level3_error(t, &t->e[e], op);
             }
             t->cur[v] = e;
             continue;
@@ -216,28 +240,29 @@ static void collect(T *t)
         ValueId val[MAX_ROLES];
         ir_op_roles(op, val);
         for (int r = 0; r < in->nroles; r++)
-            if (!(in->flags[r] & ROLE_OUT))
+            if (!role_is_write(in, r))
                 access(t, val[r], false, k, op);
         for (int r = 0; r < in->nroles; r++)
-            if (in->flags[r] & ROLE_OUT)
+            if (role_is_write(in, r))
                 access(t, val[r], true, k, op);
     }
     free(rebinds);
+    /* the caller reads each argument from its last binding */
+    for (uint32_t i = 0; i < f->nargs; i++)
+        if (t->cur[f->args[i]] != NO_ENTRY)
+            t->e[t->cur[f->args[i]]].to_exit = true;
     /* live ranges */
     for (uint32_t i = 0; i < t->ne; i++) {
         Entry *e = &t->e[i];
         if (e->is_arg && !e->pinned && e->first < 0 && t->opt->level == OPT_LEVEL3)
             e->dropped = true; /* level3: an argument no op touches needs no address */
-        if (e->dropped) {
-            e->start = -1;
-        } else if (e->is_arg) {
-            e->start = 0;
-            e->end = t->n ? t->n - 1 : 0;
-        } else if (e->first < 0) {
-            e->start = -1;
+        if (e->dropped || (e->first < 0 && !e->is_arg)) {
+            e->start = -1; /* never used: live nowhere */
         } else {
-            e->start = e->first_is_write ? e->first : 0;
+            e->start = e->is_arg || !e->first_is_write ? 0 : e->first;
             e->end = e->last_read > e->last_write ? e->last_read : e->last_write;
+            if (e->to_exit)
+                e->end = t->n ? t->n - 1 : 0;
         }
     }
 }
@@ -378,7 +403,177 @@ static int64_t space_peak(const T *t, Loc loc)
     return peak;
 }
 
-/* Places the unpinned live entries of one space: a few orders, lowest peak. */
+/* ---- search for a placement that reaches the lower bound ---------------------------------
+ * Any placement can be settled (each tile moved down until it sits at 0 or on
+ * the top of a tile live at the same time) without raising its peak, and a
+ * settled placement can be built tile by tile in increasing address order,
+ * each tile at 0 or on the top of one already placed. The search enumerates
+ * exactly these sequences (ties in address broken by the order of keys[], so
+ * each placement is built once), below a target peak, pruning a branch when
+ * at some op the tiles still to place no longer fit between the current
+ * address and the target. A work budget (and a limit on the number of tiles)
+ * keeps it bounded and deterministic; it runs only when first fit missed the
+ * lower bound. */
+#define SEARCH_BUDGET 20000000 /* work units: about one per entry visited */
+#define SEARCH_MAX_TILES 256
+
+typedef struct Search {
+    T *t;
+    Loc loc;
+    const Key *keys;      /* the unpinned entries, in a fixed order */
+    uint32_t n;
+    bool *done;
+    int64_t target;
+    int64_t budget;       /* work left */
+    int64_t *rem;         /* per op: aligned bytes of the unplaced tiles live there */
+    int64_t *occ;         /* scratch, per op */
+    Iv *ivs;
+    size_t ivcap;
+} Search;
+
+/* True when every op still has room for its unplaced tiles in [floor, target). */
+static bool search_room(Search *s, int64_t floor)
+{
+    T *t = s->t;
+    int64_t n = t->n ? t->n : 1;
+    memset(s->occ, 0, ((size_t)n + 1) * sizeof *s->occ);
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *o = &t->e[i];
+        if (!in_space(o, s->loc) || !(o->pinned || o->placed))
+            continue;
+        int64_t lo = o->addr > floor ? o->addr : floor;
+        int64_t hi = o->addr + o->asize < s->target ? o->addr + o->asize : s->target;
+        if (hi > lo) {
+            s->occ[o->start] += hi - lo;
+            s->occ[o->end + 1] -= hi - lo;
+        }
+    }
+    int64_t run = 0;
+    for (int64_t k = 0; k < n; k++) {
+        run += s->occ[k];
+        if (s->rem[k] > s->target - floor - run)
+            return false;
+    }
+    return true;
+}
+
+static bool search_fits(Search *s, const Entry *e, int64_t addr)
+{
+    T *t = s->t;
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *o = &t->e[i];
+        if (o != e && (o->placed || o->pinned) && in_space(o, s->loc) && live_overlap(o, e) &&
+            o->addr < addr + e->asize && addr < o->addr + o->asize)
+            return false;
+    }
+    return true;
+}
+
+static bool search(Search *s, uint32_t left, int64_t floor, uint32_t last)
+{
+    if (left == 0)
+        return true;
+    T *t = s->t;
+    s->budget -= t->ne + t->n;
+    if (s->budget < 0 || !search_room(s, floor))
+        return false;
+    for (uint32_t k = 0; k < s->n; k++) {
+        if (s->done[k])
+            continue;
+        Entry *e = &t->e[s->keys[k].idx];
+        s->budget -= t->ne;
+        /* candidate addresses: 0 and the tops of the placed tiles live with e */
+        size_t nc = 0;
+        xgrow((void **)&s->ivs, &s->ivcap, 1, sizeof *s->ivs);
+        s->ivs[nc++].lo = 0;
+        for (uint32_t i = 0; i < t->ne; i++) {
+            const Entry *o = &t->e[i];
+            if (o == e || !(o->placed || o->pinned) || !in_space(o, s->loc) || !live_overlap(o, e))
+                continue;
+            xgrow((void **)&s->ivs, &s->ivcap, nc + 1, sizeof *s->ivs);
+            s->ivs[nc++].lo = o->addr + o->asize;
+        }
+        qsort(s->ivs, nc, sizeof *s->ivs, cmp_iv);
+        int64_t *cand = xmalloc(nc * sizeof *cand);
+        for (size_t i = 0; i < nc; i++)
+            cand[i] = s->ivs[i].lo;
+        for (size_t i = 0; i < nc; i++) {
+            int64_t a = cand[i];
+            if ((i && a == cand[i - 1]) || a < floor || (a == floor && last != UINT32_MAX && k < last))
+                continue;
+            if (a + e->asize > s->target)
+                break;
+            s->budget -= t->ne;
+            if (!search_fits(s, e, a))
+                continue;
+            e->addr = a;
+            e->placed = true;
+            s->done[k] = true;
+            for (int64_t j = e->start; j <= e->end; j++)
+                s->rem[j] -= e->asize;
+            bool ok = search(s, left - 1, a, k);
+            if (ok) {
+                free(cand);
+                return true;
+            }
+            for (int64_t j = e->start; j <= e->end; j++)
+                s->rem[j] += e->asize;
+            s->done[k] = false;
+            e->placed = false;
+            if (s->budget < 0)
+                break;
+        }
+        free(cand);
+        if (s->budget < 0)
+            return false;
+    }
+    return false;
+}
+
+/* Tries to place keys[0, n) with a peak of at most target; on success the
+ * entries hold their new addresses. */
+static bool search_space(T *t, Loc loc, const Key *keys, uint32_t n, int64_t target)
+{
+    int64_t nops = t->n ? t->n : 1;
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.t = t;
+    s.loc = loc;
+    s.keys = keys;
+    s.n = n;
+    s.target = target;
+    s.budget = SEARCH_BUDGET;
+    s.done = xcalloc(n, sizeof *s.done);
+    s.rem = xcalloc((size_t)nops + 1, sizeof *s.rem);
+    s.occ = xcalloc((size_t)nops + 1, sizeof *s.occ);
+    int64_t *saved = xmalloc(n * sizeof *saved);
+    for (uint32_t k = 0; k < n; k++) {
+        Entry *e = &t->e[keys[k].idx];
+        saved[k] = e->addr;
+        e->placed = false;
+        for (int64_t j = e->start; j <= e->end; j++)
+            s.rem[j] += e->asize;
+    }
+    bool ok = search(&s, n, 0, UINT32_MAX);
+    for (uint32_t k = 0; k < n; k++) {
+        Entry *e = &t->e[keys[k].idx];
+        e->placed = true;
+        if (!ok)
+            e->addr = saved[k];
+    }
+    free(saved);
+    free(s.done);
+    free(s.rem);
+    free(s.occ);
+    free(s.ivs);
+    return ok;
+}
+
+static int64_t lower_bound(const T *t, Loc loc, int64_t *at);
+
+/* Places the unpinned live entries of one space: first fit in a few orders,
+ * keeping the lowest peak, then, if that misses the lower bound, a bounded
+ * search for a placement that reaches it. */
 static void place_space(T *t, Loc loc)
 {
     Key *keys = xmalloc((t->ne ? t->ne : 1) * sizeof *keys);
@@ -409,6 +604,15 @@ static void place_space(T *t, Loc loc)
     }
     for (uint32_t k = 0; k < n; k++)
         t->e[keys[k].idx].addr = best[keys[k].idx];
+    /* no placement goes below the lower bound or the top of a pinned tile */
+    int64_t at, goal = lower_bound(t, loc, &at);
+    for (uint32_t i = 0; i < t->ne; i++)
+        if (in_space(&t->e[i], loc) && t->e[i].pinned && t->e[i].addr + t->e[i].asize > goal)
+            goal = t->e[i].addr + t->e[i].asize;
+    if (n && n <= SEARCH_MAX_TILES && best_peak > goal) {
+        qsort(keys, n, sizeof *keys, cmp_by_size);
+        search_space(t, loc, keys, n, goal);
+    }
     free(ivs);
     free(keys);
     free(best);
@@ -447,11 +651,23 @@ static const Op *op_numbered(const T *t, int64_t k)
     return NULL;
 }
 
+/* Overflow when a tile ends past the capacity (its unaligned end: the padding
+ * up to the alignment need not fit). The note shows what is live at the op
+ * that needs the most bytes, or, when the bound fits but the placement does
+ * not, where the tile that ends highest is live. */
 static void check_overflow(T *t, Loc loc)
 {
     int64_t at, lb = lower_bound(t, loc, &at), peak = space_peak(t, loc), cap = cap_of(t, loc);
-    if (peak <= cap)
+    const Entry *top = NULL;
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *e = &t->e[i];
+        if (in_space(e, loc) && (!top || e->addr + e->size > top->addr + top->size))
+            top = e;
+    }
+    if (!top || top->addr + top->size <= cap)
         return;
+    if (lb <= cap)
+        at = top->start;
     t->errors = true;
     diag_error(t->d, t->f->span, "%s overflow: the live tiles need %lld bytes at the peak but only %lld bytes are "
                "available", enum_info[EK_LOC].names[loc], (long long)(lb > cap ? lb : peak), (long long)cap);
@@ -478,17 +694,18 @@ static void materialize(T *t)
 {
     Func *f = t->f;
     Module *m = t->m;
-    /* the addresses to name: every auto entry (unused ones sit at 0) */
+    /* the addresses to name: every unpinned alloc_tile, those that never hold
+     * data (unused, or rebound by a tassign before any access) at 0; arguments
+     * are placed with `pto.tassign %arg, @tile(A)` instead */
     int64_t *addrs = xmalloc((t->ne ? t->ne : 1) * sizeof *addrs);
     uint32_t na = 0;
     for (uint32_t i = 0; i < t->ne; i++) {
         Entry *e = &t->e[i];
-        if (e->pinned || e->dropped)
+        if (e->pinned || e->is_arg)
             continue;
-        if (e->start < 0)
-            e->addr = 0; /* never used: any address will do */
-        if (!e->is_arg) /* arguments are placed with `pto.tassign %arg, @tile(A)` */
-            addrs[na++] = e->addr;
+        if (e->dropped || e->start < 0)
+            e->addr = 0;
+        addrs[na++] = e->addr;
     }
     qsort(addrs, na, sizeof *addrs, cmp_i64);
     uint32_t nd = 0;
