@@ -1,11 +1,25 @@
 #!/bin/sh
-# make demo: assemble every example kernel and print its IR.
+# make demo: generate the example inputs into build/demo/, then run every example kernel on the
+# CPU with `ptoas run` and print its results (statistics and the first 8x8 values per result).
 set -e
 PTOAS=${1:-build/ptoas}
-for f in examples/*.pto; do
-  echo "==> $PTOAS $f"
-  "$PTOAS" "$f"
+D=${2:-build/demo}
+python3 examples/make_inputs.py "$D"
+
+run() {
   echo
-done
-echo "==> $PTOAS --emit=generic examples/gemv_bias.pto   (MLIR generic form)"
-"$PTOAS" --emit=generic examples/gemv_bias.pto
+  echo "==> $PTOAS run $*"
+  "$PTOAS" run "$@"
+}
+run examples/mxfp8_nv.pto --in x=$D/act_64x128_f32.npy --out qnz=$D/mxfp8_nv.qnz.npy --out ezz=$D/mxfp8_nv.ezz.npy
+run examples/mxfp8_nv.pto --in x=$D/act_64x128_f32.npy
+run examples/mxfp4_dn.pto --in w=$D/weight_64x64_bf16.npy
+run examples/int8_roundtrip.pto --in x=$D/x_32x64_f32.npy --in inv_scale=$D/inv_scale_32x1_f32.npy \
+    --in scale=$D/scale_32x1_f32.npy --in offset=$D/offset_32x1_f32.npy
+run examples/gemv_bias.pto --in a=$D/a_1x256_f16.npy --in b=$D/b_256x64_f16.npy --in bias=$D/bias_1x64_f32.npy
+run examples/gemv_i8.pto --in a=$D/a_1x256_i8.npy --in b=$D/b_256x64_i8.npy --in bias=$D/bias_1x64_i32.npy
+run examples/level1_mixed.pto --in x=$D/x_32x64_f32.npy --in inv_scale=$D/inv_scale_32x1_f32.npy \
+    --in scale=$D/scale_32x1_f32.npy --in offset=$D/offset_32x1_f32.npy
+echo
+echo "==> $PTOAS examples/level1_mixed.pto   (the IR after bufferize and tassign)"
+"$PTOAS" examples/level1_mixed.pto

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""make_inputs.py [OUTDIR]: the input arrays of the example kernels, as .npy files.
+
+Deterministic (fixed seeds) and standard library only. Default OUTDIR: build/demo.
+Every file is C-order, little-endian, with the descr `ptoas run` expects for the tile's
+dtype: f32 <f4, f16 <f2, bf16 <u2 (raw bits), i8 |i1, i32 <i4.
+"""
+import math
+import os
+import random
+import struct
+import sys
+
+
+def npy(path, descr, shape, values):
+    """Write VALUES (already in the element type's Python form) the way numpy.save does."""
+    header = "{'descr': %r, 'fortran_order': False, 'shape': %r, }" % (descr, tuple(shape))
+    header += ' ' * (21 - len(repr(shape[0])))
+    header += ' ' * (64 - (10 + len(header) + 1) % 64) + '\n'
+    code = {'<f4': 'f', '<f2': 'e', '<u2': 'H', '|i1': 'b', '<i4': 'i'}[descr]
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode('latin1'))
+        f.write(struct.pack('<%d%s' % (len(values), code), *values))
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def bf16_bits(x):
+    """Round a float to bf16 (nearest even) and return its 16 bits."""
+    b = struct.unpack('<I', struct.pack('<f', x))[0]
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def activation(rng, rows, cols):
+    """Smooth per-channel activations with a few large outliers (what MX scaling is for)."""
+    gain = [2.0 ** rng.randint(-4, 4) for _ in range(cols)]
+    vals = []
+    for r in range(rows):
+        for c in range(cols):
+            v = gain[c] * math.sin(0.37 * r + 0.11 * c) * rng.uniform(0.5, 1.5)
+            if rng.random() < 0.01:
+                v *= 300.0                      # outlier
+            vals.append(f32(v))
+    return vals
+
+
+def main(argv):
+    out = argv[0] if argv else os.path.join('build', 'demo')
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(2024)
+
+    # mxfp8_nv: a 64x128 f32 activation tile
+    npy(os.path.join(out, 'act_64x128_f32.npy'), '<f4', (64, 128), activation(rng, 64, 128))
+
+    # mxfp4_dn: a 64x64 bf16 weight tile (groups run down the columns)
+    w = [bf16_bits(rng.gauss(0.0, 0.05) * (8.0 if c % 16 == 0 else 1.0)) for r in range(64) for c in range(64)]
+    npy(os.path.join(out, 'weight_64x64_bf16.npy'), '<u2', (64, 64), w)
+
+    # int8_roundtrip and level1_mixed: a 32x64 tile and per-row symmetric scales
+    x = activation(rng, 32, 64)
+    npy(os.path.join(out, 'x_32x64_f32.npy'), '<f4', (32, 64), x)
+    amax = [max(abs(v) for v in x[r * 64:(r + 1) * 64]) or 1.0 for r in range(32)]
+    npy(os.path.join(out, 'inv_scale_32x1_f32.npy'), '<f4', (32, 1), [f32(127.0 / a) for a in amax])
+    npy(os.path.join(out, 'scale_32x1_f32.npy'), '<f4', (32, 1), [f32(a / 127.0) for a in amax])
+    npy(os.path.join(out, 'offset_32x1_f32.npy'), '<f4', (32, 1), [0.0] * 32)
+
+    # gemv_bias (f16): a 1x256 vector, a 256x64 matrix, a 1x64 f32 bias
+    npy(os.path.join(out, 'a_1x256_f16.npy'), '<f2', (1, 256), [rng.uniform(-1, 1) for _ in range(256)])
+    npy(os.path.join(out, 'b_256x64_f16.npy'), '<f2', (256, 64), [rng.gauss(0, 0.1) for _ in range(256 * 64)])
+    npy(os.path.join(out, 'bias_1x64_f32.npy'), '<f4', (1, 64), [f32(rng.uniform(-0.5, 0.5)) for _ in range(64)])
+
+    # gemv_i8: int8 operands and an int32 bias
+    npy(os.path.join(out, 'a_1x256_i8.npy'), '|i1', (1, 256), [rng.randint(-128, 127) for _ in range(256)])
+    npy(os.path.join(out, 'b_256x64_i8.npy'), '|i1', (256, 64), [rng.randint(-128, 127) for _ in range(256 * 64)])
+    npy(os.path.join(out, 'bias_1x64_i32.npy'), '<i4', (1, 64), [rng.randint(-100000, 100000) for _ in range(64)])
+    print('make_inputs.py: wrote the example inputs to %s' % out)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
