@@ -840,6 +840,15 @@ class Machine:
         for name, ts in self.func.args:
             t = parse_type(ts)
             arr = self.inputs.get(name)
+            if isinstance(arr, bytes):          # a raw .bin: the full physical shape, C order
+                dt = t.dtype if isinstance(t, TType) else t[1]
+                size = dsize(dt)
+                n = len(arr) // size
+                if isinstance(t, TType) and len(arr) != t.rows * t.cols * size or len(arr) % size:
+                    raise RefError("argument '%%%s': raw file of %d bytes does not fit" % (name, len(arr)))
+                shape = (t.rows, t.cols) if isinstance(t, TType) else (n,)
+                fmt = {1: 'B', 2: 'H', 4: 'I'}[size]
+                arr = Array(DTYPES[dt][1], shape, list(struct.unpack('<%d%s' % (n, fmt), arr)))
             if isinstance(t, TType):
                 if arr is None:
                     vr, vc = t.vr, t.vc
@@ -1048,7 +1057,11 @@ def cmd_run(argv):
     inputs = {}
     for s in o.ins:
         n, p = s.split('=', 1)
-        inputs[n.lstrip('%')] = npy_read(p)
+        if p.endswith('.bin'):
+            with open(p, 'rb') as f:
+                inputs[n.lstrip('%')] = f.read()
+        else:
+            inputs[n.lstrip('%')] = npy_read(p)
     scal = {}
     for s in o.args:
         n, v = s.split('=', 1)

@@ -21,7 +21,12 @@ def main(argv):
     rest = argv[3:]
     passthru, outs = [], []
     i = 0
+    ptoas_only = []
     while i < len(rest):
+        if '=' in rest[i] and rest[i].startswith('--pto'):   # --pto-level=level3, --pto-arch=a5
+            ptoas_only.append(rest[i])
+            i += 1
+            continue
         opt, val = rest[i], rest[i + 1]
         i += 2
         if opt == '--out':
@@ -36,7 +41,7 @@ def main(argv):
         for n in outs:
             a += ['--out', '%s=%s' % (n, os.path.join(d, n + suffix))]
         return a
-    cmd = [ptoas, 'run', kernel] + passthru + out_args('.npy')
+    cmd = [ptoas, 'run'] + ptoas_only + [kernel] + passthru + out_args('.npy')
     r = subprocess.run(cmd)
     if r.returncode != 0:
         print('runcmp: ptoas run failed (exit %d): %s' % (r.returncode, ' '.join(cmd)))
