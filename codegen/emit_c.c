@@ -206,6 +206,7 @@ typedef struct Emit {
     const char **csize;    /* ptr value -> C expression of its byte size */
     int *ptr_arg;          /* view value -> the ptr argument it reads, -1 */
     uint32_t *uses;        /* value -> number of uses */
+    bool *returned;        /* value -> an operand of the function's return */
     int *quant_origin;     /* op -> argument the tquant quantized, -1 */
     bool calls;
     Entry *entries;
@@ -688,6 +689,16 @@ static void emit_alloc(Emit *e, const Op *op)
     if (vc != NO_VALUE && !(b->vc = scalar(e, vc, op)))
         return;
     e->buf_of[r] = (int)e->nbufs++;
+    /* A returned tile starts as fresh memory (CLI.md: never-written positions
+     * read 0), even where tassign reuses bytes of a tile that died before. */
+    if (e->returned[r]) {
+        const char *t = use_tile(e, r, op);
+        if (!t)
+            return;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tile_zero(ctx, %s)", t);
+        end_call(e, op);
+    }
 }
 
 /* pto.tassign: rebinds a buffer from here on (both names, in the result form). */
@@ -825,6 +836,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     e->csize = calloc(nv, sizeof *e->csize);
     e->ptr_arg = xmalloc(nv * sizeof *e->ptr_arg);
     e->uses = calloc(nv, sizeof *e->uses);
+    e->returned = xcalloc(nv, sizeof *e->returned);
     e->quant_origin = xmalloc((f->nops ? f->nops : 1) * sizeof *e->quant_origin);
     e->entries = xmalloc((f->nargs + f->nops + 1) * sizeof *e->entries);
     DIAG_ASSERT(e->cexpr && e->csize && e->uses);
@@ -832,8 +844,11 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         e->buf_of[i] = e->ptr_arg[i] = -1;
     for (uint32_t i = 0; i < f->nops; i++) {
         e->quant_origin[i] = -1;
-        for (uint32_t j = 0; j < f->ops[i].nopnds; j++)
+        for (uint32_t j = 0; j < f->ops[i].nopnds; j++) {
             e->uses[f->ops[i].opnds[j]]++;
+            if (f->ops[i].kind == OP_RETURN)
+                e->returned[f->ops[i].opnds[j]] = true;
+        }
     }
     StrBuf tagb = {0};
     func_tag(&tagb, f->name);
@@ -1056,6 +1071,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     free(e->csize);
     free(e->ptr_arg);
     free(e->uses);
+    free(e->returned);
     free(e->quant_origin);
     free(e->entries);
     free(e->descs);

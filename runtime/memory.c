@@ -397,3 +397,14 @@ ptort_status ptort_tile_check(ptort_ctx *ctx, const ptort_tile *t)
         return PTORT_E_ARG;
     return check_tile(ctx, "tile", "", t);
 }
+
+ptort_status ptort_tile_zero(ptort_ctx *ctx, const ptort_tile *t)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st = check_tile(ctx, "tile", "", t);
+    if (st != PTORT_OK)
+        return st;
+    memset(ptort_mem(ctx, t->loc, NULL) + t->addr, 0, (size_t)ptort_tile_bytes(t));
+    return PTORT_OK;
+}

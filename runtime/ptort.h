@@ -134,6 +134,12 @@ int64_t ptort_tile_bytes(const ptort_tile *t);
  * the descriptor is malformed. Use it for single elements; ops use faster paths. */
 int64_t ptort_tile_offset(const ptort_tile *t, int64_t r, int64_t c);
 
+/* Sets every byte the tile occupies to zero, as fresh memory: generated code
+ * clears a result tile when it comes to life, so that positions the kernel never
+ * writes read back as 0 even where the placement reuses bytes of a dead tile.
+ * Errors: PTORT_E_ARG, PTORT_E_DESC, PTORT_E_ADDR. */
+ptort_status ptort_tile_zero(ptort_ctx *ctx, const ptort_tile *t);
+
 /* Copies a logical row-major ROWS x COLS host array of the tile's dtype (raw element bytes;
  * bf16 as uint16 bits, packed fp4 as bytes) into the top-left ROWS x COLS elements of the
  * tile, whatever its layout. ROWS, COLS must not exceed the physical shape.
