@@ -930,6 +930,9 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         Entry *en = &e->entries[i];
         int bi = e->buf_of[en->val];
         if (en->kind == 0 && bi >= 0) {
+            /* an argument no op uses still has a declared shape to check --in against */
+            if (e->bufs[bi].first_desc < 0 && e->bufs[bi].has_addr)
+                cur_desc(e, bi, ret ? ret : &f->ops[f->nops - 1], &e->bufs[bi].first_desc);
             en->in = e->bufs[bi].first_desc;
             if (e->bufs[bi].written) {
                 en->flags |= PTORT_KARG_WRITTEN | PTORT_KARG_RESULT;
