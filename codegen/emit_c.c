@@ -1177,7 +1177,8 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                         "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
                         "    return (int)st;\n}\n");
         fwrite(h.p, 1, h.len, out);
-        fwrite(e.code.p, 1, e.code.len, out);
+        if (e.code.len)
+            fwrite(e.code.p, 1, e.code.len, out);
         sb_free(&h);
         if (main_f) {
             StrBuf t = {0};

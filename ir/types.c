@@ -85,7 +85,8 @@ void enum_expected_list(EnumKind k, char *buf, size_t size)
 void sb_putn(StrBuf *b, const char *s, size_t n)
 {
     xgrow((void **)&b->p, &b->cap, b->len + n + 1, 1);
-    memcpy(b->p + b->len, s, n);
+    if (n)
+        memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = 0;
 }

@@ -1,24 +1,42 @@
-/* fuzz_parse.c - libFuzzer target for the frontend: any input must parse
- * without a crash, a hang or unbounded memory, and when it parses cleanly,
- * printing must be idempotent (print -> parse -> print gives the same bytes,
- * with no diagnostics on the way). */
+/* fuzz_parse.c - libFuzzer target for the whole assembler: any input must go
+ * through parse, verify, bufferize, tassign and C emission without a crash, a
+ * hang or unbounded memory. Two properties are checked on the way:
+ *   - printing is idempotent: print -> parse -> print gives the same bytes;
+ *   - the pipeline's output re-assembles to itself: when all passes succeed,
+ *     running them again on the printed IR prints the same bytes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diag.h"
+#include "emit_c.h"
 #include "frontend.h"
+#include "pass.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Parses text; returns the canonical print (malloc'ed) or NULL on errors. */
-static char *parse_print(const char *text, size_t len, size_t *out_len, int generic)
+typedef enum { STAGE_PARSE, STAGE_ALL } Stage;
+
+/* Assembles text up to stage; returns the canonical print (malloc'ed), or
+ * NULL when anything reported an error. */
+static char *assemble(const char *text, size_t len, size_t *out_len, Stage stage, int generic)
 {
+    static bool (*const passes[])(Module *, SourceFile *, DiagEngine *, const Options *) = {
+        verify_module, bufferize_module, tassign_module};
+    Options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.arch = OPT_ARCH_A3;
+    opt.level = OPT_LEVEL2;
+    opt.stop_after = OPT_PASS_TASSIGN;
     SourceFile src;
     source_init(&src, "fuzz.pto", text, len);
     FILE *sink = fopen("/dev/null", "w");
     DiagEngine *d = diag_new(&src, DIAG_TEXT, sink);
     Module *m = frontend_parse(&src, 0, (uint32_t)len, d);
+    for (size_t i = 0; stage == STAGE_ALL && i < sizeof passes / sizeof passes[0] && !diag_error_count(d); i++)
+        passes[i](m, &src, d, &opt);
+    if (stage == STAGE_ALL && !diag_error_count(d))
+        emit_c(sink, m, &src, d, &opt, false);
     diag_flush(d);
     char *out = NULL;
     if (diag_error_count(d) == 0) {
@@ -33,6 +51,18 @@ static char *parse_print(const char *text, size_t len, size_t *out_len, int gene
     return out;
 }
 
+/* Aborts unless assembling a's text again gives a back. */
+static void check_fixpoint(const char *what, const char *a, size_t na, Stage stage)
+{
+    size_t nb = 0;
+    char *b = assemble(a, na, &nb, stage, 0);
+    if (!b || na != nb || memcmp(a, b, na) != 0) {
+        fprintf(stderr, "%s:\n--- first\n%.*s--- second\n%.*s", what, (int)na, a, b ? (int)nb : 0, b ? b : "");
+        abort();
+    }
+    free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > (1u << 20))
@@ -40,20 +70,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *buf = malloc(size + 1);
     memcpy(buf, data, size);
     buf[size] = 0;
-    size_t n1 = 0, n2 = 0;
-    char *p1 = parse_print(buf, size, &n1, 0);
-    if (p1) {
-        char *p2 = parse_print(p1, n1, &n2, 0);
-        if (!p2 || n1 != n2 || memcmp(p1, p2, n1) != 0) {
-            fprintf(stderr, "printing is not idempotent:\n--- first\n%.*s--- second\n%.*s", (int)n1, p1,
-                    p2 ? (int)n2 : 0, p2 ? p2 : "");
-            abort();
-        }
-        free(p2);
-        size_t ng = 0;
-        free(parse_print(buf, size, &ng, 1)); /* the generic printer must not crash either */
+    size_t n = 0;
+    char *parsed = assemble(buf, size, &n, STAGE_PARSE, 0);
+    if (parsed) {
+        check_fixpoint("printing is not idempotent", parsed, n, STAGE_PARSE);
+        free(assemble(buf, size, &n, STAGE_PARSE, 1)); /* the generic printer must not crash either */
+        char *done = assemble(buf, size, &n, STAGE_ALL, 0);
+        if (done)
+            check_fixpoint("the pipeline's output does not re-assemble to itself", done, n, STAGE_ALL);
+        free(done);
     }
-    free(p1);
+    free(parsed);
     free(buf);
     return 0;
 }
