@@ -278,6 +278,31 @@ static const char *op_name_of(const T *t, const Entry *e)
     return e->def_op == NO_OP ? "pto.tassign" : op_info(t->f->ops[e->def_op].kind)->name;
 }
 
+/* Sorts entry indices by start of life (then index), for the time sweeps. */
+typedef struct StartKey {
+    int64_t start;
+    uint32_t idx;
+} StartKey;
+
+static int cmp_start_key(const void *x, const void *y)
+{
+    const StartKey *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static void sort_by_start(const T *t, uint32_t *idx, uint32_t n)
+{
+    StartKey *k = xmalloc((n ? n : 1) * sizeof *k);
+    for (uint32_t i = 0; i < n; i++)
+        k[i] = (StartKey){t->e[idx[i]].start, idx[i]};
+    qsort(k, n, sizeof *k, cmp_start_key);
+    for (uint32_t i = 0; i < n; i++)
+        idx[i] = k[i].idx;
+    free(k);
+}
+
 static void check_pinned(T *t)
 {
     for (uint32_t i = 0; i < t->ne; i++) {
@@ -300,26 +325,53 @@ static void check_pinned(T *t)
         t->errors = true;
         e->dropped = true; /* keep it out of the overlap checks and placement */
     }
+    /* Overlaps: a sweep over start times keeps only the tiles still live, so
+     * the work is (tiles x tiles live at once), not quadratic. For each tile
+     * the earliest-defined tile it overlaps is reported, in definition order. */
+    uint32_t *order = xmalloc((t->ne ? t->ne : 1) * sizeof *order);
+    uint32_t *active = xmalloc((t->ne ? t->ne : 1) * sizeof *active);
+    uint32_t *first = xmalloc((t->ne ? t->ne : 1) * sizeof *first);
+    uint32_t n = 0, na = 0;
     for (uint32_t i = 0; i < t->ne; i++) {
-        Entry *b = &t->e[i];
-        if (!b->pinned || b->dropped)
-            continue;
-        for (uint32_t j = 0; j < i; j++) {
-            Entry *a = &t->e[j];
-            if (!a->pinned || a->dropped || a->loc != b->loc || !live_overlap(a, b) ||
-                a->addr >= b->addr + b->size || b->addr >= a->addr + a->size)
-                continue;
-            Span at = b->def_op == NO_OP ? b->def : t->f->ops[b->def_op].name_span;
-            diag_error(t->d, at, "tile '%%%.*s' at [%lld, %lld) overlaps live tile '%%%.*s' at [%lld, %lld) in %s",
-                       (int)b->name.len, b->name.p, (long long)b->addr, (long long)(b->addr + b->size),
-                       (int)a->name.len, a->name.p, (long long)a->addr, (long long)(a->addr + a->size),
-                       enum_info[EK_LOC].names[b->loc]);
-            diag_note(t->d, a->def_op == NO_OP ? a->def : t->f->ops[a->def_op].name_span, "'%%%.*s' defined here",
-                      (int)a->name.len, a->name.p);
-            t->errors = true;
-            break;
-        }
+        first[i] = NO_ENTRY;
+        if (t->e[i].pinned && !t->e[i].dropped && t->e[i].start >= 0)
+            order[n++] = i;
     }
+    sort_by_start(t, order, n);
+    for (uint32_t k = 0; k < n; k++) {
+        const Entry *b = &t->e[order[k]];
+        uint32_t keep = 0;
+        for (uint32_t j = 0; j < na; j++) {
+            const Entry *a = &t->e[active[j]];
+            if (a->end < b->start)
+                continue; /* dead before b: never meets a later tile either */
+            active[keep++] = active[j];
+            if (a->loc != b->loc || a->addr >= b->addr + b->size || b->addr >= a->addr + a->size)
+                continue;
+            uint32_t later = active[j] > order[k] ? active[j] : order[k];
+            uint32_t earlier = active[j] > order[k] ? order[k] : active[j];
+            if (first[later] == NO_ENTRY || earlier < first[later])
+                first[later] = earlier;
+        }
+        na = keep;
+        active[na++] = order[k];
+    }
+    for (uint32_t i = 0; i < t->ne; i++) {
+        if (first[i] == NO_ENTRY)
+            continue;
+        const Entry *b = &t->e[i], *a = &t->e[first[i]];
+        Span at = b->def_op == NO_OP ? b->def : t->f->ops[b->def_op].name_span;
+        diag_error(t->d, at, "tile '%%%.*s' at [%lld, %lld) overlaps live tile '%%%.*s' at [%lld, %lld) in %s",
+                   (int)b->name.len, b->name.p, (long long)b->addr, (long long)(b->addr + b->size),
+                   (int)a->name.len, a->name.p, (long long)a->addr, (long long)(a->addr + a->size),
+                   enum_info[EK_LOC].names[b->loc]);
+        diag_note(t->d, a->def_op == NO_OP ? a->def : t->f->ops[a->def_op].name_span, "'%%%.*s' defined here",
+                  (int)a->name.len, a->name.p);
+        t->errors = true;
+    }
+    free(order);
+    free(active);
+    free(first);
 }
 
 /* ---- placement -------------------------------------------------------------------------- */
@@ -335,28 +387,39 @@ static int cmp_iv(const void *x, const void *y)
 
 static bool in_space(const Entry *e, Loc loc) { return e->loc == loc && !e->dropped && e->start >= 0; }
 
+/* The lowest address aligned to al where size bytes fit between the n
+ * occupied intervals (sorted here). */
+static int64_t lowest_fit(Iv *ivs, size_t n, int64_t size, int64_t al)
+{
+    if (n > 1)
+        qsort(ivs, n, sizeof *ivs, cmp_iv);
+    int64_t addr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ivs[i].lo >= addr + size)
+            break;
+        if (ivs[i].hi > addr)
+            addr = round_up(ivs[i].hi, al);
+    }
+    return addr;
+}
+
+static void push_iv(Iv **ivs, size_t *cap, size_t *n, const Entry *o)
+{
+    xgrow((void **)ivs, cap, *n + 1, sizeof **ivs);
+    (*ivs)[*n].lo = o->addr;
+    (*ivs)[(*n)++].hi = o->addr + o->asize;
+}
+
 /* First fit of e among the placed entries whose live ranges meet its own. */
 static int64_t first_fit(T *t, const Entry *e, Iv **ivs, size_t *cap)
 {
     size_t n = 0;
     for (uint32_t i = 0; i < t->ne; i++) {
         const Entry *o = &t->e[i];
-        if (o == e || !(o->placed || o->pinned) || !in_space(o, e->loc) || !live_overlap(o, e))
-            continue;
-        xgrow((void **)ivs, cap, n + 1, sizeof **ivs);
-        (*ivs)[n].lo = o->addr;
-        (*ivs)[n++].hi = o->addr + o->asize;
+        if (o != e && (o->placed || o->pinned) && in_space(o, e->loc) && live_overlap(o, e))
+            push_iv(ivs, cap, &n, o);
     }
-    if (n > 1)
-        qsort(*ivs, n, sizeof **ivs, cmp_iv);
-    int64_t al = alignment[e->loc], addr = 0;
-    for (size_t i = 0; i < n; i++) {
-        if ((*ivs)[i].lo >= addr + e->asize)
-            break;
-        if ((*ivs)[i].hi > addr)
-            addr = round_up((*ivs)[i].hi, al);
-    }
-    return addr;
+    return lowest_fit(*ivs, n, e->asize, alignment[e->loc]);
 }
 
 /* Placement orders: by decreasing size, or by start of life. */
@@ -392,6 +455,37 @@ static int cmp_by_start(const void *x, const void *y)
     return cmp_tail(a, b);
 }
 
+/* First fit in order of start of life (keys sorted so) as a sweep: only the
+ * tiles still live are looked at, so large functions stay fast. */
+static void place_by_start(T *t, Loc loc, const Key *keys, uint32_t n, Iv **ivs, size_t *cap)
+{
+    uint32_t *pinned = xmalloc((t->ne ? t->ne : 1) * sizeof *pinned);
+    uint32_t *active = xmalloc((n ? n : 1) * sizeof *active);
+    uint32_t np = 0, na = 0;
+    for (uint32_t i = 0; i < t->ne; i++)
+        if (t->e[i].pinned && in_space(&t->e[i], loc))
+            pinned[np++] = i;
+    for (uint32_t k = 0; k < n; k++) {
+        Entry *e = &t->e[keys[k].idx];
+        size_t ni = 0;
+        uint32_t keep = 0;
+        for (uint32_t j = 0; j < na; j++)
+            if (t->e[active[j]].end >= e->start) {
+                active[keep++] = active[j];
+                push_iv(ivs, cap, &ni, &t->e[active[j]]);
+            }
+        na = keep;
+        for (uint32_t j = 0; j < np; j++)
+            if (live_overlap(&t->e[pinned[j]], e))
+                push_iv(ivs, cap, &ni, &t->e[pinned[j]]);
+        e->addr = lowest_fit(*ivs, ni, e->asize, alignment[loc]);
+        e->placed = true;
+        active[na++] = keys[k].idx;
+    }
+    free(pinned);
+    free(active);
+}
+
 static int64_t space_peak(const T *t, Loc loc)
 {
     int64_t peak = 0;
@@ -416,6 +510,7 @@ static int64_t space_peak(const T *t, Loc loc)
  * lower bound. */
 #define SEARCH_BUDGET 20000000 /* work units: about one per entry visited */
 #define SEARCH_MAX_TILES 256
+#define SIZE_ORDER_MAX_TILES 4096 /* above this, only the linear-time sweep order */
 
 typedef struct Search {
     T *t;
@@ -587,13 +682,20 @@ static void place_space(T *t, Loc loc)
     size_t ivcap = 0;
     int64_t best_peak = -1;
     for (size_t o = 0; o < sizeof orders / sizeof orders[0] && n; o++) {
+        bool by_start = orders[o] == cmp_by_start;
+        if (!by_start && n > SIZE_ORDER_MAX_TILES)
+            continue; /* quadratic: large spaces take the sweep only */
         qsort(keys, n, sizeof *keys, orders[o]);
         for (uint32_t k = 0; k < n; k++)
             t->e[keys[k].idx].placed = false;
-        for (uint32_t k = 0; k < n; k++) {
-            Entry *e = &t->e[keys[k].idx];
-            e->addr = first_fit(t, e, &ivs, &ivcap);
-            e->placed = true;
+        if (by_start) {
+            place_by_start(t, loc, keys, n, &ivs, &ivcap);
+        } else {
+            for (uint32_t k = 0; k < n; k++) {
+                Entry *e = &t->e[keys[k].idx];
+                e->addr = first_fit(t, e, &ivs, &ivcap);
+                e->placed = true;
+            }
         }
         int64_t peak = space_peak(t, loc);
         if (best_peak < 0 || peak < best_peak) {
