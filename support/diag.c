@@ -308,7 +308,11 @@ static void render_text(DiagEngine *d, const DiagRec *r)
     }
     if (ws > ls)
         fputs("...", out);
-    fwrite(s->text + ws, 1, we - ws, out);
+    /* Control bytes (a terminal would act on them) show as '?', one column each. */
+    for (size_t k = ws; k < we; k++) {
+        unsigned char c = (unsigned char)s->text[k];
+        fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c, out);
+    }
     if (we < le)
         fputs("...", out);
     fputc('\n', out);
