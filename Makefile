@@ -13,7 +13,7 @@ WARN     := -std=c11 -Wall -Wextra -Wpedantic -Werror
 # -fno-trapping-math does not change IEEE results; it lets GCC vectorize float loops.
 BASEFLAGS:= $(WARN) -g -ffp-contract=off -fno-trapping-math -D_POSIX_C_SOURCE=200809L
 OPT      := -O2
-SAN      := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN      := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DPTOAS_DEBUG
 INC      := -Ilexer -Iparser -Isupport -Iir -Ipasses -Icodegen -Idriver -Iruntime -I$(BUILD)
 CFLAGS   ?=
 LDLIBS   := -lm

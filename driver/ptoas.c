@@ -449,6 +449,36 @@ static void dump_after(Driver *dr, OptPass pass, const Module *m)
     fflush(stderr);
 }
 
+/* Debug builds (the sanitized one the tests use) run the verifier again after
+ * every transforming pass: a pass that makes invalid IR is a bug in ptoas. */
+static void reverify(Driver *dr, OptPass after, Module *m)
+{
+#ifdef PTOAS_DEBUG
+    FILE *sink = tmpfile();
+    if (!sink)
+        return;
+    DiagEngine *d = diag_new(&dr->src, DIAG_TEXT, sink);
+    bool ok = verify_module(m, &dr->src, d, &dr->opt);
+    diag_flush(d);
+    if (!ok) {
+        char first[512] = "";
+        rewind(sink);
+        if (!fgets(first, sizeof first, sink))
+            first[0] = 0;
+        first[strcspn(first, "\n")] = 0;
+        diag_free(d);
+        fclose(sink);
+        DIAG_INTERNAL("the IR after '%s' fails verification: %s", opt_pass_name(after), first);
+    }
+    diag_free(d);
+    fclose(sink);
+#else
+    (void)dr;
+    (void)after;
+    (void)m;
+#endif
+}
+
 /* Parses src[begin, end) and runs the pipeline on it; prints the result to
  * the staging file when everything succeeded. Returns false on any error. */
 static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
@@ -471,6 +501,8 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
             DIAG_INTERNAL("pass '%s' returned %s but reported %u error(s)", opt_pass_name(p->id),
                           passed ? "success" : "failure", diag_error_count(dr->diag) - errors);
         ok = passed;
+        if (ok && p->id != OPT_PASS_VERIFY)
+            reverify(dr, p->id, m);
         if (ok)
             dump_after(dr, p->id, m);
     }
