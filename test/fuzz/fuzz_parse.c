@@ -3,7 +3,8 @@
  * hang or unbounded memory. Two properties are checked on the way:
  *   - printing is idempotent: print -> parse -> print gives the same bytes;
  *   - the pipeline's output re-assembles to itself: when all passes succeed,
- *     running them again on the printed IR prints the same bytes. */
+ *     running them again on the printed IR prints the same bytes;
+ *   - the IR after bufferize and tassign passes the verifier again. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +36,13 @@ static char *assemble(const char *text, size_t len, size_t *out_len, Stage stage
     Module *m = frontend_parse(&src, 0, (uint32_t)len, d);
     for (size_t i = 0; stage == STAGE_ALL && i < sizeof passes / sizeof passes[0] && !diag_error_count(d); i++)
         passes[i](m, &src, d, &opt);
-    if (stage == STAGE_ALL && !diag_error_count(d))
+    if (stage == STAGE_ALL && !diag_error_count(d)) {
+        if (!verify_module(m, &src, d, &opt)) {
+            fprintf(stderr, "the IR after bufferize and tassign fails verification\n");
+            abort();
+        }
         emit_c(sink, m, &src, d, &opt, false);
+    }
     diag_flush(d);
     char *out = NULL;
     if (diag_error_count(d) == 0) {
