@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "frontend.h"
+#include "str.h"
 
 /* A slice of the source text (names are never copied). */
 typedef struct Str {
@@ -140,17 +141,7 @@ const Type *type_ptr(TypeTable *t, DType d, bool gm);
 const Type *type_view(TypeTable *t, TypeKind kind, DType d, uint32_t rank, const int64_t *dims);
 static inline bool type_is_tile(const Type *t) { return t && (t->kind == TY_TILE || t->kind == TY_TILE_BUF); }
 
-/* Canonical spelling (LANGUAGE.md 3.1): appends to a growable buffer. */
-typedef struct StrBuf {
-    char *p;
-    size_t len, cap;
-} StrBuf;
-void sb_putc(StrBuf *b, char c);
-void sb_puts(StrBuf *b, const char *s);
-void sb_putn(StrBuf *b, const char *s, size_t n);
-void sb_put_int(StrBuf *b, long long v); /* as "%lld" */
-void sb_printf(StrBuf *b, const char *fmt, ...) DIAG_PRINTF(2, 3);
-void sb_free(StrBuf *b);
+/* Canonical spelling (LANGUAGE.md 3.1), appended to b. */
 void type_print(StrBuf *b, const Type *t);
 /* Same into a caller buffer, for messages (truncated with "..."). */
 const char *type_str(const Type *t, char *buf, size_t size);

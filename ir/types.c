@@ -1,6 +1,5 @@
 /* types.c - element types, enum tables, interned types and their canonical
  * spelling (LANGUAGE.md 3.1: compact form, defaults omitted). */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -79,58 +78,6 @@ void enum_expected_list(EnumKind k, char *buf, size_t size)
     buf[0] = 0;
     for (int i = 0; i < e->count && used < size; i++)
         used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", e->names[i]);
-}
-
-/* ---- growable string buffer -------------------------------------------------- */
-void sb_putn(StrBuf *b, const char *s, size_t n)
-{
-    xgrow((void **)&b->p, &b->cap, b->len + n + 1, 1);
-    if (n)
-        memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
-
-void sb_put_int(StrBuf *b, long long v)
-{
-    char tmp[24], *end = tmp + sizeof tmp, *s = end;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do
-        *--s = (char)('0' + u % 10);
-    while (u /= 10);
-    if (v < 0)
-        *--s = '-';
-    sb_putn(b, s, (size_t)(end - s));
-}
-void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
-void sb_printf(StrBuf *b, const char *fmt, ...)
-{
-    char tmp[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof tmp) {
-        sb_putn(b, tmp, (size_t)n);
-        return;
-    }
-    xgrow((void **)&b->p, &b->cap, b->len + (size_t)n + 1, 1);
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-void sb_free(StrBuf *b)
-{
-    free(b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
 }
 
 /* ---- interning --------------------------------------------------------------- */

@@ -1,0 +1,21 @@
+/* str.h - a growable, NUL-terminated string buffer. Start with StrBuf b = {0};
+ * allocation failures exit(3) (arena.h's xgrow). */
+#ifndef PTOAS_STR_H
+#define PTOAS_STR_H
+#include <stddef.h>
+#include "arena.h"
+#include "diag.h"
+
+typedef struct StrBuf {
+    char *p;
+    size_t len, cap;
+} StrBuf;
+
+void sb_putc(StrBuf *b, char c);
+void sb_puts(StrBuf *b, const char *s);
+void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_put_int(StrBuf *b, long long v); /* as "%lld", without printf */
+void sb_printf(StrBuf *b, const char *fmt, ...) DIAG_PRINTF(2, 3);
+void sb_free(StrBuf *b);
+
+#endif
