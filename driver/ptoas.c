@@ -79,12 +79,12 @@ static const char help_text[] =
 static _Noreturn void usage_error(const char *fmt, ...) DIAG_PRINTF(1, 2);
 static _Noreturn void usage_error(const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    fputs("ptoas: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    diag_tool_error("%s", msg);
     fputs("ptoas: see 'ptoas --help'\n", stderr);
     exit(2);
 }

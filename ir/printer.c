@@ -465,6 +465,18 @@ static void put_func_results(Printer *pr, const Func *f, bool generic)
     sb_putc(&pr->b, ')');
 }
 
+/* `%a: T1, %b: T2` */
+static void put_args(Printer *pr, const Func *f)
+{
+    for (uint32_t i = 0; i < f->nargs; i++) {
+        if (i)
+            sb_puts(&pr->b, ", ");
+        put_value(pr, f->args[i]);
+        sb_puts(&pr->b, ": ");
+        put_type(pr, f->values[f->args[i]].type);
+    }
+}
+
 static void print_func(Printer *pr, const Func *f, const char *indent, const char *op_indent)
 {
     StrBuf *b = &pr->b;
@@ -487,13 +499,7 @@ static void print_func(Printer *pr, const Func *f, const char *indent, const cha
         sb_puts(b, "}> ({\n");
         if (f->nargs) {
             sb_printf(b, "%s^bb0(", indent);
-            for (uint32_t i = 0; i < f->nargs; i++) {
-                if (i)
-                    sb_puts(b, ", ");
-                put_value(pr, f->args[i]);
-                sb_puts(b, ": ");
-                put_type(pr, f->values[f->args[i]].type);
-            }
+            put_args(pr, f);
             sb_puts(b, "):\n");
         }
         for (uint32_t i = 0; i < f->nops; i++)
@@ -506,13 +512,7 @@ static void print_func(Printer *pr, const Func *f, const char *indent, const cha
     sb_printf(b, "%sfunc.func %s%s@", indent, vis[f->visibility], f->visibility ? " " : "");
     put_str(b, f->name);
     sb_putc(b, '(');
-    for (uint32_t i = 0; i < f->nargs; i++) {
-        if (i)
-            sb_puts(b, ", ");
-        put_value(pr, f->args[i]);
-        sb_puts(b, ": ");
-        put_type(pr, f->values[f->args[i]].type);
-    }
+    put_args(pr, f);
     sb_putc(b, ')');
     if (f->nresults) {
         sb_puts(b, " -> ");
