@@ -148,7 +148,7 @@ const char *type_str(const Type *t, char *buf, size_t size);
 
 /* ---- attributes ------------------------------------------------------------ */
 typedef enum {
-    AV_UNIT, AV_BOOL, AV_INT, AV_FLOAT, AV_STRING, AV_ARRAY, AV_DENSE, AV_ENUM, AV_TYPE
+    AV_UNIT, AV_BOOL, AV_INT, AV_FLOAT, AV_STRING, AV_ARRAY, AV_DENSE, AV_ENUM, AV_TYPE, AV_FUNCTYPE
 } AttrValueKind;
 
 typedef struct AttrValue AttrValue;
@@ -165,6 +165,10 @@ struct AttrValue {
         struct { int64_t *items; uint32_t n; } dense;     /* AV_DENSE array<T: ...> */
         struct { EnumKind kind; int value; } e;           /* AV_ENUM */
         const Type *ty;                                   /* AV_TYPE */
+        struct {
+            const Type **params, **results;
+            uint32_t nparams, nresults;
+        } fn;                                             /* AV_FUNCTYPE (T1, T2) -> R */
     } u;
 };
 

@@ -176,6 +176,24 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
     case AV_TYPE:
         type_print(b, v->u.ty);
         return;
+    case AV_FUNCTYPE:
+        sb_putc(b, '(');
+        for (uint32_t i = 0; i < v->u.fn.nparams; i++) {
+            if (i)
+                sb_puts(b, ", ");
+            type_print(b, v->u.fn.params[i]);
+        }
+        sb_puts(b, ") -> ");
+        if (v->u.fn.nresults != 1)
+            sb_putc(b, '(');
+        for (uint32_t i = 0; i < v->u.fn.nresults; i++) {
+            if (i)
+                sb_puts(b, ", ");
+            type_print(b, v->u.fn.results[i]);
+        }
+        if (v->u.fn.nresults != 1)
+            sb_putc(b, ')');
+        return;
     }
     if (!(in_array && (t == DT_I64 || t == DT_F64))) {
         sb_puts(b, " : ");

@@ -107,6 +107,7 @@ int lex_next(Lexer *lx, Span *loc)
                 return ret(lx, T_ERROR);
             }
             "@" ident              { TOK(T_SYMBOL); }
+            "^" [A-Za-z0-9_$.\-]+  { TOK(T_CARET); }
             "!" ident              { TOK(T_BANG); }
             "#" ident              { TOK(T_HASH); }
 

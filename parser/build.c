@@ -792,15 +792,10 @@ static Attr *take_attrs(Parser *p, uint32_t n)
     return a;
 }
 
-void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs)
+/* LANGUAGE.md 1: pto.target_arch must name a known architecture. */
+static void check_module_attrs(Parser *p, const ModuleOp *mod)
 {
-    ModuleOp *mod = ir_module_add(p->m, false);
-    mod->span = kw;
-    if (name.end > name.begin)
-        mod->name = (Str){p->src->text + name.begin + 1, name.end - name.begin - 1};
-    mod->nattrs = nattrs;
-    mod->attrs = take_attrs(p, nattrs);
-    for (uint32_t i = 0; i < nattrs; i++) {
+    for (uint32_t i = 0; i < mod->nattrs; i++) {
         const Attr *a = &mod->attrs[i];
         if (!STR_EQ_LIT(a->key, "pto.target_arch") || !a->val)
             continue;
@@ -809,10 +804,28 @@ void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs)
             !(STR_EQ_LIT(v, "a2") || STR_EQ_LIT(v, "a3") || STR_EQ_LIT(v, "a5")))
             ERR(a->val->span, "unknown pto.target_arch \"%.*s\", expected a2, a3 or a5", (int)v.len, v.p);
     }
+}
+
+static ModuleOp *module_begin(Parser *p, Span kw, Str name)
+{
+    ModuleOp *mod = ir_module_add(p->m, false);
+    mod->span = kw;
+    mod->name = name;
     p->mod = mod;
     p->implicit = NULL;
     p->top_depth = p->depth;
     pb_op_reset(p);
+    return mod;
+}
+
+void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs)
+{
+    Str n = {p->src->text + name.begin + 1, name.end > name.begin ? name.end - name.begin - 1 : 0};
+    Attr *attrs = take_attrs(p, nattrs);
+    ModuleOp *mod = module_begin(p, kw, n);
+    mod->nattrs = nattrs;
+    mod->attrs = attrs;
+    check_module_attrs(p, mod);
 }
 
 void pb_module_end(Parser *p)
@@ -822,7 +835,8 @@ void pb_module_end(Parser *p)
     pb_op_reset(p);
 }
 
-void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
+/* name is the symbol without '@' or quotes; name_span where it is written. */
+static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
 {
     ModuleOp *mod = p->mod;
     if (!mod) {
@@ -833,7 +847,7 @@ void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
     Func *f = ir_func_add(p->m, mod);
     f->span = kw;
     f->name_span = name;
-    f->name = (Str){p->src->text + name.begin + 1, name.end - name.begin - 1};
+    f->name = fname;
     f->visibility = (uint8_t)visibility;
     p->fn = f;
     names_clear(p);
@@ -853,12 +867,17 @@ void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
     NameSlot *s = slot_find(p->syms, p->syms_cap, f->name);
     if (s->name.p) {
         ERR(name, "redefinition of symbol named '%.*s'", (int)f->name.len, f->name.p);
-        diag_note(p->diag, (Span){s->id, s->id + f->name.len + 1}, "previously defined here");
+        diag_note(p->diag, (Span){s->id, s->id + 1}, "previously defined here");
     } else {
         s->name = f->name;
         s->id = name.begin;
         p->syms_used++;
     }
+}
+
+void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
+{
+    func_begin(p, kw, (Str){p->src->text + name.begin + 1, name.end - name.begin - 1}, name, visibility);
 }
 
 void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan)
@@ -872,6 +891,14 @@ void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan)
     f->args[f->nargs++] = id;
 }
 
+static void body_begin(Parser *p)
+{
+    p->in_body = true;
+    p->body_depth = p->depth;
+    p->errors_at_op = diag_error_count(p->diag);
+    pb_op_reset(p);
+}
+
 void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
 {
     Func *f = p->fn;
@@ -881,10 +908,7 @@ void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
         nresult_types = (uint32_t)p->ntys;
     f->nresults = nresult_types;
     f->results = arena_dup(&p->m->arena, p->tys + p->ntys - nresult_types, nresult_types * sizeof *f->results);
-    p->in_body = true;
-    p->body_depth = p->depth;
-    p->errors_at_op = diag_error_count(p->diag);
-    pb_op_reset(p);
+    body_begin(p);
 }
 
 void pb_func_end(Parser *p, Span close)
@@ -1567,4 +1591,138 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
         op->tile_addr = tile_addr;
     }
     op->constant = value;
+}
+
+/* ---- generic func.func and builtin.module ------------------------------------------ */
+AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s)
+{
+    AttrValue *v = new_aval(p, AV_FUNCTYPE, s);
+    const Type **tys = arena_dup(&p->m->arena, p->tys + p->ntys - nresults - nparams,
+                                 (nparams + nresults) * sizeof *tys);
+    p->ntys -= nparams + nresults;
+    for (uint32_t i = 0; i < nparams + nresults; i++)
+        if (!tys[i])
+            return NULL; /* reported */
+    v->u.fn.params = tys;
+    v->u.fn.nparams = nparams;
+    v->u.fn.results = tys + nparams;
+    v->u.fn.nresults = nresults;
+    return v;
+}
+
+/* Takes the properties of a generic func.func or builtin.module: the ones the
+ * op defines come out in *known (NULL if absent), the rest stay attributes. */
+static Attr *take_props(Parser *p, uint32_t n, const char *const *names, AttrValue **known, size_t nknown,
+                        uint32_t *nrest)
+{
+    Attr *a = take_attrs(p, n);
+    uint32_t k = 0;
+    for (size_t j = 0; j < nknown; j++)
+        known[j] = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        bool taken = false;
+        for (size_t j = 0; j < nknown && !taken; j++)
+            if (str_eq(a[i].key, names[j], strlen(names[j]))) {
+                known[j] = a[i].val;
+                taken = true;
+            }
+        if (!taken)
+            a[k++] = a[i];
+    }
+    *nrest = k;
+    return a;
+}
+
+/* Appends the attributes after a generic op's region to *attrs. */
+static void append_attrs(Parser *p, Attr **attrs, uint32_t *n, uint32_t nmore)
+{
+    Attr *more = take_attrs(p, nmore);
+    Attr *all = arena_alloc(&p->m->arena, (*n + nmore) * sizeof *all);
+    if (*n)
+        memcpy(all, *attrs, *n * sizeof *all);
+    if (nmore)
+        memcpy(all + *n, more, nmore * sizeof *all);
+    *attrs = all;
+    *n += nmore;
+}
+
+void pb_gfunc_begin(Parser *p, Span kw, uint32_t nprops)
+{
+    static const char *const names[] = {"sym_name", "function_type", "sym_visibility"};
+    AttrValue *v[3];
+    uint32_t nrest;
+    Attr *rest = take_props(p, nprops, names, v, 3, &nrest);
+    Str name = {"", 0};
+    Span name_span = kw;
+    if (!v[0] || v[0]->kind != AV_STRING)
+        ERR(kw, "'func.func' op requires attribute 'sym_name'");
+    else {
+        name = v[0]->u.s;
+        name_span = v[0]->span;
+    }
+    int vis = 0;
+    if (v[2] && v[2]->kind == AV_STRING)
+        vis = STR_EQ_LIT(v[2]->u.s, "private") ? 1 : STR_EQ_LIT(v[2]->u.s, "public") ? 2 : 0;
+    func_begin(p, kw, name, name_span, vis);
+    Func *f = p->fn;
+    f->attrs = rest;
+    f->nattrs = nrest;
+    p->gfunc_type = NULL;
+    if (!v[1] || v[1]->kind != AV_FUNCTYPE) {
+        ERR(kw, "'func.func' op requires attribute 'function_type'");
+        return;
+    }
+    p->gfunc_type = v[1];
+    f->nresults = v[1]->u.fn.nresults;
+    f->results = v[1]->u.fn.results;
+}
+
+void pb_gfunc_body(Parser *p)
+{
+    Func *f = p->fn;
+    const AttrValue *ft = p->gfunc_type;
+    if (ft && f->nargs != ft->u.fn.nparams) {
+        ERR(f->span, "'func.func' op entry block must have %u argument%s to match function signature",
+            ft->u.fn.nparams, ft->u.fn.nparams == 1 ? "" : "s");
+    } else if (ft) {
+        for (uint32_t i = 0; i < f->nargs; i++) {
+            const Value *a = &f->values[f->args[i]];
+            if (a->type && ft->u.fn.params[i] && a->type != ft->u.fn.params[i]) {
+                char x[256], y[256];
+                ERR(a->def, "type of entry block argument #%u('%s') must match the type of the corresponding "
+                            "argument in function signature('%s')", i, type_str(a->type, x, sizeof x),
+                    type_str(ft->u.fn.params[i], y, sizeof y));
+                break;
+            }
+        }
+    }
+    body_begin(p);
+}
+
+void pb_gfunc_end(Parser *p, Span close, uint32_t nattrs)
+{
+    Func *f = p->fn;
+    append_attrs(p, &f->attrs, &f->nattrs, nattrs);
+    pb_func_end(p, close);
+}
+
+void pb_gmodule_begin(Parser *p, Span kw, uint32_t nprops)
+{
+    static const char *const names[] = {"sym_name", "sym_visibility"};
+    AttrValue *v[2];
+    uint32_t nrest;
+    Attr *rest = take_props(p, nprops, names, v, 2, &nrest);
+    Str name = {"", 0};
+    if (v[0] && v[0]->kind == AV_STRING)
+        name = v[0]->u.s;
+    ModuleOp *mod = module_begin(p, kw, name);
+    mod->attrs = rest;
+    mod->nattrs = nrest;
+}
+
+void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs)
+{
+    append_attrs(p, &mod->attrs, &mod->nattrs, nattrs);
+    check_module_attrs(p, mod);
+    pb_module_end(p);
 }

@@ -77,6 +77,7 @@ typedef struct Parser {
     int depth, body_depth, top_depth;
     Span open_type;            /* the `!pto.tile_buf` whose '<' is open, len 0 if none */
     bool aborted;
+    const AttrValue *gfunc_type; /* function_type of the generic func.func being read */
     bool multi_result;         /* the op's results used %r:N (reported) */
 } Parser;
 
@@ -130,6 +131,14 @@ void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes);
 void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults,
                    uint32_t nattrs);
 void pb_multi_result(Parser *p, Span s);
+
+/* Generic spellings of func.func and builtin.module (region ops). */
+AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s);
+void pb_gfunc_begin(Parser *p, Span kw, uint32_t nprops);
+void pb_gfunc_body(Parser *p);
+void pb_gfunc_end(Parser *p, Span close, uint32_t nattrs);
+void pb_gmodule_begin(Parser *p, Span kw, uint32_t nprops);
+void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs);
 
 /* Diagnostics helpers. */
 Str pb_text(const Parser *p, Span s);

@@ -51,6 +51,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 
 %union {
     uint32_t n;
+    ModuleOp *mod;
     const Type *type;
     AttrValue *aval;
     SigInfo sig;
@@ -65,6 +66,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token IDENT "identifier" SSA "an SSA value" SYMBOL "a symbol" BANG "a type" HASH "an attribute"
 %token HEX "a hex integer" DIMS "a shape" SHAPED "a shaped type" INT "an integer" FLOAT "a float"
 %token STRING "a string"
+%token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_CONSTANT OP_RETURN
 %token <type> TYPE_MEMO "a memoized type"
 
@@ -86,6 +88,8 @@ file
 top
     : module
     | func
+    | gmodule
+    | gfunc
     | error
     ;
 
@@ -102,8 +106,10 @@ opt_modname
 mod_items
     : %empty
     | mod_items func
+    | mod_items gfunc
     | mod_items error
     ;
+
 
 func
     : FUNC opt_visibility SYMBOL '(' { pb_func_begin(p, @1, @3, (int)$2); } opt_args ')'
@@ -317,6 +323,8 @@ attr_entry
 attr_key
     : any_ident
     | STRING
+    | GFUNC
+    | GMODULE
     ;
 
 any_ident
@@ -333,6 +341,9 @@ attr_value
     | FLOAT                   { $$ = pb_attr_number(p, T_FLOAT, @1, NULL, @1); }
     | FLOAT ':' type          { $$ = $3 ? pb_attr_number(p, T_FLOAT, @1, $3, @3) : NULL; }
     | STRING                  { $$ = pb_attr_simple(p, AV_STRING, @1); }
+    | GFUNC                   { $$ = pb_attr_simple(p, AV_STRING, @1); }
+    | GMODULE                 { $$ = pb_attr_simple(p, AV_STRING, @1); }
+    | '(' opt_types ')' ARROW result_types { $$ = pb_attr_functype(p, $2, $5, @$); }
     | TRUE                    { $$ = pb_attr_simple(p, AV_BOOL, @1); }
     | FALSE                   { $$ = pb_attr_simple(p, AV_BOOL, @1); }
     | '[' ']'                 { $$ = pb_attr_array(p, 0, @$); }
@@ -354,6 +365,27 @@ ints
     | HEX          { pb_push_int(p, @1, T_HEX); $$ = 1; }
     | ints ',' INT { pb_push_int(p, @3, T_INT); $$ = $1 + 1; }
     | ints ',' HEX { pb_push_int(p, @3, T_HEX); $$ = $1 + 1; }
+    ;
+
+/* MLIR's generic spelling of the region ops, as --emit=generic prints them:
+ * "builtin.module"() <{sym_name = ...}> ({ ... }) {attrs} : () -> ()
+ * "func.func"() <{function_type = ..., sym_name = ...}> ({ ^bb0(%a: T): ... }) {attrs} : () -> () */
+gmodule
+    : GMODULE '(' ')' opt_props '(' '{' { pb_gmodule_begin(p, @1, $4); $<mod>$ = p->mod; } mod_items '}' ')'
+      opt_attr_dict ':' '(' ')' ARROW '(' ')'
+      { pb_gmodule_end(p, $<mod>7, $11); }
+    ;
+
+gfunc
+    : GFUNC '(' ')' opt_props '(' '{' { pb_gfunc_begin(p, @1, $4); } opt_block_args { pb_gfunc_body(p); } ops '}'
+      ')' opt_attr_dict ':' '(' ')' ARROW '(' ')'
+      { pb_gfunc_end(p, @11, $13); }
+    ;
+
+opt_block_args
+    : %empty
+    | CARET ':'
+    | CARET '(' opt_args ')' ':'
     ;
 
 %%
@@ -378,6 +410,18 @@ static int classify_ident(Parser *p, Span s)
     return syn_tok[op_info(k)->syntax];
 }
 
+/* "func.func" and "builtin.module" start the generic spelling of those ops. */
+static int classify_string(const Parser *p, Span s)
+{
+    const char *t = p->src->text + s.begin;
+    uint32_t n = s.end - s.begin;
+    if (n == 11 && memcmp(t, "\"func.func\"", 11) == 0)
+        return T_GFUNC;
+    if (n == 16 && memcmp(t, "\"builtin.module\"", 16) == 0)
+        return T_GMODULE;
+    return T_STRING;
+}
+
 /* A token where parsing can resume after an error: the first token of a line
  * that starts an op inside the current body, a '}' that closes the body or
  * module, a line-initial func.func/module outside bodies, or end of file. */
@@ -398,7 +442,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
     }
     if (t == '}')
         return p->depth < p->top_depth;
-    return bol && (t == T_FUNC || t == T_MODULE);
+    return bol && (t == T_FUNC || t == T_MODULE || t == T_GFUNC || t == T_GMODULE);
 }
 
 /* ---- the type memo ------------------------------------------------------------
@@ -503,6 +547,8 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
         int t = lex_next(&p->lx, loc);
         if (t == T_IDENT)
             t = classify_ident(p, *loc);
+        else if (t == T_STRING)
+            t = classify_string(p, *loc);
         else if (t == T_BANG && (lval->type = memo_find(p, loc)) != NULL)
             t = T_TYPE_MEMO;
         else if (t == '{')
@@ -645,6 +691,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                 continue;
             if (ident && is_keyword(k))
                 continue;
+            if (k == YYSYMBOL_GFUNC || k == YYSYMBOL_GMODULE)
+                continue; /* the generic spellings go unmentioned, as in MLIR */
             const char *d = describe(k);
             bool dup = false;
             for (int j = 0; j < nn; j++)
