@@ -7,6 +7,8 @@
  * any NaN above +Inf, so poisoning needs no extra pass). The per-element loops are
  * branch-free; the per-group work (exponent, scale, the exp/max/scaling writes) is scalar.
  */
+#include <math.h>
+
 #include "internal.h"
 
 #define GROUP 32
@@ -432,53 +434,6 @@ static void enc_fp8_row_avx2(const uint32_t *x, uint8_t *out, int64_t ng, const 
     }
 }
 
-/* e2m1_encode (internal.h) on 8 lanes, magnitude and sign (a code 0..15), no NaN case;
- * for a bf16 source y is first rounded to bf16 (NUMERICS.md 1.4). */
-__attribute__((target("avx2")))
-static inline __m256i e2m1_code_avx2(__m256 yf, int bf16)
-{
-    __m256i y = _mm256_castps_si256(yf);
-    if (bf16) {
-        __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(y, 16), _mm256_set1_epi32(1));
-        y = _mm256_add_epi32(_mm256_add_epi32(y, _mm256_set1_epi32(0x7FFF)), lsb);
-        y = _mm256_and_si256(y, _mm256_set1_epi32((int)0xFFFF0000u));
-    }
-    __m256i a = _mm256_and_si256(y, _mm256_set1_epi32(0x7FFFFFFF));
-    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(a, 22), _mm256_set1_epi32(1));
-    __m256i norm = _mm256_add_epi32(a, _mm256_set1_epi32(0x1FFFFF - (252 << 22)));
-    norm = _mm256_srli_epi32(_mm256_add_epi32(norm, lsb), 22);
-    norm = _mm256_min_epu32(norm, _mm256_set1_epi32(7));
-    __m256i sub = _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_set1_ps(4194304.0f)));
-    sub = _mm256_sub_epi32(sub, _mm256_set1_epi32(0x4A800000));
-    __m256i small = _mm256_sub_epi32(a, _mm256_set1_epi32(0x3F800000));
-    __m256i mag = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(norm), _mm256_castsi256_ps(sub),
-                                                       _mm256_castsi256_ps(small)));
-    __m256i sign = _mm256_and_si256(_mm256_srli_epi32(y, 28), _mm256_set1_epi32(8));
-    return _mm256_or_si256(mag, sign);
-}
-
-/* Packed e2m1 bytes of NG groups (16 bytes each). */
-__attribute__((target("avx2")))
-static void enc_fp4_row_avx2(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv, int bf16)
-{
-    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    for (int64_t g = 0; g < ng; g++) {
-        const float *p = (const float *)(const void *)(x + g * GROUP);
-        __m256 s = _mm256_set1_ps(sv[g]);
-        __m256i c0 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p), s), bf16);
-        __m256i c1 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p + 8), s), bf16);
-        __m256i c2 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p + 16), s), bf16);
-        __m256i c3 = e2m1_code_avx2(_mm256_mul_ps(_mm256_loadu_ps(p + 24), s), bf16);
-        /* 32 code bytes in element order */
-        __m256i b = _mm256_permutevar8x32_epi32(
-            _mm256_packus_epi16(_mm256_packus_epi32(c0, c1), _mm256_packus_epi32(c2, c3)), perm);
-        /* each 16-bit lane lo | hi << 8 -> byte lo | hi << 4 */
-        __m256i w = _mm256_and_si256(_mm256_or_si256(b, _mm256_srli_epi16(b, 4)), _mm256_set1_epi16(0xFF));
-        __m256i q = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
-        _mm_storeu_si128((__m128i *)(void *)(out + g * 16), _mm256_castsi256_si128(q));
-    }
-}
-
 /* Widens a f16 / bf16 row to fp32 patterns (vcvtph2ps is exact; it quiets a signalling NaN,
  * which only matters for a NaN group, whose outputs do not depend on the payload). */
 __attribute__((target("avx2,f16c")))
@@ -502,6 +457,123 @@ static void widen_row_avx2(ptort_dtype dt, const uint8_t *p, uint32_t *out, int6
     }
     for (; i < npad; i++)
         out[i] = 0;
+}
+
+/* ---- MXFP4 straight from the 16-bit source (f16 / bf16, AVX2) -----------------------
+ * The e2m1 code of y = x * 2^(127 - e) only depends on where |x| lies among the 7 rounding
+ * midpoints 0.25 0.75 1.25 1.75 2.5 3.5 5 scaled by 2^(e - 127) (ties to the even code: >
+ * for the odd-indexed codes' lower midpoints 0.25 1.25 2.5 5, >= for 0.75 1.75 3.5). As
+ * sign-cleared 16-bit patterns order magnitudes, code = sign * 8 + the number of thresholds
+ * P_i below |x|'s pattern, P_i the largest finite pattern whose value is <= (>: <) the
+ * scaled midpoint. That equals the fp32 path bit for bit: x * s is exact except where it
+ * underflows (far below 0.25) or overflows (code 7 both ways), and for bf16 the rounding of
+ * the exact product to bf16 changes nothing; +-Inf lies above every P_i (saturates to 7).
+ * NaN groups are overwritten afterwards as in the fp32 path. 16 lanes per vector and no
+ * widening pass; the group maxima are 16-bit integer maxima too. */
+typedef struct {
+    uint16_t t[7][16];                     /* threshold i, broadcast to a vector's 16 lanes */
+} Fp4Thr;
+
+static Fp4Thr fp4_thr[2][256] __attribute__((aligned(32)));    /* [bf16][e] */
+static volatile int fp4_thr_ready[2];
+
+static double half_value(int bf16, uint32_t p)
+{
+    return bf16 ? (double)u2f(p << 16) : (double)u2f(f16_bits_to_f32_bits((uint16_t)p));
+}
+
+/* Filled on first use; concurrent first uses store the same values. */
+static const Fp4Thr *fp4_thresholds(int bf16)
+{
+    if (!__atomic_load_n(&fp4_thr_ready[bf16], __ATOMIC_ACQUIRE)) {
+        static const double mid[7] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
+        uint32_t maxf = bf16 ? 0x7F7Fu : 0x7BFFu;
+        for (int e = 0; e < 256; e++)
+            for (int i = 0; i < 7; i++) {
+                double t = ldexp(mid[i], e - 127);
+                uint32_t lo = 0, hi = maxf;          /* value(0) = 0 < t */
+                while (lo < hi) {
+                    uint32_t md = (lo + hi + 1) / 2;
+                    double v = half_value(bf16, md);
+                    if ((i & 1) ? v < t : v <= t)
+                        lo = md;
+                    else
+                        hi = md - 1;
+                }
+                for (int l = 0; l < 16; l++)
+                    __atomic_store_n(&fp4_thr[bf16][e].t[i][l], (uint16_t)lo, __ATOMIC_RELAXED);
+            }
+        __atomic_store_n(&fp4_thr_ready[bf16], 1, __ATOMIC_RELEASE);
+    }
+    return fp4_thr[bf16];
+}
+
+/* Largest |x| pattern of each of NG groups of 32 16-bit elements, widened to fp32 bits
+ * (vcvtph2ps is exact and keeps a NaN a NaN; bf16 is a shift). */
+__attribute__((target("avx2,f16c")))
+static void group_max16_avx2(const uint16_t *x, int64_t ng, int bf16, uint32_t *out)
+{
+    const __m256i abs = _mm256_set1_epi16(0x7FFF);
+    int64_t g = 0;
+    for (; g + 8 <= ng; g += 8) {
+        __m256i m[8];
+        for (int j = 0; j < 8; j++) {
+            const __m256i *p = (const __m256i *)(const void *)(x + (g + j) * GROUP);
+            m[j] = _mm256_max_epi16(_mm256_and_si256(_mm256_loadu_si256(p), abs),
+                                    _mm256_and_si256(_mm256_loadu_si256(p + 1), abs));
+        }
+        __m256i a01 = _mm256_max_epi16(_mm256_unpacklo_epi16(m[0], m[1]), _mm256_unpackhi_epi16(m[0], m[1]));
+        __m256i a23 = _mm256_max_epi16(_mm256_unpacklo_epi16(m[2], m[3]), _mm256_unpackhi_epi16(m[2], m[3]));
+        __m256i a45 = _mm256_max_epi16(_mm256_unpacklo_epi16(m[4], m[5]), _mm256_unpackhi_epi16(m[4], m[5]));
+        __m256i a67 = _mm256_max_epi16(_mm256_unpacklo_epi16(m[6], m[7]), _mm256_unpackhi_epi16(m[6], m[7]));
+        __m256i b03 = _mm256_max_epi16(_mm256_unpacklo_epi32(a01, a23), _mm256_unpackhi_epi32(a01, a23));
+        __m256i b47 = _mm256_max_epi16(_mm256_unpacklo_epi32(a45, a67), _mm256_unpackhi_epi32(a45, a67));
+        __m256i c = _mm256_max_epi16(_mm256_unpacklo_epi64(b03, b47), _mm256_unpackhi_epi64(b03, b47));
+        __m128i h = _mm_max_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
+        __m256i w = bf16 ? _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16)
+                         : _mm256_castps_si256(_mm256_cvtph_ps(h));
+        _mm256_storeu_si256((__m256i *)(void *)(out + g), w);
+    }
+    for (; g < ng; g++) {
+        uint32_t mx = 0;
+        for (int i = 0; i < GROUP; i++) {
+            uint32_t a = x[g * GROUP + i] & 0x7FFFu;
+            mx = a > mx ? a : mx;
+        }
+        out[g] = bf16 ? mx << 16 : f16_bits_to_f32_bits((uint16_t)mx);
+    }
+    _mm256_zeroupper();
+}
+
+/* Packed e2m1 bytes (16 per group) of NG groups of 16-bit elements, group g with the
+ * thresholds of its exponent GE[g]. */
+__attribute__((target("avx2")))
+static void enc_fp4_h_avx2(const uint16_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
+                           const Fp4Thr *thr)
+{
+    const __m256i abs = _mm256_set1_epi16(0x7FFF), eight = _mm256_set1_epi16(8);
+    const __m256i pair = _mm256_set1_epi32(0x00100001);      /* lo + 16 * hi */
+    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (int64_t g = 0; g < ng; g++) {
+        const __m256i *t = (const __m256i *)(const void *)thr[ge[g] & 0xFFu].t;
+        const __m256i *p = (const __m256i *)(const void *)(x + g * GROUP);
+        __m256i h0 = _mm256_loadu_si256(p), h1 = _mm256_loadu_si256(p + 1);
+        __m256i a0 = _mm256_and_si256(h0, abs), a1 = _mm256_and_si256(h1, abs);
+        __m256i c0 = _mm256_and_si256(_mm256_srai_epi16(h0, 15), eight);
+        __m256i c1 = _mm256_and_si256(_mm256_srai_epi16(h1, 15), eight);
+#define FP4_STEP(i)                                                   \
+        do {                                                          \
+            __m256i ti = _mm256_load_si256(t + (i));                  \
+            c0 = _mm256_sub_epi16(c0, _mm256_cmpgt_epi16(a0, ti));    \
+            c1 = _mm256_sub_epi16(c1, _mm256_cmpgt_epi16(a1, ti));    \
+        } while (0)
+        FP4_STEP(0); FP4_STEP(1); FP4_STEP(2); FP4_STEP(3); FP4_STEP(4); FP4_STEP(5); FP4_STEP(6);
+#undef FP4_STEP
+        __m256i w = _mm256_packus_epi32(_mm256_madd_epi16(c0, pair), _mm256_madd_epi16(c1, pair));
+        w = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(w, w), perm);
+        _mm_storeu_si128((__m128i *)(void *)(out + g * 16), _mm256_castsi256_si128(w));
+    }
+    _mm256_zeroupper();
 }
 #endif
 
@@ -562,9 +634,78 @@ static void f32_bits_to_f16_avx2(uint32_t *v, int64_t n)
         v[i] = f32_to_f16_bits(u2f(v[i]));
 }
 
+/* Narrows N values to the element size SIZE (1, 2 or 4 bytes) in OUT (vectorized). */
+PTORT_HOT
+static void narrow(const uint32_t *v, int size, void *out, int64_t n)
+{
+    if (size == 1) {
+        uint8_t *o = out;
+        for (int64_t i = 0; i < n; i++)
+            o[i] = (uint8_t)v[i];
+    } else if (size == 2) {
+        uint16_t *o = out;
+        for (int64_t i = 0; i < n; i++)
+            o[i] = (uint16_t)v[i];
+    } else {
+        memcpy(out, v, (size_t)n * 4);
+    }
+}
+
+/* Writes the per-group values V (M rows of NG, element bits) to aux tile A; NV holds them
+ * already narrowed to A's element size. Row-major / flat tiles get whole-row copies (rows
+ * are short: 4 groups for 128 columns), the size class chosen once. */
+static void put_aux(const MxOp *o, Aux *a, const uint32_t *v, const uint8_t *nv, int64_t m,
+                    int64_t ng)
+{
+    int64_t len = ng * a->size;
+    if ((a->l.kind == LAY_ROW || a->l.kind == LAY_FLAT) && o->flat) {   /* [1, M*G] */
+        memcpy(a->base + aux_row_off(a, 0) * a->size, nv, (size_t)(m * len));
+        return;
+    }
+    if (a->l.kind != LAY_ROW || o->flat) {
+        for (int64_t r = 0; r < m; r++) {
+            int64_t cbase = o->flat ? r * ng : 0, rr = o->flat ? 0 : r;
+            put_row(a, aux_row_off(a, rr), cbase, v + r * ng, ng);
+        }
+        return;
+    }
+    uint8_t *d = a->base;
+    int64_t dstep = a->l.stride * a->size;
+    if (len >= 16) {
+        for (int64_t r = 0; r < m; r++, d += dstep, nv += len) {
+            int64_t i = 0;
+            for (; i + 16 <= len; i += 16)
+                memcpy(d + i, nv + i, 16);
+            if (i < len)
+                memcpy(d + len - 16, nv + len - 16, 16);
+        }
+    } else if (len >= 8) {
+        for (int64_t r = 0; r < m; r++, d += dstep, nv += len) {
+            uint64_t x, y;
+            memcpy(&x, nv, 8);
+            memcpy(&y, nv + len - 8, 8);
+            memcpy(d, &x, 8);
+            memcpy(d + len - 8, &y, 8);
+        }
+    } else if (len >= 4) {
+        for (int64_t r = 0; r < m; r++, d += dstep, nv += len) {
+            uint32_t x, y;
+            memcpy(&x, nv, 4);
+            memcpy(&y, nv + len - 4, 4);
+            memcpy(d, &x, 4);
+            memcpy(d + len - 4, &y, 4);
+        }
+    } else {
+        for (int64_t r = 0; r < m; r++, d += dstep, nv += len)
+            for (int64_t i = 0; i < len; i++)
+                d[i] = nv[i];
+    }
+}
+
 /* axis1 with the AVX2 kernels: maxima of every group of the tile, then all group parameters,
  * the exp/max/scaling rows, and the codes; rows that are contiguous on both sides (the
- * common full-row case) are encoded as one long row. */
+ * common full-row case) are encoded as one long row. MXFP4 reads its 16-bit source
+ * directly (enc_fp4_h_avx2); MXFP8 widens f16 / bf16 to fp32 first. */
 static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes,
                            uint8_t *gmem)
 {
@@ -577,32 +718,55 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
     int64_t gbytes = cfg->fp4 ? GROUP / 2 : GROUP;
-    uint32_t *gmax = (uint32_t *)(void *)gmem, *ge = gmax + tg, *gm = ge + tg, *gsv = gm + tg;
-    float *gs = (float *)(void *)(gsv + tg);
+    int64_t tg8 = (tg + 15) & ~(int64_t)15;
+    uint32_t *gmax = (uint32_t *)(void *)gmem, *ge = gmax + tg8, *gm = ge + tg8, *gsv = gm + tg8;
+    float *gs = (float *)(void *)(gsv + tg8);
+    uint8_t *ne = (uint8_t *)(gs + tg8), *nm = ne + tg8, *ns = nm + 4 * tg8;
 
-    /* pass 1: widen (f16/bf16 or partial groups) and take the group maxima */
-    const uint32_t *x;
-    int64_t xst;                               /* elements between rows of x */
-    if (src->dtype == PTORT_F32 && n == npad) {
-        x = (const uint32_t *)(const void *)sb;
-        xst = sst / 4;
-    } else {
-        for (int64_t r = 0; r < m; r++) {
-            if (src->dtype == PTORT_F32) {
-                memcpy(xbuf + r * npad, sb + r * sst, (size_t)n * 4);
-                memset(xbuf + r * npad + n, 0, (size_t)(npad - n) * 4);
-            } else {
-                widen_row_avx2(src->dtype, sb + r * sst, xbuf + r * npad, n, npad);
+    /* pass 1: widen (MXFP8 from f16/bf16, or partial groups) and take the group maxima */
+    const uint32_t *x = NULL;
+    const uint16_t *x16 = NULL;
+    int64_t xst;                               /* elements between rows of x / x16 */
+    if (cfg->fp4) {
+        if (n == npad) {
+            x16 = (const uint16_t *)(const void *)sb;
+            xst = sst / 2;
+        } else {
+            uint16_t *b = (uint16_t *)(void *)xbuf;
+            for (int64_t r = 0; r < m; r++) {
+                memcpy(b + r * npad, sb + r * sst, (size_t)n * 2);
+                memset(b + r * npad + n, 0, (size_t)(npad - n) * 2);
             }
+            x16 = b;
+            xst = npad;
         }
-        x = xbuf;
-        xst = npad;
+        if (xst == npad)
+            group_max16_avx2(x16, tg, cfg->bf16_src, gmax);
+        else
+            for (int64_t r = 0; r < m; r++)
+                group_max16_avx2(x16 + r * xst, ng, cfg->bf16_src, gmax + r * ng);
+    } else {
+        if (src->dtype == PTORT_F32 && n == npad) {
+            x = (const uint32_t *)(const void *)sb;
+            xst = sst / 4;
+        } else {
+            for (int64_t r = 0; r < m; r++) {
+                if (src->dtype == PTORT_F32) {
+                    memcpy(xbuf + r * npad, sb + r * sst, (size_t)n * 4);
+                    memset(xbuf + r * npad + n, 0, (size_t)(npad - n) * 4);
+                } else {
+                    widen_row_avx2(src->dtype, sb + r * sst, xbuf + r * npad, n, npad);
+                }
+            }
+            x = xbuf;
+            xst = npad;
+        }
+        if (xst == npad)
+            group_max_avx2(x, tg, gmax);
+        else
+            for (int64_t r = 0; r < m; r++)
+                group_max_avx2(x + r * xst, ng, gmax + r * ng);
     }
-    if (xst == npad)
-        group_max_avx2(x, tg, gmax);
-    else
-        for (int64_t r = 0; r < m; r++)
-            group_max_avx2(x + r * xst, ng, gmax + r * ng);
 
     /* pass 2: parameters (as fp32, then max and scaling in the src dtype: RNE, exact for
      * the maxima, Inf / subnormal / 0 for f16 scales, 0x7E00 / 0x7FC0 for NaN) */
@@ -618,19 +782,20 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     }
 
     /* pass 3: exp / max / scaling (and exp_zz) */
-    for (int64_t r = 0; r < m; r++) {
-        int64_t cbase = o->flat ? r * ng : 0, rr = o->flat ? 0 : r;
-        put_row(&o->ex, aux_row_off(&o->ex, rr), cbase, ge + r * ng, ng);
-        put_row(&o->mx, aux_row_off(&o->mx, rr), cbase, gm + r * ng, ng);
-        put_row(&o->sc, aux_row_off(&o->sc, rr), cbase, gsv + r * ng, ng);
-        if (o->has_zz)
-            put_row(&o->zz, aux_row_off(&o->zz, rr), cbase, ge + r * ng, ng);
-    }
+    narrow(ge, o->ex.size, ne, tg);
+    narrow(gm, o->mx.size, nm, tg);
+    narrow(gsv, o->sc.size, ns, tg);
+    put_aux(o, &o->ex, ge, ne, m, ng);
+    put_aux(o, &o->mx, gm, nm, m, ng);
+    put_aux(o, &o->sc, gsv, ns, m, ng);
+    if (o->has_zz)
+        put_aux(o, &o->zz, ge, ne, m, ng);
 
     /* pass 4: codes, then the NaN groups */
+    const Fp4Thr *thr = cfg->fp4 ? fp4_thresholds(cfg->bf16_src) : NULL;
     if (n == npad && xst == npad && dst_st == ng * gbytes) {
         if (cfg->fp4)
-            enc_fp4_row_avx2(x, db, tg, gs, cfg->bf16_src);
+            enc_fp4_h_avx2(x16, db, tg, ge, thr);
         else
             enc_fp8_row_avx2(x, db, tg, gs);
         for (int64_t i = 0; i < tg && anynan; i++)
@@ -640,11 +805,10 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     }
     for (int64_t r = 0; r < m; r++) {
         uint8_t *out = n == npad ? db + r * dst_st : codes;
-        const uint32_t *xr = x + r * xst;
         if (cfg->fp4)
-            enc_fp4_row_avx2(xr, out, ng, gs + r * ng, cfg->bf16_src);
+            enc_fp4_h_avx2(x16 + r * xst, out, ng, ge + r * ng, thr);
         else
-            enc_fp8_row_avx2(xr, out, ng, gs + r * ng);
+            enc_fp8_row_avx2(x + r * xst, out, ng, gs + r * ng);
         for (int64_t gi = 0; gi < ng && anynan; gi++)
             if (gmax[r * ng + gi] > 0x7F800000u)
                 memset(out + gi * gbytes, cfg->fp4 ? 0x77 : cfg->nan_code, (size_t)gbytes);
@@ -804,7 +968,7 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
 #endif
     size_t xrows = axis == PTORT_AXIS1 ? (fast ? (size_t)m : 1) : GROUP;
     size_t need = tables + xrows * (size_t)(npad + 8) * 4 + 3 * (size_t)(n + 8) * 4 +
-                  (size_t)(npad + 64) + (fast ? (size_t)(m * ng) * 20 + 64 : 0);
+                  (size_t)(npad + 64) + (fast ? (size_t)(m * ng + 16) * 32 + 64 : 0);
     uint8_t *mem = ptort_scratch(ctx, need);
     if (!mem)
         return PTORT_E_NOMEM;

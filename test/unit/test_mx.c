@@ -710,6 +710,75 @@ static void fast_vs_portable(void)
     CHECK_EQ(bad, 0);
 }
 
+/* The MXFP4 16-bit kernels (thresholds per exponent, AVX2) against the portable fp32 path
+ * at every scale: for every maximum of each exponent field (mantissa 0 and all ones, and
+ * +Inf), groups hold that maximum and every pattern not above it whose exponent is within
+ * 12 of the maximum's (every 97th one further down), both signs; f16 and bf16, OCP and NV.
+ * Every byte of dst, exp, max and scaling must agree. */
+static int fp4_flush(Io *io, ptort_scale_alg alg, uint8_t *mem)
+{
+    static uint8_t out[2][A_SC + 8192];
+    for (int pass = 0; pass < 2; pass++) {
+        ptort_force_portable = pass;
+        memset(mem + A_DST, 0xA5, sizeof out[0] - A_DST);
+        CHECK(ptort_tquant_mx(ctx, PTORT_MXFP4_E2M1, alg, PTORT_AXIS1, &io->src, &io->dst,
+                              &io->exp, &io->max, &io->sc, NULL) == PTORT_OK);
+        memcpy(out[pass] + A_DST, mem + A_DST, sizeof out[0] - A_DST);
+    }
+    ptort_force_portable = 0;
+    return memcmp(out[0] + A_DST, out[1] + A_DST, sizeof out[0] - A_DST) != 0;
+}
+
+static void fp4_all_scales(void)
+{
+    enum { M = 64, N = 128 };
+    uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
+    int bad = 0, ops = 0;
+    for (int d = 0; d < 2; d++)
+        for (int nv = 0; nv < 2; nv++) {
+            ptort_dtype sdt = d ? PTORT_BF16 : PTORT_F16;
+            ptort_scale_alg alg = nv ? PTORT_SCALE_NV : PTORT_SCALE_OCP;
+            unsigned mbits = d ? 7 : 10, inf = d ? 0x7F80u : 0x7C00u;
+            Io io;
+            setup(&io, 1, sdt, PTORT_AXIS1, M, N, M, N, 0);
+            uint16_t *x = (uint16_t *)(void *)(mem + A_SRC);
+            int64_t pos = 0;                   /* next element of the src tile */
+            for (unsigned mx = 0; mx <= inf; mx++) {
+                unsigned mant = mx & ((1u << mbits) - 1);
+                if (mant != 0 && mant != (1u << mbits) - 1)
+                    continue;
+                unsigned em = mx >> mbits;
+                for (unsigned p = 0; p < 0x10000u; p++) {
+                    unsigned a = p & 0x7FFFu;
+                    if (a > mx || ((a >> mbits) + 12 < em && p % 97 != 0))
+                        continue;
+                    if (pos % 32 == 0)
+                        x[pos++] = (uint16_t)mx;
+                    x[pos++] = (uint16_t)p;
+                    if (pos == M * N) {
+                        bad += fp4_flush(&io, alg, mem);
+                        ops++;
+                        pos = 0;
+                    }
+                }
+                while (pos % 32 != 0)          /* the next maximum starts a new group */
+                    x[pos++] = 0;
+                if (pos == M * N) {
+                    bad += fp4_flush(&io, alg, mem);
+                    ops++;
+                    pos = 0;
+                }
+            }
+            if (pos > 0) {
+                memset(x + pos, 0, (size_t)(M * N - pos) * 2);
+                bad += fp4_flush(&io, alg, mem);
+                ops++;
+            }
+        }
+    CHECK(ops > 100);
+    CHECK_EQ(bad, 0);
+}
+
 /* The MXFP4 row kernels on every f16 and every bf16 pattern with |x| <= 7 (e2m1's whole
  * rounding and saturation range): groups hold 7.0 (OCP e = 127, scale exactly 1) and 31
  * patterns; each nibble must be the scalar encoder's code (checked exhaustively). */
@@ -772,6 +841,7 @@ int main(void)
     rejects();
     random_groups();
     fast_vs_portable();
+    fp4_all_scales();
     fp4_all_halves();
     ptort_force_portable = 1;
     fp4_all_halves();
