@@ -79,7 +79,7 @@ void arena_free(Arena *a)
 
 void *arena_alloc(Arena *a, size_t size)
 {
-    size = (size + 15) & ~(size_t)15;
+    size = size ? (size + 15) & ~(size_t)15 : 16; /* never a zero step from a null cursor */
     if ((size_t)(a->end - a->cur) < size) {
         size_t bs = a->total < ARENA_MIN_BLOCK ? ARENA_MIN_BLOCK : a->total / 2;
         if (bs < size)
