@@ -248,9 +248,8 @@ AttrValue *pb_attr_array(Parser *p, uint32_t n, Span s)
     return v;
 }
 
-void pb_push_int(Parser *p, Span s, int tok)
+void pb_push_int(Parser *p, Span s)
 {
-    (void)tok;
     int64_t x = 0;
     if (!parse_int(pb_text(p, s), &x))
         ERR(s, "integer value out of range");
@@ -751,9 +750,8 @@ static ValueId define_value(Parser *p, Span s, const Type *t, uint32_t def_op)
 
 /* Resolves a use; ty is the type written at the use (NULL if none). Marks
  * *bad when the use is in error (reported here). */
-static ValueId resolve_use(Parser *p, Span s, const Type *ty, Span tyspan, bool *bad)
+static ValueId resolve_use(Parser *p, Span s, const Type *ty, bool *bad)
 {
-    (void)tyspan;
     Func *f = p->fn;
     Str name = ssa_name(p, s);
     NameSlot *slot = name_slot(p, name);
@@ -1100,7 +1098,7 @@ static Op *emit(Parser *p, Draft *d)
     bool bad = d->bad;
     ValueId *ids = arena_alloc(&p->m->arena, d->n * sizeof *ids);
     for (uint32_t i = 0; i < d->n; i++)
-        ids[i] = resolve_use(p, d->uses[i], d->utys ? d->utys[i] : NULL, d->uses[i], &bad);
+        ids[i] = resolve_use(p, d->uses[i], d->utys ? d->utys[i] : NULL, &bad);
     Op *op = ir_op_add(f);
     uint32_t idx = f->nops - 1;
     op->kind = d->kind;
@@ -1298,10 +1296,8 @@ void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspa
     emit(p, &d);
 }
 
-void pb_op_tassign(Parser *p, Span name, const Type *from, Span fspan, const Type *to, Span tspan)
+void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan)
 {
-    (void)fspan;
-    (void)tspan;
     Draft d;
     draft_init(p, &d, name, FORM_L2, 2, 0);
     const Type *utys[2] = {from, NULL};

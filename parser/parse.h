@@ -94,7 +94,7 @@ void pb_push_use(Parser *p, Span s);
 void pb_push_type(Parser *p, const Type *t, Span s);
 void pb_push_attr(Parser *p, Span key, AttrValue *v, Span span);
 void pb_push_aval(Parser *p, AttrValue *v);
-void pb_push_int(Parser *p, Span s, int tok);
+void pb_push_int(Parser *p, Span s);
 void pb_push_result(Parser *p, Span s);
 void pb_push_kw(Parser *p, Span key, uint32_t first, uint32_t n, bool bracket);
 void pb_push_titem(Parser *p, Span key, Span val, int tok);
@@ -123,7 +123,7 @@ void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, Si
 void pb_op_compute_l2(Parser *p, Span name, uint32_t nin_uses, uint32_t nin_types, uint32_t nout_uses,
                       uint32_t nout_types, uint32_t nattrs);
 void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
-void pb_op_tassign(Parser *p, Span name, const Type *from, Span fspan, const Type *to, Span tspan);
+void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan);
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok);
 void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, const Type *t2, Span s2);
 void pb_op_constant(Parser *p, Span name, AttrValue *v);

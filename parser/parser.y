@@ -178,7 +178,7 @@ op_body
     | OP_ALLOC alloc_kws opt_attr_dict ':' type
       { pb_op_alloc(p, @1, $3, $5, @5); }
     | OP_TASSIGN use ',' use ':' type ARROW type
-      { pb_op_tassign(p, @1, $6, @6, $8, @8); }
+      { pb_op_tassign(p, @1, $6, $8, @8); }
     | OP_TASSIGN use ',' SYMBOL '(' INT ')'
       { pb_op_tassign_isa(p, @1, @4, @6, T_INT); }
     | OP_TASSIGN use ',' SYMBOL '(' HEX ')'
@@ -361,10 +361,10 @@ attr_values
     ;
 
 ints
-    : INT          { pb_push_int(p, @1, T_INT); $$ = 1; }
-    | HEX          { pb_push_int(p, @1, T_HEX); $$ = 1; }
-    | ints ',' INT { pb_push_int(p, @3, T_INT); $$ = $1 + 1; }
-    | ints ',' HEX { pb_push_int(p, @3, T_HEX); $$ = $1 + 1; }
+    : INT          { pb_push_int(p, @1); $$ = 1; }
+    | HEX          { pb_push_int(p, @1); $$ = 1; }
+    | ints ',' INT { pb_push_int(p, @3); $$ = $1 + 1; }
+    | ints ',' HEX { pb_push_int(p, @3); $$ = $1 + 1; }
     ;
 
 /* MLIR's generic spelling of the region ops, as --emit=generic prints them:
