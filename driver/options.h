@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include "diag.h"
 
+/* The release, printed by --version and stamped into generated C. */
+#define PTOAS_VERSION "0.1.0"
+
 /* --emit: what the driver writes to stdout or -o. */
 typedef enum {
     OPT_EMIT_IR,      /* canonical PTO text (LANGUAGE.md section 6), the default */

@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PTOAS_VERSION "0.1.0"
-
 /* A pass transforms or checks the module in place, reporting through d;
  * it returns false when it failed (it has then reported at least one error). */
 typedef bool (*PassFn)(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
