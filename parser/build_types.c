@@ -1,0 +1,608 @@
+/* build_types.c - the values the grammar hands to the op builders: numbers
+ * (with MLIR's range rules), attribute values, and types — scalar names,
+ * tile types in both spellings (LANGUAGE.md 3.1, with the parser's key/value
+ * checks), pointers and tensor views. */
+#include <stdlib.h>
+#include <string.h>
+#include "parse.h"
+#include "parser.h"
+#include "build.h"
+
+/* ---- numbers ------------------------------------------------------------------- */
+/* Parses a decimal or 0x integer with optional '-'; false when out of int64 range
+ * (hex may use all 64 bits). */
+bool pb_parse_int(Str s, int64_t *out)
+{
+    bool neg = s.len && s.p[0] == '-';
+    uint32_t i = neg;
+    uint64_t v = 0;
+    bool hex = s.len >= i + 2 && s.p[i] == '0' && (s.p[i + 1] == 'x' || s.p[i + 1] == 'X');
+    if (hex) {
+        i += 2;
+        for (; i < s.len; i++) {
+            char c = s.p[i];
+            unsigned d = c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+            if (v >> 60)
+                return false;
+            v = v << 4 | d;
+        }
+        if (neg) {
+            if (v > (uint64_t)INT64_MAX + 1)
+                return false;
+            *out = (int64_t)(0 - v);
+        } else {
+            *out = (int64_t)v;
+        }
+        return true;
+    }
+    for (; i < s.len; i++) {
+        unsigned d = (unsigned)(s.p[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+        return false;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return true;
+}
+
+static int int_width(DType d)
+{
+    switch (d) {
+    case DT_I1: return 1;
+    case DT_I8: case DT_UI8: case DT_SI8: return 8;
+    case DT_I16: case DT_UI16: case DT_SI16: return 16;
+    case DT_I32: case DT_UI32: case DT_SI32: return 32;
+    case DT_I64: case DT_INDEX: return 64;
+    default: return 0;
+    }
+}
+
+static int float_bits(DType d)
+{
+    switch (d) {
+    case DT_F16: case DT_BF16: return 16;
+    case DT_F32: return 32;
+    case DT_F64: return 64;
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: return 8;
+    default: return 0;
+    }
+}
+
+/* ---- attributes ------------------------------------------------------------------ */
+AttrValue *pb_new_aval(Parser *p, AttrValueKind k, Span s)
+{
+    AttrValue *v = arena_zalloc(&p->m->arena, sizeof *v);
+    v->kind = k;
+    v->span = s;
+    return v;
+}
+
+AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan)
+{
+    Str t = pb_text(p, s);
+    DType d = DT_NONE;
+    if (ty) {
+        if (ty->kind != TY_SCALAR || (!int_width(ty->dtype) && !float_bits(ty->dtype))) {
+            ERR(tyspan, "expected an integer or float type");
+            return NULL;
+        }
+        d = ty->dtype;
+    }
+    if (tok == T_FLOAT) {
+        if (d != DT_NONE && !float_bits(d)) {
+            ERR(s, "floating point value not valid for specified type");
+            return NULL;
+        }
+        char buf[64];
+        char *tmp = t.len < sizeof buf ? buf : xmalloc(t.len + 1);
+        memcpy(tmp, t.p, t.len);
+        tmp[t.len] = 0;
+        AttrValue *v = pb_new_aval(p, AV_FLOAT, s);
+        v->u.f.d = strtod(tmp, NULL);
+        if (tmp != buf)
+            free(tmp);
+        v->type = d;
+        return v;
+    }
+    int64_t x;
+    if (!pb_parse_int(t, &x)) {
+        ERR(s, "integer value out of range");
+        return NULL;
+    }
+    if (d != DT_NONE && float_bits(d)) {
+        if (tok != T_HEX) {
+            ERR(s, "unexpected decimal integer literal for a floating point value");
+            diag_note(p->diag, s, "add a trailing dot to make the literal a float");
+            return NULL;
+        }
+        int w = float_bits(d);
+        if (x < 0 || (w < 64 && (uint64_t)x >> w)) {
+            ERR(s, "hexadecimal float constant out of range for type");
+            return NULL;
+        }
+        AttrValue *v = pb_new_aval(p, AV_FLOAT, s);
+        v->type = d;
+        v->u.f.bits = true;
+        v->u.f.raw = (uint64_t)x;
+        if (d == DT_F32) {
+            float f;
+            uint32_t b = (uint32_t)x;
+            memcpy(&f, &b, 4);
+            v->u.f.d = f;
+        } else if (d == DT_F64) {
+            memcpy(&v->u.f.d, &x, 8);
+        }
+        return v;
+    }
+    if (d != DT_NONE) {
+        int w = int_width(d);
+        if (w < 64 && (x < -((int64_t)1 << (w - 1)) || x > ((int64_t)1 << w) - 1)) {
+            ERR(s, "integer value out of range");
+            return NULL;
+        }
+    }
+    AttrValue *v = pb_new_aval(p, AV_INT, s);
+    v->type = d;
+    v->u.i = x;
+    return v;
+}
+
+AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s)
+{
+    AttrValue *v = pb_new_aval(p, k, s);
+    if (k == AV_BOOL)
+        v->u.b = p->src->text[s.begin] == 't';
+    else if (k == AV_STRING)
+        v->u.s = (Str){p->src->text + s.begin + 1, s.end - s.begin - 2};
+    return v;
+}
+
+AttrValue *pb_attr_array(Parser *p, uint32_t n, Span s)
+{
+    AttrValue *v = pb_new_aval(p, AV_ARRAY, s);
+    v->u.arr.n = n;
+    v->u.arr.items = arena_dup(&p->m->arena, p->avals + p->navals - n, n * sizeof *p->avals);
+    p->navals -= n;
+    for (uint32_t i = 0; i < n; i++)
+        if (!v->u.arr.items[i])
+            return NULL; /* an element already failed */
+    return v;
+}
+
+void pb_push_int(Parser *p, Span s)
+{
+    int64_t x = 0;
+    if (!pb_parse_int(pb_text(p, s), &x))
+        ERR(s, "integer value out of range");
+    PUSH(p->ints, p->nints, p->ints_cap, x);
+}
+
+AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s)
+{
+    Str e = pb_text(p, elt);
+    DType d = dtype_lookup(e.p, e.len);
+    p->nints -= n;
+    if (!int_width(d)) {
+        ERR(elt, "expected an integer element type for 'array', but got '%.*s'", (int)e.len, e.p);
+        return NULL;
+    }
+    AttrValue *v = pb_new_aval(p, AV_DENSE, s);
+    v->type = d;
+    v->u.dense.n = n;
+    v->u.dense.items = arena_dup(&p->m->arena, p->ints + p->nints, n * sizeof *p->ints);
+    return v;
+}
+
+/* The #pto<KIND v> attribute kinds (the dotted ones are #pto.KIND<v>). */
+static const EnumKind attr_kinds[] = {EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS,
+                                      EK_VEC_STORE_MODE, EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE};
+
+AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
+{
+    Str h = pb_text(p, hash), k = pb_text(p, kind), val = pb_text(p, value);
+    bool dotted = kind.end == kind.begin;
+    if (dotted) {
+        if (h.len <= 5 || memcmp(h.p, "#pto.", 5) != 0) {
+            ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+            return NULL;
+        }
+        k = (Str){h.p + 5, h.len - 5};
+        kind = pb_sub_span(hash, 5, h.len - 5);
+    } else if (!STR_EQ_LIT(h, "#pto")) {
+        ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof attr_kinds / sizeof attr_kinds[0]; i++) {
+        const EnumInfo *e = &enum_info[attr_kinds[i]];
+        if (e->dotted != dotted || !str_eq(k, e->kind, strlen(e->kind)))
+            continue;
+        int x = enum_lookup(attr_kinds[i], val.p, val.len);
+        if (x < 0) {
+            char list[256];
+            enum_expected_list(attr_kinds[i], list, sizeof list);
+            ERR(value, "unknown %s: %.*s, expected one of %s", e->kind, (int)val.len, val.p, list);
+            return NULL;
+        }
+        AttrValue *v = pb_new_aval(p, AV_ENUM, s);
+        v->u.e.kind = attr_kinds[i];
+        v->u.e.value = x;
+        return v;
+    }
+    if (dotted)
+        ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+    else
+        ERR(kind, "unknown #pto attribute kind '%.*s', expected one of quant_type, quant_scale_alg, "
+                  "mx_group_axis, vec_store_mode, acc_phase", (int)k.len, k.p);
+    return NULL;
+}
+
+AttrValue *pb_attr_type(Parser *p, const Type *t, Span s)
+{
+    if (!t)
+        return NULL;
+    AttrValue *v = pb_new_aval(p, AV_TYPE, s);
+    v->u.ty = t;
+    return v;
+}
+
+/* ---- types ------------------------------------------------------------------------ */
+const Type *pb_scalar_type(Parser *p, Span s)
+{
+    Str t = pb_text(p, s);
+    DType d = dtype_lookup(t.p, t.len);
+    if (d == DT_NONE || d == DT_F4E2M1X2) {
+        ERR(s, "unknown type '%.*s'", (int)t.len, t.p);
+        return NULL;
+    }
+    return type_scalar(&p->m->types, d);
+}
+
+/* Splits "32x64xf32" / "?x?xf32" / "32x32x!pto.f4E2M1x2" into dims and the
+ * element type; dims get their own spans for messages. */
+typedef struct Shaped {
+    uint32_t rank;
+    int64_t dims[8];
+    Span dim_spans[8];
+    DType dtype;
+    Span dtype_span;
+} Shaped;
+
+static bool split_shaped(Parser *p, Span s, Shaped *out, bool allow_dynamic)
+{
+    Str t = pb_text(p, s);
+    uint32_t i = 0;
+    out->rank = 0;
+    for (;;) {
+        uint32_t b = i;
+        if (i < t.len && t.p[i] == '?') {
+            i++;
+        } else {
+            while (i < t.len && t.p[i] >= '0' && t.p[i] <= '9')
+                i++;
+        }
+        if (i == b || i >= t.len || t.p[i] != 'x') {
+            i = b;
+            break;
+        }
+        Span ds = pb_sub_span(s, b, i - b);
+        if (out->rank == 8) {
+            ERR(ds, "too many dimensions");
+            return false;
+        }
+        int64_t v = DIM_DYNAMIC;
+        if (t.p[b] == '?') {
+            if (!allow_dynamic) {
+                ERR(ds, "dynamic dimension not allowed here");
+                return false;
+            }
+        } else if (!pb_parse_int((Str){t.p + b, i - b}, &v)) {
+            ERR(ds, "integer value out of range");
+            return false;
+        }
+        out->dim_spans[out->rank] = ds;
+        out->dims[out->rank++] = v;
+        i++; /* 'x' */
+    }
+    out->dtype_span = pb_sub_span(s, i, t.len - i);
+    out->dtype = dtype_lookup(t.p + i, t.len - i);
+    if (out->dtype == DT_NONE) {
+        ERR(out->dtype_span, "unknown element type '%.*s'", (int)(t.len - i), t.p + i);
+        return false;
+    }
+    return true;
+}
+
+enum {
+    K_LOC, K_DTYPE, K_ROWS, K_COLS, K_VROW, K_VCOL, K_BLAYOUT, K_SLAYOUT, K_FRACTAL, K_PAD, K_COMPACT,
+    K_VALID, K_COUNT
+};
+static const char *const tile_keys[K_COUNT] = {"loc", "dtype", "rows", "cols", "v_row", "v_col", "blayout",
+                                              "slayout", "fractal", "pad", "compact", "valid"};
+
+static bool tile_int(Parser *p, const TypeItem *it, int64_t *out, int64_t lo, int64_t hi)
+{
+    if (it->tok != T_INT && it->tok != T_HEX) {
+        Str v = pb_text(p, it->val);
+        ERR(it->val, "expected an integer, but got '%.*s'", (int)v.len, v.p);
+        return false;
+    }
+    if (!pb_parse_int(pb_text(p, it->val), out) || *out < lo || *out > hi) {
+        ERR(it->val, "integer value out of range");
+        return false;
+    }
+    return true;
+}
+
+static bool tile_enum(Parser *p, const TypeItem *it, EnumKind k, uint8_t *out)
+{
+    Str v = pb_text(p, it->val);
+    int x = it->tok == T_IDENT ? enum_lookup(k, v.p, v.len) : -1;
+    if (x < 0) {
+        char list[160];
+        enum_expected_list(k, list, sizeof list);
+        ERR(it->val, "unknown %s: %.*s, expected one of %s", enum_info[k].kind, (int)v.len, v.p, list);
+        return false;
+    }
+    *out = (uint8_t)x;
+    return true;
+}
+
+/* A valid size: '?', -1 (dynamic) or 0..limit. */
+static bool tile_valid_dim(Parser *p, const TypeItem *it, int64_t *out)
+{
+    if (it->tok == '?') {
+        *out = DIM_DYNAMIC;
+        return true;
+    }
+    return tile_int(p, it, out, -1, INT64_MAX);
+}
+
+/* "32x48", "?x?" or "0x64" (lexed as hex) as the value of valid=. */
+static bool tile_valid_pair(Parser *p, const TypeItem *it, int64_t *r, int64_t *c)
+{
+    Str v = pb_text(p, it->val);
+    if (it->tok == T_DIMS || it->tok == T_HEX) {
+        const char *x = memchr(v.p + 1, 'x', v.len - 1);
+        if (x && !memchr(x + 1, 'x', (size_t)(v.p + v.len - x - 1))) {
+            uint32_t n1 = (uint32_t)(x - v.p);
+            Str a = {v.p, n1}, b = {x + 1, v.len - n1 - 1};
+            Span sa = pb_sub_span(it->val, 0, n1), sb = pb_sub_span(it->val, n1 + 1, b.len);
+            int64_t *outs[2] = {r, c};
+            Str parts[2] = {a, b};
+            Span spans[2] = {sa, sb};
+            for (int i = 0; i < 2; i++) {
+                if (STR_EQ_LIT(parts[i], "?")) {
+                    *outs[i] = DIM_DYNAMIC;
+                    continue;
+                }
+                bool digits = parts[i].len > 0;
+                for (uint32_t j = 0; j < parts[i].len; j++)
+                    digits &= parts[i].p[j] >= '0' && parts[i].p[j] <= '9';
+                if (!digits) {
+                    ERR(it->val, "expected 'ROWSxCOLS' for valid, but got '%.*s'", (int)v.len, v.p);
+                    return false;
+                }
+                if (!pb_parse_int(parts[i], outs[i])) {
+                    ERR(spans[i], "integer value out of range");
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+    ERR(it->val, "expected 'ROWSxCOLS' for valid, but got '%.*s'", (int)v.len, v.p);
+    return false;
+}
+
+static bool tile_dtype(Parser *p, const TypeItem *it, DType *out)
+{
+    Str v = pb_text(p, it->val);
+    DType d = (it->tok == T_IDENT || it->tok == T_BANG) ? dtype_lookup(v.p, v.len) : DT_NONE;
+    if (!dtype_is_tile(d)) {
+        ERR(it->val, "unknown dtype: %.*s, expected one of i8, i16, i32, ui8, ui16, ui32, si8, si16, si32, "
+                     "f16, bf16, f32, f8E4M3FN, f8E5M2, f8E8M0FNU, !pto.f4E2M1x2", (int)v.len, v.p);
+        return false;
+    }
+    *out = d;
+    return true;
+}
+
+static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
+{
+    TileBody b;
+    memset(&b, 0, sizeof b);
+    b.fractal = 512;
+    bool seen[K_COUNT] = {0};
+    bool ok = true;
+    const TypeItem *items = p->titems;
+    size_t n = p->ntitems;
+    bool keyword = n && items[0].key.end > items[0].key.begin;
+    size_t first = 0;
+    Str tn = pb_text(p, name);
+    if (!keyword) {
+        /* compact: "vec, 32x64xf32, key=value..." */
+        if (n < 2 || items[0].tok != T_IDENT || items[1].tok != T_SHAPED ||
+            items[1].key.end > items[1].key.begin) {
+            Span at = n >= 2 ? items[1].val : whole;
+            if (n >= 1 && items[0].tok != T_IDENT)
+                at = items[0].val;
+            ERR(at, "expected 'LOC, ROWSxCOLSxDTYPE' or 'loc=...' in '%.*s'", (int)tn.len, tn.p);
+            return NULL;
+        }
+        ok &= tile_enum(p, &items[0], EK_LOC, &b.loc);
+        Shaped sh;
+        if (!split_shaped(p, items[1].val, &sh, false))
+            return NULL;
+        if (sh.rank != 2) {
+            ERR(items[1].val, "expected 'ROWSxCOLSxDTYPE' in tile type");
+            return NULL;
+        }
+        if (!dtype_is_tile(sh.dtype)) {
+            TypeItem fake = {{0, 0}, sh.dtype_span, T_IDENT};
+            tile_dtype(p, &fake, &b.dtype);
+            return NULL;
+        }
+        b.rows = sh.dims[0];
+        b.cols = sh.dims[1];
+        b.dtype = sh.dtype;
+        b.vrow = b.rows;
+        b.vcol = b.cols;
+        seen[K_LOC] = seen[K_DTYPE] = seen[K_ROWS] = seen[K_COLS] = true;
+        /* the shape's byte size must fit 64 bits */
+        if (b.rows && (uint64_t)b.cols > UINT64_MAX / (uint64_t)b.rows / 8) {
+            ERR(sh.dim_spans[1], "integer value out of range");
+            return NULL;
+        }
+        first = 2;
+    }
+    for (size_t i = first; i < n; i++) {
+        const TypeItem *it = &items[i];
+        Str k = pb_text(p, it->key);
+        if (it->key.end == it->key.begin) {
+            Str v = pb_text(p, it->val);
+            ERR(it->val, "expected 'key=value' in tile type, but got '%.*s'", (int)v.len, v.p);
+            ok = false;
+            continue;
+        }
+        int key = -1;
+        for (int j = 0; j < K_COUNT && key < 0; j++)
+            if (name_eq(k.p, k.len, tile_keys[j]))
+                key = j;
+        bool allowed = key >= 0 && (keyword ? key != K_VALID
+                                            : key == K_VALID || key >= K_BLAYOUT);
+        if (!allowed) {
+            ERR(it->key, "unknown key '%.*s' in tile type", (int)k.len, k.p);
+            ok = false;
+            continue;
+        }
+        if (seen[key]) {
+            ERR(it->key, "duplicate key '%.*s' in tile type", (int)k.len, k.p);
+            ok = false;
+            continue;
+        }
+        seen[key] = true;
+        int64_t x;
+        switch (key) {
+        case K_LOC: ok &= tile_enum(p, it, EK_LOC, &b.loc); break;
+        case K_DTYPE: ok &= tile_dtype(p, it, &b.dtype); break;
+        case K_ROWS:
+            if ((ok &= tile_int(p, it, &x, INT64_MIN, INT64_MAX)))
+                b.rows = x;
+            break;
+        case K_COLS:
+            if ((ok &= tile_int(p, it, &x, INT64_MIN, INT64_MAX)))
+                b.cols = x;
+            break;
+        case K_VROW: ok &= tile_valid_dim(p, it, &b.vrow); break;
+        case K_VCOL: ok &= tile_valid_dim(p, it, &b.vcol); break;
+        case K_VALID: ok &= tile_valid_pair(p, it, &b.vrow, &b.vcol); break;
+        case K_BLAYOUT: ok &= tile_enum(p, it, EK_BLAYOUT, &b.blayout); break;
+        case K_SLAYOUT: ok &= tile_enum(p, it, EK_SLAYOUT, &b.slayout); break;
+        case K_FRACTAL:
+            if (!(ok &= tile_int(p, it, &x, INT64_MIN, INT64_MAX)))
+                break;
+            if (x != 32 && x != 512 && x != 1024) {
+                ERR(it->val, "unsupported s_fractal_size: %lld, must be one of {32, 512, 1024}", (long long)x);
+                ok = false;
+            }
+            b.fractal = (int32_t)x;
+            break;
+        case K_PAD:
+        case K_COMPACT: {
+            int64_t hi = key == K_PAD ? 3 : 2;
+            if (it->tok != T_INT || !pb_parse_int(pb_text(p, it->val), &x) || x < 0 || x > hi) {
+                Str v = pb_text(p, it->val);
+                ERR(it->val, "unknown %s: %.*s, expected one of %s", tile_keys[key], (int)v.len, v.p,
+                    key == K_PAD ? "0, 1, 2, 3" : "0, 1, 2");
+                ok = false;
+                break;
+            }
+            if (key == K_PAD)
+                b.pad = (uint8_t)x;
+            else
+                b.compact = (uint8_t)x;
+            break;
+        }
+        }
+    }
+    if (keyword) {
+        for (int j = 0; j <= K_PAD; j++)
+            if (!seen[j]) {
+                ERR(whole, "missing key '%s' in tile type", tile_keys[j]);
+                ok = false;
+            }
+        if (ok && b.rows && (uint64_t)(b.cols < 0 ? -b.cols : b.cols) >
+                                UINT64_MAX / (uint64_t)(b.rows < 0 ? -b.rows : b.rows) / 8) {
+            ERR(whole, "integer value out of range");
+            ok = false;
+        }
+    } else if (!seen[K_VALID]) {
+        b.vrow = b.rows;
+        b.vcol = b.cols;
+    }
+    if (!ok)
+        return NULL;
+    return type_tile(&p->m->types, kind, &b);
+}
+
+const Type *pb_param_type(Parser *p, Span name, Span whole)
+{
+    Str t = pb_text(p, name);
+    const Type *r = NULL;
+    if (STR_EQ_LIT(t, "!pto.tile") || STR_EQ_LIT(t, "!pto.tile_buf")) {
+        r = build_tile(p, t.len == 9 ? TY_TILE : TY_TILE_BUF, name, whole);
+    } else if (STR_EQ_LIT(t, "!pto.ptr")) {
+        const TypeItem *it = p->titems;
+        size_t n = p->ntitems;
+        DType d = DT_NONE;
+        if (n >= 1 && n <= 2 && it[0].key.end == it[0].key.begin &&
+            (it[0].tok == T_IDENT || it[0].tok == T_BANG)) {
+            Str v = pb_text(p, it[0].val);
+            d = dtype_lookup(v.p, v.len);
+        }
+        bool gm = false;
+        if (n == 2) {
+            Str v = pb_text(p, it[1].val);
+            gm = it[1].key.end == it[1].key.begin && STR_EQ_LIT(v, "gm");
+            if (!gm)
+                d = DT_NONE;
+        }
+        if (d == DT_NONE || d == DT_INDEX || d == DT_I1)
+            ERR(whole, "expected '!pto.ptr<DTYPE>' or '!pto.ptr<DTYPE, gm>'");
+        else
+            r = type_ptr(&p->m->types, d, gm);
+    } else if (STR_EQ_LIT(t, "!pto.tensor_view") || STR_EQ_LIT(t, "!pto.partition_tensor_view")) {
+        Shaped sh;
+        if (p->ntitems != 1 || p->titems[0].tok != T_SHAPED || p->titems[0].key.end > p->titems[0].key.begin) {
+            ERR(whole, "expected '%.*s<DIMSxDTYPE>'", (int)t.len, t.p);
+        } else if (split_shaped(p, p->titems[0].val, &sh, true)) {
+            if (sh.rank == 0)
+                ERR(p->titems[0].val, "expected at least one dimension");
+            else
+                r = type_view(&p->m->types, t.len == 16 ? TY_TENSOR_VIEW : TY_PART_VIEW, sh.dtype, sh.rank,
+                              sh.dims);
+        }
+    } else {
+        ERR(name, "unknown type '%.*s'", (int)t.len, t.p);
+    }
+    p->ntitems = 0;
+    return r;
+}
+
+AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s)
+{
+    AttrValue *v = pb_new_aval(p, AV_FUNCTYPE, s);
+    const Type **tys = arena_dup(&p->m->arena, p->tys + p->ntys - nresults - nparams,
+                                 (nparams + nresults) * sizeof *tys);
+    p->ntys -= nparams + nresults;
+    for (uint32_t i = 0; i < nparams + nresults; i++)
+        if (!tys[i])
+            return NULL; /* reported */
+    v->u.fn.params = tys;
+    v->u.fn.nparams = nparams;
+    v->u.fn.results = tys + nparams;
+    v->u.fn.nresults = nresults;
+    return v;
+}
