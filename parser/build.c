@@ -515,7 +515,6 @@ static Op *emit(Parser *p, Draft *d)
     op->form = d->form;
     op->bad = bad;
     op->name_span = d->name;
-    op->span = d->name;
     op->nopnds = d->n;
     op->opnds = ids;
     op->opnd_spans = arena_dup(&p->m->arena, d->uses, d->n * sizeof *d->uses);

@@ -45,7 +45,7 @@ static void emit_alloc(B *b, ValueId v, Span at)
     Op *a = push_op(b);
     a->kind = OP_ALLOC_TILE;
     a->form = FORM_L2;
-    a->name_span = a->span = at;
+    a->name_span = at;
     a->nres = 1;
     a->res = arena_dup(&b->m->arena, &v, sizeof v);
     a->opnds = NULL;

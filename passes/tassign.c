@@ -837,7 +837,7 @@ static void materialize(T *t)
         Op *c = &ops[n++];
         memset(c, 0, sizeof *c);
         c->kind = OP_CONSTANT;
-        c->name_span = c->span = at;
+        c->name_span = at;
         c->nres = 1;
         c->res = arena_dup(&m->arena, &consts[i], sizeof consts[i]);
         c->constant = v;
@@ -850,7 +850,7 @@ static void materialize(T *t)
         memset(a, 0, sizeof *a);
         a->kind = OP_TASSIGN;
         a->form = FORM_L2;
-        a->name_span = a->span = at;
+        a->name_span = at;
         a->nopnds = 1;
         a->opnds = arena_dup(&m->arena, &e->value, sizeof e->value);
         a->opnd_spans = arena_dup(&m->arena, &at, sizeof at);
