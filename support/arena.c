@@ -12,6 +12,7 @@ struct ArenaBlock {
 };
 
 #define ARENA_MIN_BLOCK ((size_t)64 * 1024)
+#define ARENA_MAX_BLOCK ((size_t)1024 * 1024)
 
 void *xmalloc(size_t n)
 {
@@ -79,9 +80,16 @@ void arena_free(Arena *a)
 
 void *arena_alloc(Arena *a, size_t size)
 {
-    size = size ? (size + 15) & ~(size_t)15 : 16; /* never a zero step from a null cursor */
+    /* Empty lists are common (ops without attributes): they share one
+     * non-null address and cost nothing. */
+    static max_align_t empty;
+    if (size == 0)
+        return &empty;
+    size = (size + 15) & ~(size_t)15;
     if ((size_t)(a->end - a->cur) < size) {
-        size_t bs = a->total < ARENA_MIN_BLOCK ? ARENA_MIN_BLOCK : a->total / 2;
+        /* blocks grow with the arena, but the unused tail of the last one stays small */
+        size_t bs = a->total / 2 < ARENA_MIN_BLOCK ? ARENA_MIN_BLOCK
+                    : a->total / 2 > ARENA_MAX_BLOCK ? ARENA_MAX_BLOCK : a->total / 2;
         if (bs < size)
             bs = size;
         ArenaBlock *b = xmalloc(sizeof *b + bs);
