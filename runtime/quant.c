@@ -217,30 +217,6 @@ static int have_avx2(void)
 }
 #endif
 
-static void quant_sym_row(const uint32_t *x, int8_t *q, int64_t n, float s)
-{
-#ifdef PTORT_X86_KERNELS
-    if (have_avx2())
-        quant_sym_row_avx2(x, q, n, s);
-    else
-        quant_sym_row_sse2(x, q, n, s);
-#else
-    quant_sym_row_c(x, q, n, s);
-#endif
-}
-
-static void quant_asym_row(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
-{
-#ifdef PTORT_X86_KERNELS
-    if (have_avx2())
-        quant_asym_row_avx2(x, q, n, s, z);
-    else
-        quant_asym_row_sse2(x, q, n, s, z);
-#else
-    quant_asym_row_c(x, q, n, s, z);
-#endif
-}
-
 static ptort_status check_vec(ptort_ctx *ctx, const char *op, const char *role,
                               const ptort_tile *t)
 {
@@ -334,9 +310,9 @@ ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_
         return PTORT_OK;
     }
 #endif
-    /* kernels chosen once per op */
-    void (*sym_row)(const uint32_t *, int8_t *, int64_t, float) = quant_sym_row;
-    void (*asym_row)(const uint32_t *, uint8_t *, int64_t, float, float) = quant_asym_row;
+    /* kernels chosen once per op: AVX2, else SSE2, else portable C */
+    void (*sym_row)(const uint32_t *, int8_t *, int64_t, float) = quant_sym_row_c;
+    void (*asym_row)(const uint32_t *, uint8_t *, int64_t, float, float) = quant_asym_row_c;
 #ifdef PTORT_X86_KERNELS
     if (have_avx2()) {
         sym_row = quant_sym_row_avx2;
@@ -413,6 +389,13 @@ static void dequant_i16_row_sse2(const int16_t *q, uint32_t *y, int64_t n, float
     dequant_i16_row_c(q + c, y + c, n - c, s, z);
 }
 
+/* (float(w) - z) * s for 8 lanes already widened to int32, stored at y. */
+__attribute__((target("avx2"), always_inline))
+static inline void dequant8_avx2(float *y, __m256i w, __m256 vs, __m256 vz)
+{
+    _mm256_storeu_ps(y, _mm256_mul_ps(_mm256_sub_ps(_mm256_cvtepi32_ps(w), vz), vs));
+}
+
 __attribute__((target("avx2")))
 static void dequant_i8_row_avx2(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
 {
@@ -421,8 +404,7 @@ static void dequant_i8_row_avx2(const int8_t *q, uint32_t *y, int64_t n, float s
     for (; c + 32 <= n; c += 32) {
         for (int k = 0; k < 4; k++) {
             __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + c + 8 * k));
-            __m256 v = _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)), vz);
-            _mm256_storeu_ps((float *)(void *)(y + c + 8 * k), _mm256_mul_ps(v, vs));
+            dequant8_avx2((float *)(void *)(y + c + 8 * k), _mm256_cvtepi8_epi32(b), vs, vz);
         }
     }
     /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
@@ -440,8 +422,7 @@ static void dequant_i16_row_avx2(const int16_t *q, uint32_t *y, int64_t n, float
     for (; c + 16 <= n; c += 16) {
         for (int k = 0; k < 2; k++) {
             __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c + 8 * k));
-            __m256 v = _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(b)), vz);
-            _mm256_storeu_ps((float *)(void *)(y + c + 8 * k), _mm256_mul_ps(v, vs));
+            dequant8_avx2((float *)(void *)(y + c + 8 * k), _mm256_cvtepi16_epi32(b), vs, vz);
         }
     }
     /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
@@ -465,8 +446,7 @@ static void dequant_i8_rows_avx2(const uint8_t *sb, int64_t sst, uint8_t *db, in
 #define DQ8(k)                                                                            \
         do {                                                                              \
             __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + c + 8 * (k)));  \
-            __m256 v = _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)), vz);     \
-            _mm256_storeu_ps(y + c + 8 * (k), _mm256_mul_ps(v, vs));                      \
+            dequant8_avx2(y + c + 8 * (k), _mm256_cvtepi8_epi32(b), vs, vz);               \
         } while (0)
         for (int64_t c = 0; c < n; c += 32) {
             DQ8(0); DQ8(1); DQ8(2); DQ8(3);
@@ -475,30 +455,6 @@ static void dequant_i8_rows_avx2(const uint8_t *sb, int64_t sst, uint8_t *db, in
     }
 }
 #endif
-
-static void dequant_i8_row(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-#ifdef PTORT_X86_KERNELS
-    if (have_avx2())
-        dequant_i8_row_avx2(q, y, n, s, z);
-    else
-        dequant_i8_row_sse2(q, y, n, s, z);
-#else
-    dequant_i8_row_c(q, y, n, s, z);
-#endif
-}
-
-static void dequant_i16_row(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-#ifdef PTORT_X86_KERNELS
-    if (have_avx2())
-        dequant_i16_row_avx2(q, y, n, s, z);
-    else
-        dequant_i16_row_sse2(q, y, n, s, z);
-#else
-    dequant_i16_row_c(q, y, n, s, z);
-#endif
-}
 
 static int same_type(const ptort_tile *a, const ptort_tile *b)
 {
@@ -563,8 +519,8 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
         return PTORT_OK;
     }
 #endif
-    void (*i8_row)(const int8_t *, uint32_t *, int64_t, float, float) = dequant_i8_row;
-    void (*i16_row)(const int16_t *, uint32_t *, int64_t, float, float) = dequant_i16_row;
+    void (*i8_row)(const int8_t *, uint32_t *, int64_t, float, float) = dequant_i8_row_c;
+    void (*i16_row)(const int16_t *, uint32_t *, int64_t, float, float) = dequant_i16_row_c;
 #ifdef PTORT_X86_KERNELS
     if (have_avx2()) {
         i8_row = dequant_i8_row_avx2;
