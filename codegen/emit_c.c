@@ -282,11 +282,7 @@ static const char *const rt_loc[LOC_COUNT] = {
 static int new_desc(Emit *e, Buf *b)
 {
     const Value *v = val(e, b->val);
-    if (e->ndescs == e->descs_cap) {
-        size_t cap = e->descs_cap;
-        xgrow((void **)&e->descs, &cap, (size_t)e->ndescs + 1, sizeof *e->descs);
-        e->descs_cap = (uint32_t)cap;
-    }
+    xgrow32((void **)&e->descs, &e->descs_cap, e->ndescs + 1, sizeof *e->descs);
     Desc *d = &e->descs[e->ndescs];
     d->name = unique_name(&e->global, e->tag, v->name.p, v->name.len);
     d->local = NULL;

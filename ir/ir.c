@@ -105,11 +105,7 @@ uint32_t ir_role_operands(const Op *op, int role, uint32_t *first)
 
 ModuleOp *ir_module_add(Module *m, bool implicit)
 {
-    if (m->nmods == m->mods_cap) {
-        size_t cap = m->mods_cap;
-        xgrow((void **)&m->mods, &cap, (size_t)m->nmods + 1, sizeof *m->mods);
-        m->mods_cap = (uint32_t)cap;
-    }
+    xgrow32((void **)&m->mods, &m->mods_cap, m->nmods + 1, sizeof *m->mods);
     ModuleOp *mod = arena_zalloc(&m->arena, sizeof *mod);
     mod->implicit = implicit;
     m->mods[m->nmods++] = mod;
@@ -118,11 +114,7 @@ ModuleOp *ir_module_add(Module *m, bool implicit)
 
 Func *ir_func_add(Module *m, ModuleOp *mod)
 {
-    if (mod->nfuncs == mod->funcs_cap) {
-        size_t cap = mod->funcs_cap;
-        xgrow((void **)&mod->funcs, &cap, (size_t)mod->nfuncs + 1, sizeof *mod->funcs);
-        mod->funcs_cap = (uint32_t)cap;
-    }
+    xgrow32((void **)&mod->funcs, &mod->funcs_cap, mod->nfuncs + 1, sizeof *mod->funcs);
     Func *f = arena_zalloc(&m->arena, sizeof *f);
     mod->funcs[mod->nfuncs++] = f;
     return f;
@@ -130,11 +122,7 @@ Func *ir_func_add(Module *m, ModuleOp *mod)
 
 ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def_op)
 {
-    if (f->nvalues == f->values_cap) {
-        size_t cap = f->values_cap;
-        xgrow((void **)&f->values, &cap, (size_t)f->nvalues + 1, sizeof *f->values);
-        f->values_cap = (uint32_t)cap;
-    }
+    xgrow32((void **)&f->values, &f->values_cap, f->nvalues + 1, sizeof *f->values);
     Value *v = &f->values[f->nvalues];
     memset(v, 0, sizeof *v);
     v->name = name;
@@ -144,17 +132,15 @@ ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def
     return f->nvalues++;
 }
 
-Op *ir_op_add(Func *f)
+Op *ir_op_push(Op **ops, uint32_t *n, uint32_t *cap)
 {
-    if (f->nops == f->ops_cap) {
-        size_t cap = f->ops_cap;
-        xgrow((void **)&f->ops, &cap, (size_t)f->nops + 1, sizeof *f->ops);
-        f->ops_cap = (uint32_t)cap;
-    }
-    Op *op = &f->ops[f->nops++];
+    xgrow32((void **)ops, cap, (size_t)*n + 1, sizeof **ops);
+    Op *op = &(*ops)[(*n)++];
     memset(op, 0, sizeof *op);
     return op;
 }
+
+Op *ir_op_add(Func *f) { return ir_op_push(&f->ops, &f->nops, &f->ops_cap); }
 
 void ir_funcs_free(Module *m)
 {

@@ -277,6 +277,8 @@ ModuleOp *ir_module_add(Module *m, bool implicit);
 Func *ir_func_add(Module *m, ModuleOp *mod);
 ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def_op);
 Op *ir_op_add(Func *f);      /* zeroed; pointer valid until the next ir_op_add */
+/* Appends a zeroed op to any op vector (passes rebuild a function's ops). */
+Op *ir_op_push(Op **ops, uint32_t *n, uint32_t *cap);
 void ir_funcs_free(Module *m);
 const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key);
 /* The value in each non-variadic role (NO_VALUE when empty). Level 1

@@ -293,9 +293,7 @@ void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan)
     Func *f = p->fn;
     ValueId id = define_value(p, name, t, NO_OP);
     f->values[id].type_span = tspan;
-    size_t cap = f->args_cap;
-    xgrow((void **)&f->args, &cap, (size_t)f->nargs + 1, sizeof *f->args);
-    f->args_cap = (uint32_t)cap;
+    xgrow32((void **)&f->args, &f->args_cap, f->nargs + 1, sizeof *f->args);
     f->args[f->nargs++] = id;
 }
 

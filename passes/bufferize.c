@@ -22,17 +22,7 @@ typedef struct B {
     bool errors;
 } B;
 
-static Op *push_op(B *b)
-{
-    if (b->nops == b->cap) {
-        size_t cap = b->cap;
-        xgrow((void **)&b->ops, &cap, (size_t)b->nops + 1, sizeof *b->ops);
-        b->cap = (uint32_t)cap;
-    }
-    Op *op = &b->ops[b->nops++];
-    memset(op, 0, sizeof *op);
-    return op;
-}
+static Op *push_op(B *b) { return ir_op_push(&b->ops, &b->nops, &b->cap); }
 
 static const Type *as_buffer(B *b, const Type *t)
 {

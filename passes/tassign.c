@@ -81,11 +81,7 @@ static int64_t cap_of(const T *t, Loc loc)
 /* ---- entries ---------------------------------------------------------------------- */
 static uint32_t new_entry(T *t, ValueId v, Str name, uint32_t def_op, Span def)
 {
-    if (t->ne == t->cap) {
-        size_t cap = t->cap;
-        xgrow((void **)&t->e, &cap, (size_t)t->ne + 1, sizeof *t->e);
-        t->cap = (uint32_t)cap;
-    }
+    xgrow32((void **)&t->e, &t->cap, t->ne + 1, sizeof *t->e);
     Entry *e = &t->e[t->ne];
     memset(e, 0, sizeof *e);
     const TileBody *b = &t->f->values[v].type->tile;

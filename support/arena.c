@@ -60,6 +60,19 @@ void xgrow(void **p, size_t *cap, size_t need, size_t elem)
     *cap = n;
 }
 
+void xgrow32(void **p, uint32_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return;
+    size_t c = *cap;
+    xgrow(p, &c, need, elem);
+    if (c > UINT32_MAX) {
+        fprintf(stderr, "ptoas: internal error: more than 2^32 elements\n");
+        exit(3);
+    }
+    *cap = (uint32_t)c;
+}
+
 void arena_init(Arena *a)
 {
     a->head = NULL;

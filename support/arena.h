@@ -4,6 +4,7 @@
 #ifndef PTOAS_ARENA_H
 #define PTOAS_ARENA_H
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct ArenaBlock ArenaBlock;
 typedef struct Arena {
@@ -25,5 +26,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grows *p (of *cap elements of size elem) so that it holds at least need elements. */
 void  xgrow(void **p, size_t *cap, size_t need, size_t elem);
+/* The same for the IR's 32-bit counts. */
+void  xgrow32(void **p, uint32_t *cap, size_t need, size_t elem);
 
 #endif
