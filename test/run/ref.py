@@ -824,6 +824,16 @@ class Machine:
         self.scalars = args            # name -> int
         self.returned = {}
 
+    def one_out(self, text, res):
+        """The ins operand names and the dst tile of an op with one output, in
+        either level (a Level 1 result becomes a fresh tile bound to its name)."""
+        if re.search(r'\bins\s*\(', text):
+            ins, outs = _ins_outs(text)
+            return ins, self.tile(outs[0])
+        dst = Tile(_l1_result_types(text)[0])
+        self.env[res[0]] = dst
+        return _l1_operands(text), dst
+
     def fail(self, line, msg):
         raise RefError('line %d: %s' % (line + 1, msg))
 
@@ -966,33 +976,15 @@ class Machine:
             op_tstore(tile, view)
             return
         if op == 'pto.tmov':
-            if re.search(r'\bins\s*\(', text):
-                ins, outs = _ins_outs(text)
-                src, dst = self.tile(ins[0]), self.tile(outs[0])
-            else:
-                src = self.tile(_l1_operands(text)[0])
-                dst = Tile(_l1_result_types(text)[0])
-                env[res[0]] = dst
-            op_tmov(src, dst)
+            ins, dst = self.one_out(text, res)
+            op_tmov(self.tile(ins[0]), dst)
             return
         if op in ('pto.tgemv.bias', 'tgemv.bias'):
-            if re.search(r'\bins\s*\(', text):
-                ins, outs = _ins_outs(text)
-                dst = self.tile(outs[0])
-            else:
-                ins = _l1_operands(text)
-                dst = Tile(_l1_result_types(text)[0])
-                env[res[0]] = dst
+            ins, dst = self.one_out(text, res)
             op_tgemv_bias(self.tile(ins[0]), self.tile(ins[1]), self.tile(ins[2]), dst)
             return
         if op == 'pto.tdequant':
-            if re.search(r'\bins\s*\(', text):
-                ins, outs = _ins_outs(text)
-                dst = self.tile(outs[0])
-            else:
-                ins = _l1_operands(text)
-                dst = Tile(_l1_result_types(text)[0])
-                env[res[0]] = dst
+            ins, dst = self.one_out(text, res)
             op_tdequant(self.tile(ins[0]), self.tile(ins[1]), self.tile(ins[2]), dst)
             return
         if op in ('pto.tquant', 'pto.tquant.mx'):
