@@ -40,12 +40,14 @@ RT_OBJ_SAN    := $(call obj,$(BUILD)/asan,$(RT_SRC))
 all: $(BUILD)/ptoas $(BUILD)/libptort.a
 
 # ---- tools -------------------------------------------------------------------
-# Installs re2c, bison and llvm-19-tools (lit, FileCheck) when missing.
+# Installs re2c, bison, llvm-19-tools (lit, FileCheck) and mlir-19-tools (mlir-opt,
+# the reference for the scf/arith/func dialects and the generic form) when missing.
 deps:
 	@missing=""; \
 	command -v re2c >/dev/null 2>&1 || missing="$$missing re2c"; \
 	command -v bison >/dev/null 2>&1 || missing="$$missing bison"; \
 	[ -x $(LLVM_BIN)/FileCheck ] || missing="$$missing llvm-19-tools"; \
+	[ -x $(LLVM_BIN)/mlir-opt ] || missing="$$missing mlir-19-tools"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then \
