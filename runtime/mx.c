@@ -217,7 +217,7 @@ static inline void put_row(Aux *a, int64_t ro, int64_t c0, const uint32_t *v, in
 /* ---- checks ------------------------------------------------------------------------ */
 
 static ptort_status check_mx(ptort_ctx *ctx, const MxCfg *cfg, ptort_group_axis axis,
-                             const ptort_tile *src, const ptort_tile *dst,
+                             int il, const ptort_tile *src, const ptort_tile *dst,
                              const ptort_tile *exp, const ptort_tile *max,
                              const ptort_tile *scaling, const ptort_tile *zz)
 {
@@ -277,14 +277,27 @@ static ptort_status check_mx(ptort_ctx *ctx, const MxCfg *cfg, ptort_group_axis 
             return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src rows to be a multiple of 32 when grpAxis is axis0", op);
         if (m % GROUP != 0)
             return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src valid_shape[0] to be a multiple of 32 when grpAxis is axis0", op);
-        if (exp->valid_rows != m / GROUP || exp->valid_cols != n)
+        if (il) {
+            /* a pair of row groups shares one exponent row, so pairs must be whole */
+            if (m % (2 * GROUP) != 0)
+                return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src valid rows to be a multiple of 64 when interleave is true", op);
+            if (src->rows % (2 * GROUP) != 0)
+                return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src physical rows to be a multiple of 64 when interleave is true", op);
+            if (exp->valid_rows != m / (2 * GROUP) || exp->valid_cols != 2 * n)
+                return ptort_fail(ctx, PTORT_E_SHAPE,
+                                  "%s: expects exp valid_shape to match [M/64, 2N] for grpAxis=axis0 with interleave=true, but got [%lld, %lld]",
+                                  op, (long long)exp->valid_rows, (long long)exp->valid_cols);
+        } else if (exp->valid_rows != m / GROUP || exp->valid_cols != n) {
             return ptort_fail(ctx, PTORT_E_SHAPE,
                               "%s: expects exp valid_shape to match canonical [M/32, N] for grpAxis=axis0, but got [%lld, %lld]",
                               op, (long long)exp->valid_rows, (long long)exp->valid_cols);
+        }
     }
-    if (max->valid_rows != exp->valid_rows || max->valid_cols != exp->valid_cols)
+    /* max and scaling have the exponents' grouping; interleaving changes only exp */
+    int64_t gr = il ? m / GROUP : exp->valid_rows, gc = il ? n : exp->valid_cols;
+    if (max->valid_rows != gr || max->valid_cols != gc)
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects max valid_shape to match the exp grouping", op);
-    if (scaling->valid_rows != exp->valid_rows || scaling->valid_cols != exp->valid_cols)
+    if (scaling->valid_rows != gr || scaling->valid_cols != gc)
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects scaling valid_shape to match the exp grouping", op);
     if (zz) {
         if (zz->dtype != exp->dtype || zz->loc != PTORT_VEC || zz->blayout != PTORT_BL_ROW_MAJOR ||
@@ -321,6 +334,7 @@ typedef struct {
     Aux ex, mx, sc, zz;
     int has_zz;
     int flat;                /* exp/max/scaling are [1, M*G] (axis1 legacy form) */
+    int il;                  /* axis0 interleaved: exp[b/2][2c + b%2] for group row b */
 } MxOp;
 
 /* Writes one row's or one block's codes to the data tile: N codes -> N bytes (fp8) or
@@ -899,12 +913,16 @@ static void run_axis0(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint32_t *maxb, f
                 maxb[c] = (uint32_t)(a > cur ? a : cur);
             }
         }
-        int64_t re = layout_row_off(&o->ex.l, b), rm = layout_row_off(&o->mx.l, b);
+        int64_t re = layout_row_off(&o->ex.l, o->il ? b / 2 : b), rm = layout_row_off(&o->mx.l, b);
         int64_t rs = layout_row_off(&o->sc.l, b);
+        const int64_t *ecol = o->ex.col + (o->il ? b % 2 : 0);
+        int64_t estep = o->il ? 2 : 1;
         for (int64_t c = 0; c < n; c++) {
             Group g;
             group_params(cfg, maxb[c], &g);
-            put_group(&o->ex, &o->mx, &o->sc, NULL, re, rm, rs, 0, c, &g);
+            o->ex.base[re + ecol[c * estep]] = (uint8_t)g.e;
+            store_elem(o->mx.base, o->mx.size, rm + o->mx.col[c], g.maxv);
+            store_elem(o->sc.base, o->sc.size, rs + o->sc.col[c], g.scalev);
             sv[c] = g.s;
             nanm[c] = g.nan;
         }
@@ -936,9 +954,23 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
                              const ptort_tile *max, const ptort_tile *scaling,
                              const ptort_tile *exp_zz)
 {
+    return ptort_tquant_mx_ex(ctx, qt, alg, axis, 0, src, dst, exp, max, scaling, exp_zz);
+}
+
+ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg,
+                                ptort_group_axis axis, unsigned flags, const ptort_tile *src,
+                                const ptort_tile *dst, const ptort_tile *exp,
+                                const ptort_tile *max, const ptort_tile *scaling,
+                                const ptort_tile *exp_zz)
+{
     static const char op[] = "tquant.mx";
     if (!ctx)
         return PTORT_E_ARG;
+    if (flags & ~PTORT_MX_INTERLEAVE)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown flags %#x", op, flags);
+    int il = (flags & PTORT_MX_INTERLEAVE) != 0;
+    if (il && axis != PTORT_AXIS0)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: expects interleave to be used only with grpAxis=axis0", op);
     if (qt != PTORT_MXFP8 && qt != PTORT_MXFP4_E2M1)
         return ptort_fail(ctx, PTORT_E_ARG, "%s: quant_type %d does not match the operands", op, (int)qt);
     if ((unsigned)alg > PTORT_SCALE_NV || (unsigned)axis > PTORT_AXIS0)
@@ -951,7 +983,7 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
     cfg.emax = cfg.fp4 ? 2 : 8;
     cfg.k = u2f(cfg.fp4 ? 0x3E2AAAABu : 0x3B124925u);     /* nearest fp32 to 1/6, 1/448 */
     cfg.nan_code = cfg.fp4 ? 0x7 : 0x7F;
-    ptort_status st = check_mx(ctx, &cfg, axis, src, dst, exp, max, scaling, exp_zz);
+    ptort_status st = check_mx(ctx, &cfg, axis, il, src, dst, exp, max, scaling, exp_zz);
     if (st)
         return st;
     cfg.sdt = src->dtype;
@@ -985,9 +1017,10 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
     o.dst = dst;
     o.has_zz = exp_zz != NULL;
     o.flat = axis == PTORT_AXIS1 && m > 1 && exp->valid_rows == 1;
+    o.il = il;
     aux_init(ctx, &o.ex, exp, ecols, tab);
-    aux_init(ctx, &o.mx, max, ecols, tab + (ecols + 1));
-    aux_init(ctx, &o.sc, scaling, ecols, tab + 2 * (ecols + 1));
+    aux_init(ctx, &o.mx, max, max->valid_cols, tab + (ecols + 1));
+    aux_init(ctx, &o.sc, scaling, scaling->valid_cols, tab + 2 * (ecols + 1));
     if (exp_zz)
         aux_init(ctx, &o.zz, exp_zz, ecols, tab + 3 * (ecols + 1));
 #ifdef PTORT_MX_AVX2

@@ -214,6 +214,19 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
                              const ptort_tile *max, const ptort_tile *scaling,
                              const ptort_tile *exp_zz);
 
+/* ptort_tquant_mx_ex flags */
+#define PTORT_MX_INTERLEAVE 1u  /* axis0 only: interleaved exponents (see ptort_tquant_mx_ex) */
+
+/* ptort_tquant_mx with FLAGS. PTORT_MX_INTERLEAVE (tquant.mx {interleave = true}, grpAxis
+ * axis0, no EXP_ZZ) writes the exponents of row groups 2p and 2p+1 of column c to EXP[p][2c]
+ * and EXP[p][2c+1]: EXP's valid shape is [M/64, 2N] and M a multiple of 64 (src rows too);
+ * MAX and SCALING keep their [M/32, N] layout. docs/numerics.md has the worked vectors. */
+ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg,
+                                ptort_group_axis axis, unsigned flags, const ptort_tile *src,
+                                const ptort_tile *dst, const ptort_tile *exp,
+                                const ptort_tile *max, const ptort_tile *scaling,
+                                const ptort_tile *exp_zz);
+
 /* tdequant (NUMERICS.md section 3): dst = (float(src) - offset[r][0]) * scale[r][0].
  * Errors (VERIFY.md section 4): descriptor errors, PTORT_E_DTYPE, PTORT_E_LAYOUT,
  * PTORT_E_SHAPE. */

@@ -558,6 +558,89 @@ static void flat_and_zz(void)
                  PTORT_E_SHAPE, "multiple of 64");
 }
 
+/* axis0 with interleave (PTORT_MX_INTERLEAVE): exp is [M/64, 2N], the exponents of row
+ * groups 2p and 2p+1 of column c side by side at [p][2c] and [p][2c+1]. M = 128 bf16 rows
+ * (4 row groups, 2 pairs), N = 32. Group g of column c holds one nonzero, 2^(c - 8*g) at row
+ * 32*g + c % 32, so its max is that power and (OCP fp8) e = 127 + c - 8*g - 8 = 119 + c - 8g:
+ *   exp[p][2c + d] = 119 + c - 8*(2p + d).
+ * The element scales to 2^(c - 8g) * 2^(127 - e) = 2^8 = 256 -> e4m3 0x78 (exponent field
+ * 8 + 7 = 15, mantissa 0). max[g][c] = 2^(c - 8g) in bf16, scaling[g][c] = 2^(8 - c + 8g). */
+static void interleaved(void)
+{
+    enum { M = 128, N = 32 };
+    Io io;
+    setup(&io, 0, PTORT_BF16, PTORT_AXIS0, M, N, M, N, 0);
+    io.exp = ptort_tile_make(PTORT_VEC, PTORT_U8, M / 64, 64, A_EXP);   /* align32(2N) */
+    static float x[M * N];
+    memset(x, 0, sizeof x);
+    for (int g = 0; g < 4; g++)
+        for (int c = 0; c < N; c++)
+            x[(32 * g + c % 32) * N + c] = ldexpf(1.0f, c - 8 * g);
+    static uint16_t raw[M * N];
+    to_src(PTORT_BF16, x, raw, M * N);
+    CHECK(ptort_tile_fill(ctx, &io.src, raw, M, N) == PTORT_OK);
+    uint8_t *vec = ptort_mem(ctx, PTORT_VEC, NULL);
+    ptort_status st = ptort_tquant_mx_ex(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS0,
+                                         PTORT_MX_INTERLEAVE, &io.src, &io.dst, &io.exp,
+                                         &io.max, &io.sc, NULL);
+    if (!CHECK(st == PTORT_OK))
+        fprintf(stderr, "    %s\n", ptort_error(ctx));
+    /* the exponent bytes as laid out: row p is 64 bytes at A_EXP + 64p */
+    uint8_t want[2 * 64];
+    for (int p = 0; p < 2; p++)
+        for (int c = 0; c < N; c++)
+            for (int d = 0; d < 2; d++)
+                want[p * 64 + 2 * c + d] = (uint8_t)(119 + c - 8 * (2 * p + d));
+    CHECK_BYTES(vec + A_EXP, want, 128);
+    int bad = 0;
+    for (int g = 0; g < 4; g++)
+        for (int c = 0; c < N; c++) {
+            bad |= get(&io.max, g, c) != unit_f2u(ldexpf(1.0f, c - 8 * g)) >> 16;
+            bad |= get(&io.sc, g, c) != unit_f2u(ldexpf(1.0f, 8 - c + 8 * g)) >> 16;
+            for (int i = 0; i < 32; i++)
+                bad |= get(&io.dst, 32 * g + i, c) != (i == c % 32 ? 0x78u : 0u);
+        }
+    CHECK(!bad);
+
+    /* the same source without interleave: exp[g][c] = 119 + c - 8g, row-major [4, 32] */
+    setup(&io, 0, PTORT_BF16, PTORT_AXIS0, M, N, M, N, 0);
+    CHECK(ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS0, &io.src, &io.dst,
+                          &io.exp, &io.max, &io.sc, NULL) == PTORT_OK);
+    bad = 0;
+    for (int g = 0; g < 4; g++)
+        for (int c = 0; c < N; c++)
+            bad |= get(&io.exp, g, c) != (uint32_t)(119 + c - 8 * g);
+    CHECK(!bad);
+
+    /* rejects: axis1, 32 valid rows, a [M/32, N] exponent tile, unknown flags */
+    Io b;
+    setup(&b, 0, PTORT_F32, PTORT_AXIS1, 64, 32, 64, 32, 0);
+    CHECK_STATUS(ctx, ptort_tquant_mx_ex(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1,
+                                         PTORT_MX_INTERLEAVE, &b.src, &b.dst, &b.exp, &b.max,
+                                         &b.sc, NULL),
+                 PTORT_E_ARG, "expects interleave to be used only with grpAxis=axis0");
+    setup(&b, 0, PTORT_F16, PTORT_AXIS0, 64, 32, 32, 32, 0);
+    b.exp.cols = 64;
+    b.exp.valid_cols = 64;
+    CHECK_STATUS(ctx, ptort_tquant_mx_ex(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS0,
+                                         PTORT_MX_INTERLEAVE, &b.src, &b.dst, &b.exp, &b.max,
+                                         &b.sc, NULL),
+                 PTORT_E_SHAPE, "expects src valid rows to be a multiple of 64 when interleave is true");
+    setup(&b, 0, PTORT_F16, PTORT_AXIS0, 96, 32, 64, 32, 0);
+    CHECK_STATUS(ctx, ptort_tquant_mx_ex(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS0,
+                                         PTORT_MX_INTERLEAVE, &b.src, &b.dst, &b.exp, &b.max,
+                                         &b.sc, NULL),
+                 PTORT_E_SHAPE, "expects src physical rows to be a multiple of 64 when interleave is true");
+    setup(&b, 0, PTORT_F16, PTORT_AXIS0, 64, 32, 64, 32, 0);
+    CHECK_STATUS(ctx, ptort_tquant_mx_ex(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS0,
+                                         PTORT_MX_INTERLEAVE, &b.src, &b.dst, &b.exp, &b.max,
+                                         &b.sc, NULL),
+                 PTORT_E_SHAPE, "expects exp valid_shape to match [M/64, 2N] for grpAxis=axis0 with interleave=true, but got [2, 32]");
+    CHECK_STATUS(ctx, ptort_tquant_mx_ex(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS0, 2,
+                                         &b.src, &b.dst, &b.exp, &b.max, &b.sc, NULL),
+                 PTORT_E_ARG, "unknown flags 0x2");
+}
+
 static void rejects(void)
 {
     Io io;
@@ -837,6 +920,7 @@ int main(void)
     nan_poisoning();
     partial_groups();
     axis0();
+    interleaved();
     flat_and_zz();
     rejects();
     random_groups();
