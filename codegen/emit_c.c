@@ -451,6 +451,13 @@ static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
     return dflt;
 }
 
+/* A BoolAttr: true only when written `key = true`. */
+static bool bool_attr(const Op *op, const char *key)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    return a && a->val->kind == AV_BOOL && a->val->u.b;
+}
+
 /* A view value's local, or NULL (reported). */
 static const char *use_view(Emit *e, ValueId v, const Op *op)
 {
@@ -620,10 +627,10 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
         if (!TILES("src", "dst", "exp", "max", "scaling", "?exp_zz"))
             return;
         begin_call(e, op);
-        sb_printf(&e->body, "ptort_tquant_mx(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        sb_printf(&e->body, "ptort_tquant_mx_ex(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                   qt == QT_MXFP4_E2M1 ? "PTORT_MXFP4_E2M1" : "PTORT_MXFP8",
                   alg == QSA_NV ? "PTORT_SCALE_NV" : "PTORT_SCALE_OCP", axis == GA_AXIS0 ? "PTORT_AXIS0" : "PTORT_AXIS1",
-                  a[0], a[1], a[2], a[3], a[4], a[5]);
+                  bool_attr(op, "interleave") ? "PTORT_MX_INTERLEAVE" : "0", a[0], a[1], a[2], a[3], a[4], a[5]);
         break;
     }
     case OP_TDEQUANT:

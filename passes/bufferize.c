@@ -69,6 +69,12 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, co
     const TileBody *e = &f->values[val[op_role_index(op->kind, "exp")]].type->tile;
     int64_t vr = e->vrow == DIM_DYNAMIC ? e->rows : e->vrow;
     int64_t vc = e->vcol == DIM_DYNAMIC ? e->cols : e->vcol;
+    /* interleaved axis0 exponents pair two row groups per row: max and scaling do not */
+    const Attr *il = ir_attr_find(op->attrs, op->nattrs, "interleave");
+    if (il && il->val->kind == AV_BOOL && il->val->u.b) {
+        vr *= 2;
+        vc /= 2;
+    }
     int64_t per = 32 / dtype_size(src->dtype);
     return plain_body(src->dtype, vr, round_up(vc, per), vr, vc);
 }

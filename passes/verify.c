@@ -375,7 +375,11 @@ static bool verify_tquant_mx(V *v)
     if (sc && sc->dtype != s->dtype)
         return fail(v, scl, "expects scaling to have the src element type");
     bool axis0 = enum_attr(v->op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1) == GA_AXIS0;
+    const Attr *ila = ir_attr_find(v->op->attrs, v->op->nattrs, "interleave");
+    bool il = ila && ila->val->kind == AV_BOOL && ila->val->u.b;
     int64_t M = s->vrow, N = s->vcol;
+    if (il && !axis0)
+        return fail(v, -1, "expects interleave to be used only with grpAxis=axis0");
     if (!axis0) {
         if (s->cols % 32)
             return fail(v, src, "expects src cols to be a multiple of 32 when grpAxis is axis1");
@@ -386,6 +390,12 @@ static bool verify_tquant_mx(V *v)
             return fail(v, src, "expects src rows to be a multiple of 32 when grpAxis is axis0");
         if (known(M) && M % 32)
             return fail(v, src, "expects src valid_shape[0] to be a multiple of 32 when grpAxis is axis0");
+        if (il && known(M) && M % 64)
+            return fail(v, src, "expects src valid rows to be a multiple of 64 when interleave is true");
+        if (il && s->rows % 64)
+            return fail(v, src, "expects src physical rows to be a multiple of 64 when interleave is true");
+        if (il && s->dtype == DT_F32)
+            return fail(v, src, "does not support FP32 interleave with the pinned pto-isa revision");
     }
     if (e && known(M) && known(N) && known(e->vrow) && known(e->vcol)) {
         if (!axis0) {
@@ -394,13 +404,25 @@ static bool verify_tquant_mx(V *v)
             if (!canon && !flat)
                 return fail(v, exp, "expects exp valid_shape to match canonical [M, N/32] or legacy flat "
                                     "[1, M*N/32] for grpAxis=axis1");
+        } else if (il) {
+            if (e->vrow != M / 64 || e->vcol != 2 * N)
+                return fail(v, exp, "expects exp valid_shape to match [M/64, 2N] for grpAxis=axis0 with interleave=true");
         } else if (e->vrow != M / 32 || e->vcol != N) {
             return fail(v, exp, "expects exp valid_shape to match canonical [M/32, N] for grpAxis=axis0");
         }
     }
-    if (e && m && (differ(m->vrow, e->vrow) || differ(m->vcol, e->vcol)))
+    if (e && il) {
+        if (e->rows != s->rows / 64)
+            return fail(v, exp, "expects interleaved exp physical rows to be src physical rows / 64");
+        if (e->cols != (2 * s->cols + 31) / 32 * 32)
+            return fail(v, exp, "expects interleaved exp physical cols to be align32(2 * src physical cols)");
+    }
+    /* max and scaling keep the [M/32, N] grouping when the exponents are interleaved */
+    int64_t gr = il ? (known(M) ? M / 32 : DIM_DYNAMIC) : e ? e->vrow : DIM_DYNAMIC;
+    int64_t gc = il ? N : e ? e->vcol : DIM_DYNAMIC;
+    if ((e || il) && m && (differ(m->vrow, gr) || differ(m->vcol, gc)))
         return fail(v, max, "expects max valid_shape to match the exp grouping");
-    if (e && sc && (differ(sc->vrow, e->vrow) || differ(sc->vcol, e->vcol)))
+    if ((e || il) && sc && (differ(sc->vrow, gr) || differ(sc->vcol, gc)))
         return fail(v, scl, "expects scaling valid_shape to match the exp grouping");
     bool nz = enum_attr(v->op, "storeMode", EK_VEC_STORE_MODE, SM_ND) == SM_NZ;
     if (nz && !z)

@@ -604,7 +604,9 @@ def mx_group(xs, fmt, alg, src_dt):
     return e, codes, float_to_bits(src_dt, m), float_to_bits(src_dt, s)
 
 
-def op_tquant_mx(kind, alg, axis, src, dst, exp, mx, scl, zz):
+def op_tquant_mx(kind, alg, axis, src, dst, exp, mx, scl, zz, interleave=False):
+    """interleave (axis0 only): the exponent of row group g, column c goes to
+    exp[g // 2][2c + g % 2] instead of exp[g][c] (pto-isa TQUANT_DN, E_FLAT)."""
     fmt = 'fp8' if kind == 'MXFP8' else 'fp4'
     sdt = src.tt.dtype
     M, N = src.vr, src.vc
@@ -636,13 +638,18 @@ def op_tquant_mx(kind, alg, axis, src, dst, exp, mx, scl, zz):
     else:
         if M % 32:
             raise RefError('axis0 needs valid rows % 32 == 0')
+        if interleave and (M % 64 or exp.vr != M // 64 or exp.vc != 2 * N):
+            raise RefError('interleave needs valid rows % 64 == 0 and exp [M/64, 2N]')
         for g in range(M // 32):
             for c in range(N):
                 rows = range(32 * g, 32 * g + 32)
                 e, cs, mb, sb = mx_group([src.val(r, c) for r in rows], fmt, alg, sdt)
                 for r, code in zip(rows, cs):
                     codes[r, c] = code
-                exp.set(g, c, e)
+                if interleave:
+                    exp.set(g // 2, 2 * c + g % 2, e)
+                else:
+                    exp.set(g, c, e)
                 if mx is not None:
                     mx.set(g, c, mb)
                 if scl is not None:
@@ -1018,7 +1025,10 @@ class Machine:
                     d, e = outt[:2]
                     z = outt[2] if len(outt) > 2 else None
                     m = s = None
-                op_tquant_mx(qt, alg, axis, src, d, e, m, s, z)
+                il = re.search(r'\binterleave\s*=\s*true\b', text) is not None
+                if il and axis != 'axis0':
+                    raise RefError('interleave needs grpAxis axis0')
+                op_tquant_mx(qt, alg, axis, src, d, e, m, s, z, il)
             return
         self.fail(line, 'op %s is not modelled' % op)
 
