@@ -9,7 +9,7 @@ LLVM_BIN := /usr/lib/llvm-19/bin
 LIT      := python3 /usr/lib/llvm-19/build/utils/lit/lit.py
 
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Werror
-# -ffp-contract=off: no fused multiply-add unless the source says fmaf (NUMERICS.md).
+# -ffp-contract=off: no fused multiply-add unless the source says fmaf (docs/numerics.md).
 # -fno-trapping-math does not change IEEE results; it lets GCC vectorize float loops.
 BASEFLAGS:= $(WARN) -g -ffp-contract=off -fno-trapping-math -D_POSIX_C_SOURCE=200809L
 OPT      := -O2

@@ -698,7 +698,7 @@ static void emit_alloc(Emit *e, const Op *op)
     if (vc != NO_VALUE && !(b->vc = scalar(e, vc, op)))
         return;
     e->buf_of[r] = (int)e->nbufs++;
-    /* A returned tile starts as fresh memory (CLI.md: never-written positions
+    /* A returned tile starts as fresh memory (docs/cli.md: never-written positions
      * read 0), even where tassign reuses bytes of a tile that died before. */
     if (e->returned[r]) {
         const char *t = use_tile(e, r, op);

@@ -1,4 +1,4 @@
-/* ptoas.c - the `ptoas` command: options (spec/CLI.md), input, the pass
+/* ptoas.c - the `ptoas` command: options (docs/cli.md), input, the pass
  * pipeline, output and exit status.
  *
  * Exit status: 0 success; 1 the input has errors (or --verify-diagnostics found

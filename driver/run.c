@@ -1,4 +1,4 @@
-/* run.c - executables for --emit=exe and `ptoas run` (spec/CLI.md): finding
+/* run.c - executables for --emit=exe and `ptoas run` (docs/cli.md): finding
  * the runtime, running $CC, temporary directories, running the kernel.
  *
  * The runtime is looked up relative to this executable (/proc/self/exe):

@@ -13,7 +13,7 @@ typedef struct Module Module;
  * absolute offsets into src. */
 Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine *d);
 
-/* Prints the module in canonical PTO form (LANGUAGE.md section 6), or in MLIR
+/* Prints the module in canonical PTO form (docs/language.md section 6), or in MLIR
  * generic form when generic is non-zero. */
 void frontend_print(FILE *out, const Module *m, int generic);
 

@@ -141,7 +141,7 @@ const Type *type_ptr(TypeTable *t, DType d, bool gm);
 const Type *type_view(TypeTable *t, TypeKind kind, DType d, uint32_t rank, const int64_t *dims);
 static inline bool type_is_tile(const Type *t) { return t && (t->kind == TY_TILE || t->kind == TY_TILE_BUF); }
 
-/* Canonical spelling (LANGUAGE.md 3.1), appended to b. */
+/* Canonical spelling (docs/language.md 3.2), appended to b. */
 void type_print(StrBuf *b, const Type *t);
 /* Same into a caller buffer, for messages (truncated with "..."). */
 const char *type_str(const Type *t, char *buf, size_t size);

@@ -1,4 +1,4 @@
-/* printer.c - prints a Module in canonical PTO form (LANGUAGE.md section 6:
+/* printer.c - prints a Module in canonical PTO form (docs/language.md section 6:
  * compact tile types, names kept, quant_type first, MLIR's attribute
  * spellings) or in MLIR's generic form (`"pto.x"(...) {...} : (...) -> ...`),
  * which mlir-opt --allow-unregistered-dialect accepts. Output is built in a

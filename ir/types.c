@@ -1,5 +1,5 @@
 /* types.c - element types, enum tables, interned types and their canonical
- * spelling (LANGUAGE.md 3.1: compact form, defaults omitted). */
+ * spelling (docs/language.md 3.2: compact form, defaults omitted). */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"

@@ -1,4 +1,4 @@
-/* lexer.re - the PTO assembly lexer (LANGUAGE.md section 1), compiled by re2c
+/* lexer.re - the PTO assembly lexer (docs/language.md section 1), compiled by re2c
  * into a DFA over the whole input held in memory. Tokens carry only their byte
  * span: their text is the source itself, so lexing allocates nothing. Bad
  * input is reported here, once, and returned as T_ERROR, which no grammar rule

@@ -200,7 +200,7 @@ static Attr *take_attrs(Parser *p, uint32_t n)
     return a;
 }
 
-/* LANGUAGE.md 1: pto.target_arch must name a known architecture. */
+/* docs/language.md 1: pto.target_arch must name a known architecture. */
 static void check_module_attrs(Parser *p, const ModuleOp *mod)
 {
     for (uint32_t i = 0; i < mod->nattrs; i++) {
@@ -478,7 +478,7 @@ static OpKind classify_tquant(const Draft *d, uint32_t nins, uint32_t nouts_or_r
     return OP_TQUANT;
 }
 
-/* LANGUAGE.md 5.1: an omitted quant_type follows from the operands. */
+/* docs/language.md 5.1: an omitted quant_type follows from the operands. */
 static void infer_quant_type(Parser *p, Draft *d, const Type *data)
 {
     if (d->kind != OP_TQUANT && d->kind != OP_TQUANT_MX)

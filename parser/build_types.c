@@ -1,6 +1,6 @@
 /* build_types.c - the values the grammar hands to the op builders: numbers
  * (with MLIR's range rules), attribute values, and types — scalar names,
- * tile types in both spellings (LANGUAGE.md 3.1, with the parser's key/value
+ * tile types in both spellings (docs/language.md 3.2, with the parser's key/value
  * checks), pointers and tensor views. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* parser.y - the PTO assembly grammar (LANGUAGE.md sections 2-5), Bison 3.8,
+/* parser.y - the PTO assembly grammar (docs/language.md sections 2-5), Bison 3.8,
  * pure, with byte-span locations and MLIR-style messages.
  *
  * The grammar recognizes structure only; actions push what they see on the

@@ -1,4 +1,4 @@
-/* bufferize.c - Level 1 to Level 2 (MEMORY.md section 2).
+/* bufferize.c - Level 1 to Level 2 (docs/memory.md section 2).
  *
  * Every !pto.tile value becomes a !pto.tile_buf buffer: a Level 1 op gets a
  * `pto.alloc_tile` right before it for each result and is rewritten to its
@@ -58,8 +58,8 @@ static TileBody plain_body(DType dt, int64_t rows, int64_t cols, int64_t vrow, i
 
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-/* The body of a scratch tile for role `role` of op (MEMORY.md section 2 and
- * LANGUAGE.md 5.1). */
+/* The body of a scratch tile for role `role` of op (docs/memory.md section 2 and
+ * docs/language.md 5.1). */
 static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, const char *role)
 {
     const TileBody *src = &f->values[val[op_role_index(op->kind, "src")]].type->tile;

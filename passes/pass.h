@@ -6,21 +6,21 @@
 #include "ir.h"
 #include "options.h"
 
-/* VERIFY.md: every rule, for both levels, per architecture. */
+/* docs/verify.md: every rule, for both levels, per architecture. */
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
 
-/* MEMORY.md section 2: Level 1 to Level 2, scratch tiles created. */
+/* docs/memory.md section 2: Level 1 to Level 2, scratch tiles created. */
 bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
 
-/* MEMORY.md: liveness, placement, address checks, materialized addresses,
+/* docs/memory.md: liveness, placement, address checks, materialized addresses,
  * --memory-report / --memory-map text in m->report. */
 bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
 
-/* The effective architecture of a module (VERIFY.md "arch"): pto.target_arch,
+/* The effective architecture of a module (docs/verify.md "arch"): pto.target_arch,
  * else "pto.device-spec", else --pto-arch. */
 OptArch module_arch(const ModuleOp *mod, const Options *opt);
 
-/* Inner box of a tile layout in elements (VERIFY.md section 1). */
+/* Inner box of a tile layout in elements (docs/verify.md section 1). */
 void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols);
 
 #endif

@@ -1,4 +1,4 @@
-/* tassign.c - on-chip placement of every tile (MEMORY.md).
+/* tassign.c - on-chip placement of every tile (docs/memory.md).
  *
  * A placement entry is a buffer between two (re)bindings: an alloc_tile
  * result, a tile argument, or the new binding a pto.tassign starts. Liveness
@@ -57,7 +57,7 @@ typedef struct T {
 /* ---- sizes ---------------------------------------------------------------------- */
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-/* MEMORY.md section 1: rows and cols rounded up to whole inner boxes. */
+/* docs/memory.md section 1: rows and cols rounded up to whole inner boxes. */
 static int64_t tile_bytes(const TileBody *b)
 {
     int64_t size = dtype_size(b->dtype);
@@ -886,7 +886,7 @@ static void materialize(T *t)
     free(addrs);
 }
 
-/* ---- reports (MEMORY.md section 6) -------------------------------------------------------- */
+/* ---- reports (docs/memory.md section 6) -------------------------------------------------------- */
 typedef struct RKey {
     int64_t addr;
     Str name;

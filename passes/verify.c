@@ -1,5 +1,5 @@
-/* verify.c - the verifier: every rule of VERIFY.md, for the Level 1 and the
- * Level 2 form of every op, per architecture, with the spec's exact messages.
+/* verify.c - the verifier: every rule of docs/verify.md, for the Level 1 and the
+ * Level 2 form of every op, per architecture, with the messages listed there.
  *
  * Each op reports the first rule it breaks, in the order of its table, at the
  * op name, with a note at the definition of the first operand the message
@@ -239,7 +239,7 @@ static bool check_kinds(V *v)
             return false;
         }
     }
-    /* LANGUAGE.md 5.5: a Level 1 value is never an outs operand */
+    /* docs/language.md 5.5: a Level 1 value is never an outs operand */
     if (v->op->form == FORM_L2)
         for (int r = in->nins; r < in->nroles; r++)
             if (v->ty[r] && v->ty[r]->kind == TY_TILE) {

@@ -1,4 +1,4 @@
-/* gemv.c - tgemv.bias (NUMERICS.md section 4).
+/* gemv.c - tgemv.bias (docs/numerics.md section 4).
  *
  * For each output column j the sum is one fmaf chain over k in order, so the loop runs over
  * k outside and j inside: row k of rhs is widened to fp32 once, then every accumulator
@@ -85,7 +85,7 @@ static void fma_row_hw(float *acc, const uint32_t *b, float a, int64_t n)
 
 /* The whole product for a rhs with contiguous rows (row-major none_box): for each block of
  * 64 columns, 8 accumulators stay in registers while k runs over the rows in order, so each
- * column still gets its own fmaf chain over k = 0 .. K-1 (NUMERICS.md 4). Row elements are
+ * column still gets its own fmaf chain over k = 0 .. K-1 (docs/numerics.md 4). Row elements are
  * widened on the fly (vcvtph2ps for f16 is exact; it only quiets a signalling NaN, which the
  * fused multiply-add would quiet anyway). */
 #define GEMV_HW(NAME, T, LOAD8, WIDEN1)                                                      \
@@ -151,7 +151,7 @@ GEMV_HW(gemv_f32_hw, uint32_t, LOAD8_F32, WIDEN_F32)
 PTORT_HOT
 static void mac_row_i32(uint32_t *acc, const uint32_t *b, uint32_t a, int64_t n)
 {
-    /* Unsigned arithmetic: wrap-around modulo 2^32 is the defined result (NUMERICS.md 4). */
+    /* Unsigned arithmetic: wrap-around modulo 2^32 is the defined result (docs/numerics.md 4). */
     for (int64_t j = 0; j < n; j++)
         acc[j] += a * b[j];
 }

@@ -1,7 +1,7 @@
 /* harness.c - ptort_run_main: the main() of executables made by ptoas (--emit=exe, ptoas run).
  *
  * The generated code describes its kernel in a ptort_kernel table (arguments, results, tile
- * descriptors); this file does the rest of spec/CLI.md's `ptoas run`: parses --in/--out/--arg,
+ * descriptors); this file does the rest of docs/cli.md's `ptoas run`: parses --in/--out/--arg,
  * reads .npy or raw .bin inputs, checks every shape and dtype before anything runs, fills the
  * tiles in logical (row, col) order, runs the kernel, and writes results as .npy or prints a
  * table (with the error of a quantize->dequantize round trip against its input).

@@ -70,7 +70,7 @@ static inline uint8_t *tile_base(ptort_ctx *ctx, const ptort_tile *t)
     return ctx->mem[t->loc] + t->addr;
 }
 
-/* "row-major" in VERIFY.md's sense: blayout row_major, slayout none_box. */
+/* "row-major" in docs/verify.md's sense: blayout row_major, slayout none_box. */
 static inline int tile_is_row_major(const ptort_tile *t)
 {
     return t->blayout == PTORT_BL_ROW_MAJOR && t->slayout == PTORT_SL_NONE_BOX;
@@ -82,7 +82,7 @@ static inline int64_t tile_row_stride(const ptort_tile *t)
     return t->cols + (t->compact == PTORT_COMPACT_ROW_PLUS_ONE ? 1 : 0);
 }
 
-/* Every layout of NUMERICS.md section 5 is separable: offset(r, c) = row_off(r) + col_off(c).
+/* Every layout of docs/numerics.md section 5 is separable: offset(r, c) = row_off(r) + col_off(c).
  * A Layout caches what both halves need so that ops can build per-row/per-column tables. */
 typedef struct {
     int kind;               /* LAY_* below */

@@ -175,7 +175,7 @@ ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
     Side s, d;
     tile_side(ctx, src, &ls, n, tables, &s);
     tile_side(ctx, dst, &ld, n, tables + n + 1, &d);
-    /* memmove semantics are not needed: operands of one op never share bytes (MEMORY.md 3). */
+    /* memmove semantics are not needed: operands of one op never share bytes (docs/memory.md 3). */
     copy_rect(&d, &s, src->valid_rows, n, ptort_dtype_size(src->dtype));
     return PTORT_OK;
 }
@@ -310,7 +310,7 @@ ptort_status ptort_tload(ptort_ctx *ctx, const ptort_view *src, const ptort_tile
     view_copy(ctx, src, dst, table, 1);
     if (dst->pad == PTORT_PAD_NULL)
         return PTORT_OK;
-    /* NUMERICS.md 6: the rest of the physical tile (box-rounded) gets the pad value. */
+    /* docs/numerics.md 6: the rest of the physical tile (box-rounded) gets the pad value. */
     uint32_t pv = dst->pad == PTORT_PAD_ZERO ? 0
                 : dst->pad == PTORT_PAD_MAX ? dtype_max_bits(dst->dtype)
                 : dtype_lowest_bits(dst->dtype);

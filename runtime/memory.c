@@ -1,6 +1,6 @@
 /* memory.c - contexts, memory spaces, error messages and tile descriptor checks.
  *
- * A context owns one zeroed byte array per memory space (MEMORY.md section 1). Every op
+ * A context owns one zeroed byte array per memory space (docs/memory.md section 1). Every op
  * checks each operand here before touching memory, so that a bad descriptor or address
  * becomes a status code with a message, never an access outside a space.
  */
@@ -70,7 +70,7 @@ ptort_ctx *ptort_ctx_new(ptort_arch arch, const int64_t *sizes)
             ptort_ctx_free(ctx);
             return NULL;
         }
-        /* calloc: memory spaces start zeroed (CLI.md: unwritten positions read back 0). */
+        /* calloc: memory spaces start zeroed (docs/cli.md: unwritten positions read back 0). */
         ctx->mem[l] = calloc(1, (size_t)n);
         if (!ctx->mem[l]) {
             ptort_ctx_free(ctx);
@@ -156,7 +156,7 @@ ptort_tile ptort_tile_make(ptort_loc loc, ptort_dtype dtype, int64_t rows, int64
     return t;
 }
 
-/* Inner box of a boxed layout (VERIFY.md section 1); 1x1 for none_box. */
+/* Inner box of a boxed layout (docs/verify.md section 1); 1x1 for none_box. */
 static void box_of(const ptort_tile *t, int64_t *ir, int64_t *ic)
 {
     int64_t sz = ptort_dtype_size(t->dtype);
@@ -193,7 +193,7 @@ void layout_of(const ptort_tile *t, Layout *l)
         l->kind = rowm ? LAY_ROW : LAY_COL;
         l->stride = (rowm ? t->cols : t->rows) + plus;
     } else if (t->rows == 1) {
-        /* NUMERICS.md 5: a boxed tile with one row simply uses offset c. */
+        /* docs/numerics.md 5: a boxed tile with one row simply uses offset c. */
         l->kind = LAY_FLAT;
         l->pr = 1;
     } else if (t->slayout == PTORT_SL_ROW_MAJOR) {
@@ -283,8 +283,8 @@ int64_t ptort_tile_offset(const ptort_tile *t, int64_t r, int64_t c)
     return layout_row_off(&l, r) + layout_col_off(&l, c);
 }
 
-/* The descriptor rules of VERIFY.md section 1 that still matter at run time, then the
- * address rules of MEMORY.md section 5. */
+/* The descriptor rules of docs/verify.md section 1 that still matter at run time, then the
+ * address rules of docs/memory.md section 5. */
 static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
                                const ptort_tile *t)
 {

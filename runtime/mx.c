@@ -1,4 +1,4 @@
-/* mx.c - tquant MXFP8 / MXFP4_E2M1 (NUMERICS.md section 1).
+/* mx.c - tquant MXFP8 / MXFP4_E2M1 (docs/numerics.md section 1).
  *
  * Each group of 32 elements (along a row for axis1, down a column for axis0) gets its
  * largest magnitude, an E8M0 exponent, a power-of-two reciprocal scale, and then every
@@ -40,7 +40,7 @@ typedef struct {
 } Group;
 
 /* A value of the src dtype from fp32 bits; exact for the values stored here except the f16
- * scale, which NUMERICS.md rounds with RNE (overflow to +Inf, tiny to +0). */
+ * scale, which docs/numerics.md rounds with RNE (overflow to +Inf, tiny to +0). */
 static uint32_t to_src_dtype(ptort_dtype dt, uint32_t bits)
 {
     if (dt == PTORT_F16)
@@ -121,7 +121,7 @@ static void enc_fp4(const uint32_t *x, uint8_t *out, int64_t n, float s)
         out[i] = e2m1_encode(u2f(x[i]) * s);
 }
 
-/* bf16 sources: the scaled value is rounded to bf16 before the e2m1 cast (NUMERICS.md 1.4). */
+/* bf16 sources: the scaled value is rounded to bf16 before the e2m1 cast (docs/numerics.md 1.4). */
 PTORT_HOT
 static void enc_fp4_bf16(const uint32_t *x, uint8_t *out, int64_t n, float s)
 {

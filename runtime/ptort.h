@@ -1,7 +1,7 @@
 /* ptort.h - the public C API of the ptoas runtime (libptort.a).
  *
  * Generated kernels (ptoas --emit=c) and host programs call this library to execute PTO tile
- * ops on the CPU with the exact numerics of NUMERICS.md and the memory model of MEMORY.md:
+ * ops on the CPU with the exact numerics of docs/numerics.md and the memory model of docs/memory.md:
  * a context owns one zeroed byte array per memory space, tiles are descriptors that point
  * into those arrays, and every op checks its descriptors and returns a status code instead
  * of aborting. There is no global state: each thread may run its own contexts.
@@ -22,7 +22,7 @@ extern "C" {
 typedef enum {
     PTORT_OK = 0,
     PTORT_E_ARG,     /* a NULL pointer or an enum value out of range */
-    PTORT_E_DESC,    /* a tile descriptor breaks a tile-type rule (VERIFY.md section 1) */
+    PTORT_E_DESC,    /* a tile descriptor breaks a tile-type rule (docs/verify.md section 1) */
     PTORT_E_ADDR,    /* an address is negative, misaligned or runs past its memory space */
     PTORT_E_DTYPE,   /* an operand has a dtype the op does not accept */
     PTORT_E_SHAPE,   /* shapes or valid shapes do not agree */
@@ -38,7 +38,7 @@ typedef enum {
 
 typedef enum { PTORT_A2, PTORT_A3, PTORT_A5 } ptort_arch;
 
-/* Memory spaces, in the order of MEMORY.md section 1. */
+/* Memory spaces, in the order of docs/memory.md section 1. */
 typedef enum {
     PTORT_VEC, PTORT_MAT, PTORT_LEFT, PTORT_RIGHT, PTORT_ACC, PTORT_BIAS, PTORT_SCALING,
     PTORT_NUM_LOCS
@@ -67,7 +67,7 @@ typedef enum { PTORT_ACC_UNSPECIFIED, PTORT_ACC_PARTIAL, PTORT_ACC_FINAL } ptort
 
 typedef struct ptort_ctx ptort_ctx;
 
-/* Creates a context for ARCH with zeroed memory spaces of the capacities of MEMORY.md.
+/* Creates a context for ARCH with zeroed memory spaces of the capacities of docs/memory.md.
  * SIZES may be NULL, or point to PTORT_NUM_LOCS byte counts where a value > 0 overrides that
  * space's capacity (--mem-size). Returns NULL when ARCH is unknown or memory runs out. */
 ptort_ctx *ptort_ctx_new(ptort_arch arch, const int64_t *sizes);
@@ -87,7 +87,7 @@ ptort_arch ptort_ctx_arch(const ptort_ctx *ctx);
  * out of range. Host code may read and write them directly. */
 uint8_t *ptort_mem(ptort_ctx *ctx, ptort_loc loc, int64_t *size);
 
-/* The default capacity and the alignment of LOC on ARCH (MEMORY.md); -1 when out of range. */
+/* The default capacity and the alignment of LOC on ARCH (docs/memory.md); -1 when out of range. */
 int64_t ptort_loc_capacity(ptort_arch arch, ptort_loc loc);
 int64_t ptort_loc_alignment(ptort_loc loc);
 
@@ -121,16 +121,16 @@ typedef struct {
 ptort_tile ptort_tile_make(ptort_loc loc, ptort_dtype dtype, int64_t rows, int64_t cols,
                            int64_t addr);
 
-/* Checks a descriptor against the tile-type rules (VERIFY.md section 1) and its address
- * against its space (MEMORY.md section 5). Errors: PTORT_E_ARG, PTORT_E_DESC, PTORT_E_ADDR. */
+/* Checks a descriptor against the tile-type rules (docs/verify.md section 1) and its address
+ * against its space (docs/memory.md section 5). Errors: PTORT_E_ARG, PTORT_E_DESC, PTORT_E_ADDR. */
 ptort_status ptort_tile_check(ptort_ctx *ctx, const ptort_tile *t);
 
-/* Bytes the tile occupies (MEMORY.md section 1, before rounding to the space's alignment);
+/* Bytes the tile occupies (docs/memory.md section 1, before rounding to the space's alignment);
  * -1 for a malformed descriptor. */
 int64_t ptort_tile_bytes(const ptort_tile *t);
 
 /* Element index (in elements from addr) of element (r, c) under the tile's layout
- * (NUMERICS.md section 5); -1 if (r, c) lies outside the physical (box-rounded) shape or
+ * (docs/numerics.md section 5); -1 if (r, c) lies outside the physical (box-rounded) shape or
  * the descriptor is malformed. Use it for single elements; ops use faster paths. */
 int64_t ptort_tile_offset(const ptort_tile *t, int64_t r, int64_t c);
 
@@ -194,19 +194,19 @@ ptort_status ptort_tstore(ptort_ctx *ctx, const ptort_tile *src, const ptort_vie
 ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
                         const ptort_tile *tmp);
 
-/* tquant INT8_SYM / INT8_ASYM (NUMERICS.md section 2): dst = clamp(rint(src * scale
+/* tquant INT8_SYM / INT8_ASYM (docs/numerics.md section 2): dst = clamp(rint(src * scale
  * [+ offset])) with scale/offset read at column 0 of each row, or from a [1, 1] tile for all
  * rows. OFFSET must be NULL for SYM and given for ASYM; TMP may be NULL and is never written.
- * Errors (VERIFY.md section 2): PTORT_E_ARG, descriptor errors, PTORT_E_DTYPE,
+ * Errors (docs/verify.md section 2): PTORT_E_ARG, descriptor errors, PTORT_E_DTYPE,
  * PTORT_E_LAYOUT, PTORT_E_SHAPE. */
 ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_tile *src,
                                const ptort_tile *scale, const ptort_tile *offset,
                                const ptort_tile *dst, const ptort_tile *tmp);
 
-/* tquant MXFP8 / MXFP4_E2M1 (NUMERICS.md section 1), a5 only: writes the data tile DST, the
+/* tquant MXFP8 / MXFP4_E2M1 (docs/numerics.md section 1), a5 only: writes the data tile DST, the
  * E8M0 exponent tile EXP ([M, G] or flat [1, M*G] for axis1, [M/32, N] for axis0), the MAX
  * and SCALING tiles, and, when EXP_ZZ is not NULL (storeMode nz), the exponents again in
- * EXP_ZZ's layout. Errors (VERIFY.md section 3): PTORT_E_ARCH, PTORT_E_ARG, descriptor
+ * EXP_ZZ's layout. Errors (docs/verify.md section 3): PTORT_E_ARCH, PTORT_E_ARG, descriptor
  * errors, PTORT_E_DTYPE, PTORT_E_LAYOUT, PTORT_E_SHAPE. */
 ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg,
                              ptort_group_axis axis, const ptort_tile *src,
@@ -227,15 +227,15 @@ ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale
                                 const ptort_tile *max, const ptort_tile *scaling,
                                 const ptort_tile *exp_zz);
 
-/* tdequant (NUMERICS.md section 3): dst = (float(src) - offset[r][0]) * scale[r][0].
- * Errors (VERIFY.md section 4): descriptor errors, PTORT_E_DTYPE, PTORT_E_LAYOUT,
+/* tdequant (docs/numerics.md section 3): dst = (float(src) - offset[r][0]) * scale[r][0].
+ * Errors (docs/verify.md section 4): descriptor errors, PTORT_E_DTYPE, PTORT_E_LAYOUT,
  * PTORT_E_SHAPE. */
 ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
                             const ptort_tile *offset, const ptort_tile *dst);
 
-/* tgemv.bias (NUMERICS.md section 4): dst[0][j] = fmaf-chain over k of lhs[0][k]*rhs[k][j],
+/* tgemv.bias (docs/numerics.md section 4): dst[0][j] = fmaf-chain over k of lhs[0][k]*rhs[k][j],
  * then + bias[0][j]; i8 inputs accumulate in int32 with wrap-around. PHASE does not change
- * the result. Errors (VERIFY.md section 5): descriptor errors, PTORT_E_LAYOUT, PTORT_E_SHAPE,
+ * the result. Errors (docs/verify.md section 5): descriptor errors, PTORT_E_LAYOUT, PTORT_E_SHAPE,
  * PTORT_E_DTYPE, PTORT_E_ARCH (fp8 inputs before a5). */
 ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort_tile *rhs,
                               const ptort_tile *bias, const ptort_tile *dst,
@@ -301,7 +301,7 @@ const char *ptort_dtype_npy_descr(ptort_dtype dt);
 
 /* Code generated by ptoas --emit=c describes its kernel with these tables; its main() is
  * `return ptort_run_main(argc, argv, &kernel);`, which does everything `ptoas run` promises
- * (spec/CLI.md): --in/--out/--arg, shape and dtype checks, filling and reading tiles in
+ * (docs/cli.md): --in/--out/--arg, shape and dtype checks, filling and reading tiles in
  * logical order, the result table. docs/codegen.md describes it. */
 
 typedef enum { PTORT_KARG_TILE, PTORT_KARG_PTR, PTORT_KARG_SCALAR } ptort_karg_kind;

@@ -1,12 +1,12 @@
-/* quant.c - tquant INT8_SYM / INT8_ASYM and tdequant (NUMERICS.md sections 2 and 3).
+/* quant.c - tquant INT8_SYM / INT8_ASYM and tdequant (docs/numerics.md sections 2 and 3).
  *
- * Operands are checked once per op (VERIFY.md sections 2 and 4); the per-row loops are then
+ * Operands are checked once per op (docs/verify.md sections 2 and 4); the per-row loops are then
  * straight-line fp32 code over contiguous rows, which GCC vectorizes.
  */
 #include "internal.h"
 
 /* The per-row parameter of row r: column 0 of row r, or the single value of a [1, 1] tile
- * (NUMERICS.md 2: one value for all rows). For the none_box layouts (and [1, 1] tiles) the
+ * (docs/numerics.md 2: one value for all rows). For the none_box layouts (and [1, 1] tiles) the
  * address is base + r * step; boxed layouts go through the layout functions. */
 typedef struct {
     ptort_ctx *ctx;
@@ -531,7 +531,7 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
     }
 #endif
     for (int64_t r = 0; r < dst->valid_rows; r++) {
-        /* The scale is read at column 0 of row r (NUMERICS.md 3), through its layout. */
+        /* The scale is read at column 0 of row r (docs/numerics.md 3), through its layout. */
         float s = param_at(&ps, r), z = param_at(&po, r);
         uint32_t *y = (uint32_t *)(void *)(db + r * dst_st);
         if (esz == 1)

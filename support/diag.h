@@ -5,7 +5,7 @@
  * more diag_note calls that attach to that error. Line and column are computed
  * only when a diagnostic is rendered. Renders text (file:line:col, source line,
  * caret) or JSON (one LSP 3.17 Diagnostic per line, notes inside the error's
- * relatedInformation), see spec/CLI.md. In verify mode (--verify-diagnostics)
+ * relatedInformation), see docs/cli.md. In verify mode (--verify-diagnostics)
  * nothing is printed: diagnostics are collected and diag_verify compares them
  * with the `expected-*` comments of the source, as mlir-opt does. */
 #ifndef PTOAS_DIAG_H

@@ -1,4 +1,4 @@
-/* options.h - the command-line options of `ptoas` (spec/CLI.md), parsed and
+/* options.h - the command-line options of `ptoas` (docs/cli.md), parsed and
  * validated by the driver (driver/ptoas.c) into one Options value that the
  * passes and codegen read. Nothing here prints or exits. */
 #ifndef PTOAS_OPTIONS_H
@@ -12,7 +12,7 @@
 
 /* --emit: what the driver writes to stdout or -o. */
 typedef enum {
-    OPT_EMIT_IR,      /* canonical PTO text (LANGUAGE.md section 6), the default */
+    OPT_EMIT_IR,      /* canonical PTO text (docs/language.md section 6), the default */
     OPT_EMIT_GENERIC, /* MLIR generic form */
     OPT_EMIT_C,       /* C source calling the runtime */
     OPT_EMIT_EXE      /* an executable; needs -o */
@@ -21,7 +21,7 @@ typedef enum {
 /* --pto-arch: the target when the module has no pto.target_arch attribute. */
 typedef enum { OPT_ARCH_A2, OPT_ARCH_A3, OPT_ARCH_A5 } OptArch;
 
-/* --pto-level (MEMORY.md section 2): level1 and level2 = automatic addresses,
+/* --pto-level (docs/memory.md section 2): level1 and level2 = automatic addresses,
  * level3 = manual addresses (the tassign pass only checks). */
 typedef enum { OPT_LEVEL1 = 1, OPT_LEVEL2 = 2, OPT_LEVEL3 = 3 } OptLevel;
 
@@ -34,7 +34,7 @@ typedef enum {
     OPT_PASS_COUNT
 } OptPass;
 
-/* Memory spaces in MEMORY.md's table order: the index of Options.mem_size. */
+/* Memory spaces in docs/memory.md's table order: the index of Options.mem_size. */
 typedef enum {
     OPT_LOC_VEC,
     OPT_LOC_MAT,
@@ -59,7 +59,7 @@ typedef struct Options {
     bool split_input_file;    /* --split-input-file: `// -----` separates independent inputs */
     DiagFormat diag_format;   /* --diagnostics-format=text|json (default text) */
     bool print_ir_after[OPT_PASS_COUNT]; /* --print-ir-after=PASS, --print-ir-after-all */
-    bool memory_report;       /* --memory-report: MEMORY.md section 6, on stdout after the IR */
+    bool memory_report;       /* --memory-report: docs/memory.md section 6, on stdout after the IR */
     bool memory_map;          /* --memory-map: the same as a picture */
     uint64_t mem_size[OPT_LOC_COUNT]; /* --mem-size LOC=BYTES (1..4294967295); 0 = default */
     const char *func;         /* --func NAME: the function main() runs (--emit=c|exe, run) */

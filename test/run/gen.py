@@ -6,7 +6,7 @@
 DTYPE is a tile dtype (f32 f16 bf16 i8 ui8 i16 i32 f8E4M3FN f8E5M2) and sets the .npy descr
 as `ptoas run` expects it (bf16 as <u2 bits, fp8 as |u1 bytes). PATTERN:
   normal       values of both signs over a wide range of magnitudes (2^-12 .. 2^12)
-  special      `normal` with planted rows: the worked vectors of NUMERICS.md, NaN, +-Inf, -0.0,
+  special      `normal` with planted rows: the worked vectors of docs/numerics.md, NaN, +-Inf, -0.0,
                subnormals of the dtype, 448 vs 480, 65504, huge and tiny groups, all zero
   ties         multiples of 1/8 (x * 4 lands on .5 ties), plus NaN, +-Inf, -0.0, out of range
   full         random mantissas with exponents in [-8, 8] (gemv operands: every rounding matters)

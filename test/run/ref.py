@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """ref.py: the reference model of `ptoas run`, in Python 3 (standard library only).
 
-It is written from the contract alone (NUMERICS.md, CLI.md, LANGUAGE.md) and shares no code with
-the C runtime, so that the end-to-end tests in test/run/ compare two independent readings:
+It is written from the project's docs alone (docs/numerics.md, docs/cli.md, docs/language.md)
+and shares no code with the C runtime, so that the end-to-end tests in test/run/ compare two independent readings:
 
     python3 ref.py run KERNEL.pto [--func NAME] --in NAME=FILE.npy ... --out NAME=FILE.npy ... \
                    [--arg NAME=INT]
-    python3 ref.py --self-test          every worked vector of NUMERICS.md, and more
+    python3 ref.py --self-test          every worked vector of docs/numerics.md, and more
 
 `run` interprets the kernel (the PTO subset that the runtime executes: tquant INT8 and MX,
 tdequant, tgemv.bias, tmov, tload/tstore through make_tensor_view/partition_view, alloc_tile,
 tassign, arith.constant, return; Level 1 and Level 2) tile by tile: each tile is its own array
 of element bit patterns in logical (row, col) order over the full physical shape, zero at the
-start, so positions no op writes read back as 0 (CLI.md). It does not model addresses: two tiles
+start, so positions no op writes read back as 0 (docs/cli.md). It does not model addresses: two tiles
 never share bytes here.
 
 Numerics: fp32 values are Python floats holding exactly a binary32 value; every written fp32
@@ -258,7 +258,7 @@ def float_to_bits(dt, x):
 
 QNAN = {'f32': 0x7FC00000, 'f16': 0x7E00, 'bf16': 0x7FC0}
 
-# tload pad values (NUMERICS.md 6): largest finite / lowest per dtype.
+# tload pad values (docs/numerics.md 6): largest finite / lowest per dtype.
 PAD_MAX = {'f32': 0x7F7FFFFF, 'f16': 0x7BFF, 'bf16': 0x7F7F, 'f8E4M3FN': 0x7E, 'f8E5M2': 0x7B,
            'f8E8M0FNU': 0xFE, '!pto.f4E2M1x2': 0x77}
 PAD_MIN = {'f32': 0xFF7FFFFF, 'f16': 0xFBFF, 'bf16': 0xFF7F, 'f8E4M3FN': 0xFE, 'f8E5M2': 0xFB,
@@ -366,7 +366,7 @@ class TType:
         self.pad, self.compact = pad, compact
 
     def box(self):
-        """Inner box (IR, IC) in elements (VERIFY.md section 1)."""
+        """Inner box (IR, IC) in elements (docs/verify.md section 1)."""
         if self.slayout == 'none_box':
             return 1, 1
         if self.fractal == 1024:
@@ -377,7 +377,7 @@ class TType:
         return (16, per) if self.slayout == 'row_major' else (per, 16)
 
     def offset(self, r, c):
-        """Element offset of (r, c) inside the tile (NUMERICS.md section 5)."""
+        """Element offset of (r, c) inside the tile (docs/numerics.md section 5)."""
         R, C = self.rows, self.cols
         if self.slayout == 'none_box':
             if self.compact == 2:
@@ -484,7 +484,7 @@ class Tile:
 
 
 # ============================================================================================
-# The ops (NUMERICS.md sections 1-6)
+# The ops (docs/numerics.md sections 1-6)
 # ============================================================================================
 
 def rint_clamp(y, lo, hi):
@@ -1084,7 +1084,7 @@ def cmd_run(argv):
 
 
 # ============================================================================================
-# Self-test: every worked vector of NUMERICS.md, and the routines checked against each other
+# Self-test: every worked vector of docs/numerics.md, and the routines checked against each other
 # ============================================================================================
 
 def _src_bits(dt, x):
@@ -1116,7 +1116,7 @@ def self_test():
         if got != want:
             fails.append('%s: got %r, want %r' % (what, got, want))
 
-    # ---- NUMERICS.md section 1 worked vectors (groups of 32, unlisted elements +0) ----
+    # ---- docs/numerics.md section 1 worked vectors (groups of 32, unlisted elements +0) ----
     table = [
         ([448, -448, 1, 0.5, -0.0], 'f32 f16 bf16', 'ocp nv', 'fp8', 0x7F, [0x7E, 0xFE, 0x38, 0x30, 0x80]),
         ([1.0, -0.25, 0.1, 0.0078125], 'f32 f16 bf16', 'ocp nv', 'fp8', 0x77, [0x78, 0xE8, 0x5D, 0x40]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Property test of the tassign pass (MEMORY.md), independent of its code.
+"""Property test of the tassign pass (docs/memory.md), independent of its code.
 
 Generates seeded random straight-line Level 2 programs (tmov chains across
 layouts and memory spaces, INT8 tquant with and without tmp, tdequant,
@@ -8,7 +8,7 @@ runs `ptoas --memory-report --memory-map --verify-only` on them, and checks
 from the printed report and its own liveness computation of each program:
 
   - every tile is reported with the size (inner boxes, compact row_plus_one)
-    and the live range MEMORY.md defines, unused tiles `live []` at 0;
+    and the live range docs/memory.md defines, unused tiles `live []` at 0;
   - addresses are aligned per space, non-negative and within capacity;
     pinned tiles keep their address;
   - no two tiles with overlapping live ranges share bytes (per space);
@@ -76,7 +76,7 @@ class Tile:
         return s + '>'
 
     def inner(self):
-        """VERIFY.md section 1: the inner box in elements."""
+        """docs/verify.md section 1: the inner box in elements."""
         sz = DSIZE[self.dt]
         if self.sl == 'none_box':
             return 1, 1
@@ -87,7 +87,7 @@ class Tile:
         return (16, 32 // sz) if self.sl == 'row_major' else (32 // sz, 16)
 
     def size(self):
-        """MEMORY.md section 1."""
+        """docs/memory.md section 1."""
         sz = DSIZE[self.dt]
         if self.compact == 2:
             major, minor = (self.rows, self.cols) if self.bl == 'row_major' else (self.cols, self.rows)
@@ -199,7 +199,7 @@ class Prog:
             ', '.join('%' + x for x in ins), ', '.join(self.ty(x) for x in ins), c, self.ty(c)),
             ins, [c])
 
-    # ---- liveness (MEMORY.md section 3), independent of the pass ----
+    # ---- liveness (docs/memory.md section 3), independent of the pass ----
     def liveness(self):
         n = len(self.ops)
         first, first_w, last = {}, {}, {}

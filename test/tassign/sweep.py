@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Acceptance sweep of the tassign placement (MEMORY.md section 4: peak =
+"""Acceptance sweep of the tassign placement (docs/memory.md section 4: peak =
 lower bound on straight-line code whenever fragmentation and pinned tiles
 allow).
 

@@ -1,4 +1,4 @@
-/* test_gemv.c - tgemv.bias (NUMERICS.md section 4): the in-order fmaf chain, the separate
+/* test_gemv.c - tgemv.bias (docs/numerics.md section 4): the in-order fmaf chain, the separate
  * bias add, int32 wrap-around, fp8 inputs on a5, and the operand checks.
  */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* test_int8.c - tquant INT8_SYM / INT8_ASYM and tdequant (NUMERICS.md sections 2 and 3).
+/* test_int8.c - tquant INT8_SYM / INT8_ASYM and tdequant (docs/numerics.md sections 2 and 3).
  * Expected values are worked out by hand in the comments.
  */
 #include <math.h>
@@ -255,7 +255,7 @@ static void random_rows(void)
 
 /* Every valid width 1..128 (vector body, 16-wide SSE2 chunk and scalar tail) on random bit
  * patterns mixed with NaN, Inf, huge, tiny and tie values, against the formulas of
- * NUMERICS.md 2 and 3. Run once more with PTORT_NO_AVX2=1 to cover the SSE2 kernels. */
+ * docs/numerics.md 2 and 3. Run once more with PTORT_NO_AVX2=1 to cover the SSE2 kernels. */
 static float ref_rint_clamp(float v, float lo, float hi)
 {
     if (v != v)

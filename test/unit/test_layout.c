@@ -1,4 +1,4 @@
-/* test_layout.c - element addressing (NUMERICS.md section 5), tmov, host fill/read, tload and
+/* test_layout.c - element addressing (docs/numerics.md section 5), tmov, host fill/read, tload and
  * tstore with padding (section 6), view bounds, and the f16/bf16 conversions.
  */
 #include <math.h>
@@ -19,7 +19,7 @@ static ptort_tile boxed(ptort_loc loc, ptort_dtype dt, int64_t r, int64_t c, pto
     return t;
 }
 
-/* The spec's formulas, written out again for the tests (R, C rounded to boxes). */
+/* The formulas of docs/numerics.md section 5, written out again for the tests (R, C rounded to boxes). */
 static int64_t spec_offset(int kind, int64_t R, int64_t C, int64_t IR, int64_t IC, int64_t r, int64_t c)
 {
     int64_t sr = r / IR, ir = r % IR, sc = c / IC, ic = c % IC;

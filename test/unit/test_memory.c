@@ -1,5 +1,5 @@
-/* test_memory.c - contexts and memory spaces (MEMORY.md section 1), descriptor and address
- * checks (VERIFY.md section 1, MEMORY.md section 5), shared bytes between overlapping tiles,
+/* test_memory.c - contexts and memory spaces (docs/memory.md section 1), descriptor and address
+ * checks (docs/verify.md section 1, docs/memory.md section 5), shared bytes between overlapping tiles,
  * and independent contexts on two threads.
  */
 #include <pthread.h>

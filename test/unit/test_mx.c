@@ -1,6 +1,6 @@
-/* test_mx.c - tquant MXFP8 / MXFP4 against NUMERICS.md section 1.
+/* test_mx.c - tquant MXFP8 / MXFP4 against docs/numerics.md section 1.
  *
- * Expected bytes are the worked vectors of NUMERICS.md or values worked out by hand in the
+ * Expected bytes are the worked vectors of docs/numerics.md or values worked out by hand in the
  * comments next to them (exponents from the bit rules, codes from the e4m3/e2m1 grids).
  */
 #include <math.h>
@@ -191,7 +191,7 @@ static void worked_vectors(void)
         one_group(PTORT_MXFP4_E2M1, PTORT_SCALE_OCP, s, h, 4, 0x7F, hocp, 7);
         one_group(PTORT_MXFP4_E2M1, PTORT_SCALE_NV, s, h, 4, 0x80, hnv, 7);
     }
-    /* The packed bytes of the fp4 vector exactly as NUMERICS.md lists them: F7 85 22. */
+    /* The packed bytes of the fp4 vector exactly as docs/numerics.md lists them: F7 85 22. */
     Io io;
     setup(&io, 1, PTORT_F16, PTORT_AXIS1, 1, 32, 1, 32, 0);
     float g[32] = {6, -6, 3, -0.25f, 0.75f, 1.25f};
@@ -748,7 +748,7 @@ static void fast_vs_portable(void)
                 for (unsigned wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
                     ptort_dtype sdt = sdts[d];
                     if ((fp4 && sdt == PTORT_F32) || (sdt == PTORT_F32 && widths[wi] % 32))
-                        continue;                  /* not accepted (VERIFY.md) */
+                        continue;                  /* not accepted (docs/verify.md) */
                     int sz = ptort_dtype_size(sdt);
                     for (int i = 0; i < M * C; i++) {
                         seed = seed * 1103515245u + 12345u;
