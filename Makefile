@@ -41,7 +41,8 @@ all: $(BUILD)/ptoas $(BUILD)/libptort.a
 
 # ---- tools -------------------------------------------------------------------
 # Installs re2c, bison, llvm-19-tools (lit, FileCheck) and mlir-19-tools (mlir-opt,
-# the reference for the scf/arith/func dialects and the generic form) when missing.
+# the reference for the scf/arith/func dialects and the generic form) when missing,
+# and for the editor tests neovim, node and npm.
 deps:
 	@missing=""; \
 	command -v re2c >/dev/null 2>&1 || missing="$$missing re2c"; \
@@ -49,6 +50,9 @@ deps:
 	[ -x $(LLVM_BIN)/FileCheck ] || missing="$$missing llvm-19-tools"; \
 	[ -x $(LLVM_BIN)/mlir-opt ] || missing="$$missing mlir-19-tools"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
+	command -v nvim >/dev/null 2>&1 || missing="$$missing neovim"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then \
 	    echo "ptoas: missing packages:$$missing; install them as root: apt-get install -y$$missing" >&2; exit 1; \
@@ -119,8 +123,18 @@ fuzz: deps $(GEN_SRC)
 	$(BUILD)/fuzz/fuzz_parse -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
 	  -dict=test/fuzz/pto.dict -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/new $(FUZZ_CORPUS)
 
+# ---- editor tests --------------------------------------------------------------
+# The grammar test runs the real TextMate engine; its npm packages go to build/npm,
+# installed once (later runs, offline too, use them as they are).
+NPM_MODS := $(BUILD)/npm/node_modules
+$(NPM_MODS)/vscode-textmate/package.json $(NPM_MODS)/vscode-oniguruma/package.json &:
+	@mkdir -p $(BUILD)/npm
+	npm install --prefix $(BUILD)/npm --no-audit --no-fund --no-save --loglevel=error \
+	  vscode-textmate@9.3.2 vscode-oniguruma@2.0.1
+EDITOR_DEPS := $(NPM_MODS)/vscode-textmate/package.json $(NPM_MODS)/vscode-oniguruma/package.json
+
 # ---- the test suite ----------------------------------------------------------
-check: deps all $(BUILD)/asan/ptoas $(UNIT_SAN) $(BUILD)/asan/fuzz_replay
+check: deps all $(BUILD)/asan/ptoas $(UNIT_SAN) $(BUILD)/asan/fuzz_replay $(EDITOR_DEPS)
 	@BUILD=$(BUILD) LIT="$(LIT)" LLVM_BIN=$(LLVM_BIN) sh test/run_checks.sh $(UNIT_SAN)
 
 asan: $(BUILD)/asan/ptoas $(UNIT_SAN)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make check: runs the sanitized unit tests given as arguments, the lit suite
-# (against the sanitized ptoas) and the fuzz corpus replay, then prints one
+# (against the sanitized ptoas), the fuzz corpus replay and the editor tests
+# (the TextMate grammar in vscode-textmate, the Vim syntax in neovim), then prints one
 # summary line "N passed, M failed" and exits non-zero on any failure.
 BUILD=${BUILD:-build}
 LIT=${LIT:-python3 /usr/lib/llvm-19/build/utils/lit/lit.py}
@@ -36,6 +37,9 @@ done
 if [ -x "$BUILD/asan/fuzz_replay" ] && [ -d test/fuzz/corpus ]; then
     count "fuzz corpus replay" "$BUILD/asan/fuzz_replay" test/fuzz/corpus
 fi
+
+count "editor grammar (vscode-textmate)" node test/editors/grammar_test.js . "$BUILD/npm/node_modules"
+count "editor syntax (neovim)" nvim --headless -u NONE -i NONE -n -c "luafile test/editors/vim_syntax_test.lua"
 
 litout=$($LIT -sv test 2>&1)
 litrc=$?
