@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check: runs the sanitized unit tests given as arguments, the lit suite
 # (against the sanitized ptoas), the fuzz corpus replay and the editor tests
-# (the TextMate grammar in vscode-textmate, the Vim syntax in neovim), then prints one
+# (test/editors: the TextMate grammar in vscode-textmate, the neovim files in
+# headless neovim, the VS Code extension against stand-ins), then prints one
 # summary line "N passed, M failed" and exits non-zero on any failure.
 BUILD=${BUILD:-build}
 LIT=${LIT:-python3 /usr/lib/llvm-19/build/utils/lit/lit.py}
@@ -40,6 +41,9 @@ fi
 
 count "editor grammar (vscode-textmate)" node test/editors/grammar_test.js . "$BUILD/npm/node_modules"
 count "editor syntax (neovim)" nvim --headless -u NONE -i NONE -n -c "luafile test/editors/vim_syntax_test.lua"
+count "editor client (neovim)" nvim --headless -u NONE -i NONE -n -c "luafile test/editors/nvim_client_test.lua"
+count "editor install (neovim)" sh test/editors/nvim_install_test.sh
+count "editor extension (vscode)" node test/editors/vscode_extension_test.js .
 
 litout=$($LIT -sv test 2>&1)
 litrc=$?
