@@ -462,22 +462,47 @@ def parse_type(text):
     return ('scalar', t)
 
 
-class Tile:
-    """A tile's contents: element bit patterns in logical order over the physical shape."""
+def tile_nbytes(tt):
+    """Bytes behind a tile: its box-rounded shape (compact row_plus_one: one spare element per
+    row, or per column)."""
+    R, C = tt.rows, tt.cols
+    if tt.slayout == 'none_box' and tt.compact == 2:
+        R, C = (R, C + 1) if tt.blayout == 'row_major' else (R + 1, C)
+    IR, IC = tt.box()
+    return -(-R // IR) * IR * (-(-C // IC) * IC) * dsize(tt.dtype)
 
-    def __init__(self, tt, vr=None, vc=None):
+
+class Tile:
+    """A tile: bytes (shared by the views of one tile, from byte `base`) and the type that
+    places element (r, c) in them (TType.offset)."""
+
+    def __init__(self, tt, vr=None, vc=None, mem=None, base=0):
         self.tt = tt
         self.vr = tt.vr if vr is None else vr
         self.vc = tt.vc if vc is None else vc
         if self.vr is None or self.vc is None:
             raise RefError('a tile with a dynamic valid shape needs its sizes')
-        self.data = [0] * (tt.rows * tt.cols)
+        self.size = dsize(tt.dtype)
+        self.mem = bytearray(tile_nbytes(tt)) if mem is None else mem
+        self.base = base
+
+    def _at(self, r, c):
+        k = self.base + self.tt.offset(r, c) * self.size
+        if not 0 <= k <= len(self.mem) - self.size:
+            raise RefError('element (%d, %d) lies outside the bytes of its tile' % (r, c))
+        return k
 
     def get(self, r, c):
-        return self.data[r * self.tt.cols + c]
+        k = self._at(r, c)
+        return int.from_bytes(self.mem[k:k + self.size], 'little')
 
     def set(self, r, c, bits):
-        self.data[r * self.tt.cols + c] = bits
+        k = self._at(r, c)
+        self.mem[k:k + self.size] = (bits & ((1 << (8 * self.size)) - 1)).to_bytes(self.size, 'little')
+
+    def elements(self):
+        """Every element of the physical shape, in logical (row-major) order."""
+        return [self.get(r, c) for r in range(self.tt.rows) for c in range(self.tt.cols)]
 
     def val(self, r, c):
         return to_float(self.tt.dtype, self.get(r, c))
@@ -682,7 +707,9 @@ class View:
 def op_tload(view, tile):
     if tile.tt.pad:
         v = pad_value(tile.tt.dtype, tile.tt.pad)
-        tile.data = [v] * len(tile.data)
+        for r in range(tile.tt.rows):
+            for c in range(tile.tt.cols):
+                tile.set(r, c, v)
     for i in range(tile.vr):
         for j in range(tile.vc):
             tile.set(i, j, view.mem.data[view.index(i, j)])
@@ -1034,7 +1061,7 @@ class Machine:
 
 
 def tile_array(tile):
-    return Array(DTYPES[tile.tt.dtype][1], (tile.tt.rows, tile.tt.cols), list(tile.data))
+    return Array(DTYPES[tile.tt.dtype][1], (tile.tt.rows, tile.tt.cols), tile.elements())
 
 
 def cmd_run(argv):
