@@ -180,6 +180,117 @@ ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
     return PTORT_OK;
 }
 
+/* Bytes a tile's physical shape covers as a plain array (PTOAS's static byte size). */
+static int64_t plain_bytes(const ptort_tile *t)
+{
+    return t->rows * t->cols * ptort_dtype_size(t->dtype);
+}
+
+/* ND -> ZZ: one 32-byte box per (row block rb, column pair j); box byte 2q + d is
+ * S[16rb + q][2j + d] of the compact R x C source S (zero-padded to 16-row blocks). */
+PTORT_VECTORIZE
+static void nd_to_zz(const uint8_t *s, uint8_t *d, int64_t rb_count, int64_t c)
+{
+    int64_t p = c / 2;
+    for (int64_t rb = 0; rb < rb_count; rb++)
+        for (int64_t j = 0; j < p; j++) {
+            const uint8_t *in = s + rb * 16 * c + 2 * j;
+            uint8_t *out = d + (rb * p + j) * 32;
+            for (int q = 0; q < 16; q++) {
+                out[2 * q] = in[q * c];
+                out[2 * q + 1] = in[q * c + 1];
+            }
+        }
+}
+
+/* DN -> ZZ: box (cb, p) at (cb*np + p)*32 zips 16 bytes of rows 2p and 2p+1. */
+PTORT_VECTORIZE
+static void dn_to_zz(const uint8_t *s, uint8_t *d, int64_t np, int64_t n)
+{
+    for (int64_t p = 0; p < np; p++)
+        for (int64_t cb = 0; cb < n / 16; cb++) {
+            const uint8_t *r0 = s + 2 * p * n + 16 * cb, *r1 = r0 + n;
+            uint8_t *out = d + (cb * np + p) * 32;
+            for (int q = 0; q < 16; q++) {
+                out[2 * q] = r0[q];
+                out[2 * q + 1] = r1[q];
+            }
+        }
+}
+
+ptort_status ptort_tmov_zz(ptort_ctx *ctx, ptort_group_axis axis, const ptort_tile *src,
+                           const ptort_tile *dst, const ptort_tile *tmp)
+{
+    static const char op[] = "tmov";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if ((unsigned)axis > PTORT_AXIS0)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown grpAxis %d", op, (int)axis);
+    if (ctx->arch != PTORT_A5)
+        return ptort_fail(ctx, PTORT_E_ARCH, "%s: X-to-ZZ tmov is only supported on A5", op);
+    if (!dst)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: dst: missing tile descriptor", op);
+    /* dst's ZZ box type only names the form: it is filled as plain bytes from its address */
+    ptort_tile flat = *dst;
+    flat.slayout = PTORT_SL_NONE_BOX;
+    flat.blayout = PTORT_BL_ROW_MAJOR;
+    flat.compact = PTORT_COMPACT_NULL;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) ||
+        (st = ptort_check_operand(ctx, op, "dst", &flat)) ||
+        (st = ptort_check_operand(ctx, op, "tmp", tmp)))
+        return st;
+    if (src->loc != PTORT_VEC || dst->loc != PTORT_VEC || tmp->loc != PTORT_VEC)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects X-to-ZZ src/dst/tmp to be vec tiles", op);
+    if (src->dtype != dst->dtype || src->dtype != tmp->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src, dst, and tmp to share one element type", op);
+    if (src->dtype != PTORT_U8 && src->dtype != PTORT_F8E8M0FNU)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects element type ui8 or f8E8M0FNU for X-to-ZZ, but got %s",
+                          op, ptort_dtype_name(src->dtype));
+    if (src->blayout != PTORT_BL_ROW_MAJOR || src->slayout != PTORT_SL_NONE_BOX)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects src to use blayout=row_major, slayout=none_box", op);
+    if (dst->blayout != PTORT_BL_ROW_MAJOR || dst->slayout != PTORT_SL_ROW_MAJOR)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects dst to use blayout=row_major, slayout=row_major (ZZ box)", op);
+    if (src->valid_rows * src->valid_cols != dst->valid_rows * dst->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src and dst to hold the same exponent count", op);
+    uint8_t *s = tile_base(ctx, src), *d = tile_base(ctx, dst);
+    if (axis == PTORT_AXIS1) {
+        int64_t r = dst->valid_rows, c = dst->valid_cols, rb = (r + 15) / 16, need = rb * 16 * c;
+        if (c % 2 != 0)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects ND-to-ZZ dst valid_shape[1] (the grouped exponent column count) to be even", op);
+        if (src->valid_rows != 1 && src->cols != src->valid_cols)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects ND-to-ZZ src valid elements to form a compact prefix (single-row legacy flat or physical row stride equal to valid cols)", op);
+        if (plain_bytes(src) < need)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects ND-to-ZZ src physical capacity to cover align16(dst rows) * dst cols because source padding is zeroed in place", op);
+        if (plain_bytes(dst) < need)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects ND-to-ZZ dst physical capacity to cover align16(dst rows) * dst cols", op);
+        if (plain_bytes(tmp) < 64 + rb * c)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects tmp to provide at least %lld bytes for ND-to-ZZ (64 + ceil(dst rows / 16) * dst cols)",
+                              op, (long long)(64 + rb * c));
+        memset(s + r * c, 0, (size_t)(need - r * c));
+        nd_to_zz(s, d, rb, c);
+        return PTORT_OK;
+    }
+    int64_t m = src->valid_rows, n = src->valid_cols;
+    if (m < 2 || m % 2 != 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects DN-to-ZZ src valid_shape[0] to be an even count >= 2; a single row-group produces no output in PTO-ISA", op);
+    if (n % 16 != 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects DN-to-ZZ src valid_shape[1] to be a multiple of 16", op);
+    if (src->cols != n)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects DN-to-ZZ src physical row stride to equal src valid_shape[1]", op);
+    if (plain_bytes(src) < m * n || plain_bytes(dst) < m * n)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects DN-to-ZZ src/dst physical capacity to cover src valid rows * src valid cols", op);
+    dn_to_zz(s, d, m / 2, n);
+    return PTORT_OK;
+}
+
 ptort_view ptort_view_make(void *base, size_t size, ptort_dtype dtype,
                            int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride)
 {

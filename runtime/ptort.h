@@ -194,6 +194,20 @@ ptort_status ptort_tstore(ptort_ctx *ctx, const ptort_tile *src, const ptort_vie
 ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
                         const ptort_tile *tmp);
 
+/* tmov with a tmp tile, the X-to-ZZ form (a5): MX exponents (ui8 or f8E8M0FNU) into the
+ * cube's ZZ scale layout, 32-byte boxes of 16 pairs, written as consecutive bytes from DST's
+ * address (DST's box type only names the form; its rows x cols bytes must hold them).
+ * AXIS1 (ND): SRC holds an R x C exponent tile (R, C = DST's valid shape; SRC compact); the
+ * byte at ((rb*(C/2) + j)*16 + q)*2 + d of DST is SRC element (16rb + q, 2j + d), rows past R
+ * reading 0, and SRC's bytes from R*C up to align16(R)*C are zeroed in place as pto-isa does.
+ * AXIS0 (DN): SRC is the [M/32, N] exponent tile of an axis0 tquant.mx; the byte at
+ * (cb*(M/64) + p)*32 + 2q + d of DST is SRC element (2p + d, 16cb + q). TMP is checked
+ * (at least 64 + ceil(R/16)*C bytes for ND) but never written. docs/numerics.md section 6.
+ * Errors: PTORT_E_ARCH, PTORT_E_ARG, descriptor errors, PTORT_E_LAYOUT, PTORT_E_DTYPE,
+ * PTORT_E_SHAPE. */
+ptort_status ptort_tmov_zz(ptort_ctx *ctx, ptort_group_axis axis, const ptort_tile *src,
+                           const ptort_tile *dst, const ptort_tile *tmp);
+
 /* tquant INT8_SYM / INT8_ASYM (docs/numerics.md section 2): dst = clamp(rint(src * scale
  * [+ offset])) with scale/offset read at column 0 of each row, or from a [1, 1] tile for all
  * rows. OFFSET must be NULL for SYM and given for ASYM; TMP may be NULL and is never written.

@@ -290,6 +290,110 @@ static void conversions(void)
     CHECK(ptort_e5m2_to_f32(0x7B) == 57344.0f);
 }
 
+/* tmov with a tmp (X-to-ZZ, pto-isa a5 TMovNdTo2Zz / TMovDnTo2Zz), expected bytes by hand. */
+static void tmov_zz(void)
+{
+    uint8_t *vec = ptort_mem(ctx, PTORT_VEC, NULL);
+    enum { S = 0, D = 4096, T = 8192 };
+    /* ND: a 2 x 4 exponent tile (groups of two 32-column pairs) E = [1 2 3 4; 5 6 7 8] in a
+     * 16x4 src. R = 2 rows pad to one 16-row block, C/2 = 2 boxes: box 0 holds columns 0-1
+     * of rows 0..15 = 01 02 05 06 then zeros, box 1 columns 2-3 = 03 04 07 08 then zeros. */
+    memset(vec, 0xAA, 12288);
+    ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_U8, 16, 4, S);
+    src.valid_rows = 2;
+    ptort_tile dst = ptort_tile_make(PTORT_VEC, PTORT_U8, 16, 4, D);
+    dst.slayout = PTORT_SL_ROW_MAJOR;
+    dst.valid_rows = 2;
+    ptort_tile tmp = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 96, T);
+    tmp.valid_cols = 2;
+    const uint8_t e[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    memcpy(vec + S, e, 8);
+    ptort_status st = ptort_tmov_zz(ctx, PTORT_AXIS1, &src, &dst, &tmp);
+    if (!CHECK(st == PTORT_OK))
+        fprintf(stderr, "    %s\n", ptort_error(ctx));
+    uint8_t want[64] = {0};
+    want[0] = 1, want[1] = 2, want[2] = 5, want[3] = 6;
+    want[32] = 3, want[33] = 4, want[34] = 7, want[35] = 8;
+    CHECK_BYTES(vec + D, want, 64);
+    uint8_t zero[56] = {0};
+    CHECK_BYTES(vec + S + 8, zero, 56);           /* src padding rows zeroed in place */
+    CHECK_EQ(vec[S + 64], 0xAA);
+    CHECK_EQ(vec[T], 0xAA);                       /* tmp is not written */
+
+    /* ND with 17 rows of C = 2: two row blocks; rows 17..31 of the second read 0. */
+    memset(vec, 0xAA, 12288);
+    src = ptort_tile_make(PTORT_VEC, PTORT_U8, 32, 2, S);
+    src.valid_rows = 17;
+    dst = ptort_tile_make(PTORT_VEC, PTORT_U8, 32, 2, D);
+    dst.slayout = PTORT_SL_ROW_MAJOR;
+    dst.fractal = 32;
+    dst.valid_rows = 17;
+    for (int i = 0; i < 34; i++)
+        vec[S + i] = (uint8_t)(i + 1);
+    CHECK(ptort_tmov_zz(ctx, PTORT_AXIS1, &src, &dst, &tmp) == PTORT_OK);
+    uint8_t w2[64] = {0};
+    for (int i = 0; i < 34; i++)
+        w2[i] = (uint8_t)(i + 1);
+    CHECK_BYTES(vec + D, w2, 64);
+
+    /* DN: M/32 = 4 row groups x N = 16: box p zips rows 2p and 2p+1:
+     * E[r][c] = 16r + c -> box 0 = 00 10 01 11 .. 0F 1F, box 1 = 20 30 21 31 .. 2F 3F. */
+    memset(vec, 0xAA, 12288);
+    src = ptort_tile_make(PTORT_VEC, PTORT_U8, 4, 16, S);
+    dst = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 64, D);
+    dst.slayout = PTORT_SL_ROW_MAJOR;
+    dst.fractal = 32;
+    for (int i = 0; i < 64; i++)
+        vec[S + i] = (uint8_t)i;
+    CHECK(ptort_tmov_zz(ctx, PTORT_AXIS0, &src, &dst, &tmp) == PTORT_OK);
+    uint8_t w3[65];
+    for (int q = 0; q < 16; q++) {
+        w3[2 * q] = (uint8_t)q, w3[2 * q + 1] = (uint8_t)(0x10 + q);
+        w3[32 + 2 * q] = (uint8_t)(0x20 + q), w3[33 + 2 * q] = (uint8_t)(0x30 + q);
+    }
+    w3[64] = 0xAA;
+    CHECK_BYTES(vec + D, w3, 65);
+    /* DN with 2 row groups of N = 32: box cb holds columns 16cb.. of rows 0 and 1. */
+    src = ptort_tile_make(PTORT_VEC, PTORT_U8, 2, 32, S);
+    for (int i = 0; i < 64; i++)
+        vec[S + i] = (uint8_t)i;
+    CHECK(ptort_tmov_zz(ctx, PTORT_AXIS0, &src, &dst, &tmp) == PTORT_OK);
+    for (int q = 0; q < 16; q++) {
+        w3[2 * q] = (uint8_t)q, w3[2 * q + 1] = (uint8_t)(0x20 + q);
+        w3[32 + 2 * q] = (uint8_t)(0x10 + q), w3[33 + 2 * q] = (uint8_t)(0x30 + q);
+    }
+    CHECK_BYTES(vec + D, w3, 65);
+
+    /* rejects */
+    src = ptort_tile_make(PTORT_VEC, PTORT_U8, 3, 16, S);
+    CHECK_STATUS(ctx, ptort_tmov_zz(ctx, PTORT_AXIS0, &src, &dst, &tmp), PTORT_E_SHAPE,
+                 "expects src and dst to hold the same exponent count");
+    dst.valid_cols = 48;
+    CHECK_STATUS(ctx, ptort_tmov_zz(ctx, PTORT_AXIS0, &src, &dst, &tmp), PTORT_E_SHAPE,
+                 "DN-to-ZZ src valid_shape[0] to be an even count >= 2");
+    dst.valid_cols = 64;
+    src = ptort_tile_make(PTORT_VEC, PTORT_I8, 4, 16, S);
+    CHECK_STATUS(ctx, ptort_tmov_zz(ctx, PTORT_AXIS0, &src, &dst, &tmp), PTORT_E_DTYPE,
+                 "expects src, dst, and tmp to share one element type");
+    src = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 64, S);
+    CHECK_STATUS(ctx, ptort_tmov_zz(ctx, PTORT_AXIS1, &src, &dst, &tmp), PTORT_E_SHAPE,
+                 "expects ND-to-ZZ src physical capacity to cover align16(dst rows) * dst cols");
+    src = ptort_tile_make(PTORT_VEC, PTORT_U8, 16, 64, S);
+    src.valid_rows = 1;
+    dst.slayout = PTORT_SL_NONE_BOX;
+    CHECK_STATUS(ctx, ptort_tmov_zz(ctx, PTORT_AXIS1, &src, &dst, &tmp), PTORT_E_LAYOUT,
+                 "expects dst to use blayout=row_major, slayout=row_major (ZZ box)");
+    dst.slayout = PTORT_SL_ROW_MAJOR;
+    dst.rows = 16;
+    tmp.cols = 64;
+    CHECK_STATUS(ctx, ptort_tmov_zz(ctx, PTORT_AXIS1, &src, &dst, &tmp), PTORT_E_SHAPE,
+                 "expects tmp to provide at least 128 bytes for ND-to-ZZ");
+    ptort_ctx *a3 = ptort_ctx_new(PTORT_A3, NULL);
+    CHECK_STATUS(a3, ptort_tmov_zz(a3, PTORT_AXIS1, &src, &dst, &tmp), PTORT_E_ARCH,
+                 "X-to-ZZ tmov is only supported on A5");
+    ptort_ctx_free(a3);
+}
+
 int main(void)
 {
     ctx = ptort_ctx_new(PTORT_A5, NULL);
@@ -297,6 +401,7 @@ int main(void)
         return unit_done();
     formulas();
     tmovs();
+    tmov_zz();
     fill_read();
     load_store();
     conversions();
