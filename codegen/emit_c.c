@@ -608,7 +608,16 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
             return;
         src_buf = e->buf_of[role(op, "src")];
         begin_call(e, op);
-        sb_printf(&e->body, "ptort_tmov(ctx, %s, %s, %s)", a[0], a[1], a[2]);
+        if (strcmp(a[2], "NULL") != 0 && val(e, role(op, "tmp"))->type->tile.loc == LOC_SCALING) {
+            fail(e, op->name_span, "codegen does not support 'pto.tmov' with a scaling tile (the fp quantization form)");
+            return;
+        }
+        if (strcmp(a[2], "NULL") != 0) /* with a tmp: the X-to-ZZ exponent move */
+            sb_printf(&e->body, "ptort_tmov_zz(ctx, %s, %s, %s, %s)",
+                      enum_attr(op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1) == GA_AXIS0 ? "PTORT_AXIS0" : "PTORT_AXIS1",
+                      a[0], a[1], a[2]);
+        else
+            sb_printf(&e->body, "ptort_tmov(ctx, %s, %s, NULL)", a[0], a[1]);
         break;
     case OP_TQUANT: {
         int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_INT8_SYM);

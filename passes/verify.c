@@ -567,12 +567,72 @@ static bool verify_tgemv(V *v)
 }
 
 /* ---- section 6: other ops ----------------------------------------------------------------------- */
+static int64_t plain_bytes(const TileBody *t) { return t->rows * t->cols * (int64_t)dtype_size(t->dtype); }
+
+/* tmov with a non-scaling third tile: pto-isa's X-to-ZZ exponent move (numerics.md 6), with
+ * PTOAS's rules and messages. */
+static bool verify_tmov_zz(V *v, int src, int dst, int tmp)
+{
+    const TileBody *s = v->tb[src], *d = v->tb[dst], *t = v->tb[tmp];
+    if (v->arch != OPT_ARCH_A5)
+        return fail(v, -1, "X-to-ZZ tmov is only supported on A5");
+    if (s->loc != LOC_VEC || d->loc != LOC_VEC || t->loc != LOC_VEC)
+        return fail(v, -1, "expects X-to-ZZ src/dst/tmp to be vec tiles");
+    if (v->val[src] == v->val[dst] || v->val[src] == v->val[tmp] || v->val[dst] == v->val[tmp])
+        return fail(v, -1, "expects X-to-ZZ src, dst, and tmp to be distinct tile values");
+    if (!known(s->vrow) || !known(s->vcol) || !known(d->vrow) || !known(d->vcol))
+        return fail(v, -1, "expects static valid and physical shapes for src/dst and a static tmp physical shape "
+                           "for X-to-ZZ");
+    if (s->dtype != d->dtype || s->dtype != t->dtype)
+        return fail(v, -1, "expects src, dst, and tmp to share one element type");
+    if (s->dtype != DT_UI8 && s->dtype != DT_F8E8M0FNU)
+        return fail(v, src, "expects element type to be one of ui8, !pto.hif8, !pto.f8E8M0 (i8 lowers to int8_t, "
+                            "which PTO-ISA CommonCheckZZ rejects)");
+    if (s->blayout != BL_ROW_MAJOR || s->slayout != SL_NONE_BOX)
+        return fail(v, src, "expects src to use blayout=row_major, slayout=none_box");
+    if (d->blayout != BL_ROW_MAJOR || d->slayout != SL_ROW_MAJOR)
+        return fail(v, dst, "expects dst to use blayout=row_major, slayout=row_major (ZZ box)");
+    if (s->vrow * s->vcol != d->vrow * d->vcol)
+        return fail(v, -1, "expects src and dst to hold the same exponent count");
+    if (enum_attr(v->op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1) == GA_AXIS1) {
+        int64_t rb = (d->vrow + 15) / 16, need = rb * 16 * d->vcol;
+        if (d->vcol % 2)
+            return fail(v, dst, "expects ND-to-ZZ dst valid_shape[1] (the grouped exponent column count) to be even");
+        if (s->vrow != 1 && s->cols != s->vcol)
+            return fail(v, src, "expects ND-to-ZZ src valid elements to form a compact prefix (single-row legacy "
+                                "flat or physical row stride equal to valid cols)");
+        if (plain_bytes(s) < need)
+            return fail(v, src, "expects ND-to-ZZ src physical capacity to cover align16(dst rows) * dst cols because "
+                                "source padding is zeroed in place");
+        if (plain_bytes(d) < need)
+            return fail(v, dst, "expects ND-to-ZZ dst physical capacity to cover align16(dst rows) * dst cols");
+        if (plain_bytes(t) < 64 + rb * d->vcol)
+            return fail(v, tmp, "expects tmp to provide at least %lld bytes for ND-to-ZZ (64 + ceil(dst rows / 16) * "
+                                "dst cols)", (long long)(64 + rb * d->vcol));
+        return true;
+    }
+    if (s->vrow < 2 || s->vrow % 2)
+        return fail(v, src, "expects DN-to-ZZ src valid_shape[0] to be an even count >= 2; a single row-group "
+                            "produces no output in PTO-ISA");
+    if (s->vcol % 16)
+        return fail(v, src, "expects DN-to-ZZ src valid_shape[1] to be a multiple of 16");
+    if (s->cols != s->vcol)
+        return fail(v, src, "expects DN-to-ZZ src physical row stride to equal src valid_shape[1]");
+    if (plain_bytes(s) < s->vrow * s->vcol || plain_bytes(d) < s->vrow * s->vcol)
+        return fail(v, -1, "expects DN-to-ZZ src/dst physical capacity to cover src valid rows * src valid cols");
+    return true;
+}
+
 static bool verify_tmov(V *v)
 {
-    int src = R(v, "src"), dst = R(v, "dst");
+    int src = R(v, "src"), dst = R(v, "dst"), tmp = R(v, "tmp");
     const TileBody *s = v->tb[src], *d = v->tb[dst];
     if (!d)
         return true;
+    if (v->tb[tmp] && v->tb[tmp]->loc != LOC_SCALING)
+        return verify_tmov_zz(v, src, dst, tmp);
+    if (ir_attr_find(v->op->attrs, v->op->nattrs, "grpAxis"))
+        return fail(v, -1, "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile");
     if (s->dtype != d->dtype)
         return fail(v, src, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))

@@ -570,6 +570,34 @@ def op_tgemv_bias(a, b, bias, c):
         c.set(0, j, f32_bits(fadd(acc, bias.val(0, j))))
 
 
+def op_tmov_zz(axis, src, dst):
+    """tmov with a tmp (pto-isa A5 X-to-ZZ): exponent bytes into 32-byte ZZ boxes of 16 pairs,
+    written as consecutive bytes from dst's first byte (section 6)."""
+    if (src.tt.dtype, dst.tt.dtype) not in (('ui8', 'ui8'), ('f8E8M0FNU', 'f8E8M0FNU')):
+        raise RefError('X-to-ZZ tmov needs ui8 / f8E8M0FNU tiles')
+    s, d = src.mem, dst.mem
+    s0, d0 = src.base, dst.base
+    if axis == 'axis0':
+        M, N = src.vr, src.vc
+        for p in range(M // 2):
+            for cb in range(N // 16):
+                for q in range(16):
+                    for dd in range(2):
+                        d[d0 + (cb * (M // 2) + p) * 32 + 2 * q + dd] = src.get(2 * p + dd, 16 * cb + q)
+        return
+    R, C = dst.vr, dst.vc
+    RB = -(-R // 16)
+    flat = [src.get(r, c) for r in range(src.vr) for c in range(src.vc)]   # the compact R x C
+    for k in range(R * C, RB * 16 * C):                                     # zeroed in place
+        s[s0 + k] = 0
+    flat += [0] * (RB * 16 * C - R * C)
+    for rb in range(RB):
+        for j in range(C // 2):
+            for q in range(16):
+                for dd in range(2):
+                    d[d0 + ((rb * (C // 2) + j) * 16 + q) * 2 + dd] = flat[(16 * rb + q) * C + 2 * j + dd]
+
+
 def op_tmov(src, dst):
     for r in range(src.vr):
         for c in range(src.vc):
@@ -1011,7 +1039,10 @@ class Machine:
             return
         if op == 'pto.tmov':
             ins, dst = self.one_out(text, res)
-            op_tmov(self.tile(ins[0]), dst)
+            if len(ins) > 1:
+                op_tmov_zz(_attr(text, 'grpAxis', 'mx_group_axis') or 'axis1', self.tile(ins[0]), dst)
+            else:
+                op_tmov(self.tile(ins[0]), dst)
             return
         if op in ('pto.tgemv.bias', 'tgemv.bias'):
             ins, dst = self.one_out(text, res)

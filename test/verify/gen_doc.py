@@ -19,6 +19,7 @@ SECTIONS = [
     ("tquant-int8.pto", "2. pto.tquant, INT8"),
     ("tquant-mx.pto", "3. pto.tquant / pto.tquant.mx, MX (A5)"),
     ("tquant-mx-interleave.pto", "3. pto.tquant.mx, interleaved axis0 exponents (A5)"),
+    ("tmov-zz.pto", "6. pto.tmov with a tmp: the X-to-ZZ exponent move (A5)"),
     ("arch-module.pto", "3/2/5. Arch-dependent rules (module attributes)"),
     ("tdequant.pto", "4. pto.tdequant"),
     ("tgemv-bias.pto", "5. pto.tgemv.bias (A2/A3)"),
