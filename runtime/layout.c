@@ -346,19 +346,26 @@ static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view 
         return ptort_fail(ctx, PTORT_E_DTYPE,
                           "%s: expects the view and the tile to have the same element type, but got %s and %s",
                           op, ptort_dtype_name(v->dtype), ptort_dtype_name(t->dtype));
-    if (v->shape[0] != t->valid_rows || v->shape[1] != t->valid_cols)
+    /* A view of another shape holding as many elements (PTOAS's reinterpretation, e.g. a
+     * [1, 32] tile and a [16, 2] view) takes tile row r at view row r and runs on along the
+     * row as pto-isa's ND transfer does: element (r, c) <-> offset + r*stride0 + c*stride1.
+     * That needs no more tile rows than view rows. */
+    int64_t vr = t->valid_rows, vc = t->valid_cols;
+    if ((v->shape[0] != vr || v->shape[1] != vc) &&
+        (v->shape[0] < 0 || v->shape[1] < 0 || vr > v->shape[0] || vr * vc != v->shape[0] * v->shape[1]))
         return ptort_fail(ctx, PTORT_E_SHAPE,
                           "%s: expects the view shape to equal the tile valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
                           op, (long long)v->shape[0], (long long)v->shape[1],
                           (long long)t->valid_rows, (long long)t->valid_cols);
-    if (v->shape[0] == 0 || v->shape[1] == 0)
+    if (vr == 0 || vc == 0)
         return PTORT_OK;
+    const int64_t ext[2] = {vr, vc};
     if (!v->base)
         return ptort_fail(ctx, PTORT_E_VIEW, "%s: the view has no host memory", op);
     int64_t lo = v->offset, hi = v->offset;
     for (int d = 0; d < 2; d++) {
         int64_t span;
-        if (__builtin_mul_overflow(v->shape[d] - 1, v->stride[d], &span))
+        if (__builtin_mul_overflow(ext[d] - 1, v->stride[d], &span))
             return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
         if (span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi))
             return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);

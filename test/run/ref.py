@@ -732,7 +732,16 @@ class View:
         return k
 
 
+def check_view_shape(view, tile):
+    """The view shape equals the tile's valid shape, or holds as many elements in at least as
+    many rows: tile row r then runs on along view row r (pto-isa's ND transfer)."""
+    (r, c), vr, vc = view.shape, tile.vr, tile.vc
+    if (r, c) != (vr, vc) and (vr > r or vr * vc != r * c):
+        raise RefError('view shape %s does not fit the tile valid shape [%d, %d]' % (list(view.shape), vr, vc))
+
+
 def op_tload(view, tile):
+    check_view_shape(view, tile)
     if tile.tt.pad:
         v = pad_value(tile.tt.dtype, tile.tt.pad)
         for r in range(tile.tt.rows):
@@ -744,6 +753,7 @@ def op_tload(view, tile):
 
 
 def op_tstore(tile, view):
+    check_view_shape(view, tile)
     for i in range(tile.vr):
         for j in range(tile.vc):
             view.mem.data[view.index(i, j)] = tile.get(i, j)

@@ -255,6 +255,44 @@ static void load_store(void)
     wrong.dtype = PTORT_I32;
     CHECK_STATUS(ctx, ptort_tload(ctx, &wrong, &t), PTORT_E_DTYPE,
                  "expects the view and the tile to have the same element type");
+
+    /* Another view shape with as many elements (pto-isa ND transfer): tile row r goes to view
+     * row r and runs on along the row. A [1, 32] ui8 tile into a [16, 2] view of a 16 x 3
+     * buffer (row stride 3) writes bytes 0..31, not every third one; a [2, 16] tile into an
+     * [8, 4] view (stride 4) writes row 1 from byte 4. */
+    uint8_t hb[48], tb[32];
+    memset(hb, 0xEE, sizeof hb);
+    for (int i = 0; i < 32; i++)
+        tb[i] = (uint8_t)(i + 1);
+    ptort_tile u = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 32, 0);
+    CHECK(ptort_tile_fill(ctx, &u, tb, 1, 32) == PTORT_OK);
+    ptort_view hv = ptort_view_make(hb, sizeof hb, PTORT_U8, 16, 2, 3, 1);
+    CHECK(ptort_tstore(ctx, &u, &hv) == PTORT_OK);
+    CHECK_BYTES(hb, tb, 32);
+    CHECK_EQ(hb[32], 0xEE);
+    u = ptort_tile_make(PTORT_VEC, PTORT_U8, 2, 16, 0);
+    memset(hb, 0xEE, sizeof hb);
+    hv = ptort_view_make(hb, sizeof hb, PTORT_U8, 8, 4, 4, 1);
+    CHECK(ptort_tstore(ctx, &u, &hv) == PTORT_OK);
+    uint8_t w2[21];
+    memcpy(w2, tb, 16);                             /* tile row 0 (bytes 1..16, from u above) */
+    memcpy(w2 + 4, tb + 16, 16);                    /* row 1 at 4, over row 0's tail */
+    w2[20] = 0xEE;
+    CHECK_BYTES(hb, w2, 21);
+    /* load back through a [16, 2] view into a [1, 32] tile */
+    memset(vec, 0, 64);
+    for (int i = 0; i < 32; i++)
+        hb[i] = (uint8_t)(100 + i);
+    hv = ptort_view_make(hb, sizeof hb, PTORT_U8, 16, 2, 2, 1);
+    u = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 32, 0);
+    CHECK(ptort_tload(ctx, &hv, &u) == PTORT_OK);
+    CHECK_BYTES((uint8_t *)vec, hb, 32);
+    /* more tile rows than view rows, or another element count: rejected */
+    u = ptort_tile_make(PTORT_VEC, PTORT_U8, 32, 1, 0);
+    CHECK_STATUS(ctx, ptort_tload(ctx, &hv, &u), PTORT_E_SHAPE,
+                 "expects the view shape to equal the tile valid_shape, but got [16, 2] vs [32, 1]");
+    u = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 64, 0);
+    CHECK_STATUS(ctx, ptort_tload(ctx, &hv, &u), PTORT_E_SHAPE, "but got [16, 2] vs [1, 64]");
 }
 
 static void conversions(void)
