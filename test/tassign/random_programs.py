@@ -380,10 +380,8 @@ def gen_program(rng, name, arch, mode):
             dst = rng.choice(same)
         else:
             dst = p.alloc(physical(rng, dloc, st.dt, st.vr, st.vc))
-        tmp = None
-        if rng.random() < 0.15:
-            tmp = p.alloc(physical(rng, s, st.dt, st.vr, st.vc))
-        p.tmov(src, dst, tmp)
+        rng.random()            # was a tmp: tmov with a tmp is now the MX X-to-ZZ move
+        p.tmov(src, dst)
         have(dst)
     if rng.random() < 0.3:
         s = rng.choice(spaces)
