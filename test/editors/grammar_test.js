@@ -111,7 +111,6 @@ function lex(text) {
         }
         if (!best) best = { kind: 'error', len: 1 };
         const t = { kind: best.kind, start: pos, end: pos + best.len, text: text.slice(pos, pos + best.len) };
-        if (t.kind === 'keyword' && t.text !== text.slice(pos).match(new RegExp(ID))[0]) t.kind = 'ident';
         if (t.kind !== 'ws' && t.kind !== 'nl') toks.push(t);
         pos += best.len;
     }
