@@ -1150,6 +1150,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
     char why[1024];
     const Func *main_f = emit_pick_func(m, opt->func, why, sizeof why);
     if (!main_f && (need_main || opt->func)) {
+        diag_flush(d); /* the message goes after the diagnostics already reported */
         diag_tool_error("%s", why);
         return false;
     }

@@ -11,6 +11,7 @@
  * Output goes to a staging file first (the -o temporary file, or an anonymous
  * temporary file for stdout when there are several chunks), so that a later
  * chunk's error still leaves nothing behind. */
+#include "arena.h"
 #include "diag.h"
 #include "emit_c.h"
 #include "file.h"
@@ -19,9 +20,12 @@
 #include "pass.h"
 #include "run.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 /* A pass transforms or checks the module in place, reporting through d;
  * it returns false when it failed (it has then reported at least one error). */
@@ -58,6 +62,7 @@ static const char help_text[] =
     "  --verify-diagnostics            check expected-* comments against the diagnostics; print no IR\n"
     "  --split-input-file              treat '// -----' lines as separators of independent inputs\n"
     "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
+    "  --error-limit=N                 show at most N errors (default 100, 0 = no limit); says how many more\n"
     "  --print-ir-after=PASS           dump the IR to stderr after PASS (repeatable)\n"
     "  --print-ir-after-all            dump the IR to stderr after every pass\n"
     "  --memory-report                 print each function's memory use after the IR\n"
@@ -100,6 +105,7 @@ typedef enum {
     O_VERIFY_DIAGNOSTICS,
     O_SPLIT,
     O_DIAG_FORMAT,
+    O_ERROR_LIMIT,
     O_PRINT_AFTER,
     O_PRINT_AFTER_ALL,
     O_MEMORY_REPORT,
@@ -124,6 +130,7 @@ static const struct LongOption {
     {"verify-diagnostics", O_VERIFY_DIAGNOSTICS, ARG_NONE},
     {"split-input-file", O_SPLIT, ARG_NONE},
     {"diagnostics-format", O_DIAG_FORMAT, ARG_REQUIRED},
+    {"error-limit", O_ERROR_LIMIT, ARG_REQUIRED},
     {"print-ir-after", O_PRINT_AFTER, ARG_REQUIRED},
     {"print-ir-after-all", O_PRINT_AFTER_ALL, ARG_NONE},
     {"memory-report", O_MEMORY_REPORT, ARG_NONE},
@@ -272,6 +279,16 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
             usage_error("invalid value '%s' for --diagnostics-format, expected text or json",
                         value);
         break;
+    case O_ERROR_LIMIT: {
+        char *end;
+        errno = 0;
+        unsigned long v = value[0] >= '0' && value[0] <= '9' ? strtoul(value, &end, 10) : 0;
+        if (value[0] < '0' || value[0] > '9' || *end || errno || v > UINT32_MAX)
+            usage_error("invalid value '%s' for --error-limit, expected a number (0 = no limit)",
+                        value);
+        o->error_limit = (unsigned)v;
+        break;
+    }
     case O_PRINT_AFTER: {
         /* A comma-separated list is accepted too: --print-ir-after=parse,verify. */
         const char *p = value;
@@ -314,9 +331,7 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         if (!eq || eq == value || !eq[1])
             usage_error("invalid value '%s' for --%s, expected NAME=%s", value, lo->name,
                         lo->name[0] == 'a' ? "INT" : "FILE");
-        o->run_args = realloc(o->run_args, (size_t)(o->nrun_args + 2) * sizeof *o->run_args);
-        if (!o->run_args)
-            DIAG_INTERNAL("out of memory");
+        o->run_args = xrealloc(o->run_args, (size_t)(o->nrun_args + 2) * sizeof *o->run_args);
         o->run_args[o->nrun_args++] = lo->name[0] == 'i' ? "--in" : lo->name[0] == 'o' ? "--out" : "--arg";
         o->run_args[o->nrun_args++] = value;
         break;
@@ -396,6 +411,15 @@ static void parse_args(Options *o, int argc, char **argv)
     } else if (o->emit == OPT_EMIT_EXE && !o->output) {
         usage_error("--emit=exe needs an output file: -o FILE");
     }
+    if ((o->emit == OPT_EMIT_EXE || o->emit == OPT_EMIT_C) && o->output &&
+        strcmp(o->input, "-") != 0) {
+        /* `--emit=exe k.pto -o k.pto` would replace the source by the program */
+        struct stat si, so;
+        if (stat(o->input, &si) == 0 && stat(o->output, &so) == 0 && si.st_dev == so.st_dev &&
+            si.st_ino == so.st_ino)
+            usage_error("the output file '%s' is the input file: refusing to overwrite it",
+                        o->output);
+    }
     if (o->emit == OPT_EMIT_EXE || o->emit == OPT_EMIT_C) {
         const char *bad = o->split_input_file     ? "--split-input-file"
                           : o->verify_only        ? "--verify-only"
@@ -422,18 +446,50 @@ typedef struct Driver {
 
 static Driver *the_driver; /* for the internal-error hook */
 
-/* On an internal error: show the diagnostics reported so far, then make sure
- * no partial -o file is left. */
+/* On an internal error or out of memory: show the diagnostics reported so
+ * far, then remove every temporary (the -o file's, the directory of
+ * --emit=exe and run). */
 static void remove_output(void)
 {
-    if (!the_driver)
-        return;
-    if (the_driver->diag)
+    if (the_driver && the_driver->diag)
         diag_flush(the_driver->diag);
-    outfile_abort(&the_driver->out);
-    if (the_driver->stage && the_driver->tmpdir)
-        fclose(the_driver->stage);
-    run_tmpdir_remove(the_driver->tmpdir);
+    file_temp_remove_all();
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the compiler or kernel gets the signal too and is
+ * waited for (it may be writing into our temporary directory), the
+ * temporaries are removed, and ptoas dies of the signal as it would have. */
+static void on_fatal_signal(int sig)
+{
+    pid_t child = run_child_pid;
+    if (child > 0) {
+        kill(child, sig);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    file_temp_remove_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigfillset(&sa.sa_mask);
+        struct sigaction old;
+        /* a signal ignored by whoever started us (nohup) stays ignored */
+        if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(fatal[i], &sa, NULL);
+    }
+    /* A file size limit (ulimit -f): write(2) fails with EFBIG and is
+     * reported as any write error, instead of SIGXFSZ killing us silently
+     * with the temporary file left. The compiler and kernel inherit this. */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 static void dump_after(Driver *dr, OptPass pass, const Module *m)
@@ -509,6 +565,7 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
             fputs("// -----\n", dr->stage);
         if (dr->opt.emit == OPT_EMIT_C || dr->opt.emit == OPT_EMIT_EXE) {
             /* the memory report cannot go into C source: it goes to stderr */
+            diag_flush(dr->diag);
             fwrite(m->report.p ? m->report.p : "", 1, m->report.len, stderr);
             ok = emit_c(dr->stage, m, &dr->src, dr->diag, &dr->opt, dr->opt.emit == OPT_EMIT_EXE);
         } else {
@@ -595,19 +652,17 @@ static int build_exe(Driver *dr)
     char err[512];
     if (file_read_all(o->input, &text, &len, err, sizeof err) != 0)
         usage_error("%s", err);
-    the_driver = dr;
-    diag_set_internal_hook(remove_output);
     int status = 2;
     dr->tmpdir = run_tmpdir_create();
     char *c_path = NULL, *exe = NULL;
     if (dr->tmpdir) {
         size_t n = strlen(dr->tmpdir) + 16;
-        c_path = malloc(n);
-        exe = malloc(n);
-        if (!c_path || !exe)
-            DIAG_INTERNAL("out of memory");
+        c_path = xmalloc(n);
+        exe = xmalloc(n);
         snprintf(c_path, n, "%s/kernel.c", dr->tmpdir);
         snprintf(exe, n, "%s/kernel", dr->tmpdir);
+        file_temp_track(c_path, false);
+        file_temp_track(exe, false);
         dr->stage = fopen(c_path, "w");
         if (!dr->stage)
             diag_tool_error("cannot create '%s': %s", c_path, strerror(errno));
@@ -615,6 +670,7 @@ static int build_exe(Driver *dr)
     if (dr->stage) {
         source_init(&dr->src, o->input, text, len);
         dr->diag = diag_new(&dr->src, o->diag_format, stderr);
+        diag_set_error_limit(dr->diag, o->error_limit);
         status = run_all(dr);
         if (diag_error_count(dr->diag) > 0)
             status = 1;
@@ -631,10 +687,13 @@ static int build_exe(Driver *dr)
         dr->diag = NULL;
         source_free(&dr->src);
     }
+    if (c_path) {
+        file_temp_untrack(c_path);
+        file_temp_untrack(exe);
+    }
     run_tmpdir_remove(dr->tmpdir);
     free(dr->tmpdir);
     dr->tmpdir = NULL;
-    diag_set_internal_hook(NULL);
     free(c_path);
     free(exe);
     free(o->run_args);
@@ -651,6 +710,10 @@ int main(int argc, char **argv)
     o->level = OPT_LEVEL2;
     o->stop_after = OPT_PASS_TASSIGN;
     o->diag_format = DIAG_TEXT;
+    o->error_limit = 100;
+    install_signal_handlers();
+    the_driver = &dr;
+    diag_set_internal_hook(remove_output);
     if (argc > 1 && strcmp(argv[1], "run") == 0) {
         /* ptoas run [options] FILE.pto ...: the same options after "run" */
         o->run = true;
@@ -671,8 +734,6 @@ int main(int argc, char **argv)
     /* Where the IR goes: nowhere in the checking modes; else -o (its temporary
      * file is the staging file) or stdout (staged when several chunks). */
     bool prints = !o->verify_diagnostics && (!o->verify_only || o->memory_report || o->memory_map);
-    the_driver = &dr;
-    diag_set_internal_hook(remove_output);
     if (prints) {
         if (outfile_open(&dr.out, o->output, err, sizeof err) != 0) {
             diag_tool_error("%s", err);
@@ -690,6 +751,7 @@ int main(int argc, char **argv)
 
     source_init(&dr.src, o->input, text, len);
     dr.diag = diag_new(&dr.src, o->diag_format, stderr);
+    diag_set_error_limit(dr.diag, o->error_limit);
     diag_set_verify_mode(dr.diag, o->verify_diagnostics);
 
     int status = run_all(&dr);

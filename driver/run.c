@@ -21,9 +21,13 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "arena.h"
 #include "diag.h"
+#include "file.h"
 
 extern char **environ;
+
+volatile pid_t run_child_pid;
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PTOAS_SANITIZED 1
@@ -47,16 +51,13 @@ static const char *const flavour_flags[] = {
 static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    DIAG_ASSERT(p != NULL);
-    return memcpy(p, s, n);
+    return memcpy(xmalloc(n), s, n);
 }
 
 static char *join(const char *a, const char *b)
 {
     size_t na = strlen(a), nb = strlen(b);
-    char *p = malloc(na + nb + 2);
-    DIAG_ASSERT(p != NULL);
+    char *p = xmalloc(na + nb + 2);
     memcpy(p, a, na);
     p[na] = '/';
     memcpy(p + na + 1, b, nb + 1);
@@ -134,8 +135,7 @@ static void put_word(char **cmd, size_t *len, size_t *cap, const char *s)
     size_t need = *len + 4 * strlen(s) + 4;
     if (need > *cap) {
         *cap = 2 * need;
-        *cmd = realloc(*cmd, *cap);
-        DIAG_ASSERT(*cmd != NULL);
+        *cmd = xrealloc(*cmd, *cap);
     }
     char *o = *cmd + *len;
     if (*len)
@@ -172,28 +172,27 @@ int run_compile(const char *c_path, const char *exe_path)
         return 2;
 
     /* the output is linked to a temporary name next to exe_path, renamed on success */
-    size_t n = strlen(exe_path);
-    char *tmp = malloc(n + sizeof ".tmp.XXXXXX");
-    DIAG_ASSERT(tmp != NULL);
-    memcpy(tmp, exe_path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    char *tmp = file_temp_template(exe_path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         diag_tool_error("cannot create '%s': %s", exe_path, strerror(errno));
         free(tmp), free(incdir), free(lib);
         return 2;
     }
+    file_temp_track(tmp, false);
     close(fd);
 
-    /* argv: $CC split at blanks, then our flags */
+    /* argv: $CC split at blanks (every word of it), then our flags */
     const char *cc_env = getenv("CC");
     char *cc = xstrdup(cc_env && *cc_env ? cc_env : "cc");
-    char *iflag = malloc(strlen(incdir) + 3);
-    DIAG_ASSERT(iflag != NULL);
+    char *iflag = xmalloc(strlen(incdir) + 3);
     sprintf(iflag, "-I%s", incdir);
-    const char *argv[64];
+    size_t nwords = 1;
+    for (const char *p = cc; *p; p++)
+        nwords += *p == ' ' || *p == '\t';
+    const char **argv = xmalloc((nwords + 16) * sizeof *argv);
     int argc = 0;
-    for (char *p = strtok(cc, " \t"); p && argc < 40; p = strtok(NULL, " \t"))
+    for (char *p = strtok(cc, " \t"); p; p = strtok(NULL, " \t"))
         argv[argc++] = p;
     if (argc == 0)
         argv[argc++] = "cc";
@@ -232,6 +231,8 @@ int run_compile(const char *c_path, const char *exe_path)
     fflush(stderr);
     pid_t pid;
     int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    if (err == 0)
+        run_child_pid = pid;
     close(pfd[1]);
     pfd[1] = -1;
     if (err != 0) {
@@ -256,7 +257,16 @@ int run_compile(const char *c_path, const char *exe_path)
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
+    run_child_pid = 0;
+    struct stat made;
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0 &&
+        (stat(tmp, &made) != 0 || !S_ISREG(made.st_mode) || made.st_size == 0)) {
+        /* CC=true "succeeds" without writing anything */
+        diag_tool_error("the C compiler exited 0 but wrote no executable: %s", cmd);
+        if (tlen)
+            fwrite(text, 1, tlen, stderr);
+        status = 1;
+    } else if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
         if (rename(tmp, exe_path) != 0) {
             diag_tool_error("cannot write '%s': %s", exe_path, strerror(errno));
         } else {
@@ -285,7 +295,8 @@ out:
         close(pfd[1]);
     if (status != 0)
         unlink(tmp);
-    free(cmd), free(cc), free(iflag), free(tmp), free(incdir), free(lib);
+    file_temp_untrack(tmp);
+    free(cmd), free(cc), free(iflag), free(tmp), free(incdir), free(lib), free(argv);
     return status;
 }
 
@@ -302,6 +313,7 @@ char *run_tmpdir_create(void)
         free(dir);
         return NULL;
     }
+    file_temp_track(dir, true);
     return dir;
 }
 
@@ -309,6 +321,7 @@ void run_tmpdir_remove(const char *dir)
 {
     if (!dir)
         return;
+    file_temp_untrack(dir);
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *de;
@@ -328,8 +341,7 @@ void run_tmpdir_remove(const char *dir)
 
 int run_exec(const char *exe, const char *const *args, int nargs)
 {
-    const char **argv = malloc(((size_t)nargs + 2) * sizeof *argv);
-    DIAG_ASSERT(argv != NULL);
+    const char **argv = xmalloc(((size_t)nargs + 2) * sizeof *argv);
     argv[0] = exe;
     for (int i = 0; i < nargs; i++)
         argv[i + 1] = args[i];
@@ -343,9 +355,11 @@ int run_exec(const char *exe, const char *const *args, int nargs)
         diag_tool_error("cannot run the kernel executable: %s", strerror(err));
         return 3;
     }
+    run_child_pid = pid;
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
+    run_child_pid = 0;
     if (WIFEXITED(ws))
         return WEXITSTATUS(ws);
     diag_tool_error("the kernel executable was killed by signal %d (this is a bug)",

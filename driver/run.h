@@ -3,17 +3,24 @@
  * Messages go to stderr as "ptoas: error: ..."; docs/codegen.md. */
 #ifndef PTOAS_RUN_H
 #define PTOAS_RUN_H
+#include <sys/types.h>
+
+/* The compiler or kernel process running right now (0 = none): a signal that
+ * ends ptoas is passed on to it, and waited for, before the temporaries go. */
+extern volatile pid_t run_child_pid;
 
 /* Compiles the C file c_path into the executable exe_path (written
  * atomically) with $CC (default cc), the runtime header and library found
  * next to this ptoas (<bindir>/../include, <bindir>/../lib) or in its build
  * tree, and -lm. Returns 0; 1 when the compiler failed (the command and its
- * output are printed); 2 when there is no compiler, no runtime, or exe_path
- * cannot be written. */
+ * output are printed; also when it exits 0 without writing a non-empty
+ * file); 2 when there is no compiler, no runtime, or exe_path cannot be
+ * written. */
 int run_compile(const char *c_path, const char *exe_path);
 
-/* Creates a private temporary directory (under $TMPDIR or /tmp); returns its
- * malloc'ed path, or NULL after printing why. */
+/* Creates a private temporary directory (under $TMPDIR or /tmp), tracked
+ * for removal on a signal (file_temp_track); returns its malloc'ed path, or
+ * NULL after printing why. */
 char *run_tmpdir_create(void);
 
 /* Removes the directory and the files directly in it (NULL is accepted). */

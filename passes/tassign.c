@@ -313,7 +313,7 @@ static void check_pinned(T *t)
         else if (e->addr % al)
             diag_error(t->d, at, "'%s' op addr must be aligned to %lld bytes for local tile memory space, got %lld",
                        on, (long long)al, (long long)e->addr);
-        else if (e->addr + e->size > cap)
+        else if (e->addr > cap - e->size) /* not addr + size: that overflows near INT64_MAX */
             diag_error(t->d, at, "'%s' op tile at address %lld with size %lld exceeds %s capacity %lld", on,
                        (long long)e->addr, (long long)e->size, enum_info[EK_LOC].names[e->loc], (long long)cap);
         else

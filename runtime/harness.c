@@ -9,12 +9,19 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sys/stat.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptort.h"
+
+/* Room for a .npy header in the size cap of an input (see load_input). */
+#define NPY_HEADER_ROOM ((size_t)1 << 20)
+/* A pointer argument has no declared shape: its input is capped at 1 GiB. */
+#define PTORT_RUN_MAX_PTR_INPUT ((size_t)1 << 30)
 
 typedef struct {
     const char *file;      /* --in FILE */
@@ -107,34 +114,58 @@ static int load_input(Run *r, int ei)
         fprintf(stderr, "error: argument '%%%s': %s has no .npy dtype\n", e->name, ptort_dtype_name(e->dtype));
         return 1;
     }
+    /* The most a valid input can hold: a .npy header (v1.0 headers are below
+     * 64 KiB, numpy's v2.0 ones too in practice) and the physical shape's bytes.
+     * A regular file is checked before it is read; a FIFO or device is read up
+     * to the cap, so `--in x=/dev/zero` fails fast instead of exhausting memory. */
+    size_t cap_len = PTORT_RUN_MAX_PTR_INPUT;
+    if (e->kind == PTORT_KARG_TILE && e->in)
+        cap_len = NPY_HEADER_ROOM + (size_t)e->in->rows * (size_t)e->in->cols * (size_t)ptort_dtype_size(e->dtype);
     FILE *f = fopen(in->file, "rb");
     if (!f) {
         fprintf(stderr, "error: argument '%%%s': cannot open '%s': %s\n", e->name, in->file, strerror(errno));
+        return 2;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > cap_len) {
+        fclose(f);
+        fprintf(stderr, "error: argument '%%%s': '%s' holds %" PRIu64 " bytes, more than any array for it (at most %zu)\n",
+                e->name, in->file, (uint64_t)st.st_size, cap_len);
         return 1;
     }
     size_t cap = 1 << 16, len = 0;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+        cap = (size_t)st.st_size + 1;
     unsigned char *buf = malloc(cap);
     for (;;) {
         if (!buf) {
             fclose(f);
             fprintf(stderr, "error: argument '%%%s': out of memory reading '%s'\n", e->name, in->file);
-            return 1;
+            return 2;
         }
         len += fread(buf + len, 1, cap - len, f);
+        if (len > cap_len) {
+            free(buf);
+            fclose(f);
+            fprintf(stderr, "error: argument '%%%s': '%s' holds more than %zu bytes, more than any array for it\n",
+                    e->name, in->file, cap_len);
+            return 1;
+        }
         if (len < cap)
             break;
-        unsigned char *nb = realloc(buf, cap * 2);
+        size_t ncap = cap * 2 > cap_len + 1 ? cap_len + 1 : cap * 2;
+        unsigned char *nb = realloc(buf, ncap);
         if (!nb)
             free(buf);
         buf = nb;
-        cap *= 2;
+        cap = ncap;
     }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
         free(buf);
         fprintf(stderr, "error: argument '%%%s': cannot read '%s'\n", e->name, in->file);
-        return 1;
+        return 2;
     }
     size_t n = strlen(in->file);
     int npy = (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0) || (n >= 4 && strcmp(in->file + n - 4, ".npy") == 0);
@@ -314,9 +345,10 @@ static int emit_result(Run *r, int ei, const char *path)
         vr = in->rows;
         vc = in->cols;
         if (path) {
-            if (ptort_npy_write(r->ctx, path, &a)) {
+            ptort_status st = ptort_npy_write(r->ctx, path, &a);
+            if (st) {
                 fprintf(stderr, "error: result '%%%s': %s\n", e->name, ptort_error(r->ctx));
-                return 1;
+                return st == PTORT_E_IO || st == PTORT_E_NOMEM ? 2 : 1;
             }
             return 0;
         }
@@ -346,9 +378,10 @@ static int emit_result(Run *r, int ei, const char *path)
         fprintf(stderr, "%s: runtime error: %s\n", e->where, ptort_error(r->ctx));
         rc = 1;
     } else if (path) {
-        if (ptort_npy_write(r->ctx, path, &a)) {
+        ptort_status st = ptort_npy_write(r->ctx, path, &a);
+        if (st) {
             fprintf(stderr, "error: result '%%%s': %s\n", e->name, ptort_error(r->ctx));
-            rc = 1;
+            rc = st == PTORT_E_IO || st == PTORT_E_NOMEM ? 2 : 1;
         }
     } else {
         vr = t->valid_rows;
@@ -463,6 +496,11 @@ static int parse_args(Run *r, int argc, char **argv)
                         k->func, names);
                 return 1;
             }
+            if (r->out[ei]) {
+                fprintf(stderr, "error: result '%%%s' given twice with --out ('%s' and '%s')\n", e->name,
+                        r->out[ei], value);
+                return 2;
+            }
             r->out[ei] = value;
             r->any_out = 1;
         }
@@ -474,6 +512,9 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
 {
     if (!k)
         return 2;
+    /* This is the program's main: a file size limit makes --out fail with EFBIG
+     * (reported, the old file kept) rather than SIGXFSZ killing it silently. */
+    signal(SIGXFSZ, SIG_IGN);
     Run r;
     memset(&r, 0, sizeof r);
     r.k = k;
@@ -484,6 +525,7 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
     r.ctx = ptort_ctx_new(k->arch, k->mem_size);
     if (!r.in || !r.out || !r.values || !r.ctx) {
         fprintf(stderr, "error: cannot set up the kernel's memory (out of memory)\n");
+        rc = 2;
         goto done;
     }
     rc = parse_args(&r, argc, argv);
@@ -509,8 +551,11 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
                     e->name);
             goto done;
         }
-        if (r.in[i].file && load_input(&r, i))
+        int lr = r.in[i].file ? load_input(&r, i) : 0;
+        if (lr) {
+            rc = lr; /* 2 for I/O, 1 for a bad array */
             goto done;
+        }
     }
     for (int i = 0; i < n; i++) {
         const ptort_kernel_arg *e = &k->entries[i];

@@ -316,6 +316,9 @@ ptort_status ptort_view_partition(ptort_ctx *ctx, const ptort_view *tensor,
         return ptort_fail(ctx, PTORT_E_ARG,
                           "partition_view: offsets and sizes must be non-negative, got [%lld, %lld] and [%lld, %lld]",
                           (long long)off0, (long long)off1, (long long)size0, (long long)size1);
+    if (tensor->shape[0] < 0 || tensor->shape[1] < 0) /* shape - size below must not overflow */
+        return ptort_fail(ctx, PTORT_E_VIEW, "partition_view: the view shape [%lld, %lld] is negative",
+                          (long long)tensor->shape[0], (long long)tensor->shape[1]);
     if (off0 > tensor->shape[0] - size0 || off1 > tensor->shape[1] - size1)
         return ptort_fail(ctx, PTORT_E_VIEW,
                           "partition_view: window at [%lld, %lld] of size [%lld, %lld] exceeds the view shape [%lld, %lld]",

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -73,7 +75,8 @@ static int parse_str(Cursor *c, char *out, size_t cap)
     char q = *c->p++;
     size_t n = 0;
     while (c->p < c->end && *c->p != q) {
-        if (*c->p == '\\' || n + 1 >= cap)
+        /* no escapes, and no control bytes: a NUL in '<f4<NUL>' must not cut it to '<f4' */
+        if (*c->p == '\\' || (unsigned char)*c->p < 0x20 || n + 1 >= cap)
             return 0;
         out[n++] = *c->p++;
     }
@@ -347,14 +350,63 @@ ptort_status ptort_npy_write(ptort_ctx *ctx, const char *path, const ptort_npy *
     size_t hl = ptort_npy_header(hdr, sizeof hdr, d, arr->ndim, arr->shape);
     if (!hl)
         return ptort_fail(ctx, PTORT_E_ARG, "npy: header does not fit");
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return ptort_fail(ctx, PTORT_E_IO, "%s: cannot create: %s", path, strerror(errno));
+    /* Atomic: a temporary file next to PATH, renamed over it once complete, so a
+     * failed write (disk full, a file size limit) leaves the previous file, and
+     * concurrent writers leave one whole result. A non-regular target
+     * (/dev/stdout, a FIFO) is written in place. */
+    struct stat st;
+    char *tmp = NULL;
+    FILE *f;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        f = fopen(path, "wb");
+    } else {
+        size_t n = strlen(path);
+        const char *slash = strrchr(path, '/');
+        size_t base = slash ? n - (size_t)(slash + 1 - path) : n;
+        size_t keep = base + 11 > 255 ? n - (base - 244) : n; /* the name stays within NAME_MAX */
+        tmp = malloc(keep + 12);
+        if (!tmp)
+            return ptort_fail(ctx, PTORT_E_NOMEM, "%s: out of memory", path);
+        memcpy(tmp, path, keep);
+        memcpy(tmp + keep, ".tmp.XXXXXX", 12);
+        int fd = mkstemp(tmp);
+        if (fd < 0) {
+            int err = errno;
+            free(tmp);
+            return ptort_fail(ctx, PTORT_E_IO, "%s: cannot create: %s", path, strerror(err));
+        }
+        mode_t mask = umask(0);
+        umask(mask);
+        if (fchmod(fd, 0666 & ~mask) != 0) {
+            /* not fatal: the file is only more private */
+        }
+        f = fdopen(fd, "wb");
+        if (!f)
+            close(fd);
+    }
+    if (!f) {
+        int err = errno;
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+        return ptort_fail(ctx, PTORT_E_IO, "%s: cannot create: %s", path, strerror(err));
+    }
     int ok = fwrite(hdr, 1, hl, f) == hl &&
              (arr->nbytes == 0 || fwrite(arr->data, 1, arr->nbytes, f) == arr->nbytes);
+    ok = fflush(f) == 0 && ok;
+    int err = errno;
     ok = fclose(f) == 0 && ok;
-    if (!ok)
-        return ptort_fail(ctx, PTORT_E_IO, "%s: write error", path);
+    if (ok && tmp && rename(tmp, path) != 0) {
+        ok = 0;
+        err = errno;
+    }
+    if (!ok) {
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+        return ptort_fail(ctx, PTORT_E_IO, "%s: write error: %s", path, strerror(err));
+    }
+    free(tmp);
     return PTORT_OK;
 }
 

@@ -1,5 +1,6 @@
 /* arena.c - the bump allocator behind every IR object (see arena.h). */
 #include "arena.h"
+#include "diag.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,7 @@ void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p) {
-        fprintf(stderr, "ptoas: internal error: out of memory (%zu bytes)\n", n);
-        exit(3);
+        diag_out_of_memory(n);
     }
     return p;
 }
@@ -28,8 +28,7 @@ void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p) {
-        fprintf(stderr, "ptoas: internal error: out of memory\n");
-        exit(3);
+        diag_out_of_memory(0);
     }
     return p;
 }
@@ -38,8 +37,7 @@ void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q) {
-        fprintf(stderr, "ptoas: internal error: out of memory (%zu bytes)\n", n);
-        exit(3);
+        diag_out_of_memory(n);
     }
     return q;
 }
@@ -51,8 +49,7 @@ void xgrow(void **p, size_t *cap, size_t need, size_t elem)
     size_t n = *cap ? *cap : 8;
     while (n < need) {
         if (n > SIZE_MAX / 2 / elem) {
-            fprintf(stderr, "ptoas: internal error: out of memory\n");
-            exit(3);
+            diag_out_of_memory(0);
         }
         n *= 2;
     }

@@ -1,6 +1,7 @@
 /* arena.h - bump allocator: everything a module owns is freed at once.
  * Blocks grow geometrically; an allocation never moves, so pointers into the
- * arena stay valid until arena_free. Out of memory is fatal (exit code 3). */
+ * arena stay valid until arena_free. Out of memory is fatal: an error, exit
+ * code 2 (diag_out_of_memory). */
 #ifndef PTOAS_ARENA_H
 #define PTOAS_ARENA_H
 #include <stddef.h>
@@ -20,7 +21,7 @@ void *arena_zalloc(Arena *a, size_t size);           /* zeroed */
 void *arena_dup(Arena *a, const void *p, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 
-/* malloc wrappers that never return NULL: they report and exit(3). */
+/* malloc wrappers that never return NULL: they report and exit(2). */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -3,9 +3,14 @@
  * `expected-*` comments the way mlir-opt's SourceMgrDiagnosticVerifierHandler
  * does. Nothing else in ptoas prints a diagnostic.
  *
- * Memory stays bounded outside verify mode: text records are printed at once,
+ * Memory stays bounded outside verify mode: text records are rendered at once,
  * JSON keeps only the current error and its notes (they go into the error's
- * relatedInformation, so the error waits until the next error or diag_flush). */
+ * relatedInformation, so the error waits until the next error or diag_flush).
+ * Rendering goes to a memory stream that is written to the real one in blocks
+ * of DIAG_BUFFER bytes and at diag_flush: stderr is unbuffered, and a file of
+ * random bytes used to cost one write(2) per output byte. With an error limit
+ * (--error-limit, the driver's default is 100), errors past it are counted,
+ * not rendered. */
 #include "diag.h"
 #include "arena.h"
 #include <errno.h>
@@ -172,12 +177,22 @@ typedef struct DiagRec {
     char *msg;         /* owned */
 } DiagRec;
 
+#define DIAG_BUFFER (64 * 1024)
+
 struct DiagEngine {
     SourceFile *src;
     DiagFormat fmt;
-    FILE *out;
+    FILE *out;         /* the memory stream renderers write to */
+    FILE *sink;        /* where the text finally goes (stderr in the driver) */
+    char *buf;         /* out's buffer, valid after fflush(out) */
+    size_t bufsize;
     bool verify;
     unsigned errors;
+    unsigned limit;    /* --error-limit; 0 = none */
+    unsigned shown;    /* errors rendered */
+    unsigned hidden;   /* errors past the limit */
+    bool hiding;       /* the last error was hidden: so are its notes */
+    Span first_hidden;
     /* JSON: the error/warning being built, then its notes. */
     DiagRec *pending;
     size_t npending, cap_pending;
@@ -191,8 +206,29 @@ DiagEngine *diag_new(SourceFile *src, DiagFormat fmt, FILE *out)
     DiagEngine *d = xcalloc(1, sizeof *d);
     d->src = src;
     d->fmt = fmt;
-    d->out = out;
+    d->sink = out;
+    d->out = open_memstream(&d->buf, &d->bufsize);
+    if (!d->out)
+        diag_out_of_memory(0);
     return d;
+}
+
+/* Writes what was rendered so far to the sink and empties the memory stream. */
+static void drain(DiagEngine *d)
+{
+    if (fflush(d->out) != 0)
+        diag_out_of_memory(0);
+    off_t n = ftello(d->out);
+    if (n > 0) {
+        fwrite(d->buf, 1, (size_t)n, d->sink);
+        fseeko(d->out, 0, SEEK_SET);
+    }
+    fflush(d->sink);
+}
+
+void diag_set_error_limit(DiagEngine *d, unsigned limit)
+{
+    d->limit = limit;
 }
 
 static void recs_free(DiagRec *r, size_t n)
@@ -201,14 +237,31 @@ static void recs_free(DiagRec *r, size_t n)
         free(r[i].msg);
 }
 
+static void render_text(DiagEngine *d, const DiagRec *r);
+static void render_json(DiagEngine *d, const DiagRec *head, const DiagRec *notes, size_t nnotes);
+
 void diag_free(DiagEngine *d)
 {
     if (!d)
         return;
     diag_flush(d);
+    if (d->hidden > 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "%u more error%s not shown (--error-limit=%u; --error-limit=0 shows all)",
+                 d->hidden, d->hidden == 1 ? "" : "s", d->limit);
+        DiagRec r = {SEV_NOTE, "note", d->first_hidden, msg};
+        if (d->fmt == DIAG_TEXT)
+            render_text(d, &r);
+        else
+            render_json(d, &r, NULL, 0);
+        drain(d);
+    }
     recs_free(d->coll, d->ncoll);
     free(d->coll);
     free(d->pending);
+    fclose(d->out);
+    free(d->buf);
     free(d);
 }
 
@@ -401,7 +454,7 @@ static void render_json(DiagEngine *d, const DiagRec *head, const DiagRec *notes
     fputs(",\"range\":", out);
     json_range(d, head->span);
     fprintf(out, ",\"severity\":%d,\"source\":\"ptoas\",\"message\":",
-            head->sev == SEV_WARNING ? 2 : 1);
+            head->sev == SEV_WARNING ? 2 : head->sev == SEV_NOTE ? 3 : 1);
     json_string(out, head->msg, strlen(head->msg));
     if (nnotes > 0) {
         fputs(",\"relatedInformation\":[", out);
@@ -421,14 +474,20 @@ static void render_json(DiagEngine *d, const DiagRec *head, const DiagRec *notes
 
 /* ---- reporting ----------------------------------------------------------- */
 
-void diag_flush(DiagEngine *d)
+/* JSON: renders the error waiting for its notes. */
+static void render_pending(DiagEngine *d)
 {
     if (d->npending > 0) {
         render_json(d, &d->pending[0], d->pending + 1, d->npending - 1);
         recs_free(d->pending, d->npending);
         d->npending = 0;
     }
-    fflush(d->out);
+}
+
+void diag_flush(DiagEngine *d)
+{
+    render_pending(d);
+    drain(d);
 }
 
 /* Prints r now in the engine's format (also in verify mode); takes r->msg. */
@@ -438,9 +497,27 @@ static void emit(DiagEngine *d, DiagRec *r)
         r->span.begin = (uint32_t)d->src->len;
     if (r->span.end > d->src->len)
         r->span.end = (uint32_t)d->src->len;
+    if (r->sev == SEV_ERROR) {
+        if (d->limit && d->shown >= d->limit) {
+            if (d->hidden++ == 0)
+                d->first_hidden = r->span;
+            d->hiding = true;
+            free(r->msg);
+            return;
+        }
+        d->shown++;
+        d->hiding = false;
+    } else if (r->sev == SEV_WARNING) {
+        d->hiding = false;
+    } else if (d->hiding) { /* a note of a hidden error */
+        free(r->msg);
+        return;
+    }
     if (d->fmt == DIAG_TEXT) {
         render_text(d, r);
         free(r->msg);
+        if (ftello(d->out) >= DIAG_BUFFER)
+            drain(d);
         return;
     }
     if (r->sev == SEV_NOTE) {
@@ -449,7 +526,9 @@ static void emit(DiagEngine *d, DiagRec *r)
             return;
         }
     } else {
-        diag_flush(d);
+        render_pending(d);
+        if (ftello(d->out) >= DIAG_BUFFER)
+            drain(d);
     }
     xgrow((void **)&d->pending, &d->cap_pending, d->npending + 1, sizeof *d->pending);
     d->pending[d->npending++] = *r;
@@ -844,6 +923,24 @@ bool diag_verify(DiagEngine *d, uint32_t begin, uint32_t end)
 
 /* ---- tool-level messages ------------------------------------------------- */
 
+static void (*internal_hook)(void);
+
+_Noreturn void diag_out_of_memory(size_t n)
+{
+    void (*hook)(void) = internal_hook;
+    internal_hook = NULL;
+    if (hook)
+        hook();
+    char msg[96];
+    int len = n ? snprintf(msg, sizeof msg, "ptoas: error: out of memory (%zu bytes)\n", n)
+                : snprintf(msg, sizeof msg, "ptoas: error: out of memory\n");
+    fflush(stdout);
+    if (len > 0 && write(STDERR_FILENO, msg, (size_t)len) < 0) {
+        /* nothing more can be done */
+    }
+    exit(2);
+}
+
 void diag_tool_error(const char *fmt, ...)
 {
     va_list ap;
@@ -853,8 +950,6 @@ void diag_tool_error(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
 }
-
-static void (*internal_hook)(void);
 
 void diag_set_internal_hook(void (*cleanup)(void))
 {

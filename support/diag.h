@@ -47,6 +47,11 @@ DiagEngine *diag_new(SourceFile *src, DiagFormat fmt, FILE *out);
 void diag_free(DiagEngine *d);
 /* Verify mode: collect diagnostics instead of printing them (see diag_verify). */
 void diag_set_verify_mode(DiagEngine *d, bool on);
+/* --error-limit: after LIMIT errors have been printed, further errors and
+ * their notes are counted but not printed, and diag_free ends the output with
+ * a note at the first hidden error saying how many were not shown. 0 (the
+ * default of a new engine) means no limit. */
+void diag_set_error_limit(DiagEngine *d, unsigned limit);
 
 #if defined(__GNUC__)
 #define DIAG_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -63,7 +68,9 @@ void diag_note(DiagEngine *d, Span span, const char *fmt, ...) DIAG_PRINTF(3, 4)
 /* An error with a custom label in place of "error", e.g. "runtime error". */
 void diag_error_labeled(DiagEngine *d, Span span, const char *label, const char *fmt, ...)
     DIAG_PRINTF(4, 5);
-/* Render anything still pending (the last error waits for its notes). */
+/* Render anything still pending (the last error waits for its notes) and
+ * write it out: diagnostics are buffered, so anyone else writing to the same
+ * stream calls this first. */
 void diag_flush(DiagEngine *d);
 
 /* Number of errors reported so far (warnings and notes not counted). */
@@ -88,7 +95,12 @@ _Noreturn void diag_internal(const char *file, int line, const char *fmt, ...) D
 #define DIAG_INTERNAL(...) diag_internal(__FILE__, __LINE__, __VA_ARGS__)
 #define DIAG_ASSERT(cond) \
     ((cond) ? (void)0 : diag_internal(__FILE__, __LINE__, "assertion '%s' failed", #cond))
-/* Registers the function diag_internal calls before exiting (NULL for none). */
+/* Memory ran out (malloc failed for n bytes; 0 = unknown): runs the cleanup
+ * hook, prints "ptoas: error: out of memory" and exits 2, a resource failure
+ * as an I/O error is, not a bug. Allocates nothing. */
+_Noreturn void diag_out_of_memory(size_t n);
+/* Registers the function diag_internal and diag_out_of_memory call before
+ * exiting (NULL for none). */
 void diag_set_internal_hook(void (*cleanup)(void));
 
 #endif

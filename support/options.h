@@ -58,6 +58,7 @@ typedef struct Options {
     bool verify_diagnostics;  /* --verify-diagnostics: match expected-* comments; no IR */
     bool split_input_file;    /* --split-input-file: `// -----` separates independent inputs */
     DiagFormat diag_format;   /* --diagnostics-format=text|json (default text) */
+    unsigned error_limit;     /* --error-limit=N: errors shown (default 100; 0 = no limit) */
     bool print_ir_after[OPT_PASS_COUNT]; /* --print-ir-after=PASS, --print-ir-after-all */
     bool memory_report;       /* --memory-report: docs/memory.md section 6, on stdout after the IR */
     bool memory_map;          /* --memory-map: the same as a picture */
