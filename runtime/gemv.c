@@ -10,6 +10,20 @@
 
 #include "internal.h"
 
+/* acc + bias as NUMERICS.md writes it, NaN payloads included: the C expression
+ * `acc + bias` on x86 SSE returns its first operand's NaN (quieted) when both
+ * are NaN, the NaN operand's (quieted) when one is. A plain `+` leaves the
+ * operand order to the compiler (it is commutative for numbers), and the
+ * vectorized loop gave the bias's NaN, so the choice is made here. */
+static inline uint32_t add_nan_first(uint32_t acc, uint32_t bias)
+{
+    if ((acc & 0x7fffffffu) > 0x7f800000u)
+        return acc | 0x00400000u;
+    if ((bias & 0x7fffffffu) > 0x7f800000u)
+        return bias | 0x00400000u;
+    return f2u(u2f(acc) + u2f(bias));
+}
+
 /* Widens columns [0, n) of row R of tile T to fp32 (or int32 for i8) patterns in OUT. */
 PTORT_HOT
 static void widen_tile_row(ptort_ctx *ctx, const ptort_tile *t, const Layout *l,
@@ -308,7 +322,7 @@ ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort
     uint8_t *out = tile_base(ctx, dst) + layout_row_off(&ld, 0) * 4;
     const float *accf = (const float *)(const void *)acc;
     for (int64_t j = 0; j < n; j++) {
-        uint32_t v = is_int ? acc[j] + bb[j] : f2u(accf[j] + u2f(bb[j]));
+        uint32_t v = is_int ? acc[j] + bb[j] : add_nan_first(f2u(accf[j]), bb[j]);
         memcpy(out + rcol[j] * 4, &v, 4);
     }
     return PTORT_OK;

@@ -64,6 +64,30 @@ static void f32_chain(ptort_ctx *c)
     CHECK_BYTES(out, out2, sizeof out);
 }
 
+/* NaN payloads through the bias add: the result is what `acc + bias` gives on x86 SSE (the
+ * first operand's NaN when both are NaN, a signaling NaN quieted), NUMERICS.md section 4. */
+static void nan_order(ptort_ctx *c)
+{
+    G g = plain(PTORT_F32, PTORT_F32, 8, 8);
+    float a[8] = {1};
+    /* acc[j] = fma(1, b[0][j], 0), then fma(0, 0, acc) keeps it: b's NaN (quieted) */
+    uint32_t b[64] = {0x7fa11111u, 0x7fc22222u, 0x3f800000u, 0xffc33333u, 0x7fc77777u, 0, 0, 0};
+    uint32_t bias[8] = {0x7fc44444u, 0x7f855555u, 0x7fc66666u, 0x40400000u, 0xff888888u, 0x7f811111u, 0, 0};
+    put(c, &g.lhs, a);
+    put(c, &g.rhs, b);
+    put(c, &g.bias, bias);
+    CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_FINAL) == PTORT_OK);
+    uint32_t out[8];
+    ptort_tile_read(c, &g.dst, out, 1, 8);
+    CHECK_EQ(out[0], 0x7fe11111u); /* sNaN acc (quieted) + qNaN bias: acc's */
+    CHECK_EQ(out[1], 0x7fc22222u); /* qNaN acc + sNaN bias: acc's */
+    CHECK_EQ(out[2], 0x7fc66666u); /* 1 + qNaN bias: the bias's */
+    CHECK_EQ(out[3], 0xffc33333u); /* negative qNaN acc + 3: acc's, sign kept */
+    CHECK_EQ(out[4], 0x7fc77777u); /* qNaN acc + negative qNaN bias: acc's */
+    CHECK_EQ(out[5], 0x7fc11111u); /* 0 + sNaN bias: the bias's, quieted */
+    CHECK_EQ(out[6], 0u);
+}
+
 /* f16 and bf16: products are exact in fp32, so the chain order is what matters:
  * a = {-2048, 1, 2048}, b = {32768, 1.5, 32768}: -2^26 + 1.5 -> -2^26 (ulp 4 below 2^26),
  * + 2^26 -> 0. */
@@ -298,6 +322,7 @@ int main(void)
     if (!CHECK(a3 && a5))
         return unit_done();
     f32_chain(a3);
+    nan_order(a3);
     half_chain(a3, PTORT_F16);
     half_chain(a3, PTORT_BF16);
     int8(a3);
