@@ -59,7 +59,7 @@ static const char help_text[] =
     "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2)\n"
     "  --stop-after=PASS               run the pipeline up to PASS (parse, verify, bufferize, tassign) and print\n"
     "  --verify-only                   run verify, bufferize and tassign; print nothing on success\n"
-    "  --verify-diagnostics            check expected-* comments against the diagnostics; print no IR\n"
+    "  --verify-diagnostics            check expected-* comments against the diagnostics; print the IR of chunks that pass\n"
     "  --split-input-file              treat '// -----' lines as separators of independent inputs\n"
     "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
     "  --error-limit=N                 show at most N errors (default 100, 0 = no limit); says how many more\n"
@@ -561,7 +561,7 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
             dump_after(dr, p->id, m);
     }
     if (ok && dr->stage) {
-        if (dr->chunks_printed++ > 0)
+        if (dr->chunks_printed++ > 0 && !dr->opt.verify_diagnostics)
             fputs("// -----\n", dr->stage);
         if (dr->opt.emit == OPT_EMIT_C || dr->opt.emit == OPT_EMIT_EXE) {
             /* the memory report cannot go into C source: it goes to stderr */
@@ -617,6 +617,10 @@ static int run_all(Driver *dr)
                 p = nl ? nl + 1 : end;
             }
         }
+        /* --verify-diagnostics prints as mlir-opt does: a separator between all
+         * chunks, also around the ones that failed and print nothing */
+        if (dr->opt.verify_diagnostics && dr->stage && begin > 0)
+            fputs("// -----\n", dr->stage);
         bool ok = run_chunk(dr, begin, chunk_end);
         if (dr->opt.verify_diagnostics)
             ok = diag_verify(dr->diag, begin, chunk_end);
@@ -733,7 +737,7 @@ int main(int argc, char **argv)
 
     /* Where the IR goes: nowhere in the checking modes; else -o (its temporary
      * file is the staging file) or stdout (staged when several chunks). */
-    bool prints = !o->verify_diagnostics && (!o->verify_only || o->memory_report || o->memory_map);
+    bool prints = !o->verify_only || o->memory_report || o->memory_map;
     if (prints) {
         if (outfile_open(&dr.out, o->output, err, sizeof err) != 0) {
             diag_tool_error("%s", err);
@@ -759,13 +763,19 @@ int main(int argc, char **argv)
         status = 1;
 
     if (prints) {
-        if (status == 0 && dr.stage_is_tmp && !copy_stage(dr.stage)) {
+        /* --verify-diagnostics keeps the IR of the chunks that passed on stdout
+         * whatever the verdict (mlir-opt does; FileCheck reads it), and an -o
+         * file only when everything matched */
+        bool to_stdout = dr.out.fp == stdout;
+        bool keep = status == 0 || (o->verify_diagnostics && to_stdout);
+        if (keep && dr.stage_is_tmp && !copy_stage(dr.stage)) {
             diag_tool_error("cannot write to standard output: %s", strerror(errno));
             status = 2;
+            keep = false;
         }
         if (dr.stage_is_tmp)
             fclose(dr.stage);
-        if (status == 0) {
+        if (keep) {
             if (outfile_commit(&dr.out, err, sizeof err) != 0) {
                 diag_tool_error("%s", err);
                 status = 2;
