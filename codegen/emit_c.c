@@ -162,6 +162,7 @@ typedef struct Buf {
     int desc;              /* descriptor of the current binding, -1 until made */
     int first_desc;        /* descriptor at the first use (where an --in array goes) */
     const char *vr, *vc;   /* C expressions of dynamic valid sizes, NULL when static */
+    ValueId vr_val, vc_val; /* the values behind vr and vc (NO_VALUE when static) */
     bool written, reported;
     uint32_t last_writer;  /* op index, NO_OP if none */
     int origin;            /* argument whose data it holds (itself, or copied by tmov), -1 */
@@ -695,6 +696,8 @@ static void emit_alloc(Emit *e, const Op *op)
     b->last_writer = NO_OP;
     b->origin = b->approx = -1;
     ValueId a = role(op, "addr"), vr = role(op, "valid_row"), vc = role(op, "valid_col");
+    b->vr_val = vr;
+    b->vc_val = vc;
     if (a != NO_VALUE) {
         if (!const_int(e, a, &b->addr)) {
             fail(e, op->name_span, "codegen expects addr to be a constant");
@@ -798,6 +801,17 @@ static bool is_int_scalar(const Type *t)
     case DT_SI32: case DT_SI16: case DT_SI8: case DT_UI32: case DT_UI16: case DT_UI8: return true;
     default: return false;
     }
+}
+
+/* The index of the function argument v is, or -1 (also for NO_VALUE). */
+static int scalar_arg_index(const Emit *e, ValueId v)
+{
+    if (v == NO_VALUE)
+        return -1;
+    for (uint32_t i = 0; i < e->f->nargs; i++)
+        if (e->f->args[i] == v)
+            return (int)i;
+    return -1;
 }
 
 static Entry *add_entry(Emit *e, ValueId v, int kind, int arg)
@@ -1054,6 +1068,16 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
                         sb_printf(c, "%s%s", n++ ? " | " : "", fl[j]);
                 sb_printf(c, ", .approximates = %d, .where = ", en->approximates);
                 where(e, c, en->where);
+                /* a result whose valid shape a scalar argument sets: the harness's
+                 * statistics cover that region */
+                int bi = en->kind == 0 ? e->buf_of[en->val] : -1;
+                if (bi >= 0 && e->bufs[bi].arg < 0) {
+                    int ra = scalar_arg_index(e, e->bufs[bi].vr_val), ca = scalar_arg_index(e, e->bufs[bi].vc_val);
+                    if (ra >= 0)
+                        sb_printf(c, ", .valid_rows_arg = %d", ra + 1);
+                    if (ca >= 0)
+                        sb_printf(c, ", .valid_cols_arg = %d", ca + 1);
+                }
                 sb_puts(c, "},\n");
             }
             sb_puts(c, "};\n");

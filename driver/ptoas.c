@@ -73,6 +73,7 @@ static const char help_text[] =
     "ptoas run options (passed to the kernel executable):\n"
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
     "  --out NAME=FILE                 write result %NAME as .npy after the run\n"
+    "  --out-float NAME=FILE           the same decoded to float32 (bf16, fp8, e8m0, packed fp4); --out keeps raw bits\n"
     "  --arg NAME=INT                  set the index/i64 argument %NAME\n"
     "\n"
     "  --version                       print the version and exit\n"
@@ -139,6 +140,7 @@ static const struct LongOption {
     {"func", O_FUNC, ARG_REQUIRED},
     {"in", O_RUN_ARG, ARG_REQUIRED},
     {"out", O_RUN_ARG, ARG_REQUIRED},
+    {"out-float", O_RUN_ARG, ARG_REQUIRED},
     {"arg", O_RUN_ARG, ARG_REQUIRED},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
@@ -332,7 +334,11 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
             usage_error("invalid value '%s' for --%s, expected NAME=%s", value, lo->name,
                         lo->name[0] == 'a' ? "INT" : "FILE");
         o->run_args = xrealloc(o->run_args, (size_t)(o->nrun_args + 2) * sizeof *o->run_args);
-        o->run_args[o->nrun_args++] = lo->name[0] == 'i' ? "--in" : lo->name[0] == 'o' ? "--out" : "--arg";
+        static const char *const flags[] = {"--in", "--out", "--out-float", "--arg"};
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            if (strcmp(flags[k] + 2, lo->name) == 0)
+                o->run_args[o->nrun_args] = flags[k];
+        o->nrun_args++;
         o->run_args[o->nrun_args++] = value;
         break;
     }
@@ -533,6 +539,39 @@ static void reverify(Driver *dr, OptPass after, Module *m)
 #endif
 }
 
+/* --func NAME with --emit=c|exe and run: only that function is compiled (the
+ * IR has no calls, so it needs no other). The others are dropped right after
+ * parsing, so a file of thousands of kernels costs one kernel's passes. An
+ * unknown NAME keeps everything: codegen reports it with the list of names. */
+static void keep_only_func(Module *m, const char *name)
+{
+    size_t nl = strlen(name);
+    bool found = false;
+    for (uint32_t i = 0; i < m->nmods && !found; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs && !found; j++)
+            found = m->mods[i]->funcs[j]->name.len == nl &&
+                    memcmp(m->mods[i]->funcs[j]->name.p, name, nl) == 0;
+    if (!found)
+        return;
+    found = false; /* keep only the first function of that name */
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        ModuleOp *mod = m->mods[i];
+        uint32_t kept = 0;
+        for (uint32_t j = 0; j < mod->nfuncs; j++) {
+            Func *f = mod->funcs[j];
+            if (!found && f->name.len == nl && memcmp(f->name.p, name, nl) == 0) {
+                found = true;
+                mod->funcs[kept++] = f;
+                continue;
+            }
+            free(f->ops); /* the Func itself lives in the module's arena */
+            free(f->values);
+            free(f->args);
+        }
+        mod->nfuncs = kept;
+    }
+}
+
 /* Parses src[begin, end) and runs the pipeline on it; prints the result to
  * the staging file when everything succeeded. Returns false on any error. */
 static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
@@ -541,6 +580,8 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
     Module *m = frontend_parse(&dr->src, begin, end, dr->diag);
     DIAG_ASSERT(m != NULL);
     bool ok = diag_error_count(dr->diag) == errors;
+    if (ok && dr->opt.func && (dr->opt.emit == OPT_EMIT_C || dr->opt.emit == OPT_EMIT_EXE))
+        keep_only_func(m, dr->opt.func);
     if (ok)
         dump_after(dr, OPT_PASS_PARSE, m);
     for (size_t i = 0; ok && i < NPIPELINE; i++) {

@@ -35,6 +35,7 @@ typedef struct {
     ptort_ctx *ctx;
     Input *in;             /* per entry */
     const char **out;      /* per entry: --out FILE or NULL */
+    char *out_float;       /* per entry: it was --out-float (decode to float32) */
     int any_out;
     ptort_kernel_value *values;
 } Run;
@@ -46,6 +47,7 @@ static void usage(FILE *f, const ptort_kernel *k)
             "Runs @%s of %s on the CPU with the ptoas runtime.\n"
             "  --in NAME=FILE   fill argument %%NAME from a .npy file (or a raw .bin of the full physical shape)\n"
             "  --out NAME=FILE  write result %%NAME as .npy after the run\n"
+            "  --out-float NAME=FILE  the same, decoded to float32 (<f4): bf16, fp8, e8m0, packed fp4 (two per byte)\n"
             "  --arg NAME=INT   set the index/i64 argument %%NAME\n"
             "Without --out, every result is printed.\n",
             "kernel", k->func, k->source);
@@ -210,7 +212,10 @@ static int load_input(Run *r, int ei)
         a->data = buf;
     }
     in->loaded = 1;
-    in->rows = a->ndim == 2 ? a->shape[0] : 1;
+    /* rows: every axis but the last (a pointer's array may have any number) */
+    in->rows = 1;
+    for (int d = 0; d + 1 < a->ndim; d++)
+        in->rows *= a->shape[d];
     in->cols = a->ndim >= 1 ? a->shape[a->ndim - 1] : 1;
 
     /* dtype and shape against the declared type */
@@ -272,7 +277,8 @@ static double elem(ptort_dtype dt, const void *p, size_t i)
 
 /* Prints one result: the header line with statistics over its valid region, the first 8x8
  * values, and for a round trip the error against the input it approximates. */
-static void print_result(Run *r, int ei, const void *data, int64_t rows, int64_t cols, int64_t vr, int64_t vc)
+static void print_result(Run *r, int ei, const void *data, int64_t rows, int64_t cols, int64_t vr, int64_t vc,
+                         const char *shape)
 {
     const ptort_kernel_arg *e = &r->k->entries[ei];
     double mn = INFINITY, mx = -INFINITY, sum = 0;
@@ -288,7 +294,10 @@ static void print_result(Run *r, int ei, const void *data, int64_t rows, int64_t
                 mx = x;
         }
     (void)rows;
-    printf("%%%s %" PRId64 "x%" PRId64 " %s", e->name, vr, vc, ptort_dtype_name(e->dtype));
+    if (shape)
+        printf("%%%s %s %s", e->name, shape, ptort_dtype_name(e->dtype));
+    else
+        printf("%%%s %" PRId64 "x%" PRId64 " %s", e->name, vr, vc, ptort_dtype_name(e->dtype));
     if (n)
         printf(" min=%g max=%g mean=%g\n", mn, mx, sum / (double)n);
     else
@@ -331,6 +340,65 @@ static ptort_tile whole(const ptort_tile *t)
     return c;
 }
 
+/* Writes A, the raw array of entry E, to PATH as .npy; with AS_FLOAT decoded to float32
+ * first (--out-float): bf16, f16, fp8, e8m0 and integers by value, and a packed fp4 array of
+ * (R, C) bytes as (R, 2C) values, the low nibble (the even element) first. */
+static int write_result(Run *r, const ptort_kernel_arg *e, const char *path, const ptort_npy *a, int as_float)
+{
+    ptort_npy f = *a;
+    float *vals = NULL;
+    if (as_float) {
+        size_t n = a->itemsize ? a->nbytes / a->itemsize : 0;
+        int packed = e->dtype == PTORT_F4E2M1X2;
+        size_t m = packed ? 2 * n : n;
+        vals = malloc(m ? m * 4 : 1);
+        if (!vals) {
+            fprintf(stderr, "error: result '%%%s': out of memory\n", e->name);
+            return 2;
+        }
+        const unsigned char *b = a->data;
+        for (size_t i = 0; i < n; i++) {
+            if (packed) {
+                vals[2 * i] = ptort_e2m1_to_f32(b[i] & 15);
+                vals[2 * i + 1] = ptort_e2m1_to_f32(b[i] >> 4);
+            } else if (e->dtype == PTORT_BF16) { /* bf16 is the top half of an f32: exact, NaNs too */
+                uint16_t h;
+                memcpy(&h, b + 2 * i, 2);
+                uint32_t w = (uint32_t)h << 16;
+                memcpy(&vals[i], &w, 4);
+            } else if (e->dtype == PTORT_F32) {
+                memcpy(&vals[i], b + 4 * i, 4);
+            } else {
+                vals[i] = (float)elem(e->dtype, a->data, i);
+            }
+        }
+        memcpy(f.descr, "<f4", 4);
+        f.itemsize = 4;
+        f.nbytes = m * 4;
+        f.data = vals;
+        if (packed && f.ndim > 0)
+            f.shape[f.ndim - 1] *= 2;
+    }
+    ptort_status st = ptort_npy_write(r->ctx, path, &f);
+    free(vals);
+    if (st) {
+        fprintf(stderr, "error: result '%%%s': %s\n", e->name, ptort_error(r->ctx));
+        return st == PTORT_E_IO || st == PTORT_E_NOMEM ? 2 : 1;
+    }
+    return 0;
+}
+
+/* "2x4x16": the shape of an array. */
+static void shape_x(char *buf, size_t size, const ptort_npy *a)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < a->ndim && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%" PRId64, i ? "x" : "", a->shape[i]);
+    if (a->ndim == 0)
+        snprintf(buf, size, "1");
+}
+
 /* Reads result entry ei after the run: writes --out or prints it. */
 static int emit_result(Run *r, int ei, const char *path)
 {
@@ -344,15 +412,11 @@ static int emit_result(Run *r, int ei, const char *path)
         a = in->arr;   /* the same bytes, which the kernel wrote through */
         vr = in->rows;
         vc = in->cols;
-        if (path) {
-            ptort_status st = ptort_npy_write(r->ctx, path, &a);
-            if (st) {
-                fprintf(stderr, "error: result '%%%s': %s\n", e->name, ptort_error(r->ctx));
-                return st == PTORT_E_IO || st == PTORT_E_NOMEM ? 2 : 1;
-            }
-            return 0;
-        }
-        print_result(r, ei, a.data, vr, vc, vr, vc);
+        if (path)
+            return write_result(r, e, path, &a, r->out_float[ei]);
+        char shape[160];
+        shape_x(shape, sizeof shape, &a);
+        print_result(r, ei, a.data, vr, vc, vr, vc, shape);
         return 0;
     }
     const ptort_tile *t = e->out ? e->out : e->in;
@@ -378,21 +442,25 @@ static int emit_result(Run *r, int ei, const char *path)
         fprintf(stderr, "%s: runtime error: %s\n", e->where, ptort_error(r->ctx));
         rc = 1;
     } else if (path) {
-        ptort_status st = ptort_npy_write(r->ctx, path, &a);
-        if (st) {
-            fprintf(stderr, "error: result '%%%s': %s\n", e->name, ptort_error(r->ctx));
-            rc = st == PTORT_E_IO || st == PTORT_E_NOMEM ? 2 : 1;
-        }
+        rc = write_result(r, e, path, &a, r->out_float[ei]);
     } else {
         vr = t->valid_rows;
         vc = t->valid_cols;
         if (is_dynamic(t)) {
+            /* the valid shape the kernel ran with: from a scalar argument (alloc_tile
+             * valid_row = %n), else the --in array's, else the physical one */
             const Input *in = &r->in[ei];
             int dyn_in = e->arg >= 0 && in->loaded;
             vr = t->valid_rows >= 0 ? t->valid_rows : dyn_in ? in->rows : t->rows;
             vc = t->valid_cols >= 0 ? t->valid_cols : dyn_in ? in->cols : t->cols;
+            if (t->valid_rows < 0 && e->valid_rows_arg > 0 && e->valid_rows_arg <= r->k->nargs)
+                vr = r->values[e->valid_rows_arg - 1].scalar;
+            if (t->valid_cols < 0 && e->valid_cols_arg > 0 && e->valid_cols_arg <= r->k->nargs)
+                vc = r->values[e->valid_cols_arg - 1].scalar;
+            vr = vr < 0 ? 0 : vr > t->rows ? t->rows : vr;
+            vc = vc < 0 ? 0 : vc > t->cols ? t->cols : vc;
         }
-        print_result(r, ei, a.data, t->rows, t->cols, vr, vc);
+        print_result(r, ei, a.data, t->rows, t->cols, vr, vc, NULL);
     }
     free(a.data);
     return rc;
@@ -401,9 +469,9 @@ static int emit_result(Run *r, int ei, const char *path)
 /* Splits "--opt NAME=VALUE" or "--opt=NAME=VALUE"; returns the option's index in opts or -1. */
 static int option(int argc, char **argv, int *i, const char **name, size_t *nlen, const char **value, int *err)
 {
-    static const char *const opts[] = {"--in", "--out", "--arg"};
+    static const char *const opts[] = {"--in", "--out", "--arg", "--out-float"};
     const char *a = argv[*i];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         size_t n = strlen(opts[k]);
         const char *v = NULL;
         if (strcmp(a, opts[k]) == 0) {
@@ -502,6 +570,7 @@ static int parse_args(Run *r, int argc, char **argv)
                 return 2;
             }
             r->out[ei] = value;
+            r->out_float[ei] = opt == 3;
             r->any_out = 1;
         }
     }
@@ -521,9 +590,10 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
     int n = k->nentries, rc = 1;
     r.in = calloc((size_t)n + 1, sizeof *r.in);
     r.out = calloc((size_t)n + 1, sizeof *r.out);
+    r.out_float = calloc((size_t)n + 1, 1);
     r.values = calloc((size_t)k->nargs + 1, sizeof *r.values);
     r.ctx = ptort_ctx_new(k->arch, k->mem_size);
-    if (!r.in || !r.out || !r.values || !r.ctx) {
+    if (!r.in || !r.out || !r.out_float || !r.values || !r.ctx) {
         fprintf(stderr, "error: cannot set up the kernel's memory (out of memory)\n");
         rc = 2;
         goto done;
@@ -611,6 +681,7 @@ done:
             ptort_npy_free(&r.in[i].arr);
     free(r.in);
     free(r.out);
+    free(r.out_float);
     free(r.values);
     ptort_ctx_free(r.ctx);
     return rc;

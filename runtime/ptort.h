@@ -337,6 +337,9 @@ typedef struct {
     unsigned flags;          /* PTORT_KARG_* */
     int approximates;        /* a dequantized result: index of the input entry it approximates, else -1 */
     const char *where;       /* "FILE:L:C" of its definition, for messages */
+    int valid_rows_arg;      /* a result whose valid rows are set at run time by a scalar argument
+                                (alloc_tile valid_row = %n): 1 + its index in values[]; 0 = none */
+    int valid_cols_arg;      /* the same for the valid cols */
 } ptort_kernel_arg;
 
 /* The run-time value of one argument, passed to the kernel. */
@@ -361,7 +364,8 @@ typedef struct {
 } ptort_kernel;
 
 /* The main() of a generated executable. Options: --in NAME=FILE (.npy, or raw .bin of the
- * full physical shape), --out NAME=FILE (.npy v1.0), --arg NAME=INT, --help. Returns the
+ * full physical shape), --out NAME=FILE (.npy v1.0), --out-float NAME=FILE (the same decoded
+ * to float32), --arg NAME=INT, --help. Returns the
  * exit status: 0 success, 1 an input or run-time error, 2 bad usage. Prints to stdout and
  * stderr; never exits itself. */
 int ptort_run_main(int argc, char **argv, const ptort_kernel *k);

@@ -55,7 +55,7 @@ typedef struct Options {
     OptLevel level;           /* --pto-level=level1|level2|level3 (default level2) */
     OptPass stop_after;       /* --stop-after=PASS: last pass run (default tassign) */
     bool verify_only;         /* --verify-only: run verify, bufferize, tassign; print nothing */
-    bool verify_diagnostics;  /* --verify-diagnostics: match expected-* comments; no IR */
+    bool verify_diagnostics;  /* --verify-diagnostics: match expected-* comments; IR of passing chunks */
     bool split_input_file;    /* --split-input-file: `// -----` separates independent inputs */
     DiagFormat diag_format;   /* --diagnostics-format=text|json (default text) */
     unsigned error_limit;     /* --error-limit=N: errors shown (default 100; 0 = no limit) */
