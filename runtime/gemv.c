@@ -10,7 +10,7 @@
 
 #include "internal.h"
 
-/* acc + bias as NUMERICS.md writes it, NaN payloads included: the C expression
+/* acc + bias as docs/numerics.md section 4 writes it, NaN payloads included: the C expression
  * `acc + bias` on x86 SSE returns its first operand's NaN (quieted) when both
  * are NaN, the NaN operand's (quieted) when one is. A plain `+` leaves the
  * operand order to the compiler (it is commutative for numbers), and the

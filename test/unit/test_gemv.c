@@ -65,7 +65,7 @@ static void f32_chain(ptort_ctx *c)
 }
 
 /* NaN payloads through the bias add: the result is what `acc + bias` gives on x86 SSE (the
- * first operand's NaN when both are NaN, a signaling NaN quieted), NUMERICS.md section 4. */
+ * first operand's NaN when both are NaN, a signaling NaN quieted), docs/numerics.md section 4. */
 static void nan_order(ptort_ctx *c)
 {
     G g = plain(PTORT_F32, PTORT_F32, 8, 8);
