@@ -854,6 +854,11 @@ static void put_desc_ref(Emit *e, StrBuf *b, int di)
 
 static void emit_func(Emit *e, const Func *f, OptArch arch)
 {
+    if (f->decl) {
+        fail(e, f->name_span, "codegen does not support function declarations ('@%.*s' has no body)",
+             (int)f->name.len, f->name.p);
+        return;
+    }
     e->f = f;
     memset(&e->local, 0, sizeof e->local);
     e->body.len = 0;

@@ -56,10 +56,11 @@ static const char help_text[] =
     "  -o FILE                         write the output to FILE atomically (default: stdout)\n"
     "  --emit=ir|generic|c|exe         output kind: canonical IR (default), MLIR generic form, C, executable\n"
     "  --pto-arch=a2|a3|a5             target architecture (default a3; a module attribute wins)\n"
-    "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2)\n"
+    "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2; 1, 2, 3 also)\n"
     "  --stop-after=PASS               run the pipeline up to PASS (parse, verify, bufferize, tassign) and print\n"
     "  --verify-only                   run verify, bufferize and tassign; print nothing on success\n"
     "  --verify-diagnostics            check expected-* comments against the diagnostics; print the IR of chunks that pass\n"
+    "  --Werror                        report warnings as errors\n"
     "  --split-input-file              treat '// -----' lines as separators of independent inputs\n"
     "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
     "  --error-limit=N                 show at most N errors (default 100, 0 = no limit); says how many more\n"
@@ -103,6 +104,7 @@ typedef enum {
     O_LEVEL,
     O_STOP_AFTER,
     O_VERIFY_ONLY,
+    O_WERROR,
     O_VERIFY_DIAGNOSTICS,
     O_SPLIT,
     O_DIAG_FORMAT,
@@ -128,6 +130,7 @@ static const struct LongOption {
     {"pto-level", O_LEVEL, ARG_REQUIRED},
     {"stop-after", O_STOP_AFTER, ARG_REQUIRED},
     {"verify-only", O_VERIFY_ONLY, ARG_NONE},
+    {"Werror", O_WERROR, ARG_NONE},
     {"verify-diagnostics", O_VERIFY_DIAGNOSTICS, ARG_NONE},
     {"split-input-file", O_SPLIT, ARG_NONE},
     {"diagnostics-format", O_DIAG_FORMAT, ARG_REQUIRED},
@@ -253,9 +256,12 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
     }
     case O_LEVEL: {
         static const char *const names[] = {"level1", "level2", "level3", NULL};
+        static const char *const digits[] = {"1", "2", "3", NULL};
         int i = pick(value, names);
         if (i < 0)
-            usage_error("invalid value '%s' for --pto-level, expected level1, level2 or level3",
+            i = pick(value, digits);
+        if (i < 0)
+            usage_error("invalid value '%s' for --pto-level, expected level1, level2, level3, 1, 2 or 3",
                         value);
         o->level = (OptLevel)(i + 1);
         break;
@@ -265,6 +271,9 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         break;
     case O_VERIFY_ONLY:
         o->verify_only = true;
+        break;
+    case O_WERROR:
+        o->werror = true;
         break;
     case O_VERIFY_DIAGNOSTICS:
         o->verify_diagnostics = true;
@@ -716,6 +725,7 @@ static int build_exe(Driver *dr)
         source_init(&dr->src, o->input, text, len);
         dr->diag = diag_new(&dr->src, o->diag_format, stderr);
         diag_set_error_limit(dr->diag, o->error_limit);
+        diag_set_werror(dr->diag, o->werror);
         status = run_all(dr);
         if (diag_error_count(dr->diag) > 0)
             status = 1;
@@ -798,6 +808,7 @@ int main(int argc, char **argv)
     dr.diag = diag_new(&dr.src, o->diag_format, stderr);
     diag_set_error_limit(dr.diag, o->error_limit);
     diag_set_verify_mode(dr.diag, o->verify_diagnostics);
+    diag_set_werror(dr.diag, o->werror);
 
     int status = run_all(&dr);
     if (!o->verify_diagnostics && diag_error_count(dr.diag) > 0)

@@ -41,13 +41,15 @@ static inline bool name_eq(const char *s, size_t n, const char *name)
     X(I8, "i8", 1, 1)                                   \
     X(I16, "i16", 2, 1)                                 \
     X(I32, "i32", 4, 1)                                 \
-    X(I64, "i64", 8, 0)                                 \
+    X(I64, "i64", 8, 1)                                 \
     X(UI8, "ui8", 1, 1)                                 \
     X(UI16, "ui16", 2, 1)                               \
     X(UI32, "ui32", 4, 1)                               \
+    X(UI64, "ui64", 8, 1)                               \
     X(SI8, "si8", 1, 1)                                 \
     X(SI16, "si16", 2, 1)                               \
     X(SI32, "si32", 4, 1)                               \
+    X(SI64, "si64", 8, 1)                               \
     X(F16, "f16", 2, 1)                                 \
     X(BF16, "bf16", 2, 1)                               \
     X(F32, "f32", 4, 1)                                 \
@@ -56,6 +58,12 @@ static inline bool name_eq(const char *s, size_t n, const char *name)
     X(F8E5M2, "f8E5M2", 1, 1)                           \
     X(F8E8M0FNU, "f8E8M0FNU", 1, 1)                     \
     X(F4E2M1X2, "!pto.f4E2M1x2", 1, 1)                  \
+    X(F8E4M3, "f8E4M3", 1, 1)                           \
+    X(F8E8M0, "!pto.f8E8M0", 1, 1)                      \
+    X(HIF8, "!pto.hif8", 1, 1)                          \
+    X(HIF8X2, "!pto.hif8x2", 2, 0)                      \
+    X(F4E1M2X2, "!pto.f4E1M2x2", 1, 1)                  \
+    X(BF16X2, "!pto.bf16x2", 4, 0)                      \
     X(INDEX, "index", 8, 0)
 
 typedef enum DType {
@@ -82,7 +90,7 @@ typedef enum { SL_NONE_BOX, SL_ROW_MAJOR, SL_COL_MAJOR } SLayout;
 typedef enum {
     EK_LOC, EK_BLAYOUT, EK_SLAYOUT,
     EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE, EK_ACC_PHASE,
-    EK_KERNEL_KIND, EK_ADDRESS_SPACE,
+    EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT,
     EK_COUNT
 } EnumKind;
 
@@ -148,7 +156,8 @@ const char *type_str(const Type *t, char *buf, size_t size);
 
 /* ---- attributes ------------------------------------------------------------ */
 typedef enum {
-    AV_UNIT, AV_BOOL, AV_INT, AV_FLOAT, AV_STRING, AV_ARRAY, AV_DENSE, AV_ENUM, AV_TYPE, AV_FUNCTYPE
+    AV_UNIT, AV_BOOL, AV_INT, AV_FLOAT, AV_STRING, AV_ARRAY, AV_DENSE, AV_ENUM, AV_TYPE, AV_FUNCTYPE,
+    AV_OPAQUE                /* a PTOAS attribute ptoas does not interpret: kept as written (u.s) */
 } AttrValueKind;
 
 typedef struct AttrValue AttrValue;
@@ -160,7 +169,7 @@ struct AttrValue {
         bool b;
         int64_t i;
         struct { double d; bool bits; uint64_t raw; } f; /* bits: written as 0x... bit pattern */
-        Str s;                                            /* AV_STRING: raw text between quotes */
+        Str s;                                            /* AV_STRING: raw text between quotes; AV_OPAQUE: the text */
         struct { AttrValue **items; uint32_t n; } arr;    /* AV_ARRAY */
         struct { int64_t *items; uint32_t n; } dense;     /* AV_DENSE array<T: ...> */
         struct { EnumKind kind; int value; } e;           /* AV_ENUM */
@@ -243,6 +252,7 @@ typedef struct Func {
     Str name;
     Span name_span, span, end_span;
     uint8_t visibility;      /* 0 none, 1 private, 2 public */
+    bool decl;               /* a declaration: no body (PTOAS's external helpers) */
     uint32_t nargs, args_cap, nresults, nattrs;
     ValueId *args;         /* malloc'ed */
     const Type **results;
@@ -255,6 +265,7 @@ typedef struct Func {
 
 typedef struct ModuleOp {
     bool implicit;           /* bare top-level funcs: printed without a wrapper */
+    struct ModuleOp *parent; /* the module this one is nested in, or NULL */
     Str name;                /* module @name, len 0 if none */
     Span span;
     uint32_t nattrs, nfuncs, funcs_cap;

@@ -176,6 +176,9 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
     case AV_TYPE:
         type_print(b, v->u.ty);
         return;
+    case AV_OPAQUE:
+        put_str(b, v->u.s);
+        return;
     case AV_FUNCTYPE:
         sb_putc(b, '(');
         for (uint32_t i = 0; i < v->u.fn.nparams; i++) {
@@ -452,10 +455,35 @@ static void print_generic(Printer *pr, const Op *op)
         put_result_types(pr, op);
 }
 
+/* Results named r#0 .. r#N-1 (N > 1) were written `%r:N`: their length
+ * without the "#0" suffix, else 0. */
+static uint32_t result_group(const Printer *pr, const Op *op)
+{
+    if (op->nres < 2)
+        return 0;
+    Str n0 = pr->f->values[op->res[0]].name;
+    if (n0.len < 3 || n0.p[n0.len - 2] != '#' || n0.p[n0.len - 1] != '0')
+        return 0;
+    uint32_t base = n0.len - 2;
+    for (uint32_t i = 0; i < op->nres; i++) {
+        Str n = pr->f->values[op->res[i]].name;
+        char suffix[16];
+        int k = snprintf(suffix, sizeof suffix, "#%u", i);
+        if (n.len != base + (uint32_t)k || memcmp(n.p, n0.p, base) != 0 || memcmp(n.p + base, suffix, (size_t)k) != 0)
+            return 0;
+    }
+    return base;
+}
+
 static void print_op(Printer *pr, const Op *op, const char *indent)
 {
     sb_puts(&pr->b, indent);
-    if (op->nres) {
+    uint32_t group = result_group(pr, op);
+    if (group) {
+        sb_putc(&pr->b, '%');
+        put_str(&pr->b, (Str){pr->f->values[op->res[0]].name.p, group});
+        sb_printf(&pr->b, ":%u = ", op->nres);
+    } else if (op->nres) {
         put_values(pr, op->res, op->nres);
         sb_puts(&pr->b, " = ");
     }
@@ -540,10 +568,56 @@ static void print_func(Printer *pr, const Func *f, const char *indent, const cha
         sb_puts(b, " attributes");
         put_attr_dict(pr, f->attrs, f->nattrs, NULL, true);
     }
+    if (f->decl) {
+        sb_putc(b, '\n');
+        return;
+    }
     sb_puts(b, " {\n");
     for (uint32_t i = 0; i < f->nops; i++)
         print_op(pr, &f->ops[i], op_indent);
     sb_printf(b, "%s}\n", indent);
+}
+
+/* A module and, inside it, the modules nested in it (after its functions). */
+static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int depth)
+{
+    char ind[64], fn_ind[64], op_ind[64];
+    int d = depth < 20 ? depth : 20;
+    snprintf(ind, sizeof ind, "%*s", 2 * d, "");
+    snprintf(fn_ind, sizeof fn_ind, "%*s", 2 * d + 2, "");
+    snprintf(op_ind, sizeof op_ind, "%*s", 2 * d + 4, "");
+    if (pr->generic) {
+        sb_printf(&pr->b, "%s\"builtin.module\"()", ind);
+        if (mod->name.len) {
+            sb_puts(&pr->b, " <{sym_name = \"");
+            put_str(&pr->b, mod->name);
+            sb_puts(&pr->b, "\"}>");
+        }
+        sb_puts(&pr->b, " ({\n");
+    } else {
+        sb_printf(&pr->b, "%smodule", ind);
+        if (mod->name.len) {
+            sb_puts(&pr->b, " @");
+            put_str(&pr->b, mod->name);
+        }
+        if (mod->nattrs) {
+            sb_puts(&pr->b, " attributes");
+            put_attr_dict(pr, mod->attrs, mod->nattrs, NULL, true);
+        }
+        sb_puts(&pr->b, " {\n");
+    }
+    for (uint32_t j = 0; j < mod->nfuncs; j++)
+        print_func(pr, mod->funcs[j], fn_ind, op_ind);
+    for (uint32_t i = 0; i < m->nmods; i++)
+        if (m->mods[i]->parent == mod)
+            print_module(pr, m, m->mods[i], depth + 1);
+    if (pr->generic) {
+        sb_printf(&pr->b, "%s})", ind);
+        put_attr_dict(pr, mod->attrs, mod->nattrs, NULL, true);
+        sb_puts(&pr->b, " : () -> ()\n");
+    } else {
+        sb_printf(&pr->b, "%s}\n", ind);
+    }
 }
 
 void frontend_print(FILE *out, const Module *m, int generic)
@@ -551,40 +625,14 @@ void frontend_print(FILE *out, const Module *m, int generic)
     Printer pr = {{0}, out, NULL, generic != 0};
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
+        if (mod->parent)
+            continue;
         if (mod->implicit) {
             for (uint32_t j = 0; j < mod->nfuncs; j++)
                 print_func(&pr, mod->funcs[j], "", "  ");
             continue;
         }
-        if (generic) {
-            sb_puts(&pr.b, "\"builtin.module\"()");
-            if (mod->name.len) {
-                sb_puts(&pr.b, " <{sym_name = \"");
-                put_str(&pr.b, mod->name);
-                sb_puts(&pr.b, "\"}>");
-            }
-            sb_puts(&pr.b, " ({\n");
-        } else {
-            sb_puts(&pr.b, "module");
-            if (mod->name.len) {
-                sb_puts(&pr.b, " @");
-                put_str(&pr.b, mod->name);
-            }
-            if (mod->nattrs) {
-                sb_puts(&pr.b, " attributes");
-                put_attr_dict(&pr, mod->attrs, mod->nattrs, NULL, true);
-            }
-            sb_puts(&pr.b, " {\n");
-        }
-        for (uint32_t j = 0; j < mod->nfuncs; j++)
-            print_func(&pr, mod->funcs[j], "  ", "    ");
-        if (generic) {
-            sb_puts(&pr.b, "})");
-            put_attr_dict(&pr, mod->attrs, mod->nattrs, NULL, true);
-            sb_puts(&pr.b, " : () -> ()\n");
-        } else {
-            sb_puts(&pr.b, "}\n");
-        }
+        print_module(&pr, m, mod, 0);
     }
     if (pr.b.len)
         fwrite(pr.b.p, 1, pr.b.len, out);

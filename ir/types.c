@@ -23,6 +23,7 @@ bool dtype_is_float(DType d)
     switch (d) {
     case DT_F16: case DT_BF16: case DT_F32: case DT_F64:
     case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F4E2M1X2:
+    case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E1M2X2: case DT_BF16X2:
         return true;
     default:
         return false;
@@ -47,6 +48,7 @@ static const char *const axis_names[] = {"axis1", "axis0"};
 static const char *const store_names[] = {"nd", "nz"};
 static const char *const phase_names[] = {"unspecified", "partial", "final"};
 static const char *const kk_names[] = {"vector", "cube"};
+static const char *const layout_names[] = {"nd", "dn", "nz", "mx_a_zz", "mx_b_nn"};
 
 #define ENUM(kind, dotted, arr) {kind, dotted, arr, (int)(sizeof arr / sizeof arr[0])}
 const EnumInfo enum_info[EK_COUNT] = {
@@ -60,6 +62,7 @@ const EnumInfo enum_info[EK_COUNT] = {
     [EK_ACC_PHASE] = ENUM("acc_phase", false, phase_names),
     [EK_KERNEL_KIND] = ENUM("kernel_kind", true, kk_names),
     [EK_ADDRESS_SPACE] = ENUM("address_space", true, loc_names),
+    [EK_LAYOUT] = ENUM("layout", true, layout_names),
 };
 
 int enum_lookup(EnumKind k, const char *s, size_t n)

@@ -100,12 +100,7 @@ int lex_next(Lexer *lx, Span *loc)
             ident                  { TOK(T_IDENT); }
 
             "%" ([A-Za-z_$.\-][A-Za-z0-9_$.\-]* | digit+) { TOK(T_SSA); }
-            "%" ([A-Za-z_$.\-][A-Za-z0-9_$.\-]* | digit+) "#" digit+ {
-                *loc = span_of(lx, tok, lx->cur);
-                diag_error(lx->diag, *loc, "result numbers like '%.*s' are not supported; name each result "
-                           "instead (%%a, %%b = ...)", (int)(lx->cur - tok), (const char *)tok);
-                return ret(lx, T_ERROR);
-            }
+            "%" ([A-Za-z_$.\-][A-Za-z0-9_$.\-]* | digit+) "#" digit+ { TOK(T_SSA); }
             "@" ident              { TOK(T_SYMBOL); }
             "^" [A-Za-z0-9_$.\-]+  { TOK(T_CARET); }
             "!" ident              { TOK(T_BANG); }

@@ -57,7 +57,12 @@ void pb_push_attr(Parser *p, Span key, AttrValue *v, Span span)
 }
 
 void pb_push_aval(Parser *p, AttrValue *v) { PUSH(p->avals, p->navals, p->avals_cap, v); }
-void pb_push_result(Parser *p, Span s) { PUSH(p->results, p->nresults, p->results_cap, s); }
+void pb_push_result(Parser *p, Span s)
+{
+    xgrow((void **)&p->rnames, &p->rnames_cap, p->nresults + 1, sizeof *p->rnames);
+    p->rnames[p->nresults] = (Str){NULL, 0};
+    PUSH(p->results, p->nresults, p->results_cap, s);
+}
 
 void pb_push_kw(Parser *p, Span key, uint32_t first, uint32_t n, bool bracket)
 {
@@ -136,10 +141,11 @@ static Str ssa_name(Parser *p, Span s)
     return t;
 }
 
-static ValueId define_value(Parser *p, Span s, const Type *t, uint32_t def_op)
+/* named: the name of a %r:N member ("r#1"); len 0 = the name at s. */
+static ValueId define_value(Parser *p, Span s, Str named, const Type *t, uint32_t def_op)
 {
     Func *f = p->fn;
-    Str name = ssa_name(p, s);
+    Str name = named.len ? named : ssa_name(p, s);
     NameSlot *slot = name_slot(p, name);
     if (slot->name.p && !f->values[slot->id].undefined) {
         ERR(s, "redefinition of SSA value '%%%.*s'", (int)name.len, name.p);
@@ -165,6 +171,12 @@ static ValueId resolve_use(Parser *p, Span s, const Type *ty, bool *bad)
     Func *f = p->fn;
     Str name = ssa_name(p, s);
     NameSlot *slot = name_slot(p, name);
+    /* %r#0 names the only result of a single-result op %r */
+    if (!slot->name.p && name.len > 2 && name.p[name.len - 2] == '#' && name.p[name.len - 1] == '0') {
+        NameSlot *base = name_slot(p, (Str){name.p, name.len - 2});
+        if (base->name.p && f->values[base->id].def_op != NO_OP && f->ops[f->values[base->id].def_op].nres == 1)
+            slot = base;
+    }
     if (!slot->name.p) {
         ERR(s, "use of undeclared SSA value name '%%%.*s'", (int)name.len, name.p);
         ValueId id = ir_value_add(f, name, ty, s, NO_OP);
@@ -200,23 +212,39 @@ static Attr *take_attrs(Parser *p, uint32_t n)
     return a;
 }
 
-/* docs/language.md 1: pto.target_arch must name a known architecture. */
+/* docs/language.md 2: pto.target_arch is a string, any case. As in PTOAS, a
+ * value other than a2, a3 or a5 leaves the choice to --pto-arch: "a2a3"
+ * (PTOAS's name for both) silently, anything else with a warning. */
 static void check_module_attrs(Parser *p, const ModuleOp *mod)
 {
+    static const char *const known[] = {"a2", "a3", "a5", "a2a3"};
     for (uint32_t i = 0; i < mod->nattrs; i++) {
         const Attr *a = &mod->attrs[i];
         if (!STR_EQ_LIT(a->key, "pto.target_arch") || !a->val)
             continue;
         Str v = a->val->kind == AV_STRING ? a->val->u.s : pb_text(p, a->val->span);
-        if (a->val->kind != AV_STRING ||
-            !(STR_EQ_LIT(v, "a2") || STR_EQ_LIT(v, "a3") || STR_EQ_LIT(v, "a5")))
-            ERR(a->val->span, "unknown pto.target_arch \"%.*s\", expected a2, a3 or a5", (int)v.len, v.p);
+        if (a->val->kind != AV_STRING) {
+            ERR(a->val->span, "expected a string for pto.target_arch, but got '%.*s'", (int)v.len, v.p);
+            continue;
+        }
+        bool ok = false;
+        for (size_t k = 0; k < 4 && !ok; k++) {
+            size_t n = strlen(known[k]);
+            ok = v.len == n;
+            for (size_t j = 0; j < n && ok; j++)
+                ok = (v.p[j] | 0x20) == known[k][j];
+        }
+        if (!ok)
+            diag_warning(p->diag, a->val->span,
+                         "unknown pto.target_arch \"%.*s\", expected a2, a3, a5 or a2a3; --pto-arch decides",
+                         (int)v.len, v.p);
     }
 }
 
 static ModuleOp *module_begin(Parser *p, Span kw, Str name)
 {
     ModuleOp *mod = ir_module_add(p->m, false);
+    mod->parent = p->mod;
     mod->span = kw;
     mod->name = name;
     p->mod = mod;
@@ -236,9 +264,9 @@ void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs)
     check_module_attrs(p, mod);
 }
 
-void pb_module_end(Parser *p)
+void pb_module_end(Parser *p, ModuleOp *mod)
 {
-    p->mod = NULL;
+    p->mod = mod ? mod->parent : NULL;
     p->top_depth = p->depth;
     pb_op_reset(p);
 }
@@ -291,7 +319,7 @@ void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
 void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan)
 {
     Func *f = p->fn;
-    ValueId id = define_value(p, name, t, NO_OP);
+    ValueId id = define_value(p, name, (Str){NULL, 0}, t, NO_OP);
     f->values[id].type_span = tspan;
     xgrow32((void **)&f->args, &f->args_cap, f->nargs + 1, sizeof *f->args);
     f->args[f->nargs++] = id;
@@ -315,6 +343,19 @@ void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
     f->nresults = nresult_types;
     f->results = arena_dup(&p->m->arena, p->tys + p->ntys - nresult_types, nresult_types * sizeof *f->results);
     body_begin(p);
+}
+
+void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs)
+{
+    Func *f = p->fn;
+    f->nattrs = nattrs;
+    f->attrs = take_attrs(p, nattrs);
+    if (nresult_types > p->ntys)
+        nresult_types = (uint32_t)p->ntys;
+    f->nresults = nresult_types;
+    f->results = arena_dup(&p->m->arena, p->tys + p->ntys - nresult_types, nresult_types * sizeof *f->results);
+    f->decl = true;
+    pb_op_reset(p);
 }
 
 void pb_func_end(Parser *p, Span close)
@@ -523,7 +564,7 @@ static Op *emit(Parser *p, Draft *d)
     op->res = arena_alloc(&p->m->arena, d->nres * sizeof *op->res);
     for (uint32_t i = 0; i < d->nres; i++) {
         const Type *t = d->rtys ? d->rtys[i] : NULL;
-        ValueId v = define_value(p, d->res[i], t, idx);
+        ValueId v = define_value(p, d->res[i], p->rnames[i], t, idx);
         f->values[v].type_span = d->rspans ? d->rspans[i] : d->res[i];
         f->values[v].poisoned |= bad;
         f->ops[idx].res[i] = v;
@@ -610,11 +651,38 @@ void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, Si
     emit(p, &d);
 }
 
-void pb_op_compute_l2(Parser *p, Span name, uint32_t nin_uses, uint32_t nin_types, uint32_t nout_uses,
-                      uint32_t nout_types, uint32_t nattrs)
+void pb_tu_item(Parser *p, TypedUses *acc, const TypedUses *item, Span at)
+{
+    int k = item->state;
+    acc->uses += k != TU_TYPE;
+    acc->types += k != TU_BARE;
+    acc->attrs += item->attrs;
+    int s = acc->state;
+    if (s < 0)
+        return;
+    /* bare uses then one typed use then types (`%a, %b : T1, T2`), or typed uses only */
+    bool ok = s == 0 ? k != TU_TYPE
+              : s == TU_BARE ? k != TU_TYPE
+              : s == TU_TYPE ? k == TU_TYPE
+              : k != TU_BARE; /* TU_TYPED */
+    if (!ok) {
+        ERR(at, "expected '%%operand : type' for each operand, or the operands followed by ':' and their types");
+        acc->state = -1;
+        return;
+    }
+    acc->state = s == TU_BARE && k == TU_TYPED ? TU_TYPE : s == TU_TYPED && k == TU_TYPE ? TU_TYPE : k;
+}
+
+void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing)
 {
     Draft d;
+    uint32_t nin_uses = ins.uses, nin_types = ins.types, nout_uses = outs.uses, nout_types = outs.types;
+    uint32_t nattrs = ins.attrs + outs.attrs + ntrailing;
     draft_init(p, &d, name, FORM_L2, nin_uses + nout_uses, nattrs);
+    if (ins.state < 0 || outs.state < 0) {
+        emit_broken(p, &d);
+        return;
+    }
     if (nin_uses != nin_types || nout_uses != nout_types) {
         bool ins = nin_uses != nin_types;
         ERR(name, "'%s' op has %u '%s' operand%s, but %u type%s", op_name(d.kind), ins ? nin_uses : nout_uses,
@@ -746,6 +814,40 @@ void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok)
     op->hex_addr = addr_tok == T_HEX;
 }
 
+/* The value of a use that names an integer arith.constant defined earlier. */
+static bool use_constant(Parser *p, Span use, int64_t *out)
+{
+    NameSlot *slot = name_slot(p, ssa_name(p, use));
+    if (!slot->name.p)
+        return false;
+    const Value *v = &p->fn->values[slot->id];
+    if (v->def_op == NO_OP || p->fn->ops[v->def_op].kind != OP_CONSTANT)
+        return false;
+    const AttrValue *c = p->fn->ops[v->def_op].constant;
+    if (!c || c->kind != AV_INT)
+        return false;
+    *out = c->u.i;
+    return true;
+}
+
+/* PTOAS infers partition_view's result from its sizes: constant sizes give
+ * static dimensions, others '?'. */
+static const Type *infer_partition_type(Parser *p, const Type *src)
+{
+    const KwOperand *sizes = NULL;
+    for (size_t i = 0; i < p->nkws; i++)
+        if (STR_EQ_LIT(pb_text(p, p->kws[i].key), "sizes"))
+            sizes = &p->kws[i];
+    if (!src || !sizes || sizes->n == 0 || sizes->n > 8 ||
+        (src->kind != TY_TENSOR_VIEW && src->kind != TY_PART_VIEW))
+        return NULL;
+    int64_t dims[8];
+    for (uint32_t i = 0; i < sizes->n; i++)
+        if (!use_constant(p, p->uses[sizes->first + i], &dims[i]) || dims[i] < 0)
+            dims[i] = DIM_DYNAMIC;
+    return type_view(&p->m->types, TY_PART_VIEW, src->dtype, sizes->n, dims);
+}
+
 void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, const Type *t2, Span s2)
 {
     Draft d;
@@ -761,6 +863,11 @@ void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, 
     d.nres = 1;
     d.rtys = &rt;
     d.rspans = &rs;
+    if (!make && !t2 && t1) {
+        rt = infer_partition_type(p, t1);
+        rs = s1;
+        t2 = rt;
+    }
     bool ok = bind_results(p, &d, 1) && assign_keywords(p, &d, 1);
     if (ok && make && t2) {
         ERR(name, "'%s' op expects a single result type after ':'", op_name(d.kind));
@@ -827,19 +934,24 @@ void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes)
     emit(p, &d);
 }
 
-void pb_multi_result(Parser *p, Span s)
+/* `%r:N` defines N results, used as %r#0 .. %r#N-1 (MLIR's result groups). */
+void pb_multi_result(Parser *p, Span name, Span count)
 {
-    Str t = pb_text(p, s);
-    ERR(s, "multi-result names like '%.*s' are not supported; name each result instead (%%a, %%b = ...)",
-        (int)t.len, t.p);
-    /* keep the name so that the op still binds (and poisons) it */
-    Span name = s;
-    while (name.end > name.begin && p->src->text[name.end - 1] != ':')
-        name.end--;
-    if (name.end > name.begin)
-        name.end--;
-    pb_push_result(p, name);
-    p->multi_result = true;
+    int64_t n = 0;
+    if (!pb_parse_int(pb_text(p, count), &n) || n < 1 || n > 65536) {
+        Str c = pb_text(p, count);
+        ERR(count, "expected a result count from 1 to 65536, but got '%.*s'", (int)c.len, c.p);
+        pb_push_result(p, name);
+        p->multi_result = true;
+        return;
+    }
+    Str base = ssa_name(p, name);
+    for (int64_t i = 0; i < n; i++) {
+        char *s = arena_alloc(&p->m->arena, base.len + 24);
+        int len = snprintf(s, base.len + 24, "%.*s#%lld", (int)base.len, base.p, (long long)i);
+        pb_push_result(p, name);
+        p->rnames[p->nresults - 1] = (Str){s, (uint32_t)len};
+    }
 }
 
 /* Segment sizes of a generic op: operandSegmentSizes, or by position. */
@@ -1111,5 +1223,5 @@ void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs)
 {
     append_attrs(p, &mod->attrs, &mod->nattrs, nattrs);
     check_module_attrs(p, mod);
-    pb_module_end(p);
+    pb_module_end(p, mod);
 }

@@ -54,7 +54,7 @@ static int int_width(DType d)
     case DT_I8: case DT_UI8: case DT_SI8: return 8;
     case DT_I16: case DT_UI16: case DT_SI16: return 16;
     case DT_I32: case DT_UI32: case DT_SI32: return 32;
-    case DT_I64: case DT_INDEX: return 64;
+    case DT_I64: case DT_UI64: case DT_SI64: case DT_INDEX: return 64;
     default: return 0;
     }
 }
@@ -65,7 +65,7 @@ static int float_bits(DType d)
     case DT_F16: case DT_BF16: return 16;
     case DT_F32: return 32;
     case DT_F64: return 64;
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: return 8;
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: return 8;
     default: return 0;
     }
 }
@@ -196,8 +196,24 @@ AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s)
 }
 
 /* The #pto<KIND v> attribute kinds (the dotted ones are #pto.KIND<v>). */
-static const EnumKind attr_kinds[] = {EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS,
-                                      EK_VEC_STORE_MODE, EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE};
+static const EnumKind attr_kinds[] = {EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE,
+                                      EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT};
+
+/* The other attribute kinds of the PTO dialect (PTOAS e32488c): accepted in
+ * either spelling and kept as written, for ops and passes ptoas does not
+ * interpret (the value is not checked). */
+static const char *const opaque_kinds[] = {
+    "acc_push_epilogue", "acc_store_atomic_op", "acc_store_atomic_type", "acc_store_mode",
+    "acc_store_sat_mode", "acc_store_ub_dst_mode", "acc_to_vec_mode", "atomic_type", "cmp", "coalesce",
+    "compact_mode", "cube_load_frac_mode", "dcci_cache_line", "dcci_dst", "div_precision", "dsb_mem", "event",
+    "exp_precision", "fence_scope", "fmod_precision", "func_core_type", "gather_oob", "l1cache", "ld_l2cache",
+    "log_precision", "mad_sat_mode", "mad_unit_flag_mode", "mask_pattern", "membar", "module_core_type",
+    "notify_op", "pad_value", "padmode", "pipe", "pipe_event_type", "pow_precision", "print_format",
+    "quant_pre_mode", "recip_precision", "reduce_op", "relu_pre_mode", "rem_precision", "round_mode",
+    "rounding", "rsqrt_precision", "saturation", "saturation_mode", "scatter_atomic_op", "scatter_conflict",
+    "scatter_oob", "signedness", "sqrt_precision", "st_l2cache", "st_phase", "sync_all_mode",
+    "sync_core_type", "sync_op_type", "tinsert_mode", "unit_flag_ctrl", "vector_function", "wait_cmp",
+};
 
 AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
 {
@@ -216,7 +232,7 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
     }
     for (size_t i = 0; i < sizeof attr_kinds / sizeof attr_kinds[0]; i++) {
         const EnumInfo *e = &enum_info[attr_kinds[i]];
-        if (e->dotted != dotted || !str_eq(k, e->kind, strlen(e->kind)))
+        if (!str_eq(k, e->kind, strlen(e->kind)))
             continue;
         int x = enum_lookup(attr_kinds[i], val.p, val.len);
         if (x < 0) {
@@ -230,11 +246,17 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
         v->u.e.value = x;
         return v;
     }
+    for (size_t i = 0; i < sizeof opaque_kinds / sizeof opaque_kinds[0]; i++)
+        if (name_eq(k.p, k.len, opaque_kinds[i])) {
+            AttrValue *v = pb_new_aval(p, AV_OPAQUE, s);
+            v->u.s = pb_text(p, s);
+            return v;
+        }
     if (dotted)
         ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
     else
         ERR(kind, "unknown #pto attribute kind '%.*s', expected one of quant_type, quant_scale_alg, "
-                  "mx_group_axis, vec_store_mode, acc_phase", (int)k.len, k.p);
+                  "mx_group_axis, vec_store_mode, acc_phase or another PTO attribute kind", (int)k.len, k.p);
     return NULL;
 }
 
@@ -252,7 +274,7 @@ const Type *pb_scalar_type(Parser *p, Span s)
 {
     Str t = pb_text(p, s);
     DType d = dtype_lookup(t.p, t.len);
-    if (d == DT_NONE || d == DT_F4E2M1X2) {
+    if (d == DT_NONE) {
         ERR(s, "unknown type '%.*s'", (int)t.len, t.p);
         return NULL;
     }
@@ -401,8 +423,14 @@ static bool tile_dtype(Parser *p, const TypeItem *it, DType *out)
     Str v = pb_text(p, it->val);
     DType d = (it->tok == T_IDENT || it->tok == T_BANG) ? dtype_lookup(v.p, v.len) : DT_NONE;
     if (!dtype_is_tile(d)) {
-        ERR(it->val, "unknown dtype: %.*s, expected one of i8, i16, i32, ui8, ui16, ui32, si8, si16, si32, "
-                     "f16, bf16, f32, f8E4M3FN, f8E5M2, f8E8M0FNU, !pto.f4E2M1x2", (int)v.len, v.p);
+        char list[512];
+        size_t used = 0;
+        list[0] = 0;
+        for (int i = 1; i < DT_COUNT && used < sizeof list; i++)
+            if (dtype_is_tile((DType)i))
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                                         dtype_name((DType)i));
+        ERR(it->val, "unknown dtype: %.*s, expected one of %s", (int)v.len, v.p, list);
         return false;
     }
     *out = d;

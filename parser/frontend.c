@@ -37,6 +37,7 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     xgrow((void **)&p.avals, &p.avals_cap, 16, sizeof *p.avals);
     xgrow((void **)&p.ints, &p.ints_cap, 16, sizeof *p.ints);
     xgrow((void **)&p.results, &p.results_cap, 16, sizeof *p.results);
+    xgrow((void **)&p.rnames, &p.rnames_cap, 16, sizeof *p.rnames);
     xgrow((void **)&p.kws, &p.kws_cap, 16, sizeof *p.kws);
     xgrow((void **)&p.titems, &p.titems_cap, 16, sizeof *p.titems);
     lex_init(&p.lx, text, len, begin, d);
@@ -54,6 +55,7 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     free(p.avals);
     free(p.ints);
     free(p.results);
+    free(p.rnames);
     free(p.kws);
     free(p.titems);
     return m;

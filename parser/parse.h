@@ -65,6 +65,7 @@ typedef struct Parser {
     AttrValue **avals; size_t navals, avals_cap;
     int64_t *ints; size_t nints, ints_cap;
     Span *results; size_t nresults, results_cap;
+    Str *rnames; size_t rnames_cap; /* per result: the name of a %r:N member ("r#1"), len 0 = the span's */
     KwOperand *kws; size_t nkws, kws_cap;
     TypeItem *titems; size_t ntitems, titems_cap;
 
@@ -89,6 +90,17 @@ typedef struct SigInfo {
     bool parens;               /* params written in parentheses */
 } SigInfo;
 
+/* The operands of ins(...) or outs(...): counts, and which form the items
+ * make so far (state: 0 none yet, TU_BARE uses before ':', TU_TYPE types
+ * after it, TU_TYPED per-operand types, -1 reported). An item alone has
+ * only state (its kind) and attrs. */
+enum { TU_BARE = 1, TU_TYPED = 2, TU_TYPE = 3 };
+typedef struct TypedUses {
+    uint32_t uses, types, attrs;
+    int state;
+} TypedUses;
+void pb_tu_item(Parser *p, TypedUses *acc, const TypedUses *item, Span at);
+
 /* Stack pushes. */
 void pb_push_use(Parser *p, Span s);
 void pb_push_type(Parser *p, const Type *t, Span s);
@@ -112,16 +124,16 @@ AttrValue *pb_attr_type(Parser *p, const Type *t, Span s);
 
 /* Structure. */
 void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs);
-void pb_module_end(Parser *p);
+void pb_module_end(Parser *p, ModuleOp *mod);
 void pb_func_begin(Parser *p, Span kw, Span name, int visibility);
 void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan);
 void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs);
 void pb_func_end(Parser *p, Span close);
+void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs);
 
 /* Ops: name is the op-name token, the stacks hold the rest. */
 void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, SigInfo sig);
-void pb_op_compute_l2(Parser *p, Span name, uint32_t nin_uses, uint32_t nin_types, uint32_t nout_uses,
-                      uint32_t nout_types, uint32_t nattrs);
+void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t nattrs);
 void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
 void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan);
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok);
@@ -130,7 +142,7 @@ void pb_op_constant(Parser *p, Span name, AttrValue *v);
 void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes);
 void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults,
                    uint32_t nattrs);
-void pb_multi_result(Parser *p, Span s);
+void pb_multi_result(Parser *p, Span name, Span count);
 
 /* Generic spellings of func.func and builtin.module (region ops). */
 AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s);

@@ -55,7 +55,8 @@ static void memo_add(Parser *p, Span whole, const Type *t);
     const Type *type;
     AttrValue *aval;
     SigInfo sig;
-    struct { uint32_t uses, types; } pair;
+    TypedUses tu;
+    struct { uint32_t nres, nattrs; } head;
 }
 
 %token END 0 "end of file"
@@ -73,7 +74,8 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %type <n> opt_uses uses types opt_types result_types attr_values ints
 %type <n> opt_func_results opt_visibility type_val
 %type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
-%type <pair> typed_uses
+%type <head> func_head
+%type <tu> typed_uses tu_items tu_item
 %type <sig> compute_sig
 %type <type> type opt_arrow_type
 %type <aval> attr_value
@@ -94,8 +96,8 @@ top
     ;
 
 module
-    : MODULE opt_modname opt_attributes '{' { pb_module_begin(p, @1, @2, $3); } mod_items '}'
-      { pb_module_end(p); }
+    : MODULE opt_modname opt_attributes '{' { pb_module_begin(p, @1, @2, $3); $<mod>$ = p->mod; } mod_items '}'
+      { pb_module_end(p, $<mod>5); }
     ;
 
 opt_modname
@@ -105,16 +107,26 @@ opt_modname
 
 mod_items
     : %empty
+    | mod_items module
+    | mod_items gmodule
     | mod_items func
     | mod_items gfunc
     | mod_items error
     ;
 
 
+/* A function with a body, or a declaration (no body) */
 func
+    : func_head '{' { pb_func_body(p, $1.nres, $1.nattrs); } ops '}'
+      { pb_func_end(p, @5); }
+    | func_head
+      { pb_func_decl(p, $1.nres, $1.nattrs); }
+    ;
+
+func_head
     : FUNC opt_visibility SYMBOL '(' { pb_func_begin(p, @1, @3, (int)$2); } opt_args ')'
-      opt_func_results opt_attributes '{' { pb_func_body(p, $8, $9); } ops '}'
-      { pb_func_end(p, @13); }
+      opt_func_results opt_attributes
+      { $$.nres = $8; $$.nattrs = $9; }
     ;
 
 opt_visibility
@@ -165,16 +177,21 @@ op
     ;
 
 results
+    : result
+    | results ',' result
+    ;
+
+/* `%r:N` is a group of N results, used as %r#0 ... %r#N-1 */
+result
     : SSA             { pb_push_result(p, @1); }
-    | results ',' SSA { pb_push_result(p, @3); }
-    | SSA ':' INT     { pb_multi_result(p, @$); }
+    | SSA ':' INT     { pb_multi_result(p, @1, @3); }
     ;
 
 op_body
     : OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
       { pb_op_compute_l1(p, @1, $2, $3, $5); }
     | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict
-      { pb_op_compute_l2(p, @1, $4.uses, $4.types, $8.uses, $8.types, $10); }
+      { pb_op_compute_l2(p, @1, $4, $8, $10); }
     | OP_ALLOC alloc_kws opt_attr_dict ':' type
       { pb_op_alloc(p, @1, $3, $5, @5); }
     | OP_TASSIGN use ',' use ':' type ARROW type
@@ -209,9 +226,23 @@ uses
     | uses ',' SSA { pb_push_use(p, @3); $$ = $1 + 1; }
     ;
 
+/* `%a, %b : T1, T2` or `%a : T1, %b {attrs} : T2` (PTOAS's per-operand form);
+ * pb_tu_item checks that the items make one of the two forms. */
 typed_uses
-    : %empty              { $$.uses = 0; $$.types = 0; }
-    | uses ':' types      { $$.uses = $1; $$.types = $3; }
+    : %empty   { $$ = (TypedUses){0, 0, 0, 0}; }
+    | tu_items
+    ;
+
+tu_items
+    : tu_item              { $$ = (TypedUses){0, 0, 0, 0}; pb_tu_item(p, &$$, &$1, @1); }
+    | tu_items ',' tu_item { $$ = $1; pb_tu_item(p, &$$, &$3, @3); }
+    ;
+
+tu_item
+    : SSA                    { pb_push_use(p, @1); $$ = (TypedUses){0, 0, 0, TU_BARE}; }
+    | SSA ':' type           { pb_push_use(p, @1); pb_push_type(p, $3, @3); $$ = (TypedUses){0, 0, 0, TU_TYPED}; }
+    | SSA attr_dict ':' type { pb_push_use(p, @1); pb_push_type(p, $4, @4); $$ = (TypedUses){0, 0, $2, TU_TYPED}; }
+    | type                   { pb_push_type(p, $1, @1); $$ = (TypedUses){0, 0, 0, TU_TYPE}; }
     ;
 
 compute_sig
@@ -266,6 +297,7 @@ opt_props
 
 type
     : IDENT { $$ = pb_scalar_type(p, @1); }
+    | BANG  { $$ = pb_scalar_type(p, @1); }
     | BANG '<' { p->open_type = @1; p->ntitems = 0; } type_items '>'
       {
           p->open_type.end = p->open_type.begin;

@@ -18,25 +18,39 @@ static bool has_prefix(Str s, const char *pre)
     return s.len >= n && memcmp(s.p, pre, n) == 0;
 }
 
+static bool str_ieq(Str s, const char *b)
+{
+    size_t n = strlen(b);
+    if (s.len != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((s.p[i] | 0x20) != b[i])
+            return false;
+    return true;
+}
+
+/* PTOAS's rule: A5 when the module says so (pto.target_arch "a5", or a
+ * pto.device-spec of an Ascend950 / Ascend910_95); otherwise --pto-arch when
+ * given; otherwise the module's a2 or a3 (a nested module inherits), else a3. */
 OptArch module_arch(const ModuleOp *mod, const Options *opt)
 {
-    const Attr *a = mod ? ir_attr_find(mod->attrs, mod->nattrs, "pto.target_arch") : NULL;
-    if (a && a->val->kind == AV_STRING) {
-        Str v = a->val->u.s;
-        if (STR_EQ_LIT(v, "a2"))
-            return OPT_ARCH_A2;
-        if (STR_EQ_LIT(v, "a3"))
-            return OPT_ARCH_A3;
-        if (STR_EQ_LIT(v, "a5"))
+    for (const ModuleOp *m = mod; m; m = m->parent) {
+        const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
+        if (a && a->val->kind == AV_STRING && str_ieq(a->val->u.s, "a5"))
             return OPT_ARCH_A5;
+        a = ir_attr_find(m->attrs, m->nattrs, "pto.device-spec");
+        if (a && a->val->kind == AV_STRING &&
+            (has_prefix(a->val->u.s, "Ascend950") || has_prefix(a->val->u.s, "Ascend910_95")))
+            return OPT_ARCH_A5;
+        if (a || ir_attr_find(m->attrs, m->nattrs, "pto.target_arch"))
+            break; /* the nearest module that names a target decides */
     }
-    a = mod ? ir_attr_find(mod->attrs, mod->nattrs, "pto.device-spec") : NULL;
-    if (a && a->val->kind == AV_STRING) {
-        Str v = a->val->u.s;
-        if (has_prefix(v, "Ascend950") || has_prefix(v, "Ascend910_95"))
-            return OPT_ARCH_A5;
-        if (has_prefix(v, "Ascend910"))
-            return OPT_ARCH_A3;
+    if (opt && opt->arch_given)
+        return opt->arch;
+    for (const ModuleOp *m = mod; m; m = m->parent) {
+        const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
+        if (a && a->val->kind == AV_STRING)
+            return str_ieq(a->val->u.s, "a2") ? OPT_ARCH_A2 : OPT_ARCH_A3;
     }
     return opt ? opt->arch : OPT_ARCH_A3;
 }

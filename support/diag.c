@@ -187,6 +187,7 @@ struct DiagEngine {
     char *buf;         /* out's buffer, valid after fflush(out) */
     size_t bufsize;
     bool verify;
+    bool werror;       /* --Werror: warnings are reported as errors */
     unsigned errors;
     unsigned limit;    /* --error-limit; 0 = none */
     unsigned shown;    /* errors rendered */
@@ -556,11 +557,16 @@ void diag_error(DiagEngine *d, Span span, const char *fmt, ...)
     va_end(ap);
 }
 
+void diag_set_werror(DiagEngine *d, bool on) { d->werror = on; }
+
 void diag_warning(DiagEngine *d, Span span, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report(d, SEV_WARNING, "warning", span, fmt, ap);
+    if (d->werror)
+        report(d, SEV_ERROR, "error", span, fmt, ap);
+    else
+        report(d, SEV_WARNING, "warning", span, fmt, ap);
     va_end(ap);
 }
 

@@ -52,6 +52,8 @@ void diag_set_verify_mode(DiagEngine *d, bool on);
  * a note at the first hidden error saying how many were not shown. 0 (the
  * default of a new engine) means no limit. */
 void diag_set_error_limit(DiagEngine *d, unsigned limit);
+/* --Werror: every later warning is reported (and counted) as an error. */
+void diag_set_werror(DiagEngine *d, bool on);
 
 #if defined(__GNUC__)
 #define DIAG_PRINTF(a, b) __attribute__((format(printf, a, b)))

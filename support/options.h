@@ -52,10 +52,11 @@ typedef struct Options {
     OptEmit emit;             /* --emit=ir|generic|c|exe (default ir) */
     OptArch arch;             /* --pto-arch=a2|a3|a5 (default a3); a module attribute wins */
     bool arch_given;          /* --pto-arch appeared on the command line */
-    OptLevel level;           /* --pto-level=level1|level2|level3 (default level2) */
+    OptLevel level;           /* --pto-level=level1|level2|level3 or 1|2|3 (default level2) */
     OptPass stop_after;       /* --stop-after=PASS: last pass run (default tassign) */
     bool verify_only;         /* --verify-only: run verify, bufferize, tassign; print nothing */
     bool verify_diagnostics;  /* --verify-diagnostics: match expected-* comments; IR of passing chunks */
+    bool werror;              /* --Werror: warnings are errors */
     bool split_input_file;    /* --split-input-file: `// -----` separates independent inputs */
     DiagFormat diag_format;   /* --diagnostics-format=text|json (default text) */
     unsigned error_limit;     /* --error-limit=N: errors shown (default 100; 0 = no limit) */
