@@ -53,6 +53,11 @@ int ptort_use_avx2(void);
 /* Non-zero: ptort_use_avx2() says no (unit tests compare both kernel sets in one run). */
 extern int ptort_force_portable;
 
+/* Non-zero when the AVX-512 copies of the vector-op loops may run: ptort_use_avx2(), the CPU
+ * has avx512f/bw/vl/dq and PTORT_NO_AVX512 is unset; ptort_force_no_avx512 (tests) says no. */
+int ptort_use_avx512(void);
+extern int ptort_force_no_avx512;
+
 /* Records a message in CTX (if not NULL) and returns ST. */
 ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...) PTORT_PRINTF(3, 4);
 

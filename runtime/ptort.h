@@ -370,6 +370,73 @@ typedef struct {
  * stderr; never exits itself. */
 int ptort_run_main(int argc, char **argv, const ptort_kernel *k);
 
+/* ---- vector ops (docs/vector-ops.md) ----------------------------------------------- */
+
+/* The vector ops come in classes, one entry point per class and a ptort_vop per op, so that
+ * a table (op -> class, op code) drives code generation. All operands are vec tiles; full
+ * tiles are row-major none_box; ops read only the sources' valid regions and write only
+ * dst's valid region. Scalars are passed as the raw bits of one dst element (f32 bits,
+ * f16/bf16 bits in the low 16 bits, integers in two's complement). Errors: PTORT_E_ARG (bad
+ * op or missing operand), descriptor errors, PTORT_E_LAYOUT, PTORT_E_DTYPE, PTORT_E_SHAPE,
+ * PTORT_E_ARCH (a dtype or conversion only a5 has), PTORT_E_NOMEM. */
+typedef enum {
+    PTORT_VOP_ADD, PTORT_VOP_SUB, PTORT_VOP_MUL, PTORT_VOP_DIV, PTORT_VOP_MAX, PTORT_VOP_MIN,
+    PTORT_VOP_ABS, PTORT_VOP_NEG, PTORT_VOP_RELU, PTORT_VOP_SQRT, PTORT_VOP_RECIP,
+    PTORT_VOP_RSQRT,
+    PTORT_VOP_SUM,     /* reductions: trowsum / tcolsum */
+    PTORT_VOP_COPY,    /* broadcasts without an op: trowexpand / tcolexpand */
+    PTORT_NUM_VOPS
+} ptort_vop;
+
+/* tcvt rounding modes (CAST_*); NONE truncates like TRUNC for float -> int. */
+typedef enum {
+    PTORT_RM_NONE, PTORT_RM_RINT, PTORT_RM_ROUND, PTORT_RM_FLOOR, PTORT_RM_CEIL,
+    PTORT_RM_TRUNC, PTORT_RM_ODD
+} ptort_rmode;
+
+/* tadd tsub tmul tdiv tmax tmin (ADD .. MIN): dst = op(src0, src1) elementwise. */
+ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
+                           const ptort_tile *src1, const ptort_tile *dst);
+
+/* tabs tneg trelu tsqrt trecip trsqrt (ABS .. RSQRT): dst = op(src). */
+ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                          const ptort_tile *dst);
+
+/* tadds tsubs tmuls tdivs tmaxs tmins (ADD .. MIN): dst = op(src, scalar). */
+ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
+                           const ptort_tile *dst);
+
+/* texpands: every element of dst's valid region = scalar. */
+ptort_status ptort_texpands(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *dst);
+
+/* trowsum trowmax trowmin (SUM, MAX, MIN): dst[r][0] = reduction of src row r over its valid
+ * columns; dst is [R, 1] in any none_box layout. TMP may be NULL and is never written. */
+ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                              const ptort_tile *tmp, const ptort_tile *dst);
+
+/* tcolsum tcolmax tcolmin: dst[0][j] = reduction of src column j over its valid rows. */
+ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                              const ptort_tile *tmp, const ptort_tile *dst);
+
+/* trowexpand (COPY, src1 NULL): dst[r][c] = src0[r][0]. trowexpand{add,sub,mul,div,max,min}:
+ * dst[r][c] = op(src0[r][c % vc0], src1[r][c % vc1]) where one source has dst's valid shape
+ * and the other is [R, 1] (any none_box layout) or row-major [R, 32 / element size]. */
+ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
+                              const ptort_tile *src1, const ptort_tile *dst);
+
+/* tcolexpand (COPY, src1 NULL): dst[i][j] = src0[0][j]. tcolexpand{add,...}:
+ * dst[i][j] = op(src0[i][j], src1[0][j]). */
+ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
+                              const ptort_tile *src1, const ptort_tile *dst);
+
+/* tcvt: dst = convert(src) with RMODE and, if SATURATE, saturation (sat_mode ON). TMP may be
+ * NULL and is never written. */
+ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+                        ptort_rmode rmode, int saturate, const ptort_tile *tmp);
+
+/* tci: dst[0][j] = start + j (or start - j when DESCENDING), wrapping in dst's type. */
+ptort_status ptort_tci(ptort_ctx *ctx, const ptort_tile *dst, int32_t start, int descending);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,1087 @@
+/* vec.c - the vector ops of quantization kernels (docs/vector-ops.md): elementwise binary and
+ * unary ops, tile-scalar ops, texpands, row and column reductions, row and column
+ * broadcasts, tcvt and tci, with the numerics of the pto-isa CPU simulator.
+ *
+ * The op meaning lives in tables: which dtypes each op accepts (VecOpInfo), and the row
+ * loops of vec_kern.h generated per (op, dtype) by the VEC_*_TABLE X-macros below. Those
+ * loops are compiled three times (portable, AVX2, AVX-512) and one set is picked per call;
+ * all sets give the same bits. The entry points check the operands once, then walk the
+ * valid region row by row: nothing outside dst's valid region is written and nothing
+ * outside the sources' valid regions is read.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* ---- element models ------------------------------------------------------------------- */
+
+/* The row loops carry their own optimize attributes (VK_OPT), and GCC inlines a helper into
+ * them only when the helper is always_inline; so the element helpers are local copies. */
+#if defined(__GNUC__)
+#define VK_INLINE static inline __attribute__((always_inline))
+#else
+#define VK_INLINE static inline
+#endif
+
+VK_INLINE uint32_t vk_f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+VK_INLINE float vk_u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* f16 bits -> f32 value, exactly (internal.h's f16_bits_to_f32_bits). */
+VK_INLINE float vk_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t em = (uint32_t)(h & 0x7FFFu) << 13;
+    uint32_t r = vk_f2u(vk_u2f(em) * 0x1p112f);
+    r |= em >= 0x0F800000u ? 0x7F800000u : 0;
+    return vk_u2f(r | sign);
+}
+
+/* f32 -> f16 bits, RNE, overflow -> Inf, NaN -> quiet NaN (payload kept): the encoder of
+ * internal.h written without branches so that the row loops vectorize. */
+VK_INLINE uint16_t vk_f32_to_f16(float f)
+{
+    uint32_t x = vk_f2u(f);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t a = x & 0x7FFFFFFFu;
+    uint32_t nan = 0x7E00u | ((a >> 13) & 0x1FFu);
+    uint32_t h = a - (112u << 23);
+    h = (h + 0xFFFu + ((h >> 13) & 1u)) >> 13;
+    h = h > 0x7C00u ? 0x7C00u : h;
+    /* subnormal results: adding 0.5 (ulp 2^-24) rounds |f| to a multiple of 2^-24 */
+    uint32_t sub = vk_f2u(vk_u2f(a) + 0.5f) - 0x3F000000u;
+    uint32_t r = a >= 0x38800000u ? h : sub;
+    r = a > 0x7F800000u ? nan : r;
+    return (uint16_t)(sign | r);
+}
+
+VK_INLINE uint16_t vk_f32_to_bf16(float f)
+{
+    uint32_t x = vk_f2u(f);
+    uint32_t r = (x + 0x7FFFu + ((x >> 16) & 1u)) >> 16;
+    r = (x & 0x7FFFFFFFu) > 0x7F800000u ? (x >> 16) | 0x40u : r;
+    return (uint16_t)r;
+}
+
+#define LD_F32(x) vk_u2f(x)
+#define ST_F32(v) vk_f2u(v)
+#define LD_F16(x) vk_f16_to_f32(x)
+#define ST_F16(v) vk_f32_to_f16(v)
+#define LD_BF16(x) vk_u2f((uint32_t)(x) << 16)
+#define ST_BF16(v) vk_f32_to_bf16(v)
+#define LD_I(x) ((int32_t)(x))
+#define LD_U(x) ((uint32_t)(x))
+#define ST_I(v) (v)
+
+/* X(op, dtype, storage type, compute type, kind, LD, ST, sign bit) per dtype group. */
+#define VDT_FLOAT(X, op)                                                   \
+    X(op, f32, uint32_t, float, F, LD_F32, ST_F32, 0x80000000u)            \
+    X(op, f16, uint16_t, float, F, LD_F16, ST_F16, 0x8000u)                \
+    X(op, bf16, uint16_t, float, F, LD_BF16, ST_BF16, 0x8000u)
+#define VDT_SINT(X, op)                                                    \
+    X(op, i32, int32_t, int32_t, I, LD_I, ST_I, 0)                         \
+    X(op, i16, int16_t, int32_t, I, LD_I, ST_I, 0)                         \
+    X(op, i8, int8_t, int32_t, I, LD_I, ST_I, 0)
+#define VDT_UINT(X, op)                                                    \
+    X(op, u32, uint32_t, uint32_t, I, LD_U, ST_I, 0)                       \
+    X(op, u16, uint16_t, int32_t, I, LD_I, ST_I, 0)                        \
+    X(op, u8, uint8_t, int32_t, I, LD_I, ST_I, 0)
+#define VDT_ALL(X, op) VDT_FLOAT(X, op) VDT_SINT(X, op) VDT_UINT(X, op)
+
+/* Binary elements: arithmetic computes in the compute type and rounds once (float) or wraps
+ * (integers, through unsigned arithmetic); max/min pick one of the stored operands as
+ * std::max(a, b) = a < b ? b : a and std::min(a, b) = b < a ? b : a do. */
+/* When both operands are NaN, x86 returns the first one (quieted), but which operand comes
+ * first in the instruction is the compiler's choice for + and *; NANFIRST makes it the
+ * left operand in every kernel set. */
+VK_INLINE float vk_nanfirst(float a, float r)
+{
+    return a != a ? a + a : r;
+}
+#define ARITH_F(CT, o, a, b) vk_nanfirst(a, (a) o (b))
+#define ARITH_I(CT, o, a, b) ((CT)((uint32_t)(a) o (uint32_t)(b)))
+#define BINEL_add(K, CT, LD, ST, x, y) ST(ARITH_##K(CT, +, LD(x), LD(y)))
+#define BINEL_sub(K, CT, LD, ST, x, y) ST(ARITH_##K(CT, -, LD(x), LD(y)))
+#define BINEL_mul(K, CT, LD, ST, x, y) ST(ARITH_##K(CT, *, LD(x), LD(y)))
+#define BINEL_div(K, CT, LD, ST, x, y) ST(vk_nanfirst(LD(x), LD(x) / LD(y)))
+#define BINEL_max(K, CT, LD, ST, x, y) (LD(x) < LD(y) ? (y) : (x))
+#define BINEL_min(K, CT, LD, ST, x, y) (LD(y) < LD(x) ? (y) : (x))
+
+/* Unary elements. abs/neg of floats are sign-bit operations (NaN bits kept); of integers
+ * they wrap (abs(INT_MIN) = INT_MIN). relu is std::max(x, 0): x < 0 ? 0 : x, so NaN and -0
+ * pass unchanged. sqrt and recip round once; rsqrt is the simulator's
+ * (DType)(1.0 / sqrt((double)x)): sqrt and the division in fp64, then one more rounding. */
+#define NEGI(CT, v) ((CT)(0u - (uint32_t)(v)))
+#define ABS_F(CT, LD, ST, SB, TY, x) ((TY)((x) & (TY)~(TY)(SB)))
+#define ABS_I(CT, LD, ST, SB, TY, x) ((TY)(LD(x) < 0 ? NEGI(CT, LD(x)) : LD(x)))
+#define NEG_F(CT, LD, ST, SB, TY, x) ((TY)((x) ^ (TY)(SB)))
+#define NEG_I(CT, LD, ST, SB, TY, x) ((TY)NEGI(CT, LD(x)))
+#define UNEL_abs(K, CT, LD, ST, SB, TY, x) ABS_##K(CT, LD, ST, SB, TY, x)
+#define UNEL_neg(K, CT, LD, ST, SB, TY, x) NEG_##K(CT, LD, ST, SB, TY, x)
+#define UNEL_relu(K, CT, LD, ST, SB, TY, x) (LD(x) < 0 ? (TY)0 : (x))
+#define UNEL_sqrt(K, CT, LD, ST, SB, TY, x) ST(sqrtf(LD(x)))
+#define UNEL_recip(K, CT, LD, ST, SB, TY, x) ST(1.0f / LD(x))
+#define UNEL_rsqrt(K, CT, LD, ST, SB, TY, x) ST((float)(1.0 / sqrt((double)LD(x))))
+
+#define VEC_BIN_TABLE(X)                                                   \
+    VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_FLOAT(X, div)      \
+    VDT_ALL(X, max) VDT_ALL(X, min)
+#define VEC_UN_TABLE(X)                                                    \
+    VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
+    VDT_FLOAT(X, relu) VDT_SINT(X, relu)                                   \
+    VDT_FLOAT(X, sqrt) VDT_FLOAT(X, recip) VDT_FLOAT(X, rsqrt)
+
+/* Reductions: X(name, source storage type, accumulator type, LD to accumulator, step).
+ * Sums of f16/bf16 accumulate in f32 (rows) or as the table says (columns, see vec_col_sum);
+ * integer sums wrap. max/min steps are std::max(acc, x) / std::min(acc, x). */
+#define ACC_ADDF(a, v) vk_nanfirst(a, (a) + (v))
+#define ACC_ADDI(a, v) ((int32_t)((uint32_t)(a) + (uint32_t)(v)))
+#define ACC_MAX(a, v) ((a) < (v) ? (v) : (a))
+#define ACC_MIN(a, v) ((v) < (a) ? (v) : (a))
+/* column sums accumulating in f16 / bf16: every step rounds to the narrow type */
+#define ACC_ADD16(a, v) LD_F16(ST_F16(ACC_ADDF(a, v)))
+#define ACC_ADDB16(a, v) LD_BF16(ST_BF16(ACC_ADDF(a, v)))
+#define RED_GROUP(X, op, ACCF, ACCI)                                       \
+    X(op##_f32, uint32_t, float, LD_F32, ACCF)                             \
+    X(op##_f16, uint16_t, float, LD_F16, ACCF)                             \
+    X(op##_bf16, uint16_t, float, LD_BF16, ACCF)                           \
+    X(op##_i32, int32_t, int32_t, LD_I, ACCI)                              \
+    X(op##_i16, int16_t, int32_t, LD_I, ACCI)                              \
+    X(op##_i8, int8_t, int32_t, LD_I, ACCI)                                \
+    X(op##_u8, uint8_t, int32_t, LD_I, ACCI)
+#define VEC_RRED_TABLE(X)                                                  \
+    RED_GROUP(X, sum, ACC_ADDF, ACC_ADDI) RED_GROUP(X, max, ACC_MAX, ACC_MAX) \
+    RED_GROUP(X, min, ACC_MIN, ACC_MIN)
+#define VEC_CRED_TABLE(X)                                                  \
+    VEC_RRED_TABLE(X)                                                      \
+    X(sum16_f16, uint16_t, float, LD_F16, ACC_ADD16)                       \
+    X(sum16_bf16, uint16_t, float, LD_BF16, ACC_ADDB16)
+
+/* ---- tcvt elements ---------------------------------------------------------------------- */
+
+/* Rounding to an integral value in fp32 (exact, as the simulator's fp64 rounding of an fp32
+ * value is), branch-free: below 2^23 in magnitude adding and subtracting 2^23 rounds to
+ * nearest even; truncation goes through int32. Values >= 2^23, Inf and NaN pass. */
+VK_INLINE float vk_trunc(float v)
+{
+    return fabsf(v) < 8388608.0f ? (float)(int32_t)(fabsf(v) < 8388608.0f ? v : 0.0f) : v;
+}
+VK_INLINE float vk_rint(float v)
+{
+    float big = v < 0 ? -8388608.0f : 8388608.0f;
+    return fabsf(v) < 8388608.0f ? (v + big) - big : v;
+}
+VK_INLINE float vk_floor(float v)
+{
+    float t = vk_trunc(v);
+    return t > v ? t - 1.0f : t;
+}
+VK_INLINE float vk_ceil(float v)
+{
+    float t = vk_trunc(v);
+    return t < v ? t + 1.0f : t;
+}
+VK_INLINE float vk_round(float v)      /* ties away from zero */
+{
+    float t = vk_trunc(v), d = v - t;
+    return d >= 0.5f ? t + 1.0f : d <= -0.5f ? t - 1.0f : t;
+}
+VK_INLINE float vk_odd(float v)        /* ties to odd */
+{
+    float f = vk_floor(v), fr = v - f;
+    int32_t odd = (int32_t)(fabsf(f) < 8388608.0f ? f : 0.0f) & 1;
+    return fr > 0.5f ? f + 1.0f : fr < 0.5f ? f : odd ? f : f + 1.0f;
+}
+
+/* The simulator's float -> int cast as x86 executes it: truncation, and every value outside
+ * int32 (and NaN) becomes INT32_MIN; narrower destinations keep the low bits. With
+ * saturation the value was clamped before and only +2^31 (the fp32 rounding of INT32_MAX)
+ * needs care: it gives INT32_MAX. */
+VK_INLINE int32_t vk_f2i(float r, int sat)
+{
+    int inr = (r >= -2147483648.0f) & (r < 2147483648.0f);
+    int32_t i = (int32_t)(inr ? r : 0.0f);
+    int32_t bad = (sat & (r >= 2147483648.0f)) ? INT32_MAX : INT32_MIN;
+    return inr ? i : bad;
+}
+
+/* Saturation bounds [lo, hi] per (source, destination): the intersection of both ranges;
+ * NaN saturates to hi (the simulator's clamp(std::min(hi, NaN)) = hi). */
+VK_INLINE float vk_clampf(float v, float lo, float hi)
+{
+    v = v != v ? hi : v;
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+}
+
+#define F16_MAXF 65504.0f
+#define BF16_MAXF 3.38953139e38f
+#define F32_MAXF 3.40282347e38f
+
+/* float -> int: clamp (sat), round per RM, convert (x86 cast), narrow (DTY keeps low bits). */
+#define CV_F2I(LD, DTY, RF, lo, hi, S) (DTY)(vk_f2i(RF((S) ? vk_clampf(LD(x), lo, hi) : LD(x)), S))
+#define CVT_F2I_LOOP(STY, DTY, LD, RF, lo, hi, S) \
+    for (int64_t i = 0; i < n; i++) { STY x = s[i]; d[i] = CV_F2I(LD, DTY, RF, lo, hi, S); }
+/* one loop per rounding mode and saturation setting */
+#define CVT_F2I_SWITCH(STY, DTY, LD, lo, hi, S)                                                \
+    switch (rm) {                                                                              \
+    case PTORT_RM_RINT: CVT_F2I_LOOP(STY, DTY, LD, vk_rint, lo, hi, S) break;                  \
+    case PTORT_RM_ROUND: CVT_F2I_LOOP(STY, DTY, LD, vk_round, lo, hi, S) break;                \
+    case PTORT_RM_FLOOR: CVT_F2I_LOOP(STY, DTY, LD, vk_floor, lo, hi, S) break;                \
+    case PTORT_RM_CEIL: CVT_F2I_LOOP(STY, DTY, LD, vk_ceil, lo, hi, S) break;                  \
+    case PTORT_RM_ODD: CVT_F2I_LOOP(STY, DTY, LD, vk_odd, lo, hi, S) break;                    \
+    default: /* TRUNC and NONE: the C cast truncates */                                        \
+        CVT_F2I_LOOP(STY, DTY, LD, vk_trunc, lo, hi, S) break;                                 \
+    }
+#define CVT_F2I_LOOPS(STY, DTY, LD, lo, hi)                                                    \
+    const STY *s = (const STY *)ps;                                                            \
+    DTY *d = (DTY *)pd;                                                                        \
+    if (sat) {                                                                                 \
+        CVT_F2I_SWITCH(STY, DTY, LD, lo, hi, 1)                                                \
+    } else {                                                                                   \
+        CVT_F2I_SWITCH(STY, DTY, LD, lo, hi, 0)                                                \
+    }
+
+/* float -> float and int -> float: one rounding (RNE) whatever RM says, as the simulator's
+ * static_cast; saturation clamps to the smaller range first. */
+#define CV_F2F(LD, ST, lo, hi, S) ST((S) ? vk_clampf(LD(x), lo, hi) : LD(x))
+#define CV_I2F(LD, ST, lo, hi, S) ST((float)LD(x))
+/* int -> int: wrap-around, or clamp to the intersection of both ranges */
+VK_INLINE int64_t vk_clampi(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+#define CV_I2I(LD, ST, lo, hi, S) ((S) ? vk_clampi(LD(x), lo, hi) : LD(x))
+/* the saturating and the plain loop, each with a constant S */
+#define CVT_PLAIN_LOOP(STY, DTY, CV, LD, ST, lo, hi)                                           \
+    const STY *s = (const STY *)ps;                                                            \
+    DTY *d = (DTY *)pd;                                                                        \
+    (void)rm;                                                                                  \
+    if (sat) {                                                                                 \
+        for (int64_t i = 0; i < n; i++) { STY x = s[i]; d[i] = (DTY)CV(LD, ST, lo, hi, 1); }   \
+    } else {                                                                                   \
+        for (int64_t i = 0; i < n; i++) { STY x = s[i]; d[i] = (DTY)CV(LD, ST, lo, hi, 0); }   \
+    }
+
+#define LD_I64(x) ((int64_t)(x))
+#define ST_SAME(v) (v)
+
+/* X(src, dst, body) for every pair tcvt accepts (docs/vector-ops.md, section tcvt). */
+#define VEC_CVT_TABLE(X)                                                                       \
+    X(f32, f16, CVT_PLAIN_LOOP(uint32_t, uint16_t, CV_F2F, LD_F32, ST_F16, -F16_MAXF, F16_MAXF)) \
+    X(f32, bf16, CVT_PLAIN_LOOP(uint32_t, uint16_t, CV_F2F, LD_F32, ST_BF16, -BF16_MAXF, BF16_MAXF)) \
+    X(f32, f32, CVT_PLAIN_LOOP(uint32_t, uint32_t, CV_F2F, LD_F32, ST_F32, -F32_MAXF, F32_MAXF)) \
+    X(f16, f32, CVT_PLAIN_LOOP(uint16_t, uint32_t, CV_F2F, LD_F16, ST_F32, -F16_MAXF, F16_MAXF)) \
+    X(bf16, f32, CVT_PLAIN_LOOP(uint16_t, uint32_t, CV_F2F, LD_BF16, ST_F32, -BF16_MAXF, BF16_MAXF)) \
+    X(bf16, f16, CVT_PLAIN_LOOP(uint16_t, uint16_t, CV_F2F, LD_BF16, ST_F16, -F16_MAXF, F16_MAXF)) \
+    X(f32, i32, CVT_F2I_LOOPS(uint32_t, int32_t, LD_F32, -2147483648.0f, 2147483647.0f))      \
+    X(f32, i16, CVT_F2I_LOOPS(uint32_t, int16_t, LD_F32, -32768.0f, 32767.0f))                \
+    X(f16, i32, CVT_F2I_LOOPS(uint16_t, int32_t, LD_F16, -F16_MAXF, F16_MAXF))                \
+    X(f16, i16, CVT_F2I_LOOPS(uint16_t, int16_t, LD_F16, -32768.0f, 32767.0f))                \
+    X(f16, i8, CVT_F2I_LOOPS(uint16_t, int8_t, LD_F16, -128.0f, 127.0f))                      \
+    X(f16, u8, CVT_F2I_LOOPS(uint16_t, uint8_t, LD_F16, 0.0f, 255.0f))                        \
+    X(bf16, i32, CVT_F2I_LOOPS(uint16_t, int32_t, LD_BF16, -2147483648.0f, 2147483647.0f))    \
+    X(i32, f32, CVT_PLAIN_LOOP(int32_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
+    X(i16, f32, CVT_PLAIN_LOOP(int16_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
+    X(i16, f16, CVT_PLAIN_LOOP(int16_t, uint16_t, CV_I2F, LD_I, ST_F16, 0, 0))                \
+    X(i8, f16, CVT_PLAIN_LOOP(int8_t, uint16_t, CV_I2F, LD_I, ST_F16, 0, 0))                  \
+    X(u8, f16, CVT_PLAIN_LOOP(uint8_t, uint16_t, CV_I2F, LD_I, ST_F16, 0, 0))                 \
+    X(i32, i16, CVT_PLAIN_LOOP(int32_t, int16_t, CV_I2I, LD_I64, ST_SAME, -32768, 32767))     \
+    X(i32, u16, CVT_PLAIN_LOOP(int32_t, uint16_t, CV_I2I, LD_I64, ST_SAME, 0, 65535))         \
+    X(i32, u8, CVT_PLAIN_LOOP(int32_t, uint8_t, CV_I2I, LD_I64, ST_SAME, 0, 255))             \
+    X(i16, i32, CVT_PLAIN_LOOP(int16_t, int32_t, CV_I2I, LD_I64, ST_SAME, -32768, 32767))     \
+    X(i16, u32, CVT_PLAIN_LOOP(int16_t, uint32_t, CV_I2I, LD_I64, ST_SAME, 0, 32767))         \
+    X(i16, u8, CVT_PLAIN_LOOP(int16_t, uint8_t, CV_I2I, LD_I64, ST_SAME, 0, 255))             \
+    X(i8, i16, CVT_PLAIN_LOOP(int8_t, int16_t, CV_I2I, LD_I64, ST_SAME, -128, 127))           \
+    X(i8, i32, CVT_PLAIN_LOOP(int8_t, int32_t, CV_I2I, LD_I64, ST_SAME, -128, 127))           \
+    X(u8, u16, CVT_PLAIN_LOOP(uint8_t, uint16_t, CV_I2I, LD_I64, ST_SAME, 0, 255))            \
+    X(u32, u8, CVT_PLAIN_LOOP(uint32_t, uint8_t, CV_I2I, LD_I64, ST_SAME, 0, 255))            \
+    X(u32, u16, CVT_PLAIN_LOOP(uint32_t, uint16_t, CV_I2I, LD_I64, ST_SAME, 0, 65535))        \
+    X(u32, i16, CVT_PLAIN_LOOP(uint32_t, int16_t, CV_I2I, LD_I64, ST_SAME, 0, 32767))
+
+/* ---- the kernel table type -------------------------------------------------------------- */
+
+typedef void (*BinFn)(const void *a, const void *b, void *d, int64_t n, int scalar);
+typedef void (*UnFn)(const void *a, void *d, int64_t n);
+typedef void (*CvtFn)(const void *s, void *d, int64_t n, int sat, ptort_rmode rm);
+
+typedef struct {
+    BinFn bin[PTORT_NUM_VOPS][PTORT_NUM_DTYPES];
+    UnFn un[PTORT_NUM_VOPS][PTORT_NUM_DTYPES];
+#define RRED_FIELD(name, STY, AT, LDA, ACC) \
+    void (*rred_##name)(const uint8_t *, int64_t, int64_t, int64_t, int, AT, AT *, AT *);
+    VEC_RRED_TABLE(RRED_FIELD)
+#undef RRED_FIELD
+#define CRED_FIELD(name, STY, AT, LDA, ACC) \
+    void (*cred_##name)(const uint8_t *, int64_t, int64_t, int64_t, int, AT, AT *);
+    VEC_CRED_TABLE(CRED_FIELD)
+#undef CRED_FIELD
+#define CVT_FIELD(s, d, body) CvtFn cvt_##s##_##d;
+    VEC_CVT_TABLE(CVT_FIELD)
+#undef CVT_FIELD
+} VecKernels;
+
+/* dtype indices of the X-macro names */
+enum {
+    VDT_f32 = PTORT_F32, VDT_f16 = PTORT_F16, VDT_bf16 = PTORT_BF16, VDT_i32 = PTORT_I32,
+    VDT_i16 = PTORT_I16, VDT_i8 = PTORT_I8, VDT_u32 = PTORT_U32, VDT_u16 = PTORT_U16,
+    VDT_u8 = PTORT_U8
+};
+enum {
+    VOP_add = PTORT_VOP_ADD, VOP_sub = PTORT_VOP_SUB, VOP_mul = PTORT_VOP_MUL,
+    VOP_div = PTORT_VOP_DIV, VOP_max = PTORT_VOP_MAX, VOP_min = PTORT_VOP_MIN,
+    VOP_abs = PTORT_VOP_ABS, VOP_neg = PTORT_VOP_NEG, VOP_relu = PTORT_VOP_RELU,
+    VOP_sqrt = PTORT_VOP_SQRT, VOP_recip = PTORT_VOP_RECIP, VOP_rsqrt = PTORT_VOP_RSQRT
+};
+
+/* ---- the three compilations ------------------------------------------------------------- */
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define VK_OPT __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define VK_OPT
+#endif
+
+#define KSUF _c
+#define KATTR VK_OPT
+#include "vec_kern.h"
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define VK_X86 1
+#define KSUF _avx2
+#define KATTR VK_OPT __attribute__((target("avx2,f16c")))
+#include "vec_kern.h"
+#define KSUF _avx512
+#define KATTR VK_OPT __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c,prefer-vector-width=512")))
+#include "vec_kern.h"
+#endif
+
+int ptort_force_no_avx512 = 0;
+
+int ptort_use_avx512(void)
+{
+#if defined(VK_X86)
+    static volatile int cached = -1;
+    if (ptort_force_no_avx512 || !ptort_use_avx2())
+        return 0;
+    int v = cached;
+    if (v < 0) {
+        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+            !getenv("PTORT_NO_AVX512");
+        cached = v;
+    }
+    return v;
+#else
+    return 0;
+#endif
+}
+
+static const VecKernels *kernels(void)
+{
+#if defined(VK_X86)
+    if (ptort_use_avx512())
+        return &kernels_avx512;
+    if (ptort_use_avx2())
+        return &kernels_avx2;
+#endif
+    return &kernels_c;
+}
+
+/* ---- the op tables ------------------------------------------------------------------------ */
+
+#define DM(dt) (1u << (dt))
+#define M_FLOAT (DM(PTORT_F32) | DM(PTORT_F16) | DM(PTORT_BF16))
+#define M_A2 (M_FLOAT | DM(PTORT_I32) | DM(PTORT_I16))
+#define M_I8 (DM(PTORT_I8) | DM(PTORT_U8))
+#define M_ALL (M_A2 | M_I8 | DM(PTORT_U32) | DM(PTORT_U16))
+
+/* Per op of a class: its name in the PTO text, the dtypes it accepts on every arch and
+ * the ones it accepts on a5 only. */
+typedef struct {
+    const char *name;
+    unsigned dtypes, a5_dtypes;
+} VecOpInfo;
+
+static const VecOpInfo bin_ops[PTORT_NUM_VOPS] = {
+    [PTORT_VOP_ADD] = {"tadd", M_A2, M_I8},
+    [PTORT_VOP_SUB] = {"tsub", M_A2, M_I8},
+    [PTORT_VOP_MUL] = {"tmul", M_A2, M_I8},
+    [PTORT_VOP_DIV] = {"tdiv", M_FLOAT, 0},
+    [PTORT_VOP_MAX] = {"tmax", M_A2, M_I8},
+    [PTORT_VOP_MIN] = {"tmin", M_A2, M_I8},
+};
+static const VecOpInfo scalar_ops[PTORT_NUM_VOPS] = {
+    [PTORT_VOP_ADD] = {"tadds", M_A2, M_I8},
+    [PTORT_VOP_SUB] = {"tsubs", M_A2, M_I8},
+    [PTORT_VOP_MUL] = {"tmuls", M_A2, M_I8},
+    [PTORT_VOP_DIV] = {"tdivs", M_FLOAT, 0},
+    [PTORT_VOP_MAX] = {"tmaxs", M_A2, M_I8},
+    [PTORT_VOP_MIN] = {"tmins", M_A2, M_I8},
+};
+static const VecOpInfo un_ops[PTORT_NUM_VOPS] = {
+    [PTORT_VOP_ABS] = {"tabs", M_A2, DM(PTORT_I8)},
+    [PTORT_VOP_NEG] = {"tneg", M_A2, DM(PTORT_I8)},
+    [PTORT_VOP_RELU] = {"trelu", M_A2, DM(PTORT_I8)},
+    [PTORT_VOP_SQRT] = {"tsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
+    [PTORT_VOP_RECIP] = {"trecip", DM(PTORT_F32) | DM(PTORT_F16), 0},
+    [PTORT_VOP_RSQRT] = {"trsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
+};
+#define M_EXPAND (M_FLOAT | DM(PTORT_I32) | DM(PTORT_I16) | DM(PTORT_U32) | DM(PTORT_U16))
+static const VecOpInfo rowexp_ops[PTORT_NUM_VOPS] = {
+    [PTORT_VOP_COPY] = {"trowexpand", M_ALL, 0},
+    [PTORT_VOP_ADD] = {"trowexpandadd", M_EXPAND, 0},
+    [PTORT_VOP_SUB] = {"trowexpandsub", M_EXPAND, 0},
+    [PTORT_VOP_MUL] = {"trowexpandmul", M_EXPAND, DM(PTORT_U8)},
+    [PTORT_VOP_DIV] = {"trowexpanddiv", M_FLOAT, 0},
+    [PTORT_VOP_MAX] = {"trowexpandmax", M_EXPAND, 0},
+    [PTORT_VOP_MIN] = {"trowexpandmin", M_EXPAND, 0},
+};
+static const VecOpInfo colexp_ops[PTORT_NUM_VOPS] = {
+    [PTORT_VOP_COPY] = {"tcolexpand", M_ALL, 0},
+    [PTORT_VOP_ADD] = {"tcolexpandadd", M_EXPAND, 0},
+    [PTORT_VOP_SUB] = {"tcolexpandsub", M_EXPAND, 0},
+    [PTORT_VOP_MUL] = {"tcolexpandmul", M_EXPAND, DM(PTORT_U8)},
+    [PTORT_VOP_DIV] = {"tcolexpanddiv", M_FLOAT, 0},
+    [PTORT_VOP_MAX] = {"tcolexpandmax", M_EXPAND, 0},
+    [PTORT_VOP_MIN] = {"tcolexpandmin", M_EXPAND, 0},
+};
+
+/* ---- operand checks ----------------------------------------------------------------------- */
+
+static ptort_status check_dtype(ptort_ctx *ctx, const VecOpInfo *info, const char *role,
+                                const ptort_tile *t)
+{
+    unsigned m = DM(t->dtype);
+    if (info->dtypes & m)
+        return PTORT_OK;
+    if ((info->a5_dtypes & m) && ctx->arch == PTORT_A5)
+        return PTORT_OK;
+    if (info->a5_dtypes & m)
+        return ptort_fail(ctx, PTORT_E_ARCH, "%s: element type %s of %s needs arch a5", info->name,
+                          ptort_dtype_name(t->dtype), role);
+    return ptort_fail(ctx, PTORT_E_DTYPE, "%s: %s element type %s is not supported", info->name,
+                      role, ptort_dtype_name(t->dtype));
+}
+
+/* Descriptor, vec space and (when ROW_MAJOR) the row-major none_box layout of one operand. */
+static ptort_status check_op(ptort_ctx *ctx, const char *op, const char *role,
+                             const ptort_tile *t, int row_major)
+{
+    if (!t)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: %s operand is missing", op, role);
+    ptort_status st = ptort_check_operand(ctx, op, role, t);
+    if (st)
+        return st;
+    if (t->loc != PTORT_VEC)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects %s to be in the vec address space, but got %s",
+                          op, role, ptort_loc_name(t->loc));
+    if (row_major ? !tile_is_row_major(t) : t->slayout != PTORT_SL_NONE_BOX)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects %s to use %s layout, but got %s", op,
+                          role, row_major ? "row-major" : "none_box", ptort_layout_name(t));
+    return PTORT_OK;
+}
+
+static ptort_status same_dtype(ptort_ctx *ctx, const char *op, const char *role,
+                               const ptort_tile *t, const ptort_tile *dst)
+{
+    if (t->dtype != dst->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects %s and dst to have the same element type, but got %s vs %s",
+                          op, role, ptort_dtype_name(t->dtype), ptort_dtype_name(dst->dtype));
+    return PTORT_OK;
+}
+
+static ptort_status same_valid(ptort_ctx *ctx, const char *op, const char *role,
+                               const ptort_tile *t, const ptort_tile *dst)
+{
+    if (t->valid_rows != dst->valid_rows || t->valid_cols != dst->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects %s and dst to have the same valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
+                          op, role, (long long)t->valid_rows, (long long)t->valid_cols,
+                          (long long)dst->valid_rows, (long long)dst->valid_cols);
+    return PTORT_OK;
+}
+
+static const VecOpInfo *op_info(const VecOpInfo *table, ptort_vop op)
+{
+    if ((unsigned)op >= PTORT_NUM_VOPS || !table[op].name)
+        return NULL;
+    return &table[op];
+}
+
+/* Byte address of row R of a checked row-major tile. */
+static inline uint8_t *row_ptr(ptort_ctx *ctx, const ptort_tile *t, int64_t r)
+{
+    return tile_base(ctx, t) + r * tile_row_stride(t) * ptort_dtype_size(t->dtype);
+}
+
+/* Whether rows R0..R0+N of tiles are one contiguous run (row stride == valid cols). */
+static int dense(const ptort_tile *t)
+{
+    return tile_row_stride(t) == t->valid_cols || t->valid_rows == 1;
+}
+
+/* ---- elementwise ---------------------------------------------------------------------------- */
+
+/* Runs KERNEL over the valid region of DST, row by row, or as one run when every operand is
+ * dense. B may be NULL (unary) or a scalar (B_SCALAR). */
+static void run_rows(ptort_ctx *ctx, const ptort_tile *a, const ptort_tile *b, const void *bs,
+                     const ptort_tile *d, BinFn bin, UnFn un)
+{
+    int64_t rows = d->valid_rows, cols = d->valid_cols;
+    if (rows == 0 || cols == 0)
+        return;
+    if (dense(a) && dense(d) && (!b || dense(b))) {
+        cols *= rows;
+        rows = 1;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        const void *pa = row_ptr(ctx, a, r);
+        void *pd = row_ptr(ctx, d, r);
+        if (un)
+            un(pa, pd, cols);
+        else if (b)
+            bin(pa, row_ptr(ctx, b, r), pd, cols, 0);
+        else
+            bin(pa, bs, pd, cols, 1);
+    }
+}
+
+ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
+                           const ptort_tile *src1, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(bin_ops, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a binary op", (int)op);
+    ptort_status st;
+    if ((st = check_op(ctx, info->name, "src0", src0, 1)) ||
+        (st = check_op(ctx, info->name, "src1", src1, 1)) ||
+        (st = check_op(ctx, info->name, "dst", dst, 1)) ||
+        (st = check_dtype(ctx, info, "dst", dst)) ||
+        (st = same_dtype(ctx, info->name, "src0", src0, dst)) ||
+        (st = same_dtype(ctx, info->name, "src1", src1, dst)) ||
+        (st = same_valid(ctx, info->name, "src0", src0, dst)) ||
+        (st = same_valid(ctx, info->name, "src1", src1, dst)))
+        return st;
+    run_rows(ctx, src0, src1, NULL, dst, kernels()->bin[op][dst->dtype], NULL);
+    return PTORT_OK;
+}
+
+ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                          const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(un_ops, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a unary op", (int)op);
+    ptort_status st;
+    if ((st = check_op(ctx, info->name, "src", src, 1)) ||
+        (st = check_op(ctx, info->name, "dst", dst, 1)) ||
+        (st = check_dtype(ctx, info, "dst", dst)) ||
+        (st = same_dtype(ctx, info->name, "src", src, dst)) ||
+        (st = same_valid(ctx, info->name, "src", src, dst)))
+        return st;
+    run_rows(ctx, src, NULL, NULL, dst, NULL, kernels()->un[op][dst->dtype]);
+    return PTORT_OK;
+}
+
+/* The scalar's raw bits as one element of DT (low 1, 2 or 4 bytes). */
+static void scalar_elem(ptort_dtype dt, uint32_t bits, uint8_t out[4])
+{
+    store_elem(out, ptort_dtype_size(dt), 0, bits);
+}
+
+ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
+                           const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(scalar_ops, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a tile-scalar op", (int)op);
+    ptort_status st;
+    if ((st = check_op(ctx, info->name, "src", src, 1)) ||
+        (st = check_op(ctx, info->name, "dst", dst, 1)) ||
+        (st = check_dtype(ctx, info, "dst", dst)) ||
+        (st = same_dtype(ctx, info->name, "src", src, dst)) ||
+        (st = same_valid(ctx, info->name, "src", src, dst)))
+        return st;
+    _Alignas(4) uint8_t s[4];
+    scalar_elem(dst->dtype, scalar, s);
+    run_rows(ctx, src, NULL, s, dst, kernels()->bin[op][dst->dtype], NULL);
+    return PTORT_OK;
+}
+
+/* Fills N elements of SIZE bytes at P with the element E (N >= 1), doubling the copied run. */
+static void fill_elems(uint8_t *p, int size, int64_t n, const uint8_t *e)
+{
+    memcpy(p, e, (size_t)size);
+    int64_t done = 1;
+    while (done < n) {
+        int64_t k = done < n - done ? done : n - done;
+        memcpy(p + done * size, p, (size_t)(k * size));
+        done += k;
+    }
+}
+
+ptort_status ptort_texpands(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *dst)
+{
+    static const char op[] = "texpands";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = check_op(ctx, op, "dst", dst, 1)))
+        return st;
+    static const VecOpInfo info = {"texpands", M_ALL, 0};
+    if ((st = check_dtype(ctx, &info, "dst", dst)))
+        return st;
+    uint8_t s[4];
+    scalar_elem(dst->dtype, scalar, s);
+    int size = ptort_dtype_size(dst->dtype);
+    for (int64_t r = 0; r < dst->valid_rows && dst->valid_cols > 0; r++)
+        fill_elems(row_ptr(ctx, dst, r), size, dst->valid_cols, s);
+    return PTORT_OK;
+}
+
+/* ---- reductions ----------------------------------------------------------------------------- */
+
+/* Accumulators: float for float sources, int32 for integer ones. */
+typedef union {
+    float f;
+    int32_t i;
+} Acc;
+
+/* Whether a (source, destination) pair is accepted by a reduction (simulator's lists). */
+static int red_pair_ok(ptort_vop op, int row, ptort_dtype s, ptort_dtype d)
+{
+    int floats = (s == d && (s == PTORT_F32 || s == PTORT_F16 || s == PTORT_BF16)) ||
+                 ((s == PTORT_F16 || s == PTORT_BF16) && d == PTORT_F32);
+    if (row && op == PTORT_VOP_SUM)
+        return floats || (s == PTORT_I16 && (d == PTORT_I16 || d == PTORT_I32)) ||
+               (s == PTORT_I32 && d == PTORT_I32);
+    if (row)
+        return floats || (s == d && (s == PTORT_I32 || s == PTORT_I16));
+    if (op == PTORT_VOP_SUM)
+        return floats;
+    return floats || (s == d && (s == PTORT_I8 || s == PTORT_U8));
+}
+
+/* Stores accumulator V of a reduction as an element of DT at P. */
+static void store_acc(uint8_t *p, ptort_dtype dt, Acc v)
+{
+    switch (dt) {
+    case PTORT_F32: { uint32_t u = f2u(v.f); memcpy(p, &u, 4); break; }
+    case PTORT_F16: { uint16_t h = vk_f32_to_f16(v.f); memcpy(p, &h, 2); break; }
+    case PTORT_BF16: { uint16_t h = vk_f32_to_bf16(v.f); memcpy(p, &h, 2); break; }
+    default: store_elem(p, ptort_dtype_size(dt), 0, (uint32_t)v.i); break;
+    }
+}
+
+static ptort_status reduce_checks(ptort_ctx *ctx, const char *op, ptort_vop vop, int row,
+                                  const ptort_tile *src, const ptort_tile *tmp,
+                                  const ptort_tile *dst)
+{
+    ptort_status st;
+    if ((st = check_op(ctx, op, "src", src, 1)) || (st = check_op(ctx, op, "dst", dst, 0)) ||
+        (tmp && (st = check_op(ctx, op, "tmp", tmp, 0))))
+        return st;
+    if (!red_pair_ok(vop, row, src->dtype, dst->dtype))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element types %s -> %s are not supported", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    if (row && (dst->valid_rows != src->valid_rows || dst->valid_cols != 1))
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects dst valid_shape [%lld, 1], but got [%lld, %lld]", op,
+                          (long long)src->valid_rows, (long long)dst->valid_rows,
+                          (long long)dst->valid_cols);
+    if (!row && (dst->valid_cols != src->valid_cols || dst->valid_rows != 1))
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects dst valid_shape [1, %lld], but got [%lld, %lld]", op,
+                          (long long)src->valid_cols, (long long)dst->valid_rows,
+                          (long long)dst->valid_cols);
+    if (src->valid_cols == 0 && row && src->valid_rows > 0 && vop != PTORT_VOP_SUM)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects a non-empty src valid_shape", op);
+    if (src->valid_rows == 0 && !row && src->valid_cols > 0 && vop != PTORT_VOP_SUM)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects a non-empty src valid_shape", op);
+    return PTORT_OK;
+}
+
+static const char *const rowred_names[] = {[PTORT_VOP_SUM] = "trowsum", [PTORT_VOP_MAX] = "trowmax",
+                                           [PTORT_VOP_MIN] = "trowmin"};
+static const char *const colred_names[] = {[PTORT_VOP_SUM] = "tcolsum", [PTORT_VOP_MAX] = "tcolmax",
+                                           [PTORT_VOP_MIN] = "tcolmin"};
+
+static int red_op_ok(ptort_vop op)
+{
+    return op == PTORT_VOP_SUM || op == PTORT_VOP_MAX || op == PTORT_VOP_MIN;
+}
+
+/* The kernel of (op, source dtype) from a row or column table, as a tagged pointer. */
+#define RED_PICK(pre, k, op, dt, fn_f, fn_i)                                                   \
+    do {                                                                                       \
+        switch (dt) {                                                                          \
+        case PTORT_F32: fn_f = k->pre##_##op##_f32; break;                                     \
+        case PTORT_F16: fn_f = k->pre##_##op##_f16; break;                                     \
+        case PTORT_BF16: fn_f = k->pre##_##op##_bf16; break;                                   \
+        case PTORT_I32: fn_i = k->pre##_##op##_i32; break;                                     \
+        case PTORT_I16: fn_i = k->pre##_##op##_i16; break;                                     \
+        case PTORT_I8: fn_i = k->pre##_##op##_i8; break;                                       \
+        default: fn_i = k->pre##_##op##_u8; break;                                             \
+        }                                                                                      \
+    } while (0)
+
+typedef void (*RRedF)(const uint8_t *, int64_t, int64_t, int64_t, int, float, float *, float *);
+typedef void (*RRedI)(const uint8_t *, int64_t, int64_t, int64_t, int, int32_t, int32_t *, int32_t *);
+typedef void (*CRedF)(const uint8_t *, int64_t, int64_t, int64_t, int, float, float *);
+typedef void (*CRedI)(const uint8_t *, int64_t, int64_t, int64_t, int, int32_t, int32_t *);
+
+ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                              const ptort_tile *tmp, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (!red_op_ok(op))
+        return ptort_fail(ctx, PTORT_E_ARG, "row reduction op %d is not sum, max or min", (int)op);
+    const char *name = rowred_names[op];
+    ptort_status st = reduce_checks(ctx, name, op, 1, src, tmp, dst);
+    if (st)
+        return st;
+    int64_t rows = src->valid_rows, n = src->valid_cols;
+    if (rows == 0)
+        return PTORT_OK;
+    int isf = src->dtype == PTORT_F32 || src->dtype == PTORT_F16 || src->dtype == PTORT_BF16;
+    Acc *out = ptort_scratch(ctx, (size_t)(rows + RED_LANES * RED_CHUNK) * sizeof(Acc));
+    if (!out)
+        return PTORT_E_NOMEM;
+    const VecKernels *k = kernels();
+    RRedF ff = NULL;
+    RRedI fi = NULL;
+    if (op == PTORT_VOP_SUM)
+        RED_PICK(rred, k, sum, src->dtype, ff, fi);
+    else if (op == PTORT_VOP_MAX)
+        RED_PICK(rred, k, max, src->dtype, ff, fi);
+    else
+        RED_PICK(rred, k, min, src->dtype, ff, fi);
+    /* sums start from 0 (so -0 + -0 sums to +0); max/min start from element 0 */
+    int first = op != PTORT_VOP_SUM;
+    const uint8_t *sb = tile_base(ctx, src);
+    int64_t sstride = tile_row_stride(src) * ptort_dtype_size(src->dtype);
+    if (isf)
+        ff(sb, sstride, rows, n, first, 0.0f, &out[0].f, &out[rows].f);
+    else
+        fi(sb, sstride, rows, n, first, 0, &out[0].i, &out[rows].i);
+    Layout l;
+    layout_of(dst, &l);
+    int dsz = ptort_dtype_size(dst->dtype);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t c0 = layout_col_off(&l, 0);
+    for (int64_t r = 0; r < rows; r++) {
+        uint8_t *p = db + (layout_row_off(&l, r) + c0) * dsz;
+        /* max/min of a row starting with NaN is that NaN, bit for bit */
+        if (first && src->dtype == dst->dtype && isf) {
+            uint32_t x0 = load_elem(sb + r * sstride, dsz, 0);
+            int nan = dsz == 4 ? (x0 & 0x7FFFFFFFu) > 0x7F800000u
+                               : src->dtype == PTORT_F16 ? (x0 & 0x7FFFu) > 0x7C00u
+                                                         : (x0 & 0x7FFFu) > 0x7F80u;
+            if (nan) {
+                store_elem(p, dsz, 0, x0);
+                continue;
+            }
+        }
+        store_acc(p, dst->dtype, out[r]);
+    }
+    return PTORT_OK;
+}
+
+ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                              const ptort_tile *tmp, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (!red_op_ok(op))
+        return ptort_fail(ctx, PTORT_E_ARG, "column reduction op %d is not sum, max or min", (int)op);
+    const char *name = colred_names[op];
+    ptort_status st = reduce_checks(ctx, name, op, 0, src, tmp, dst);
+    if (st)
+        return st;
+    int64_t rows = src->valid_rows, n = src->valid_cols;
+    if (n == 0)
+        return PTORT_OK;
+    int isf = src->dtype == PTORT_F32 || src->dtype == PTORT_F16 || src->dtype == PTORT_BF16;
+    Acc *acc = ptort_scratch(ctx, (size_t)n * sizeof(Acc));
+    if (!acc)
+        return PTORT_E_NOMEM;
+    const VecKernels *k = kernels();
+    CRedF ff = NULL;
+    CRedI fi = NULL;
+    if (op == PTORT_VOP_SUM) {
+        /* column sums accumulate in the destination type: f16/bf16 round every step */
+        if (dst->dtype == PTORT_F16)
+            ff = k->cred_sum16_f16;
+        else if (dst->dtype == PTORT_BF16)
+            ff = k->cred_sum16_bf16;
+        else
+            RED_PICK(cred, k, sum, src->dtype, ff, fi);
+    } else if (op == PTORT_VOP_MAX) {
+        RED_PICK(cred, k, max, src->dtype, ff, fi);
+    } else {
+        RED_PICK(cred, k, min, src->dtype, ff, fi);
+    }
+    int first = op != PTORT_VOP_SUM;
+    const uint8_t *sb = tile_base(ctx, src);
+    int64_t sstride = tile_row_stride(src) * ptort_dtype_size(src->dtype);
+    if (rows == 0) {
+        for (int64_t j = 0; j < n; j++)
+            acc[j].i = 0;           /* an empty sum: +0 (float and int alike) */
+    } else if (isf) {
+        ff(sb, sstride, rows, n, first, 0.0f, &acc[0].f);
+    } else {
+        fi(sb, sstride, rows, n, first, 0, &acc[0].i);
+    }
+    Layout l;
+    layout_of(dst, &l);
+    int dsz = ptort_dtype_size(dst->dtype), ssz = ptort_dtype_size(src->dtype);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t r0 = layout_row_off(&l, 0);
+    for (int64_t j = 0; j < n; j++) {
+        uint8_t *p = db + (r0 + layout_col_off(&l, j)) * dsz;
+        if (first && src->dtype == dst->dtype && isf) {
+            uint32_t x0 = load_elem(sb, ssz, j);
+            int nan = ssz == 4 ? (x0 & 0x7FFFFFFFu) > 0x7F800000u
+                               : src->dtype == PTORT_F16 ? (x0 & 0x7FFFu) > 0x7C00u
+                                                         : (x0 & 0x7FFFu) > 0x7F80u;
+            if (nan) {
+                store_elem(p, dsz, 0, x0);
+                continue;
+            }
+        }
+        store_acc(p, dst->dtype, acc[j]);
+    }
+    return PTORT_OK;
+}
+
+/* ---- broadcasts ------------------------------------------------------------------------------ */
+
+/* Row broadcast: dst[r][c] = op(src0[r][c % vc0], src1[r][c % vc1]) (the simulator's
+ * indexing), where one source has dst's valid shape and the other is the per-row vector:
+ * [R, 1] none_box (any layout) or row-major [R, 32 / element size]. The vector's row is
+ * expanded into a scratch row, then the elementwise kernel runs. */
+ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
+                              const ptort_tile *src1, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(rowexp_ops, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "row broadcast op %d is not supported", (int)op);
+    const char *name = info->name;
+    int plain = op == PTORT_VOP_COPY;
+    ptort_status st;
+    if ((st = check_op(ctx, name, "dst", dst, 1)) || (st = check_dtype(ctx, info, "dst", dst)) ||
+        (st = check_op(ctx, name, plain ? "src" : "src0", src0, 0)) ||
+        (!plain && (st = check_op(ctx, name, "src1", src1, 0))) ||
+        (st = same_dtype(ctx, name, plain ? "src" : "src0", src0, dst)) ||
+        (!plain && (st = same_dtype(ctx, name, "src1", src1, dst))))
+        return st;
+    /* which operand is the full tile (row-major, dst's valid shape) and which the vector */
+    const ptort_tile *full = NULL, *vecop = src0;
+    int vec_first = 1;
+    if (!plain) {
+        int f0 = tile_is_row_major(src0) && src0->valid_rows == dst->valid_rows &&
+                 src0->valid_cols == dst->valid_cols;
+        int f1 = tile_is_row_major(src1) && src1->valid_rows == dst->valid_rows &&
+                 src1->valid_cols == dst->valid_cols;
+        if (!f0 && !f1)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects src0 or src1 to be row-major with the valid_shape of dst", name);
+        full = f0 ? src0 : src1;
+        vecop = f0 ? src1 : src0;
+        vec_first = !f0;
+    }
+    int esz = ptort_dtype_size(dst->dtype);
+    int64_t want = tile_is_row_major(vecop) ? 32 / esz : 1;
+    if (vecop->valid_rows != dst->valid_rows || (plain ? vecop->valid_cols < 1 : vecop->valid_cols != want))
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects the per-row operand valid_shape [%lld, %lld], but got [%lld, %lld]",
+                          name, (long long)dst->valid_rows, (long long)(plain ? 1 : want),
+                          (long long)vecop->valid_rows, (long long)vecop->valid_cols);
+    int64_t rows = dst->valid_rows, cols = dst->valid_cols;
+    if (rows == 0 || cols == 0)
+        return PTORT_OK;
+    Layout l;
+    layout_of(vecop, &l);
+    const uint8_t *vb = tile_base(ctx, vecop);
+    int64_t vc = plain ? 1 : vecop->valid_cols;
+    uint8_t *buf = plain ? NULL : ptort_scratch(ctx, (size_t)(cols * esz));
+    if (!plain && !buf)
+        return PTORT_E_NOMEM;
+    BinFn bin = plain ? NULL : kernels()->bin[op][dst->dtype];
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t ro = layout_row_off(&l, r);
+        uint8_t *pd = row_ptr(ctx, dst, r);
+        if (vc == 1) {
+            const uint8_t *e = vb + (ro + layout_col_off(&l, 0)) * esz;
+            if (plain) {
+                fill_elems(pd, esz, cols, e);
+                continue;
+            }
+            if (!vec_first) {
+                bin(row_ptr(ctx, full, r), e, pd, cols, 1);
+                continue;
+            }
+            fill_elems(buf, esz, cols, e);
+        } else {
+            /* row-major vector: its vc elements repeat along the row */
+            for (int64_t c = 0; c < vc && c < cols; c++)
+                memcpy(buf + c * esz, vb + (ro + layout_col_off(&l, c)) * esz, (size_t)esz);
+            for (int64_t done = vc; done < cols;) {
+                int64_t k2 = done < cols - done ? done : cols - done;
+                memcpy(buf + done * esz, buf, (size_t)(k2 * esz));
+                done += k2;
+            }
+        }
+        const uint8_t *pf = row_ptr(ctx, full, r);
+        if (vec_first)
+            bin(buf, pf, pd, cols, 0);
+        else
+            bin(pf, buf, pd, cols, 0);
+    }
+    return PTORT_OK;
+}
+
+/* Column broadcast: dst[i][j] = op(src0[i][j], src1[0][j]); tcolexpand: dst[i][j] = src[0][j].
+ * All operands row-major; src1 (src) valid_cols = dst's. */
+ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
+                              const ptort_tile *src1, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(colexp_ops, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "column broadcast op %d is not supported", (int)op);
+    const char *name = info->name;
+    int plain = op == PTORT_VOP_COPY;
+    const ptort_tile *vecop = plain ? src0 : src1;
+    const char *vname = plain ? "src" : "src1";
+    ptort_status st;
+    if ((st = check_op(ctx, name, "dst", dst, 1)) || (st = check_dtype(ctx, info, "dst", dst)) ||
+        (!plain && (st = check_op(ctx, name, "src0", src0, 1))) ||
+        (st = check_op(ctx, name, vname, vecop, 1)) ||
+        (!plain && (st = same_dtype(ctx, name, "src0", src0, dst))) ||
+        (st = same_dtype(ctx, name, vname, vecop, dst)) ||
+        (!plain && (st = same_valid(ctx, name, "src0", src0, dst))))
+        return st;
+    if (vecop->valid_cols != dst->valid_cols || vecop->valid_rows < 1)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects %s valid_shape [1, %lld], but got [%lld, %lld]", name, vname,
+                          (long long)dst->valid_cols, (long long)vecop->valid_rows,
+                          (long long)vecop->valid_cols);
+    int64_t rows = dst->valid_rows, cols = dst->valid_cols;
+    int esz = ptort_dtype_size(dst->dtype);
+    const uint8_t *v = tile_base(ctx, vecop);
+    BinFn bin = plain ? NULL : kernels()->bin[op][dst->dtype];
+    for (int64_t r = 0; r < rows && cols > 0; r++) {
+        if (plain)
+            memmove(row_ptr(ctx, dst, r), v, (size_t)(cols * esz));
+        else
+            bin(row_ptr(ctx, src0, r), v, row_ptr(ctx, dst, r), cols, 0);
+    }
+    return PTORT_OK;
+}
+
+/* ---- tcvt ------------------------------------------------------------------------------------ */
+
+static CvtFn cvt_pick(const VecKernels *k, ptort_dtype s, ptort_dtype d)
+{
+#define CVT_CASE(sd, dd, body) \
+    if ((int)s == (int)VDT_##sd && (int)d == (int)VDT_##dd) \
+        return k->cvt_##sd##_##dd;
+    VEC_CVT_TABLE(CVT_CASE)
+#undef CVT_CASE
+    return NULL;
+}
+
+/* Pairs only a5 has (docs/isa tcvt table). */
+static int cvt_a5_only(ptort_dtype s, ptort_dtype d)
+{
+    if (s == PTORT_BF16 && d == PTORT_F16)
+        return 1;
+    if (s == PTORT_I16 && (d == PTORT_U8 || d == PTORT_U32 || d == PTORT_I32))
+        return 1;
+    if (s == PTORT_I32 && (d == PTORT_U16 || d == PTORT_U8))
+        return 1;
+    if ((s == PTORT_U8 && d == PTORT_U16) || s == PTORT_U32)
+        return 1;
+    return s == PTORT_I8 && (d == PTORT_I16 || d == PTORT_I32);
+}
+
+ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+                        ptort_rmode rmode, int saturate, const ptort_tile *tmp)
+{
+    static const char op[] = "tcvt";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if ((unsigned)rmode > PTORT_RM_ODD)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: rmode %d is out of range", op, (int)rmode);
+    ptort_status st;
+    if ((st = check_op(ctx, op, "src", src, 1)) || (st = check_op(ctx, op, "dst", dst, 1)) ||
+        (tmp && (st = check_op(ctx, op, "tmp", tmp, 0))) ||
+        (st = same_valid(ctx, op, "src", src, dst)))
+        return st;
+    const VecKernels *k = kernels();
+    CvtFn fn = cvt_pick(k, src->dtype, dst->dtype);
+    if (!fn)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: conversion %s -> %s is not supported", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    if (ctx->arch != PTORT_A5 && cvt_a5_only(src->dtype, dst->dtype))
+        return ptort_fail(ctx, PTORT_E_ARCH, "%s: conversion %s -> %s needs arch a5", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    int64_t rows = dst->valid_rows, cols = dst->valid_cols;
+    if (rows == 0 || cols == 0)
+        return PTORT_OK;
+    if (dense(src) && dense(dst)) {
+        cols *= rows;
+        rows = 1;
+    }
+    for (int64_t r = 0; r < rows; r++)
+        fn(row_ptr(ctx, src, r), row_ptr(ctx, dst, r), cols, saturate != 0, rmode);
+    return PTORT_OK;
+}
+
+/* ---- tci ------------------------------------------------------------------------------------- */
+
+ptort_status ptort_tci(ptort_ctx *ctx, const ptort_tile *dst, int32_t start, int descending)
+{
+    static const char op[] = "tci";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = check_op(ctx, op, "dst", dst, 1)))
+        return st;
+    if (dst->dtype != PTORT_I32 && dst->dtype != PTORT_I16 && dst->dtype != PTORT_U32 &&
+        dst->dtype != PTORT_U16)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: dst element type %s is not supported", op,
+                          ptort_dtype_name(dst->dtype));
+    if (dst->rows != 1)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst to have 1 row, but got %lld", op,
+                          (long long)dst->rows);
+    int esz = ptort_dtype_size(dst->dtype);
+    uint8_t *p = tile_base(ctx, dst);
+    uint32_t s = (uint32_t)start;
+    for (int64_t j = 0; j < dst->valid_cols; j++)
+        store_elem(p, esz, j, descending ? s - (uint32_t)j : s + (uint32_t)j);
+    return PTORT_OK;
+}

@@ -1,0 +1,129 @@
+/* ref_vec.h - slow, independent reference models of the vector ops' numerics (test_vec.c,
+ * exhaustive.c). Nothing here shares code with the runtime: values are decoded with ldexp,
+ * rounded with nearbyint in double (the default mode is round-to-nearest-even) after scaling
+ * by a power of two, and the special cases are spelled out from docs/vector-ops.md.
+ */
+#ifndef REF_VEC_H
+#define REF_VEC_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline double ref_f16_val(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static inline double ref_bf16_val(uint16_t b)
+{
+    int e = (b >> 7) & 255, m = b & 127;
+    double v = e == 0 ? ldexp(m, -133) : e == 255 ? (m ? NAN : INFINITY) : ldexp(128 + m, e - 134);
+    return (b & 0x8000) ? -v : v;
+}
+
+/* A binary format with P significand bits (hidden bit included), minimum normal exponent
+ * EMIN and exponent field width EW: round the finite double V to it with ties to even and
+ * return the bits (sign, exponent field, fraction). Overflow gives Inf. */
+static inline uint32_t ref_round_fmt(double v, int p, int emin, int ew)
+{
+    uint32_t sign = signbit(v) ? 1u << (p - 1 + ew) : 0;
+    double a = fabs(v);
+    uint32_t inf = ((1u << ew) - 1) << (p - 1);
+    if (a == 0)
+        return sign;
+    if (isinf(a))
+        return sign | inf;
+    int ex;
+    frexp(a, &ex);                 /* a = f * 2^ex, f in [0.5, 1) */
+    int e = ex - 1;                /* a in [2^e, 2^(e+1)) */
+    if (e < emin)
+        e = emin;                  /* subnormal: fixed quantum 2^(emin - p + 1) */
+    double q = nearbyint(ldexp(a, p - 1 - e));
+    if (q >= ldexp(1, p)) {        /* rounded up to the next binade */
+        q /= 2;
+        e++;
+    }
+    if (q < ldexp(1, p - 1))       /* still subnormal */
+        return sign | (uint32_t)q;
+    int bias = 1 - emin;
+    if (e + bias >= (1 << ew) - 1)
+        return sign | inf;
+    return sign | ((uint32_t)(e + bias) << (p - 1)) | ((uint32_t)q - (1u << (p - 1)));
+}
+
+static inline uint16_t ref_to_f16(double v) { return (uint16_t)ref_round_fmt(v, 11, -14, 5); }
+static inline uint16_t ref_to_bf16(double v) { return (uint16_t)ref_round_fmt(v, 8, -126, 8); }
+
+static inline uint32_t ref_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline float ref_bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* f32 value -> f16 with the NaN rule of the runtime: quiet NaN, top payload bits kept. */
+static inline uint16_t ref_f32_to_f16(uint32_t x)
+{
+    if ((x & 0x7FFFFFFFu) > 0x7F800000u)
+        return (uint16_t)(((x >> 16) & 0x8000u) | 0x7E00u | ((x >> 13) & 0x3FFu));
+    return ref_to_f16(ref_bits_f32(x));
+}
+
+static inline uint16_t ref_f32_to_bf16(uint32_t x)
+{
+    if ((x & 0x7FFFFFFFu) > 0x7F800000u)
+        return (uint16_t)((x >> 16) | 0x40u);
+    return ref_to_bf16(ref_bits_f32(x));
+}
+
+/* Rounding to an integral value per tcvt rmode (1 RINT, 2 ROUND, 3 FLOOR, 4 CEIL, 5 TRUNC,
+ * 6 ODD, 0 NONE = truncation by the cast). */
+static inline double ref_round_int(double v, int rm)
+{
+    switch (rm) {
+    case 1: return nearbyint(v);
+    case 2: return round(v);
+    case 3: return floor(v);
+    case 4: return ceil(v);
+    case 6: {
+        double f = floor(v), fr = v - f;
+        if (fr > 0.5)
+            return f + 1;
+        if (fr < 0.5)
+            return f;
+        return fmod(f, 2.0) != 0 ? f : f + 1;
+    }
+    default: return trunc(v);
+    }
+}
+
+/* The float -> int conversion of docs/vector-ops.md: without saturation an x86 cast to int32
+ * (out of range and NaN -> INT32_MIN) keeping the low BITS bits; with saturation a clamp to
+ * [LO, HI] (NaN -> HI) first. Returns the destination bits. */
+static inline uint32_t ref_f2i(double v, int rm, int sat, double lo, double hi, int bits)
+{
+    if (sat) {
+        if (isnan(v) || v > hi)
+            v = hi;
+        if (v < lo)
+            v = lo;
+    }
+    double r = ref_round_int(v, rm);
+    if (sat && r > hi)
+        r = hi;
+    int64_t i = (!isnan(r) && r >= -2147483648.0 && r < 2147483648.0) ? (int64_t)r : INT32_MIN;
+    uint64_t mask = bits == 32 ? 0xFFFFFFFFull : (1ull << bits) - 1;
+    return (uint32_t)((uint64_t)i & mask);
+}
+
+#endif

@@ -1,0 +1,780 @@
+/* test_vec.c - the vector ops (docs/vector-ops.md): worked vectors computed by hand in the
+ * comments, every f16 and bf16 input of each unary op against the independent model of
+ * ref_vec.h, the valid-region rules, the error statuses, and the three kernel sets
+ * (AVX-512, AVX2, portable) giving the same bytes on random and special inputs.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "ptort.h"
+#include "ref_vec.h"
+#include "unit.h"
+
+extern int ptort_force_portable;
+extern int ptort_force_no_avx512;
+
+static ptort_ctx *a5, *a3;
+
+static uint8_t *vec(ptort_ctx *c)
+{
+    return ptort_mem(c, PTORT_VEC, NULL);
+}
+
+static ptort_tile T(ptort_dtype dt, int64_t rows, int64_t cols, int64_t addr)
+{
+    return ptort_tile_make(PTORT_VEC, dt, rows, cols, addr);
+}
+
+/* 0 = best available, 1 = AVX2 at most, 2 = portable */
+static void set_path(int p)
+{
+    ptort_force_portable = p == 2;
+    ptort_force_no_avx512 = p >= 1;
+}
+
+static void fill_f32(ptort_tile *t, const float *v, int64_t rows, int64_t cols)
+{
+    ptort_tile_fill(a5, t, v, rows, cols);
+}
+
+static float rd_f32(int64_t addr)
+{
+    float f;
+    memcpy(&f, vec(a5) + addr, 4);
+    return f;
+}
+
+static uint16_t rd16(int64_t addr)
+{
+    uint16_t h;
+    memcpy(&h, vec(a5) + addr, 2);
+    return h;
+}
+
+static uint32_t rd32(int64_t addr)
+{
+    uint32_t u;
+    memcpy(&u, vec(a5) + addr, 4);
+    return u;
+}
+
+/* ---- elementwise ------------------------------------------------------------------------ */
+
+static void binary_f32(void)
+{
+    /* 1 x 8 row-major f32 */
+    ptort_tile a = T(PTORT_F32, 1, 8, 0), b = T(PTORT_F32, 1, 8, 64), d = T(PTORT_F32, 1, 8, 128);
+    float x[8] = {1.0f, 0.1f, 16777216.0f, -0.0f, 3.0f, 1e30f, NAN, 1.0f};
+    float y[8] = {2.0f, 0.2f, 1.0f, 0.0f, -0.0f, 1e30f, 1.0f, 0.0f};
+    fill_f32(&a, x, 1, 8);
+    fill_f32(&b, y, 1, 8);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_ADD, &a, &b, &d) == PTORT_OK);
+    /* 0.1f + 0.2f = 0x3E99999A (0.3000000119), 2^24 + 1 rounds to even 2^24, -0 + 0 = +0,
+     * 3 + -0 = 3, 1e30 + 1e30 = 2e30 (0x71C9F2CA), NaN + 1 = NaN (quiet), 1 + 0 = 1 */
+    CHECK_EQ(rd32(128), 0x40400000u);
+    CHECK_EQ(rd32(132), 0x3E99999Au);
+    CHECK_EQ(rd32(136), 0x4B800000u);
+    CHECK_EQ(rd32(140), 0x00000000u);
+    CHECK_EQ(rd32(144), 0x40400000u);
+    CHECK_EQ(rd32(148), 0x71C9F2CAu);
+    CHECK_EQ(rd32(152), 0x7FC00000u);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_DIV, &a, &b, &d) == PTORT_OK);
+    /* 1/2 = 0.5, 0.1f/0.2f = 0.5 exactly (0.2f = 2 * 0.1f), 2^24/1, -0/0 = NaN (default NaN
+     * 0xFFC00000 on x86), 3/-0 = -Inf, 1e30/1e30 = 1, NaN/1 = NaN, 1/0 = +Inf */
+    CHECK_EQ(rd32(128), 0x3F000000u);
+    CHECK_EQ(rd32(132), 0x3F000000u);
+    CHECK_EQ(rd32(140) & 0x7FC00000u, 0x7FC00000u);
+    CHECK_EQ(rd32(144), 0xFF800000u);
+    CHECK_EQ(rd32(148), 0x3F800000u);
+    CHECK_EQ(rd32(156), 0x7F800000u);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_MAX, &a, &b, &d) == PTORT_OK);
+    /* max(a, b) = a < b ? b : a: max(-0, +0) = -0 (first kept), max(3, -0) = 3,
+     * max(NaN, 1) = NaN (a kept), max(1, 0) = 1 */
+    CHECK_EQ(rd32(140), 0x80000000u);
+    CHECK_EQ(rd32(152), 0x7FC00000u);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_MAX, &b, &a, &d) == PTORT_OK);
+    /* max(+0, -0) = +0, max(1, NaN) = 1 */
+    CHECK_EQ(rd32(140), 0x00000000u);
+    CHECK_EQ(rd32(152), 0x3F800000u);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_MIN, &a, &b, &d) == PTORT_OK);
+    /* min(a, b) = b < a ? b : a: min(-0, +0) = -0, min(3, -0) = -0, min(NaN, 1) = NaN */
+    CHECK_EQ(rd32(140), 0x80000000u);
+    CHECK_EQ(rd32(144), 0x80000000u);
+    CHECK_EQ(rd32(152), 0x7FC00000u);
+}
+
+static void binary_f16_bf16(void)
+{
+    ptort_tile a = T(PTORT_F16, 1, 16, 0), b = T(PTORT_F16, 1, 16, 64), d = T(PTORT_F16, 1, 16, 128);
+    /* 1 + 2^-11: a tie between 1 and 1 + 2^-10, to even -> 1 (0x3C00);
+     * 1 + 3 * 2^-11 -> 1 + 2^-9 (0x3C02); 65504 + 16 -> tie, to even -> Inf (0x7C00);
+     * 2^-24 + 2^-24 = 2^-23 (subnormal 0x0002); 0.1 * 0.1 in f32 then rounded once:
+     * 0x2E66 (0.0999755859375) squared = 0.009995117..., f16 0x211E */
+    uint16_t x[16] = {0x3C00, 0x3C00, 0x7BFF, 0x0001, 0x2E66};
+    uint16_t y[16] = {0x1000, 0x1600, 0x4C00, 0x0001, 0x2E66};
+    memcpy(vec(a5) + 0, x, 32);
+    memcpy(vec(a5) + 64, y, 32);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_ADD, &a, &b, &d) == PTORT_OK);
+    CHECK_EQ(rd16(128), 0x3C00u);
+    CHECK_EQ(rd16(130), 0x3C02u);
+    CHECK_EQ(rd16(132), 0x7C00u);
+    CHECK_EQ(rd16(134), 0x0002u);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_MUL, &a, &b, &d) == PTORT_OK);
+    CHECK_EQ(rd16(136), ref_to_f16(ref_f16_val(0x2E66) * ref_f16_val(0x2E66)));
+    CHECK_EQ(rd16(136), 0x211Eu);
+
+    ptort_tile ab = T(PTORT_BF16, 1, 16, 0), bb = T(PTORT_BF16, 1, 16, 64), db = T(PTORT_BF16, 1, 16, 128);
+    /* bf16: 1 + 2^-8 -> tie, even -> 1 (0x3F80); 1 + 3 * 2^-8 -> 0x3F82;
+     * 3 * 1.5 = 4.5 exact (0x4090) */
+    uint16_t bx[16] = {0x3F80, 0x3F80, 0x4040};
+    uint16_t by[16] = {0x3B80, 0x3C40, 0x3FC0};
+    memcpy(vec(a5) + 0, bx, 32);
+    memcpy(vec(a5) + 64, by, 32);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_ADD, &ab, &bb, &db) == PTORT_OK);
+    CHECK_EQ(rd16(128), 0x3F80u);
+    CHECK_EQ(rd16(130), 0x3F82u);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_MUL, &ab, &bb, &db) == PTORT_OK);
+    CHECK_EQ(rd16(132), 0x4090u);
+}
+
+static void integers(void)
+{
+    ptort_tile a = T(PTORT_I8, 1, 32, 0), b = T(PTORT_I8, 1, 32, 64), d = T(PTORT_I8, 1, 32, 128);
+    int8_t x[32] = {100, -128, 7, -7};
+    int8_t y[32] = {100, -1, 2, 2};
+    memcpy(vec(a5), x, 32);
+    memcpy(vec(a5) + 64, y, 32);
+    /* wrap-around: 100 + 100 = 200 -> -56; -128 + -1 -> 127 */
+    CHECK(ptort_vbinary(a5, PTORT_VOP_ADD, &a, &b, &d) == PTORT_OK);
+    CHECK_EQ((uint8_t)vec(a5)[128], 0xC8u);
+    CHECK_EQ((uint8_t)vec(a5)[129], 0x7Fu);
+    /* 100 * 100 = 10000 = 0x2710 -> 0x10; -128 * -1 = 128 -> -128 */
+    CHECK(ptort_vbinary(a5, PTORT_VOP_MUL, &a, &b, &d) == PTORT_OK);
+    CHECK_EQ((uint8_t)vec(a5)[128], 0x10u);
+    CHECK_EQ((uint8_t)vec(a5)[129], 0x80u);
+    /* abs(-128) wraps to -128; neg(-7) = 7 */
+    CHECK(ptort_vunary(a5, PTORT_VOP_ABS, &a, &d) == PTORT_OK);
+    CHECK_EQ((uint8_t)vec(a5)[129], 0x80u);
+    CHECK_EQ((uint8_t)vec(a5)[131], 7u);
+    /* i8 is a5 only */
+    ptort_tile a3a = a, a3d = d;
+    CHECK_STATUS(a3, ptort_vbinary(a3, PTORT_VOP_ADD, &a3a, &a3a, &a3d), PTORT_E_ARCH, "needs arch a5");
+    ptort_tile i = T(PTORT_I32, 1, 8, 0), j = T(PTORT_I32, 1, 8, 64), k = T(PTORT_I32, 1, 8, 128);
+    int32_t ix[8] = {INT32_MAX, INT32_MIN, -5, 5};
+    int32_t iy[8] = {1, 3, 5, -5};
+    memcpy(vec(a5), ix, 32);
+    memcpy(vec(a5) + 64, iy, 32);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_SUB, &i, &j, &k) == PTORT_OK);
+    /* INT32_MAX - 1; INT32_MIN - 3 wraps to 0x7FFFFFFD; -10; 10 */
+    CHECK_EQ(rd32(128), 0x7FFFFFFEu);
+    CHECK_EQ(rd32(132), 0x7FFFFFFDu);
+    CHECK_EQ(rd32(136), (uint32_t)-10);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_MIN, &i, &j, &k) == PTORT_OK);
+    CHECK_EQ(rd32(128), 1u);
+    CHECK_EQ(rd32(132), 0x80000000u);
+    CHECK_EQ(rd32(140), (uint32_t)-5);
+}
+
+static void scalar_ops(void)
+{
+    ptort_tile a = T(PTORT_F32, 2, 8, 0), d = T(PTORT_F32, 2, 8, 128);
+    float x[16] = {1, 2, 3, 4, 5, 6, 7, 8, -1, -2, -3, -4, -5, -6, -7, -8};
+    fill_f32(&a, x, 2, 8);
+    CHECK(ptort_vscalar(a5, PTORT_VOP_SUB, &a, 0x3F000000u, &d) == PTORT_OK);   /* - 0.5 */
+    CHECK(rd_f32(128) == 0.5f && rd_f32(128 + 60) == -8.5f);
+    CHECK(ptort_vscalar(a5, PTORT_VOP_DIV, &a, 0x40400000u, &d) == PTORT_OK);   /* / 3 */
+    CHECK_EQ(rd32(128), 0x3EAAAAABu);                     /* 1/3 rounded to nearest */
+    CHECK(ptort_vscalar(a5, PTORT_VOP_MAX, &a, 0xC0800000u, &d) == PTORT_OK);
+    CHECK(rd_f32(128 + 32) == -1.0f && rd_f32(128 + 60) == -4.0f);   /* max(x, -4) */
+    ptort_tile h = T(PTORT_F16, 1, 16, 0), hd = T(PTORT_F16, 1, 16, 64);
+    uint16_t hx[16] = {0x3C00, 0x7BFF};
+    memcpy(vec(a5), hx, 32);
+    /* f16 scalar 0x3C00 (1.0) in the low 16 bits: 1 + 1 = 2 (0x4000), 65504 + 1 = 65504 */
+    CHECK(ptort_vscalar(a5, PTORT_VOP_ADD, &h, 0x3C00u, &hd) == PTORT_OK);
+    CHECK_EQ(rd16(64), 0x4000u);
+    CHECK_EQ(rd16(66), 0x7BFFu);
+    /* texpands: valid region only */
+    ptort_tile e = T(PTORT_F16, 2, 16, 256);
+    e.valid_rows = 2;
+    e.valid_cols = 5;
+    memset(vec(a5) + 256, 0xEE, 64);
+    CHECK(ptort_texpands(a5, 0xABCDu, &e) == PTORT_OK);
+    uint8_t want[64];
+    memset(want, 0xEE, 64);
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 5; c++) {
+            want[r * 32 + 2 * c] = 0xCD;
+            want[r * 32 + 2 * c + 1] = 0xAB;
+        }
+    CHECK_BYTES(vec(a5) + 256, want, 64);
+}
+
+/* Valid region: dst 4 x 16 with valid 3 x 5; source padding holds NaN and must not leak,
+ * bytes of dst outside the valid region keep their sentinel. */
+static void valid_region(void)
+{
+    ptort_tile a = T(PTORT_F32, 4, 16, 0), b = T(PTORT_F32, 4, 16, 256), d = T(PTORT_F32, 4, 16, 512);
+    a.valid_rows = b.valid_rows = d.valid_rows = 3;
+    a.valid_cols = b.valid_cols = d.valid_cols = 5;
+    for (int i = 0; i < 64; i++) {
+        float v = (i % 16) < 5 && i / 16 < 3 ? (float)i : NAN;
+        memcpy(vec(a5) + 4 * i, &v, 4);
+        memcpy(vec(a5) + 256 + 4 * i, &v, 4);
+    }
+    memset(vec(a5) + 512, 0x5A, 256);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_ADD, &a, &b, &d) == PTORT_OK);
+    int ok = 1;
+    for (int i = 0; i < 64; i++) {
+        uint32_t got = rd32(512 + 4 * i);
+        int in = (i % 16) < 5 && i / 16 < 3;
+        float want = 2.0f * (float)i;
+        ok &= in ? got == ref_f32_bits(want) : got == 0x5A5A5A5Au;
+    }
+    CHECK(ok);
+    /* the same through the unary and scalar paths, and a compact (rows + 1) layout */
+    memset(vec(a5) + 512, 0x5A, 256);
+    CHECK(ptort_vunary(a5, PTORT_VOP_NEG, &a, &d) == PTORT_OK);
+    CHECK_EQ(rd32(512 + 4 * 17), ref_f32_bits(-17.0f));
+    CHECK_EQ(rd32(512 + 4 * 5), 0x5A5A5A5Au);
+    CHECK_EQ(rd32(512 + 4 * 48), 0x5A5A5A5Au);
+}
+
+/* ---- unary ops: every f16 and bf16 input --------------------------------------------------- */
+
+/* The reference of op on f16/bf16 bits X (docs/vector-ops.md): abs/neg are sign-bit ops,
+ * relu keeps x unless x < 0, NaN inputs of sqrt/recip/rsqrt come back quiet, sqrt and rsqrt
+ * of x < 0 give the default NaN (sign set), others round the exact fp64 result once
+ * (rsqrt: sqrt and the division each rounded in fp64 first). */
+static uint16_t ref_unary16(ptort_vop op, uint16_t x, int bf)
+{
+    double v = bf ? ref_bf16_val(x) : ref_f16_val(x);
+    uint16_t quiet = bf ? 0x0040 : 0x0200, dnan = bf ? 0xFFC0 : 0xFE00;
+    switch (op) {
+    case PTORT_VOP_ABS: return x & 0x7FFF;
+    case PTORT_VOP_NEG: return x ^ 0x8000;
+    case PTORT_VOP_RELU: return v < 0 ? 0 : x;
+    default: break;
+    }
+    if (isnan(v))
+        return x | quiet;
+    double r;
+    if (op == PTORT_VOP_SQRT) {
+        if (v < 0)
+            return dnan;
+        r = sqrt(v);
+    } else if (op == PTORT_VOP_RECIP) {
+        r = 1.0 / v;
+    } else {
+        if (v < 0)
+            return dnan;
+        r = 1.0 / sqrt(v);
+    }
+    return bf ? ref_to_bf16(r) : ref_to_f16(r);
+}
+
+static void unary_exhaustive(void)
+{
+    /* all 65536 patterns in a 256 x 256 tile: 128 KiB source, 128 KiB result */
+    ptort_tile s = T(PTORT_F16, 256, 256, 0), d = T(PTORT_F16, 256, 256, 131072);
+    static const ptort_vop ops[] = {PTORT_VOP_ABS, PTORT_VOP_NEG, PTORT_VOP_RELU, PTORT_VOP_SQRT,
+                                    PTORT_VOP_RECIP, PTORT_VOP_RSQRT};
+    for (int bf = 0; bf < 2; bf++) {
+        s.dtype = d.dtype = bf ? PTORT_BF16 : PTORT_F16;
+        for (int i = 0; i < 65536; i++) {
+            uint16_t h = (uint16_t)i;
+            memcpy(vec(a5) + 2 * i, &h, 2);
+        }
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+            if (bf && ops[o] >= PTORT_VOP_SQRT) {
+                /* tsqrt / trecip / trsqrt take f32 and f16 only */
+                CHECK_STATUS(a5, ptort_vunary(a5, ops[o], &s, &d), PTORT_E_DTYPE, "not supported");
+                continue;
+            }
+            for (int path = 0; path < 3; path++) {
+                set_path(path);
+                memset(vec(a5) + 131072, 0, 131072);
+                CHECK(ptort_vunary(a5, ops[o], &s, &d) == PTORT_OK);
+                int bad = 0;
+                for (int i = 0; i < 65536; i++) {
+                    uint16_t got = rd16(131072 + 2 * i), want = ref_unary16(ops[o], (uint16_t)i, bf);
+                    if (got != want && bad++ < 3)
+                        fprintf(stderr, "    %s op %d path %d x=0x%04x: got 0x%04x want 0x%04x\n",
+                                bf ? "bf16" : "f16", (int)ops[o], path, i, got, want);
+                }
+                CHECK(bad == 0);
+            }
+            set_path(0);
+        }
+    }
+    /* bf16 through the tile-scalar path: every input times 3 (one rounding), max with -0 */
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        CHECK(ptort_vscalar(a5, PTORT_VOP_MUL, &s, 0x4040u, &d) == PTORT_OK);
+        int bad = 0;
+        for (int i = 0; i < 65536; i++) {
+            double v = ref_bf16_val((uint16_t)i);
+            uint16_t want = isnan(v) ? (uint16_t)(i | 0x40) : ref_to_bf16(v * 3.0);
+            bad += rd16(131072 + 2 * i) != want;
+        }
+        CHECK(bad == 0);
+    }
+    set_path(0);
+}
+
+static void unary_f32(void)
+{
+    ptort_tile s = T(PTORT_F32, 1, 64, 0), d = T(PTORT_F32, 1, 64, 256);
+    /* rsqrt(2) = 1/1.4142135623730951 = 0.7071067811865475 in fp64 -> f32 0x3F3504F3;
+     * sqrt(2) -> 0x3FB504F3; recip(3) -> 0x3EAAAAAB; rsqrt(+0) = +Inf, rsqrt(-0) = -Inf,
+     * sqrt(-0) = -0, sqrt(-1) = default NaN 0xFFC00000 */
+    float x[64] = {2.0f, 3.0f, 0.0f, -0.0f, -1.0f, INFINITY};
+    for (int i = 6; i < 64; i++)
+        x[i] = ldexpf(1.0f + (float)i / 64.0f, i - 32);
+    fill_f32(&s, x, 1, 64);
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        CHECK(ptort_vunary(a5, PTORT_VOP_RSQRT, &s, &d) == PTORT_OK);
+        CHECK_EQ(rd32(256), 0x3F3504F3u);
+        CHECK_EQ(rd32(264), 0x7F800000u);
+        CHECK_EQ(rd32(268), 0xFF800000u);
+        CHECK_EQ(rd32(272), 0xFFC00000u);
+        CHECK_EQ(rd32(276), 0u);
+        int bad = 0;
+        for (int i = 6; i < 64; i++)
+            bad += rd32(256 + 4 * i) != ref_f32_bits((float)(1.0 / sqrt((double)x[i])));
+        CHECK(bad == 0);
+        CHECK(ptort_vunary(a5, PTORT_VOP_SQRT, &s, &d) == PTORT_OK);
+        CHECK_EQ(rd32(256), 0x3FB504F3u);
+        CHECK_EQ(rd32(268), 0x80000000u);
+        CHECK_EQ(rd32(272), 0xFFC00000u);
+        CHECK(ptort_vunary(a5, PTORT_VOP_RECIP, &s, &d) == PTORT_OK);
+        CHECK_EQ(rd32(260), 0x3EAAAAABu);
+        CHECK(ptort_vunary(a5, PTORT_VOP_RELU, &s, &d) == PTORT_OK);
+        CHECK_EQ(rd32(268), 0x80000000u);                    /* relu(-0) = -0 */
+        CHECK_EQ(rd32(272), 0u);                             /* relu(-1) = 0 */
+    }
+    set_path(0);
+}
+
+/* ---- reductions ------------------------------------------------------------------------------ */
+
+static void reductions(void)
+{
+    /* 9 rows (one block of 8 lanes and a tail row) x 70 cols (two chunks): each row is
+     * 1e8, 1, -1e8, 1, 0, ...: left to right in f32, 1e8 + 1 = 1e8 (ulp 8), - 1e8 = 0,
+     * + 1 = 1; a pairwise sum would give 0. */
+    enum { R = 9, C = 70, S = 72 };
+    ptort_tile s = T(PTORT_F32, R, S, 0), d = T(PTORT_F32, 16, 1, 4096);
+    s.valid_cols = C;
+    d.blayout = PTORT_BL_COL_MAJOR;
+    d.valid_rows = R;
+    static float x[R * S];
+    memset(x, 0, sizeof x);
+    for (int r = 0; r < R; r++) {
+        x[r * S + 0] = 1e8f;
+        x[r * S + 1] = 1.0f;
+        x[r * S + 2] = -1e8f;
+        x[r * S + 3] = 1.0f;
+        x[r * S + 70] = NAN;                   /* padding: never read */
+        x[r * S + 71] = 1e30f;
+    }
+    x[1 * S + 69] = 5.0f;                      /* row 1: last valid column */
+    x[8 * S + 0] = -0.0f;                      /* row 8: -0, 1, -1e8, 1 -> ... */
+    fill_f32(&s, x, R, S);
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        memset(vec(a5) + 4096, 0x5A, 64);
+        CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &s, NULL, &d) == PTORT_OK);
+        CHECK(rd_f32(4096) == 1.0f && rd_f32(4096 + 4) == 6.0f && rd_f32(4096 + 28) == 1.0f);
+        /* row 8: 0 + -0 + 1 - 1e8 + 1 = -1e8 + 1 -> -99999999 rounds to -1e8 (ulp 8) */
+        CHECK(rd_f32(4096 + 32) == -1e8f);
+        CHECK_EQ(rd32(4096 + 36), 0x5A5A5A5Au);        /* dst valid rows only */
+        CHECK(ptort_vrowreduce(a5, PTORT_VOP_MAX, &s, NULL, &d) == PTORT_OK);
+        CHECK(rd_f32(4096) == 1e8f && rd_f32(4096 + 32) == 1.0f);
+        CHECK(ptort_vrowreduce(a5, PTORT_VOP_MIN, &s, NULL, &d) == PTORT_OK);
+        CHECK(rd_f32(4096) == -1e8f);
+    }
+    set_path(0);
+
+    /* signed zeros and NaN: max keeps the first of equal values and a leading NaN */
+    ptort_tile z = T(PTORT_F32, 4, 8, 0), zd = T(PTORT_F32, 8, 1, 256);
+    zd.blayout = PTORT_BL_COL_MAJOR;
+    zd.valid_rows = 4;
+    float zx[32] = {-0.0f, 0.0f, 0, 0, 0, 0, 0, 0,
+                    0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f,
+                    NAN, 1, 2, 3, 4, 5, 6, 7,
+                    1, NAN, 2, NAN, 0, 0, 0, 0};
+    fill_f32(&z, zx, 4, 8);
+    CHECK(ptort_vrowreduce(a5, PTORT_VOP_MAX, &z, NULL, &zd) == PTORT_OK);
+    CHECK_EQ(rd32(256), 0x80000000u);
+    CHECK_EQ(rd32(260), 0x00000000u);
+    CHECK_EQ(rd32(264), 0x7FC00000u);
+    CHECK(rd_f32(268) == 2.0f);
+    CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &z, NULL, &zd) == PTORT_OK);
+    CHECK_EQ(rd32(260), 0x00000000u);            /* 0 + -0 + ... = +0 */
+
+    /* f16 row sum accumulates in f32 and rounds once: 1 + 2^-11 + 2^-11 = 1 + 2^-10
+     * (0x3C01); the column sum accumulates in f16 and rounds each step: 1 + 2^-11 -> 1,
+     * again -> 1 (0x3C00); into f32 it is exact, 0x3F802000. */
+    ptort_tile h = T(PTORT_F16, 3, 16, 0), hd = T(PTORT_F16, 16, 1, 256);
+    hd.blayout = PTORT_BL_COL_MAJOR;
+    hd.valid_rows = 3;
+    h.valid_cols = 3;
+    uint16_t hx[48] = {0x3C00, 0x1000, 0x1000};
+    hx[16] = 0x1000;
+    hx[32] = 0x1000;
+    memcpy(vec(a5), hx, sizeof hx);
+    CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &h, NULL, &hd) == PTORT_OK);
+    CHECK_EQ(rd16(256), 0x3C01u);
+    ptort_tile hc = h, hcd = T(PTORT_F16, 1, 16, 512), hcf = T(PTORT_F32, 1, 8, 768);
+    hc.valid_cols = 1;
+    hx[0] = 0x3C00;
+    memcpy(vec(a5), hx, sizeof hx);
+    hcd.valid_cols = hcf.valid_cols = 1;
+    CHECK(ptort_vcolreduce(a5, PTORT_VOP_SUM, &hc, NULL, &hcd) == PTORT_OK);
+    CHECK_EQ(rd16(512), 0x3C00u);
+    CHECK(ptort_vcolreduce(a5, PTORT_VOP_SUM, &hc, NULL, &hcf) == PTORT_OK);
+    CHECK_EQ(rd32(768), 0x3F802000u);
+
+    /* column max / min over f32 */
+    ptort_tile c = T(PTORT_F32, 3, 8, 0), cd = T(PTORT_F32, 1, 8, 256);
+    float cx[24] = {1, -0.0f, NAN, 5, 0, 0, 0, 0,
+                    2, 0.0f, 1, 4, 0, 0, 0, 0,
+                    -3, 0.0f, 2, 6, 0, 0, 0, 0};
+    fill_f32(&c, cx, 3, 8);
+    CHECK(ptort_vcolreduce(a5, PTORT_VOP_MAX, &c, NULL, &cd) == PTORT_OK);
+    CHECK(rd_f32(256) == 2.0f);
+    CHECK_EQ(rd32(260), 0x80000000u);
+    CHECK_EQ(rd32(264), 0x7FC00000u);
+    CHECK(rd_f32(268) == 6.0f);
+    CHECK(ptort_vcolreduce(a5, PTORT_VOP_MIN, &c, NULL, &cd) == PTORT_OK);
+    CHECK(rd_f32(256) == -3.0f && rd_f32(268) == 4.0f);
+
+    /* i16 -> i32 row sum, wrap-free; i16 -> i16 wraps */
+    ptort_tile i = T(PTORT_I16, 1, 16, 0), id = T(PTORT_I32, 1, 8, 256), ih = T(PTORT_I16, 1, 16, 512);
+    id.valid_cols = ih.valid_cols = 1;
+    int16_t ix[16] = {30000, 30000, 30000, -1};
+    i.valid_cols = 4;
+    memcpy(vec(a5), ix, 32);
+    CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &i, NULL, &id) == PTORT_OK);
+    CHECK_EQ(rd32(256), 89999u);
+    CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &i, NULL, &ih) == PTORT_OK);
+    CHECK_EQ(rd16(512), (uint16_t)(89999 - 65536));
+    /* errors */
+    CHECK_STATUS(a5, ptort_vrowreduce(a5, PTORT_VOP_SUM, &s, NULL, &hd), PTORT_E_DTYPE, "f32 -> f16");
+    CHECK_STATUS(a5, ptort_vcolreduce(a5, PTORT_VOP_MAX, &c, NULL, &d), PTORT_E_SHAPE, "valid_shape [1, 8]");
+    CHECK_STATUS(a5, ptort_vrowreduce(a5, PTORT_VOP_ADD, &s, NULL, &d), PTORT_E_ARG, "not sum");
+}
+
+/* ---- broadcasts ------------------------------------------------------------------------------ */
+
+static void broadcasts(void)
+{
+    ptort_tile s = T(PTORT_F32, 2, 16, 0), v = T(PTORT_F32, 8, 1, 256), d = T(PTORT_F32, 2, 16, 512);
+    v.blayout = PTORT_BL_COL_MAJOR;
+    v.valid_rows = 2;
+    s.valid_cols = d.valid_cols = 10;
+    float x[32], vv[2] = {2.0f, -4.0f};
+    for (int i = 0; i < 32; i++)
+        x[i] = (float)(i + 1);
+    fill_f32(&s, x, 2, 16);
+    fill_f32(&v, vv, 2, 1);
+    memset(vec(a5) + 512, 0x5A, 128);
+    CHECK(ptort_vrowexpand(a5, PTORT_VOP_MUL, &s, &v, &d) == PTORT_OK);
+    CHECK(rd_f32(512) == 2.0f && rd_f32(512 + 36) == 20.0f && rd_f32(512 + 64) == -68.0f);
+    CHECK_EQ(rd32(512 + 40), 0x5A5A5A5Au);
+    /* the vector as src0: dst = v / src */
+    CHECK(ptort_vrowexpand(a5, PTORT_VOP_DIV, &v, &s, &d) == PTORT_OK);
+    CHECK(rd_f32(512 + 4) == 1.0f && rd_f32(512 + 64 + 12) == -0.2f);
+    /* trowexpand */
+    CHECK(ptort_vrowexpand(a5, PTORT_VOP_COPY, &v, NULL, &d) == PTORT_OK);
+    CHECK(rd_f32(512 + 36) == 2.0f && rd_f32(512 + 64) == -4.0f);
+    /* row-major [R, 8] vector: element c reads v[r][c % 8] */
+    ptort_tile w = T(PTORT_F32, 2, 8, 1024);
+    float wv[16] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 20, 30, 40, 50, 60, 70, 80};
+    fill_f32(&w, wv, 2, 8);
+    CHECK(ptort_vrowexpand(a5, PTORT_VOP_SUB, &s, &w, &d) == PTORT_OK);
+    /* row 0 col 9: 10 - w[0][1] = 8; row 1 col 8: 25 - 10 = 15 */
+    CHECK(rd_f32(512 + 36) == 8.0f && rd_f32(512 + 64 + 32) == 15.0f);
+    /* column broadcast: dst[i][j] = src[i][j] - v[0][j] */
+    ptort_tile cv = T(PTORT_F32, 1, 16, 1024);
+    cv.valid_cols = 10;
+    float cvv[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 100};
+    fill_f32(&cv, cvv, 1, 16);
+    CHECK(ptort_vcolexpand(a5, PTORT_VOP_SUB, &s, &cv, &d) == PTORT_OK);
+    CHECK(rd_f32(512) == 0.0f && rd_f32(512 + 36) == -90.0f && rd_f32(512 + 64 + 36) == -74.0f);
+    CHECK(ptort_vcolexpand(a5, PTORT_VOP_COPY, &cv, NULL, &d) == PTORT_OK);
+    CHECK(rd_f32(512 + 64 + 36) == 100.0f);
+    CHECK_EQ(rd32(512 + 64 + 40), 0x5A5A5A5Au);
+    /* errors */
+    ptort_tile bad = v;
+    bad.valid_rows = 1;
+    CHECK_STATUS(a5, ptort_vrowexpand(a5, PTORT_VOP_MUL, &s, &bad, &d), PTORT_E_SHAPE, "per-row operand");
+    CHECK_STATUS(a5, ptort_vrowexpand(a5, PTORT_VOP_ABS, &s, &v, &d), PTORT_E_ARG, "not supported");
+}
+
+/* ---- tcvt and tci ---------------------------------------------------------------------------- */
+
+static void cvt(void)
+{
+    ptort_tile s = T(PTORT_F32, 1, 16, 0), d = T(PTORT_I32, 1, 16, 256);
+    s.valid_cols = d.valid_cols = 11;
+    float x[16] = {2.5f, -2.5f, 3.5f, 0.5f, -0.5f, 1.7f, -1.7f, 2147483648.0f, NAN, INFINITY, -INFINITY};
+    fill_f32(&s, x, 1, 16);
+    /* worked by hand per rmode */
+    static const int32_t want[7][8] = {
+        /* NONE  */ {2, -2, 3, 0, 0, 1, -1, INT32_MIN},
+        /* RINT  */ {2, -2, 4, 0, 0, 2, -2, INT32_MIN},
+        /* ROUND */ {3, -3, 4, 1, -1, 2, -2, INT32_MIN},
+        /* FLOOR */ {2, -3, 3, 0, -1, 1, -2, INT32_MIN},
+        /* CEIL  */ {3, -2, 4, 1, 0, 2, -1, INT32_MIN},
+        /* TRUNC */ {2, -2, 3, 0, 0, 1, -1, INT32_MIN},
+        /* ODD   */ {3, -3, 3, 1, -1, 2, -2, INT32_MIN},
+    };
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        for (int rm = 0; rm <= 6; rm++) {
+            CHECK(ptort_tcvt(a5, &s, &d, (ptort_rmode)rm, 0, NULL) == PTORT_OK);
+            CHECK_BYTES(vec(a5) + 256, want[rm], 32);
+            /* NaN and +-Inf: INT32_MIN without saturation */
+            CHECK(rd32(256 + 32) == 0x80000000u && rd32(256 + 36) == 0x80000000u && rd32(256 + 40) == 0x80000000u);
+        }
+        /* saturation: 2^31 -> INT32_MAX, NaN -> INT32_MAX, +Inf -> INT32_MAX, -Inf -> INT32_MIN */
+        CHECK(ptort_tcvt(a5, &s, &d, PTORT_RM_RINT, 1, NULL) == PTORT_OK);
+        CHECK(rd32(256 + 28) == 0x7FFFFFFFu && rd32(256 + 32) == 0x7FFFFFFFu &&
+              rd32(256 + 36) == 0x7FFFFFFFu && rd32(256 + 40) == 0x80000000u);
+    }
+    set_path(0);
+    /* f16 -> i8: 200 -> int32 200 -> low byte 0xC8; -300 -> 0xD4; with saturation 127, -128 */
+    ptort_tile h = T(PTORT_F16, 1, 16, 0), b = T(PTORT_I8, 1, 32, 256);
+    h.valid_cols = b.valid_cols = 3;
+    uint16_t hx[16] = {0x5A40, 0xDCB0, 0x3E00};          /* 200, -300, 1.5 */
+    memcpy(vec(a5), hx, 32);
+    CHECK(ptort_tcvt(a5, &h, &b, PTORT_RM_RINT, 0, NULL) == PTORT_OK);
+    uint8_t w1[3] = {0xC8, 0xD4, 2};
+    CHECK_BYTES(vec(a5) + 256, w1, 3);
+    CHECK(ptort_tcvt(a5, &h, &b, PTORT_RM_RINT, 1, NULL) == PTORT_OK);
+    uint8_t w2[3] = {0x7F, 0x80, 2};
+    CHECK_BYTES(vec(a5) + 256, w2, 3);
+    /* f32 -> f16: 65520 -> Inf, saturated 65504; NaN saturated -> 65504; rmode ignored */
+    ptort_tile f = T(PTORT_F32, 1, 8, 0), g = T(PTORT_F16, 1, 16, 256);
+    f.valid_cols = g.valid_cols = 4;
+    float fx[8] = {65520.0f, NAN, 1.0f + 0x1p-11f, 1.0f + 0x1.8p-10f};
+    fill_f32(&f, fx, 1, 8);
+    CHECK(ptort_tcvt(a5, &f, &g, PTORT_RM_FLOOR, 0, NULL) == PTORT_OK);
+    CHECK(rd16(256) == 0x7C00 && rd16(258) == 0x7E00 && rd16(260) == 0x3C00 && rd16(262) == 0x3C02);
+    CHECK(ptort_tcvt(a5, &f, &g, PTORT_RM_RINT, 1, NULL) == PTORT_OK);
+    CHECK(rd16(256) == 0x7BFF && rd16(258) == 0x7BFF);
+    /* i32 -> f32: 2^24 + 1 -> 2^24 (tie, even), 2^24 + 3 -> 2^24 + 4 */
+    ptort_tile i = T(PTORT_I32, 1, 8, 0), o = T(PTORT_F32, 1, 8, 256);
+    int32_t ix[8] = {16777217, 16777219, -7};
+    memcpy(vec(a5), ix, 32);
+    CHECK(ptort_tcvt(a5, &i, &o, PTORT_RM_RINT, 0, NULL) == PTORT_OK);
+    CHECK(rd_f32(256) == 16777216.0f && rd_f32(260) == 16777220.0f && rd_f32(264) == -7.0f);
+    /* i32 -> i16: 40000 wraps to -25536 (0x9C40), saturates to 32767 */
+    ptort_tile s16 = T(PTORT_I16, 1, 16, 256);
+    i.valid_cols = s16.valid_cols = 1;
+    ix[0] = 40000;
+    memcpy(vec(a5), ix, 32);
+    CHECK(ptort_tcvt(a5, &i, &s16, PTORT_RM_NONE, 0, NULL) == PTORT_OK);
+    CHECK_EQ(rd16(256), 0x9C40u);
+    CHECK(ptort_tcvt(a5, &i, &s16, PTORT_RM_NONE, 1, NULL) == PTORT_OK);
+    CHECK_EQ(rd16(256), 0x7FFFu);
+    /* errors */
+    ptort_tile i8 = T(PTORT_I8, 1, 32, 256);
+    i8.valid_cols = 4;
+    CHECK_STATUS(a5, ptort_tcvt(a5, &f, &i8, PTORT_RM_RINT, 0, NULL), PTORT_E_DTYPE, "f32 -> i8 is not supported");
+    ptort_tile u = T(PTORT_U16, 1, 16, 256);
+    u.valid_cols = 1;
+    CHECK_STATUS(a3, ptort_tcvt(a3, &i, &u, PTORT_RM_RINT, 0, NULL), PTORT_E_ARCH, "needs arch a5");
+    CHECK_STATUS(a5, ptort_tcvt(a5, &f, &g, (ptort_rmode)9, 0, NULL), PTORT_E_ARG, "rmode 9");
+    CHECK_STATUS(a5, ptort_tcvt(a5, &f, &s16, PTORT_RM_RINT, 0, NULL), PTORT_E_SHAPE, "valid_shape");
+
+    /* tci */
+    ptort_tile t = T(PTORT_I32, 1, 8, 0), t16 = T(PTORT_I16, 1, 16, 64);
+    t.valid_cols = 4;
+    memset(vec(a5), 0x77, 32);
+    CHECK(ptort_tci(a5, &t, 10, 0) == PTORT_OK);
+    int32_t tw[8] = {10, 11, 12, 13};
+    memset(tw + 4, 0x77, 16);
+    CHECK_BYTES(vec(a5), tw, 32);
+    CHECK(ptort_tci(a5, &t, 10, 1) == PTORT_OK);
+    CHECK(rd32(12) == 7u);
+    t16.valid_cols = 2;
+    CHECK(ptort_tci(a5, &t16, 32767, 0) == PTORT_OK);
+    CHECK(rd16(64) == 0x7FFF && rd16(66) == 0x8000);
+    ptort_tile t2 = T(PTORT_I32, 2, 8, 0);
+    CHECK_STATUS(a5, ptort_tci(a5, &t2, 0, 0), PTORT_E_SHAPE, "1 row");
+    ptort_tile tf = T(PTORT_F32, 1, 8, 0);
+    CHECK_STATUS(a5, ptort_tci(a5, &tf, 0, 0), PTORT_E_DTYPE, "f32");
+}
+
+static void errors(void)
+{
+    ptort_tile a = T(PTORT_F32, 2, 8, 0), b = T(PTORT_F32, 2, 8, 64), d = T(PTORT_F32, 2, 8, 128);
+    ptort_tile h = T(PTORT_F16, 2, 16, 64);
+    CHECK_STATUS(a5, ptort_vbinary(a5, PTORT_VOP_ADD, &a, &h, &d), PTORT_E_DTYPE, "same element type");
+    ptort_tile sh = b;
+    sh.valid_cols = 7;
+    CHECK_STATUS(a5, ptort_vbinary(a5, PTORT_VOP_ADD, &a, &sh, &d), PTORT_E_SHAPE, "[2, 7] vs [2, 8]");
+    ptort_tile cm = T(PTORT_F32, 8, 8, 256);
+    cm.blayout = PTORT_BL_COL_MAJOR;
+    cm.valid_rows = 2;
+    CHECK_STATUS(a5, ptort_vbinary(a5, PTORT_VOP_ADD, &a, &cm, &d), PTORT_E_LAYOUT, "row-major");
+    CHECK_STATUS(a5, ptort_vbinary(a5, PTORT_VOP_ABS, &a, &b, &d), PTORT_E_ARG, "not a binary op");
+    CHECK_STATUS(a5, ptort_vbinary(a5, PTORT_VOP_ADD, &a, NULL, &d), PTORT_E_ARG, "missing");
+    ptort_tile far = d;
+    far.addr = 1 << 30;
+    CHECK_STATUS(a5, ptort_vbinary(a5, PTORT_VOP_ADD, &a, &b, &far), PTORT_E_ADDR, "exceeds");
+    ptort_tile mat = d;
+    mat.loc = PTORT_MAT;
+    CHECK_STATUS(a5, ptort_vunary(a5, PTORT_VOP_ABS, &a, &mat), PTORT_E_LAYOUT, "vec address space");
+    ptort_tile u = T(PTORT_U16, 2, 16, 0);
+    CHECK_STATUS(a5, ptort_vunary(a5, PTORT_VOP_ABS, &u, &u), PTORT_E_DTYPE, "ui16");
+    CHECK(ptort_vbinary(NULL, PTORT_VOP_ADD, &a, &b, &d) == PTORT_E_ARG);
+}
+
+/* ---- the kernel sets agree ---------------------------------------------------------------- */
+
+static uint32_t rng = 12345;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+/* Random bytes for a 5 x 77 valid region of a 5 x 80 tile at 0 and 64 KiB, with some
+ * special values mixed in for floats. */
+static void random_tiles(ptort_dtype dt)
+{
+    uint8_t *m = vec(a5);
+    for (int i = 0; i < 2 * 65536; i++)
+        m[i] = (uint8_t)rnd();
+    if (dt == PTORT_F32) {
+        static const uint32_t sp[] = {0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                      0x3F800000u, 0x4F000000u, 0xCF000000u, 0x3F000000u};
+        for (int i = 0; i < 400; i++) {
+            uint32_t v = (rnd() & 3) ? sp[rnd() % 9] : ((rnd() & 0x83FFFFFFu) | 0x3C000000u);
+            memcpy(m + 4 * i, &v, 4);
+            v = (rnd() & 3) ? sp[rnd() % 9] : ((rnd() & 0x83FFFFFFu) | 0x3C000000u);
+            memcpy(m + 65536 + 4 * i, &v, 4);
+        }
+    }
+}
+
+/* Runs CALL on every path and checks that the NBYTES at 128 KiB agree with the first path. */
+#define SAME_ON_PATHS(call, nbytes)                                                           \
+    do {                                                                                      \
+        static uint8_t first_[65536];                                                         \
+        int ok_ = 1;                                                                          \
+        for (int p_ = 0; p_ < 3; p_++) {                                                      \
+            set_path(p_);                                                                     \
+            memset(vec(a5) + 131072, 0, (size_t)(nbytes));                                    \
+            ok_ &= (call) == PTORT_OK;                                                        \
+            if (p_ == 0)                                                                      \
+                memcpy(first_, vec(a5) + 131072, (size_t)(nbytes));                           \
+            else                                                                              \
+                ok_ &= memcmp(first_, vec(a5) + 131072, (size_t)(nbytes)) == 0;               \
+        }                                                                                     \
+        set_path(0);                                                                          \
+        if (!ok_)                                                                             \
+            fprintf(stderr, "    paths differ: %s dtype %s (%d %d)\n", #call, ptort_dtype_name(dt), \
+                    dbg_a, dbg_b);                                                            \
+        CHECK(ok_);                                                                           \
+    } while (0)
+
+static int dbg_a, dbg_b;
+
+static void paths_agree(void)
+{
+    static const ptort_dtype dts[] = {PTORT_F32, PTORT_F16, PTORT_BF16, PTORT_I32, PTORT_I16,
+                                      PTORT_I8, PTORT_U8, PTORT_U16, PTORT_U32};
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+        ptort_dtype dt = dts[k];
+        int esz = ptort_dtype_size(dt);
+        int64_t cols = 320 / esz;
+        ptort_tile a = T(dt, 5, cols, 0), b = T(dt, 5, cols, 65536), d = T(dt, 5, cols, 131072);
+        a.valid_cols = b.valid_cols = d.valid_cols = cols - 3;
+        int64_t nb = 5 * 320;
+        random_tiles(dt);
+        for (int op = PTORT_VOP_ADD; op <= PTORT_VOP_MIN; op++) {
+            if (ptort_vbinary(a5, (ptort_vop)op, &a, &b, &d) != PTORT_OK)
+                continue;
+            SAME_ON_PATHS(ptort_vbinary(a5, (ptort_vop)op, &a, &b, &d), nb);
+            uint32_t sc = rnd();
+            SAME_ON_PATHS(ptort_vscalar(a5, (ptort_vop)op, &a, sc, &d), nb);
+            ptort_tile cv = b;
+            cv.valid_rows = 1;
+            if (ptort_vcolexpand(a5, (ptort_vop)op, &a, &cv, &d) == PTORT_OK)
+                SAME_ON_PATHS(ptort_vcolexpand(a5, (ptort_vop)op, &a, &cv, &d), nb);
+            ptort_tile rv = T(dt, 5, 32 / esz, 65536);
+            if (ptort_vrowexpand(a5, (ptort_vop)op, &a, &rv, &d) == PTORT_OK) {
+                SAME_ON_PATHS(ptort_vrowexpand(a5, (ptort_vop)op, &a, &rv, &d), nb);
+                SAME_ON_PATHS(ptort_vrowexpand(a5, (ptort_vop)op, &rv, &a, &d), nb);
+            }
+            ptort_tile cm = T(dt, 8, 1, 65536);
+            cm.blayout = PTORT_BL_COL_MAJOR;
+            cm.valid_rows = 5;
+            if (ptort_vrowexpand(a5, (ptort_vop)op, &cm, &a, &d) == PTORT_OK)
+                SAME_ON_PATHS(ptort_vrowexpand(a5, (ptort_vop)op, &cm, &a, &d), nb);
+        }
+        for (int op = PTORT_VOP_ABS; op <= PTORT_VOP_RSQRT; op++) {
+            if (ptort_vunary(a5, (ptort_vop)op, &a, &d) != PTORT_OK)
+                continue;
+            SAME_ON_PATHS(ptort_vunary(a5, (ptort_vop)op, &a, &d), nb);
+        }
+        static const ptort_vop red[] = {PTORT_VOP_SUM, PTORT_VOP_MAX, PTORT_VOP_MIN};
+        static const ptort_dtype outs[] = {PTORT_F32, PTORT_F16, PTORT_BF16, PTORT_I32, PTORT_I16,
+                                           PTORT_I8, PTORT_U8};
+        ptort_tile big = T(dt, 20, cols, 0);
+        big.valid_cols = cols - 3;
+        for (int r = 0; r < 3; r++)
+            for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++) {
+                dbg_a = r;
+                dbg_b = (int)outs[o];
+                ptort_tile rd = T(outs[o], 32, 1, 131072), cd = T(outs[o], 1, cols * 4 / ptort_dtype_size(outs[o]), 131072);
+                rd.blayout = PTORT_BL_COL_MAJOR;
+                rd.valid_rows = 20;
+                cd.valid_cols = big.valid_cols;
+                if (ptort_vrowreduce(a5, red[r], &big, NULL, &rd) == PTORT_OK)
+                    SAME_ON_PATHS(ptort_vrowreduce(a5, red[r], &big, NULL, &rd), 128);
+                if (ptort_vcolreduce(a5, red[r], &big, NULL, &cd) == PTORT_OK)
+                    SAME_ON_PATHS(ptort_vcolreduce(a5, red[r], &big, NULL, &cd), 1280);
+            }
+        for (size_t o = 0; o < sizeof dts / sizeof dts[0]; o++) {
+            ptort_tile cd = T(dts[o], 5, 320 / ptort_dtype_size(dts[o]), 131072);
+            cd.valid_cols = a.valid_cols;
+            if (ptort_tcvt(a5, &a, &cd, PTORT_RM_RINT, 0, NULL) != PTORT_OK)
+                continue;
+            for (int rm = 0; rm <= 6; rm++)
+                for (int sat = 0; sat < 2; sat++)
+                    SAME_ON_PATHS(ptort_tcvt(a5, &a, &cd, (ptort_rmode)rm, sat, NULL), 5 * 320);
+        }
+    }
+}
+
+int main(void)
+{
+    a5 = ptort_ctx_new(PTORT_A5, NULL);
+    a3 = ptort_ctx_new(PTORT_A3, NULL);
+    if (!a5 || !a3)
+        return 1;
+    binary_f32();
+    binary_f16_bf16();
+    integers();
+    scalar_ops();
+    valid_region();
+    unary_f32();
+    unary_exhaustive();
+    reductions();
+    broadcasts();
+    cvt();
+    errors();
+    paths_agree();
+    ptort_ctx_free(a5);
+    ptort_ctx_free(a3);
+    return unit_done();
+}
