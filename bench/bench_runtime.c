@@ -245,6 +245,95 @@ static void bench_gemv(ptort_ctx *ctx, int a5_layout, const char *name)
     report(name, "K=512 N=128", run_gemv, &o, (size_t)K * N * 2);
 }
 
+/* ---- vector ops: one line per op class, 128 x 128 tiles (64 KiB of f32 source) ---------- */
+
+typedef struct {
+    ptort_ctx *ctx;
+    int kind;                /* 0 binary, 1 unary, 2 scalar, 3 row reduce, 4 col reduce,
+                              * 5 row expand, 6 col expand, 7 tcvt, 8 texpands */
+    ptort_vop op;
+    ptort_rmode rm;
+    ptort_tile a, b, d;
+} VecBench;
+
+static int run_vec(void *arg)
+{
+    VecBench *v = arg;
+    switch (v->kind) {
+    case 0: return ptort_vbinary(v->ctx, v->op, &v->a, &v->b, &v->d);
+    case 1: return ptort_vunary(v->ctx, v->op, &v->a, &v->d);
+    case 2: return ptort_vscalar(v->ctx, v->op, &v->a, 0x3FC00000u, &v->d);
+    case 3: return ptort_vrowreduce(v->ctx, v->op, &v->a, NULL, &v->d);
+    case 4: return ptort_vcolreduce(v->ctx, v->op, &v->a, NULL, &v->d);
+    case 5: return ptort_vrowexpand(v->ctx, v->op, &v->a, &v->b, &v->d);
+    case 6: return ptort_vcolexpand(v->ctx, v->op, &v->a, &v->b, &v->d);
+    case 7: return ptort_tcvt(v->ctx, &v->a, &v->d, v->rm, 0, NULL);
+    default: return ptort_texpands(v->ctx, 0x3FC00000u, &v->d);
+    }
+}
+
+/* NAME on a 128 x 128 source of SDT (dst DDT); BYTES counted = the source tile. */
+static void bench_vec(ptort_ctx *ctx, const char *name, int kind, ptort_vop op, ptort_dtype sdt,
+                      ptort_dtype ddt)
+{
+    VecBench v;
+    memset(&v, 0, sizeof v);
+    v.ctx = ctx;
+    v.kind = kind;
+    v.op = op;
+    v.rm = PTORT_RM_RINT;
+    int64_t n = 128, ssz = ptort_dtype_size(sdt);
+    v.a = ptort_tile_make(PTORT_VEC, sdt, n, n, 0);
+    v.b = ptort_tile_make(PTORT_VEC, sdt, n, n, 65536);
+    v.d = ptort_tile_make(PTORT_VEC, ddt, n, n, 131072);
+    if (kind == 3) {
+        v.d = ptort_tile_make(PTORT_VEC, ddt, n, 1, 131072);
+        v.d.blayout = PTORT_BL_COL_MAJOR;
+    } else if (kind == 4) {
+        v.d = ptort_tile_make(PTORT_VEC, ddt, 1, n, 131072);
+    } else if (kind == 5) {
+        v.b = ptort_tile_make(PTORT_VEC, sdt, n, 1, 65536);
+        v.b.blayout = PTORT_BL_COL_MAJOR;
+    } else if (kind == 6) {
+        v.b = ptort_tile_make(PTORT_VEC, sdt, 1, n, 65536);
+    }
+    fill_random(ctx, &v.a);
+    if (kind == 0)
+        fill_random(ctx, &v.b);
+    if (run_vec(&v)) {
+        printf("runtime %s: %s\n", name, ptort_error(ctx));
+        return;
+    }
+    report(name, "128x128", run_vec, &v, (size_t)(n * n * ssz));
+}
+
+static void bench_vector_ops(ptort_ctx *a5)
+{
+    bench_vec(a5, "vec.tadd.f32", 0, PTORT_VOP_ADD, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tmul.f16", 0, PTORT_VOP_MUL, PTORT_F16, PTORT_F16);
+    bench_vec(a5, "vec.tmax.bf16", 0, PTORT_VOP_MAX, PTORT_BF16, PTORT_BF16);
+    bench_vec(a5, "vec.tdiv.f32", 0, PTORT_VOP_DIV, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tabs.f32", 1, PTORT_VOP_ABS, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tsqrt.f32", 1, PTORT_VOP_SQRT, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.trecip.f16", 1, PTORT_VOP_RECIP, PTORT_F16, PTORT_F16);
+    bench_vec(a5, "vec.trsqrt.f32", 1, PTORT_VOP_RSQRT, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tmuls.f32", 2, PTORT_VOP_MUL, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tadds.f16", 2, PTORT_VOP_ADD, PTORT_F16, PTORT_F16);
+    bench_vec(a5, "vec.texpands.f32", 8, PTORT_VOP_ADD, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.trowsum.f32", 3, PTORT_VOP_SUM, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.trowmax.f32", 3, PTORT_VOP_MAX, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.trowsum.f16", 3, PTORT_VOP_SUM, PTORT_F16, PTORT_F32);
+    bench_vec(a5, "vec.tcolsum.f32", 4, PTORT_VOP_SUM, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tcolmax.f16", 4, PTORT_VOP_MAX, PTORT_F16, PTORT_F16);
+    bench_vec(a5, "vec.trowexpandmul.f32", 5, PTORT_VOP_MUL, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tcolexpandmul.f32", 6, PTORT_VOP_MUL, PTORT_F32, PTORT_F32);
+    bench_vec(a5, "vec.tcvt.f32.f16", 7, PTORT_VOP_ADD, PTORT_F32, PTORT_F16);
+    bench_vec(a5, "vec.tcvt.f32.bf16", 7, PTORT_VOP_ADD, PTORT_F32, PTORT_BF16);
+    bench_vec(a5, "vec.tcvt.f32.i32.rint", 7, PTORT_VOP_ADD, PTORT_F32, PTORT_I32);
+    bench_vec(a5, "vec.tcvt.f16.i8.rint", 7, PTORT_VOP_ADD, PTORT_F16, PTORT_I8);
+    bench_vec(a5, "vec.tcvt.f16.f32", 7, PTORT_VOP_ADD, PTORT_F16, PTORT_F32);
+}
+
 int main(void)
 {
     ptort_ctx *a5 = ptort_ctx_new(PTORT_A5, NULL);
@@ -264,6 +353,7 @@ int main(void)
     bench_dequant(a5);
     bench_gemv(a3big, 0, "tgemv.bias.f16");
     bench_gemv(a5big, 1, "tgemv.bias.f16.a5");
+    bench_vector_ops(a5);
     ptort_ctx_free(a5);
     ptort_ctx_free(a3big);
     ptort_ctx_free(a5big);

@@ -626,15 +626,22 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
     return PTORT_OK;
 }
 
-/* Fills N elements of SIZE bytes at P with the element E (N >= 1), doubling the copied run. */
-static void fill_elems(uint8_t *p, int size, int64_t n, const uint8_t *e)
+/* Fills N elements of SIZE bytes at P with the element E: plain store loops, which the
+ * compiler turns into vector stores. */
+VK_OPT static void fill_elems(uint8_t *p, int size, int64_t n, const uint8_t *e)
 {
-    memcpy(p, e, (size_t)size);
-    int64_t done = 1;
-    while (done < n) {
-        int64_t k = done < n - done ? done : n - done;
-        memcpy(p + done * size, p, (size_t)(k * size));
-        done += k;
+    if (size == 4) {
+        uint32_t v, *q = (uint32_t *)(void *)p;
+        memcpy(&v, e, 4);
+        for (int64_t i = 0; i < n; i++)
+            q[i] = v;
+    } else if (size == 2) {
+        uint16_t v, *q = (uint16_t *)(void *)p;
+        memcpy(&v, e, 2);
+        for (int64_t i = 0; i < n; i++)
+            q[i] = v;
+    } else {
+        memset(p, e[0], (size_t)n);
     }
 }
 
@@ -649,11 +656,16 @@ ptort_status ptort_texpands(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *d
     static const VecOpInfo info = {"texpands", M_ALL, 0};
     if ((st = check_dtype(ctx, &info, "dst", dst)))
         return st;
-    uint8_t s[4];
+    _Alignas(4) uint8_t s[4];
     scalar_elem(dst->dtype, scalar, s);
     int size = ptort_dtype_size(dst->dtype);
-    for (int64_t r = 0; r < dst->valid_rows && dst->valid_cols > 0; r++)
-        fill_elems(row_ptr(ctx, dst, r), size, dst->valid_cols, s);
+    int64_t rows = dst->valid_rows, cols = dst->valid_cols;
+    if (dense(dst)) {
+        cols *= rows;
+        rows = 1;
+    }
+    for (int64_t r = 0; r < rows && cols > 0; r++)
+        fill_elems(row_ptr(ctx, dst, r), size, cols, s);
     return PTORT_OK;
 }
 
