@@ -355,10 +355,108 @@ enum {
 
 #define KSUF _c
 #define KATTR VK_OPT
+#define VK_RBLK(name, p, st, j0, n, ng, acc, jv) ((void)0)
+#define RBLK_MAXG 1
 #include "vec_kern.h"
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #define VK_X86 1
+#include <immintrin.h>
+
+/* Row-reduction blocks for the x86 kernel sets: 8 rows x 8 columns are loaded (widened to
+ * 32-bit lanes), transposed in registers so that vector c holds column c of the 8 rows, and
+ * the 8 accumulators (one lane per row) take the columns in order -- each row's sequential
+ * order is kept. The steps are the ACC_* ones: max(x, acc) / min(x, acc) of x86 return acc
+ * unless x is strictly greater / less (NaN x is never taken), as acc < x ? x : acc does. */
+#define VK_AVX2 __attribute__((target("avx2,f16c")))
+#undef RBLK_MAXG
+#define RBLK_MAXG 4
+
+VK_AVX2 static inline void vk_tr8(__m256 v[8])
+{
+    __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+    __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+    __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
+    __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    v[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+    v[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    v[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+    v[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    v[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+    v[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    v[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+    v[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+/* 8 elements of a row at column j, widened to 32-bit lanes */
+#define RB_LD_f32(p, j) _mm256_loadu_ps((const float *)(const void *)(p) + (j))
+#define RB_LD_i32(p, j) _mm256_loadu_ps((const float *)(const void *)(p) + (j))
+#define RB_LD_f16(p, j) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)((p) + 2 * (j))))
+#define RB_LD_bf16(p, j) \
+    _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)((p) + 2 * (j)))), 16))
+#define RB_LD_i16(p, j) \
+    _mm256_castsi256_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(const void *)((p) + 2 * (j)))))
+#define RB_LD_i8(p, j) \
+    _mm256_castsi256_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)((p) + (j)))))
+#define RB_LD_u8(p, j) \
+    _mm256_castsi256_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)((p) + (j)))))
+#define RB_I(f, a, x) _mm256_castsi256_ps(f(_mm256_castps_si256(a), _mm256_castps_si256(x)))
+#define RB_sum_F(a, x) \
+    _mm256_blendv_ps(_mm256_add_ps(a, x), _mm256_add_ps(a, a), _mm256_cmp_ps(a, a, _CMP_UNORD_Q))
+#define RB_max_F(a, x) _mm256_max_ps(x, a)
+#define RB_min_F(a, x) _mm256_min_ps(x, a)
+#define RB_sum_I(a, x) RB_I(_mm256_add_epi32, a, x)
+#define RB_max_I(a, x) RB_I(_mm256_max_epi32, a, x)
+#define RB_min_I(a, x) RB_I(_mm256_min_epi32, a, x)
+
+/* Runs columns j0 .. j0 + 8k of NG groups of 8 rows (row stride ST bytes) into ACCIO (NG x 8
+ * lanes of 32 bits); returns the first column left for the scalar tail. The groups are
+ * independent chains, so the CPU overlaps their steps. */
+#define DEF_RBLK(op, dt, K)                                                                    \
+    VK_AVX2 static int64_t rblk_##op##_##dt(const uint8_t *p, int64_t st, int64_t j0,          \
+                                            int64_t n, int ng, void *accio)                    \
+    {                                                                                          \
+        __m256 acc[RBLK_MAXG];                                                                 \
+        for (int g = 0; g < ng; g++)                                                           \
+            acc[g] = _mm256_loadu_ps((const float *)accio + 8 * g);                            \
+        int64_t j = j0;                                                                        \
+        for (; j + 8 <= n; j += 8) {                                                           \
+            for (int g = 0; g < ng; g++) {                                                     \
+                const uint8_t *q = p + 8 * g * st;                                             \
+                __m256 v[8] = {RB_LD_##dt(q, j), RB_LD_##dt(q + st, j),                        \
+                               RB_LD_##dt(q + 2 * st, j), RB_LD_##dt(q + 3 * st, j),           \
+                               RB_LD_##dt(q + 4 * st, j), RB_LD_##dt(q + 5 * st, j),           \
+                               RB_LD_##dt(q + 6 * st, j), RB_LD_##dt(q + 7 * st, j)};          \
+                vk_tr8(v);                                                                     \
+                /* written out: GCC -O2 keeps short loops and the vectors in memory */          \
+                __m256 a = acc[g];                                                             \
+                a = RB_##op##_##K(a, v[0]);                                                    \
+                a = RB_##op##_##K(a, v[1]);                                                    \
+                a = RB_##op##_##K(a, v[2]);                                                    \
+                a = RB_##op##_##K(a, v[3]);                                                    \
+                a = RB_##op##_##K(a, v[4]);                                                    \
+                a = RB_##op##_##K(a, v[5]);                                                    \
+                a = RB_##op##_##K(a, v[6]);                                                    \
+                a = RB_##op##_##K(a, v[7]);                                                    \
+                acc[g] = a;                                                                    \
+            }                                                                                  \
+        }                                                                                      \
+        for (int g = 0; g < ng; g++)                                                           \
+            _mm256_storeu_ps((float *)accio + 8 * g, acc[g]);                                  \
+        return j;                                                                              \
+    }
+#define RBLK_GROUP(X, op) X(op, f32, F) X(op, f16, F) X(op, bf16, F) X(op, i32, I) \
+    X(op, i16, I) X(op, i8, I) X(op, u8, I)
+RBLK_GROUP(DEF_RBLK, sum)
+RBLK_GROUP(DEF_RBLK, max)
+RBLK_GROUP(DEF_RBLK, min)
+
+#undef VK_RBLK
+#define VK_RBLK(name, p, st, j0, n, ng, acc, jv) ((jv) = rblk_##name(p, st, j0, n, ng, acc))
 #define KSUF _avx2
 #define KATTR VK_OPT __attribute__((target("avx2,f16c")))
 #include "vec_kern.h"

@@ -52,7 +52,9 @@
  * BUF (element j of row k at buf[j * LANES + k], converted to the accumulator type), then
  * the accumulators of the LANES rows advance one column at a time, in column order. Every
  * row therefore sees exactly the sequential order acc = op(acc, x[j]), j = 0, 1, ...;
- * only independent rows share a vector. AT is the accumulator type, ACC(acc, v) one step. */
+ * only independent rows share a vector. AT is the accumulator type, ACC(acc, v) one step.
+ * On x86 VK_RBLK first runs the whole 8-column blocks with an in-register transpose (vec.c)
+ * and sets jv to the first column it left; elsewhere it does nothing. */
 #define RED_LANES 8
 #define RED_CHUNK 64
 
@@ -61,24 +63,34 @@
                                       int64_t n, int first, AT init, AT *out, AT *buf)        \
     {                                                                                         \
         int64_t r = 0;                                                                        \
-        for (; r + RED_LANES <= rows; r += RED_LANES) {                                       \
-            AT acc[RED_LANES];                                                                \
-            const STY *row[RED_LANES];                                                        \
-            for (int k = 0; k < RED_LANES; k++) {                                             \
+        while (r + RED_LANES <= rows) {                                                       \
+            /* up to RBLK_MAXG groups of RED_LANES rows at once */                            \
+            int ng = (int)((rows - r) / RED_LANES);                                           \
+            ng = ng < RBLK_MAXG ? ng : RBLK_MAXG;                                             \
+            AT acc[RBLK_MAXG * RED_LANES];                                                    \
+            const STY *row[RBLK_MAXG * RED_LANES];                                            \
+            int nr = ng * RED_LANES;                                                          \
+            for (int k = 0; k < nr; k++) {                                                    \
                 row[k] = (const STY *)(const void *)(src + (r + k) * sstride);                \
                 acc[k] = first ? LDA(row[k][0]) : init;                                       \
             }                                                                                 \
-            for (int64_t j0 = first; j0 < n; j0 += RED_CHUNK) {                               \
-                int64_t m = n - j0 < RED_CHUNK ? n - j0 : RED_CHUNK;                          \
-                for (int64_t j = 0; j < m; j++)                                               \
-                    for (int k = 0; k < RED_LANES; k++)                                       \
-                        buf[j * RED_LANES + k] = LDA(row[k][j0 + j]);                         \
-                for (int64_t j = 0; j < m; j++)                                               \
-                    for (int k = 0; k < RED_LANES; k++)                                       \
-                        acc[k] = ACC(acc[k], buf[j * RED_LANES + k]);                         \
-            }                                                                                 \
-            for (int k = 0; k < RED_LANES; k++)                                               \
+            int64_t jv = first;                                                               \
+            VK_RBLK(name, src + r * sstride, sstride, first, n, ng, acc, jv);                 \
+            for (int g = 0; g < ng; g++)                                                      \
+                for (int64_t j0 = jv; j0 < n; j0 += RED_CHUNK) {                              \
+                    int64_t m = n - j0 < RED_CHUNK ? n - j0 : RED_CHUNK;                      \
+                    const STY *const *rg = row + g * RED_LANES;                               \
+                    AT *ag = acc + g * RED_LANES;                                             \
+                    for (int64_t j = 0; j < m; j++)                                           \
+                        for (int k = 0; k < RED_LANES; k++)                                   \
+                            buf[j * RED_LANES + k] = LDA(rg[k][j0 + j]);                      \
+                    for (int64_t j = 0; j < m; j++)                                           \
+                        for (int k = 0; k < RED_LANES; k++)                                   \
+                            ag[k] = ACC(ag[k], buf[j * RED_LANES + k]);                       \
+                }                                                                             \
+            for (int k = 0; k < nr; k++)                                                      \
                 out[r + k] = acc[k];                                                          \
+            r += nr;                                                                          \
         }                                                                                     \
         for (; r < rows; r++) {                                                               \
             const STY *x = (const STY *)(const void *)(src + r * sstride);                    \

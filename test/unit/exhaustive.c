@@ -8,6 +8,7 @@
 
 #include "ptort.h"
 #include "ref_fp.h"
+#include "cvt_sweep.h"
 
 /* The MXFP8 row kernel (the AVX2 one where the CPU has it) on every pattern p with
  * |p| <= 0x43FFFFFF (all of e4m3's rounding and saturation range, NaN excluded): groups of
@@ -97,5 +98,8 @@ int main(int argc, char **argv)
     uint64_t kchecked, kbad = kernel_compare(stride, &kchecked);
     printf("exhaustive (stride %llu): %llu MXFP8 kernel encodings checked, %llu mismatches\n",
            (unsigned long long)stride, (unsigned long long)kchecked, (unsigned long long)kbad);
-    return bad || kbad ? 1 : 0;
+    uint64_t cchecked, cbad = cvt_sweep(stride, &cchecked);
+    printf("exhaustive (stride %llu): %llu tcvt f32 -> f16/bf16/i16 conversions checked, %llu mismatches\n",
+           (unsigned long long)stride, (unsigned long long)cchecked, (unsigned long long)cbad);
+    return bad || kbad || cbad ? 1 : 0;
 }

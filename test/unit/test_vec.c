@@ -729,18 +729,18 @@ static void paths_agree(void)
         static const ptort_vop red[] = {PTORT_VOP_SUM, PTORT_VOP_MAX, PTORT_VOP_MIN};
         static const ptort_dtype outs[] = {PTORT_F32, PTORT_F16, PTORT_BF16, PTORT_I32, PTORT_I16,
                                            PTORT_I8, PTORT_U8};
-        ptort_tile big = T(dt, 20, cols, 0);
+        ptort_tile big = T(dt, 45, cols, 0);
         big.valid_cols = cols - 3;
         for (int r = 0; r < 3; r++)
             for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++) {
                 dbg_a = r;
                 dbg_b = (int)outs[o];
-                ptort_tile rd = T(outs[o], 32, 1, 131072), cd = T(outs[o], 1, cols * 4 / ptort_dtype_size(outs[o]), 131072);
+                ptort_tile rd = T(outs[o], 64, 1, 131072), cd = T(outs[o], 1, cols * 4 / ptort_dtype_size(outs[o]), 131072);
                 rd.blayout = PTORT_BL_COL_MAJOR;
-                rd.valid_rows = 20;
+                rd.valid_rows = 45;
                 cd.valid_cols = big.valid_cols;
                 if (ptort_vrowreduce(a5, red[r], &big, NULL, &rd) == PTORT_OK)
-                    SAME_ON_PATHS(ptort_vrowreduce(a5, red[r], &big, NULL, &rd), 128);
+                    SAME_ON_PATHS(ptort_vrowreduce(a5, red[r], &big, NULL, &rd), 256);
                 if (ptort_vcolreduce(a5, red[r], &big, NULL, &cd) == PTORT_OK)
                     SAME_ON_PATHS(ptort_vcolreduce(a5, red[r], &big, NULL, &cd), 1280);
             }

@@ -1,0 +1,80 @@
+/* cvt_sweep.h - tcvt f32 -> f16, f32 -> bf16 and f32 -> i16 on every STRIDE-th fp32 pattern
+ * against the independent model of ref_vec.h (docs/vector-ops.md, tcvt). The patterns go
+ * through ptort_tcvt in 512 x 512 tiles, so the kernels the CPU picks are the ones checked.
+ * Saturation alternates per tile and the i16 rounding mode rotates over all seven, so every
+ * (mode, saturation) setting sees patterns of every exponent. exhaustive.c runs it with
+ * stride 1; test_cvt_sample.c with a large odd stride in `make check`.
+ */
+#ifndef CVT_SWEEP_H
+#define CVT_SWEEP_H
+
+#include <stdio.h>
+
+#include "ptort.h"
+#include "ref_vec.h"
+
+static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
+{
+    enum { N = 512 };
+    int64_t sizes[PTORT_NUM_LOCS] = {4 << 20, 0, 0, 0, 0, 0, 0};
+    ptort_ctx *ctx = ptort_ctx_new(PTORT_A5, sizes);
+    if (!ctx)
+        return 1;
+    ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_F32, N, N, 0);
+    ptort_tile h = ptort_tile_make(PTORT_VEC, PTORT_F16, N, N, 4 * N * N);
+    ptort_tile b = ptort_tile_make(PTORT_VEC, PTORT_BF16, N, N, 6 * N * N);
+    ptort_tile s = ptort_tile_make(PTORT_VEC, PTORT_I16, N, N, 8 * N * N);
+    uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
+    uint64_t bad = 0, n = 0, next = 0, end = 1ull << 32, tile = 0;
+    while (next < end) {
+        uint32_t *x = (uint32_t *)(void *)mem;
+        int64_t filled = 0;
+        for (; filled < N * N && next < end; filled++, next += stride)
+            x[filled] = (uint32_t)next;
+        for (int64_t i = filled; i < N * N; i++)
+            x[i] = 0;
+        int sat = (int)(tile & 1);
+        int rm = (int)((tile >> 1) % 7);
+        tile++;
+        if (ptort_tcvt(ctx, &src, &h, PTORT_RM_RINT, sat, NULL) ||
+            ptort_tcvt(ctx, &src, &b, PTORT_RM_RINT, sat, NULL) ||
+            ptort_tcvt(ctx, &src, &s, (ptort_rmode)rm, sat, NULL)) {
+            fprintf(stderr, "cvt_sweep: %s\n", ptort_error(ctx));
+            bad++;
+            break;
+        }
+        const uint16_t *hh = (const uint16_t *)(const void *)(mem + h.addr);
+        const uint16_t *bb = (const uint16_t *)(const void *)(mem + b.addr);
+        const uint16_t *ss = (const uint16_t *)(const void *)(mem + s.addr);
+        for (int64_t i = 0; i < filled; i++) {
+            uint32_t p = x[i];
+            float f = ref_bits_f32(p);
+            double v = f;
+            uint16_t wh, wb;
+            if (sat) {
+                /* clamp to the destination's finite range first, NaN to its largest value */
+                double hv = isnan(v) || v > 65504.0 ? 65504.0 : v < -65504.0 ? -65504.0 : v;
+                double bmax = ref_bf16_val(0x7F7F);
+                double bv = isnan(v) || v > bmax ? bmax : v < -bmax ? -bmax : v;
+                wh = ref_to_f16(hv);
+                wb = ref_to_bf16(bv);
+            } else {
+                wh = ref_f32_to_f16(p);
+                wb = ref_f32_to_bf16(p);
+            }
+            uint16_t ws = (uint16_t)ref_f2i(v, rm, sat, -32768.0, 32767.0, 16);
+            if (hh[i] != wh || bb[i] != wb || ss[i] != ws) {
+                if (bad < 10)
+                    fprintf(stderr, "cvt mismatch at 0x%08x sat %d rm %d: f16 0x%04x/0x%04x bf16 0x%04x/0x%04x i16 0x%04x/0x%04x\n",
+                            p, sat, rm, hh[i], wh, bb[i], wb, ss[i], ws);
+                bad++;
+            }
+            n += 3;
+        }
+    }
+    ptort_ctx_free(ctx);
+    *checked = n;
+    return bad;
+}
+
+#endif
