@@ -353,15 +353,122 @@ enum {
 #define VK_OPT
 #endif
 
+/* Which (op, dtype) loops the x86 sets run through F16C blocks (vec_kern.h). */
+#define VK_IS_F16_f16 1
+#define VK_IS_F16_f32 0
+#define VK_IS_F16_bf16 0
+#define VK_IS_F16_i32 0
+#define VK_IS_F16_i16 0
+#define VK_IS_F16_i8 0
+#define VK_IS_F16_u32 0
+#define VK_IS_F16_u16 0
+#define VK_IS_F16_u8 0
+#define VK_ARITH_add 1
+#define VK_ARITH_sub 1
+#define VK_ARITH_mul 1
+#define VK_ARITH_div 1
+#define VK_ARITH_max 0
+#define VK_ARITH_min 0
+#define VK_ARITH_abs 0
+#define VK_ARITH_neg 0
+#define VK_ARITH_relu 0
+#define VK_ARITH_sqrt 1
+#define VK_ARITH_recip 1
+#define VK_ARITH_rsqrt 1
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define VK_F16C __attribute__((target("avx2,f16c")))
+#define F16C_BLOCK 512
+
+/* f16 <-> f32 for N elements with F16C; the tail goes through an 8-lane buffer. */
+VK_F16C static void vk_widen16(const uint16_t *h, float *f, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(f + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(h + i))));
+    if (i < n) {
+        uint16_t t[8] = {0};
+        float o[8];
+        memcpy(t, h + i, (size_t)(n - i) * 2);
+        _mm256_storeu_ps(o, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)t)));
+        memcpy(f + i, o, (size_t)(n - i) * 4);
+    }
+}
+
+VK_F16C static void vk_narrow16(const float *f, uint16_t *h, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(void *)(h + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    if (i < n) {
+        float t[8] = {0};
+        uint16_t o[8];
+        memcpy(t, f + i, (size_t)(n - i) * 4);
+        _mm_storeu_si128((__m128i *)(void *)o,
+                         _mm256_cvtps_ph(_mm256_loadu_ps(t), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        memcpy(h + i, o, (size_t)(n - i) * 2);
+    }
+}
+
+typedef void (*BinF32)(const void *, const void *, void *, int64_t, int);
+typedef void (*UnF32)(const void *, void *, int64_t);
+
+/* An f16 binary / unary op as its f32 loop over widened blocks. */
+static void vk_f16c_bin(BinF32 f32, const void *pa, const void *pb, void *pd, int64_t n, int scalar)
+{
+    _Alignas(32) float A[F16C_BLOCK], B[F16C_BLOCK], D[F16C_BLOCK];
+    const uint16_t *a = pa, *b = pb;
+    uint16_t *d = pd;
+    if (scalar)
+        vk_widen16(b, B, 1);
+    for (int64_t i = 0; i < n; i += F16C_BLOCK) {
+        int64_t m = n - i < F16C_BLOCK ? n - i : F16C_BLOCK;
+        vk_widen16(a + i, A, m);
+        if (!scalar)
+            vk_widen16(b + i, B, m);
+        f32(A, B, D, m, scalar);
+        vk_narrow16(D, d + i, m);
+    }
+}
+
+static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
+{
+    _Alignas(32) float A[F16C_BLOCK], D[F16C_BLOCK];
+    const uint16_t *a = pa;
+    uint16_t *d = pd;
+    for (int64_t i = 0; i < n; i += F16C_BLOCK) {
+        int64_t m = n - i < F16C_BLOCK ? n - i : F16C_BLOCK;
+        vk_widen16(a + i, A, m);
+        f32(A, D, m);
+        vk_narrow16(D, d + i, m);
+    }
+}
+#else
+static void vk_f16c_bin(void (*f32)(const void *, const void *, void *, int64_t, int),
+                        const void *pa, const void *pb, void *pd, int64_t n, int scalar)
+{
+    (void)f32, (void)pa, (void)pb, (void)pd, (void)n, (void)scalar;
+}
+static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *pa, void *pd,
+                       int64_t n)
+{
+    (void)f32, (void)pa, (void)pd, (void)n;
+}
+#endif
+
 #define KSUF _c
 #define KATTR VK_OPT
+#define VK_F16C_SET 0
 #define VK_RBLK(name, p, st, j0, n, ng, acc, jv) ((void)0)
 #define RBLK_MAXG 1
 #include "vec_kern.h"
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #define VK_X86 1
-#include <immintrin.h>
+#undef VK_F16C_SET
+#define VK_F16C_SET 1
 
 /* Row-reduction blocks for the x86 kernel sets: 8 rows x 8 columns are loaded (widened to
  * 32-bit lanes), transposed in registers so that vector c holds column c of the 8 rows, and
