@@ -400,3 +400,123 @@ ptort_status ptort_tile_zero(ptort_ctx *ctx, const ptort_tile *t)
     memset(ptort_mem(ctx, t->loc, NULL) + t->addr, 0, (size_t)ptort_tile_bytes(t));
     return PTORT_OK;
 }
+
+/* ---- tile views (pto.treshape, pto.subview, pto.set_validshape) -------------------------
+ * A view is another descriptor over the bytes of a tile: nothing is copied. */
+
+ptort_status ptort_tile_reshape(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *as,
+                                ptort_tile *out)
+{
+    static const char op[] = "treshape";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (!out)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: missing result descriptor", op);
+    ptort_status st;
+    if ((st = check_tile(ctx, op, "src", src)))
+        return st;
+    ptort_tile t = as ? *as : *src;
+    t.addr = src->addr;
+    if ((st = check_tile(ctx, op, "dst", &t)))
+        return st;
+    if (t.loc != src->loc)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects src and dst to use the same loc", op);
+    if (src->rows * src->cols * dtype_sizes[src->dtype] != t.rows * t.cols * dtype_sizes[t.dtype])
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: expects src and dst to have the same total byte size, but got %lld and %lld",
+                          op, (long long)(src->rows * src->cols * dtype_sizes[src->dtype]),
+                          (long long)(t.rows * t.cols * dtype_sizes[t.dtype]));
+    if ((src->slayout == PTORT_SL_NONE_BOX) != (t.slayout == PTORT_SL_NONE_BOX))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: cannot reshape between boxed and non-boxed tile layouts", op);
+    *out = t;
+    return PTORT_OK;
+}
+
+ptort_status ptort_tile_subview(ptort_ctx *ctx, const ptort_tile *src, int64_t row, int64_t col,
+                                int64_t rows, int64_t cols, int64_t valid_rows,
+                                int64_t valid_cols, ptort_tile *out)
+{
+    static const char op[] = "subview";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (!out)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: missing result descriptor", op);
+    ptort_status st;
+    if ((st = check_tile(ctx, op, "source", src)))
+        return st;
+    if (row < 0 || col < 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects non-negative offsets, but got [%lld, %lld]", op,
+                          (long long)row, (long long)col);
+    if (rows <= 0 || cols <= 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects positive sizes, but got [%lld, %lld]", op,
+                          (long long)rows, (long long)cols);
+    if (row > src->rows - rows || col > src->cols - cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE,
+                          "%s: the window [%lld, %lld] + [%lld, %lld] leaves the source's %lldx%lld shape",
+                          op, (long long)row, (long long)col, (long long)rows, (long long)cols,
+                          (long long)src->rows, (long long)src->cols);
+    if (valid_rows < 0 || valid_cols < 0 || valid_rows > rows || valid_cols > cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects the valid shape [%lld, %lld] within the sizes [%lld, %lld]",
+                          op, (long long)valid_rows, (long long)valid_cols, (long long)rows, (long long)cols);
+    int row_major = src->blayout == PTORT_BL_ROW_MAJOR;
+    int same_stride;        /* the child's own layout steps like the source's */
+    if (src->slayout != PTORT_SL_NONE_BOX) {
+        int64_t ir, ic;
+        box_of(src, &ir, &ic);
+        if (row % ir || col % ic || rows % ir || cols % ic)
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects offsets and sizes to be multiples of the inner box %lldx%lld", op,
+                              (long long)ir, (long long)ic);
+        if (row_major && (col != 0 || cols != src->cols))
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects a boxed row-major subview to keep all %lld source columns from column 0",
+                              op, (long long)src->cols);
+        if (!row_major && (row != 0 || rows != src->rows))
+            return ptort_fail(ctx, PTORT_E_SHAPE,
+                              "%s: expects a boxed col-major subview to keep all %lld source rows from row 0",
+                              op, (long long)src->rows);
+        same_stride = 1;
+    } else {
+        same_stride = row_major ? cols == src->cols : rows == src->rows;
+    }
+    ptort_tile t = *src;
+    t.addr = src->addr + ptort_tile_offset(src, row, col) * dtype_sizes[src->dtype];
+    /* PTOAS keeps the source's physical shape (and so its strides) when the window's own
+     * layout would step differently; the window is then the valid region at the offset. */
+    if (same_stride) {
+        t.rows = rows;
+        t.cols = cols;
+    }
+    t.valid_rows = valid_rows;
+    t.valid_cols = valid_cols;
+    if ((st = check_tile(ctx, op, "result", &t)))
+        return st;
+    *out = t;
+    return PTORT_OK;
+}
+
+ptort_status ptort_tile_set_valid(ptort_ctx *ctx, ptort_tile *t, int64_t valid_rows,
+                                  int64_t valid_cols)
+{
+    static const char op[] = "set_validshape";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = check_tile(ctx, op, "source", t)))
+        return st;
+    if (valid_rows < 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects row operand to be non-negative, but got %lld", op,
+                          (long long)valid_rows);
+    if (valid_cols < 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects col operand to be non-negative, but got %lld", op,
+                          (long long)valid_cols);
+    if (valid_rows > t->rows)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects row operand <= shape dim (%lld), but got %lld", op,
+                          (long long)t->rows, (long long)valid_rows);
+    if (valid_cols > t->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects col operand <= shape dim (%lld), but got %lld", op,
+                          (long long)t->cols, (long long)valid_cols);
+    t->valid_rows = valid_rows;
+    t->valid_cols = valid_cols;
+    return PTORT_OK;
+}

@@ -152,6 +152,33 @@ ptort_status ptort_tile_fill(ptort_ctx *ctx, const ptort_tile *t, const void *ho
 ptort_status ptort_tile_read(ptort_ctx *ctx, const ptort_tile *t, void *host,
                              int64_t rows, int64_t cols);
 
+/* ---- tile views (pto.treshape, pto.subview, pto.set_validshape) -------------------- */
+
+/* A tile view is another descriptor over the bytes of a tile; nothing is copied, and writes
+ * through one descriptor are seen through the others. */
+
+/* treshape: OUT = AS (shape, valid shape, dtype, layout) at SRC's address. SRC and AS must
+ * share the loc and the total byte size (rows * cols * element size), and be both boxed or
+ * both none_box. Errors: descriptor errors, PTORT_E_LAYOUT, PTORT_E_SHAPE. */
+ptort_status ptort_tile_reshape(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *as,
+                                ptort_tile *out);
+
+/* subview: the ROWS x COLS window of SRC at element (ROW, COL), valid VALID_ROWS x
+ * VALID_COLS (<= the sizes). OUT starts at that element's address and keeps SRC's layout; its
+ * physical shape is the window's when the window's own layout steps like SRC's (a row-major
+ * window of full rows, a col-major one of full columns, any boxed one), else SRC's (so the
+ * strides stay SRC's), as PTOAS lowers it. The window must lie inside SRC; boxed sources
+ * need box-multiple offsets and sizes and full rows (row-major boxes) or full columns.
+ * Errors: descriptor errors (OUT's address too), PTORT_E_SHAPE. */
+ptort_status ptort_tile_subview(ptort_ctx *ctx, const ptort_tile *src, int64_t row, int64_t col,
+                                int64_t rows, int64_t cols, int64_t valid_rows,
+                                int64_t valid_cols, ptort_tile *out);
+
+/* set_validshape: sets T's valid shape, 0 <= VALID <= the physical shape.
+ * Errors: descriptor errors, PTORT_E_SHAPE (nothing changes then). */
+ptort_status ptort_tile_set_valid(ptort_ctx *ctx, ptort_tile *t, int64_t valid_rows,
+                                  int64_t valid_cols);
+
 /* ---- host memory views (tload / tstore) -------------------------------------------- */
 
 /* A 2-D window on host memory: element (i, j), 0 <= i < shape[0], 0 <= j < shape[1], is at
