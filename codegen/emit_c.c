@@ -283,6 +283,16 @@ static const char *rt_dtype(DType d)
     }
 }
 
+/* False (reported at AT) when the runtime has no dtype for D: the newer PTOAS element types
+ * (hif8, f8E4M3, 64-bit integers, ...) parse and verify, but nothing can compute them. */
+static bool runtime_dtype(Emit *e, Span at, DType d, const char *what)
+{
+    if (rt_dtype(d))
+        return true;
+    return fail(e, at, "%s %s cannot be executed: the runtime has no arithmetic for this dtype", what,
+                dtype_name(d));
+}
+
 static const char *const rt_loc[LOC_COUNT] = {
     "PTORT_VEC", "PTORT_MAT", "PTORT_LEFT", "PTORT_RIGHT", "PTORT_ACC", "PTORT_BIAS", "PTORT_SCALING",
 };
@@ -301,7 +311,8 @@ static int new_desc(Emit *e, Buf *b)
               "static const ptort_tile %s = {.loc = %s, .dtype = %s, .rows = %lld, .cols = %lld, "
               ".valid_rows = %lld, .valid_cols = %lld, .blayout = %s, .slayout = %s, .fractal = %d, "
               ".pad = %d, .compact = %d, .addr = %lld};\n",
-              d->name, rt_loc[t->loc], rt_dtype(t->dtype), (long long)t->rows, (long long)t->cols,
+              d->name, rt_loc[t->loc], rt_dtype(t->dtype) ? rt_dtype(t->dtype) : "PTORT_NUM_DTYPES" /* reported */,
+              (long long)t->rows, (long long)t->cols,
               (long long)(t->vrow == DIM_DYNAMIC ? -1 : t->vrow), (long long)(t->vcol == DIM_DYNAMIC ? -1 : t->vcol),
               t->blayout == BL_COL_MAJOR ? "PTORT_BL_COL_MAJOR" : "PTORT_BL_ROW_MAJOR",
               t->slayout == SL_ROW_MAJOR   ? "PTORT_SL_ROW_MAJOR"
@@ -508,11 +519,9 @@ static void emit_make_view(Emit *e, const Op *op)
         fail(e, op->name_span, "codegen expects '%%%.*s' to be a !pto.ptr argument", (int)x->name.len, x->name.p);
         return;
     }
-    const char *dt = rt_dtype(t->dtype);
-    if (!dt) {
-        fail(e, op->name_span, "codegen does not support tensor views of %s", dtype_name(t->dtype));
+    if (!runtime_dtype(e, op->name_span, t->dtype, "tensor views of"))
         return;
-    }
+    const char *dt = rt_dtype(t->dtype);
     const char *shape[2], *strides[2];
     if (!view_pair(e, op, op->opnds + 1, op->seg[1], t, "shape", "1", shape))
         return;
@@ -687,6 +696,7 @@ static void emit_alloc(Emit *e, const Op *op)
     const Type *t = val(e, r)->type;
     if (!type_is_tile(t))
         return;
+    runtime_dtype(e, op->name_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
     Buf *b = &e->bufs[e->nbufs];
     memset(b, 0, sizeof *b);
     b->val = r;
@@ -912,10 +922,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             b->origin = (int)i;
             b->approx = -1;
             add_entry(e, v, 0, (int)i);
-            if (!rt_dtype(t->tile.dtype)) {
-                fail(e, x->type_span, "codegen does not support tiles of %s", dtype_name(t->tile.dtype));
-                continue;
-            }
+            runtime_dtype(e, x->type_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
             e->buf_of[v] = (int)e->nbufs++;
             if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC) {
                 const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
@@ -938,8 +945,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             e->csize[v] = sz;
             e->ptr_arg[v] = (int)i;
             add_entry(e, v, 1, (int)i);
-            if (!rt_dtype(t->dtype))
-                fail(e, x->type_span, "codegen does not support pointers to %s", dtype_name(t->dtype));
+            runtime_dtype(e, x->type_span, t->dtype, "pointers to");
         } else if (is_int_scalar(t)) {
             const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
             sb_printf(&params, ", int64_t %s", n);
@@ -1057,7 +1063,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
                 put_c_string(c, x->name.p, x->name.len);
                 sb_printf(c, ", .kind = %s, .arg = %d", kinds[en->kind], en->arg);
                 if (en->kind != 2)
-                    sb_printf(c, ", .dtype = %s", rt_dtype(en->dtype));
+                    sb_printf(c, ", .dtype = %s", rt_dtype(en->dtype) ? rt_dtype(en->dtype) : "PTORT_NUM_DTYPES");
                 if (en->kind == 0) {
                     sb_puts(c, ", .in = ");
                     put_desc_ref(e, c, en->in);
