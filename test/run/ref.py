@@ -860,12 +860,24 @@ def _attr(text, key, enum):
     return m.group(1) if m else None
 
 
+def _group_names(text, key):
+    """Operand names of `key(...)`: `%a, %b : T1, T2` or per operand `%a : T1, %b {attr} : T2`."""
+    m = re.search(r'\b' + key + r'\s*\(', text)
+    if not m:
+        return []
+    depth, i = 1, m.end()
+    while i < len(text) and depth:
+        depth += {'(': 1, ')': -1}.get(text[i], 0)
+        i += 1
+    names = []
+    for item in _split_top(text[m.end():i - 1]):
+        if item.startswith('%'):
+            names.append(re.match(NAME, item).group(0)[1:])
+    return names
+
+
 def _ins_outs(text):
-    mi = re.search(r'\bins\s*\(([^:)]*)', text)
-    mo = re.search(r'\bouts\s*\(([^:)]*)', text)
-    ins = [n[1:] for n in re.findall(NAME, mi.group(1))] if mi else []
-    outs = [n[1:] for n in re.findall(NAME, mo.group(1))] if mo else []
-    return ins, outs
+    return _group_names(text, 'ins'), _group_names(text, 'outs')
 
 
 def _l1_operands(text):
