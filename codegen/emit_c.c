@@ -277,7 +277,7 @@ static const char *rt_dtype(DType d)
     case DT_F32: return "PTORT_F32";
     case DT_F8E4M3FN: return "PTORT_F8E4M3FN";
     case DT_F8E5M2: return "PTORT_F8E5M2";
-    case DT_F8E8M0FNU: return "PTORT_F8E8M0FNU";
+    case DT_F8E8M0FNU: case DT_F8E8M0: return "PTORT_F8E8M0FNU"; /* the same E8M0 bytes */
     case DT_F4E2M1X2: return "PTORT_F4E2M1X2";
     default: return NULL;
     }

@@ -208,6 +208,7 @@ DTYPES = {
     'i8': (1, '|i1', True, 'i'), 'si8': (1, '|i1', True, 'i'), 'ui8': (1, '|u1', False, 'i'),
     'f8E4M3FN': (1, '|u1', False, 'b'), 'f8E5M2': (1, '|u1', False, 'b'),
     'f8E8M0FNU': (1, '|u1', False, 'b'), '!pto.f4E2M1x2': (1, '|u1', False, 'b'),
+    '!pto.f8E8M0': (1, '|u1', False, 'b'),     # PTOAS's spelling of the same E8M0 bytes
 }
 DESCR_SIZE = {'<f4': 4, '<f2': 2, '<u2': 2, '<i4': 4, '<u4': 4, '<i2': 2, '|i1': 1, '|u1': 1,
               '<f8': 8, '<i8': 8, '<u8': 8}
@@ -260,9 +261,9 @@ QNAN = {'f32': 0x7FC00000, 'f16': 0x7E00, 'bf16': 0x7FC0}
 
 # tload pad values (docs/numerics.md 6): largest finite / lowest per dtype.
 PAD_MAX = {'f32': 0x7F7FFFFF, 'f16': 0x7BFF, 'bf16': 0x7F7F, 'f8E4M3FN': 0x7E, 'f8E5M2': 0x7B,
-           'f8E8M0FNU': 0xFE, '!pto.f4E2M1x2': 0x77}
+           'f8E8M0FNU': 0xFE, '!pto.f8E8M0': 0xFE, '!pto.f4E2M1x2': 0x77}
 PAD_MIN = {'f32': 0xFF7FFFFF, 'f16': 0xFBFF, 'bf16': 0xFF7F, 'f8E4M3FN': 0xFE, 'f8E5M2': 0xFB,
-           'f8E8M0FNU': 0x00, '!pto.f4E2M1x2': 0xFF}
+           'f8E8M0FNU': 0x00, '!pto.f8E8M0': 0x00, '!pto.f4E2M1x2': 0xFF}
 
 
 def pad_value(dt, pad):
@@ -573,8 +574,8 @@ def op_tgemv_bias(a, b, bias, c):
 def op_tmov_zz(axis, src, dst):
     """tmov with a tmp (pto-isa A5 X-to-ZZ): exponent bytes into 32-byte ZZ boxes of 16 pairs,
     written as consecutive bytes from dst's first byte (section 6)."""
-    if (src.tt.dtype, dst.tt.dtype) not in (('ui8', 'ui8'), ('f8E8M0FNU', 'f8E8M0FNU')):
-        raise RefError('X-to-ZZ tmov needs ui8 / f8E8M0FNU tiles')
+    if src.tt.dtype != dst.tt.dtype or src.tt.dtype not in ('ui8', 'f8E8M0FNU', '!pto.f8E8M0'):
+        raise RefError('X-to-ZZ tmov needs ui8 / E8M0 tiles')
     s, d = src.mem, dst.mem
     s0, d0 = src.base, dst.base
     if axis == 'axis0':
