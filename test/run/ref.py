@@ -985,6 +985,36 @@ class Machine:
             raise RefError('%%%s is not a tile' % name)
         return v
 
+    def subview(self, text, line):
+        """%r = pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T1 -> T2: the window
+        from element (i, j) of src, in src's layout and bytes. Its physical shape is the window's
+        when the window's layout steps like src's (full rows of a row-major tile, full columns
+        of a col-major one, any boxed window), else src's own (PTOAS keeps the strides)."""
+        m = re.match(r'\s*(' + NAME + r')\s*\[([^\]]*)\]\s*sizes\s*\[([^\]]*)\]', text)
+        src = self.tile(m.group(1)[1:])
+        i, j = [self.scalar(n[1:]) for n in re.findall(NAME, m.group(2))]
+        R, C = [int(x) for x in m.group(3).split(',')]
+        tt = parse_type(text[text.rfind('->') + 2:])
+        mv = re.search(r'\bvalid\s*\[([^\]]*)\]', text)
+        if mv:
+            vr, vc = [self.scalar(n[1:]) for n in re.findall(NAME, mv.group(1))]
+        else:
+            vr, vc = tt.vr, tt.vc
+        st = src.tt
+        if i < 0 or j < 0 or i + R > st.rows or j + C > st.cols:
+            self.fail(line, 'subview window outside its source')
+        if not (0 <= vr <= R and 0 <= vc <= C):
+            self.fail(line, 'subview valid shape outside its sizes')
+        if st.slayout != 'none_box':
+            same = True
+        elif st.blayout == 'row_major':
+            same = C == st.cols
+        else:
+            same = R == st.rows
+        ct = TType(st.level, st.loc, st.dtype, R if same else st.rows, C if same else st.cols, vr, vc,
+                   st.blayout, st.slayout, st.fractal, st.pad, st.compact)
+        return Tile(ct, vr, vc, mem=src.mem, base=src.base + st.offset(i, j) * src.size)
+
     def run(self):
         self.bind_args()
         for opname, res, text, line in split_ops(self.func.body):
@@ -1019,6 +1049,29 @@ class Machine:
             src = re.findall(NAME, text)[0][1:]
             if res:
                 env[res[0]] = env[src]          # the same buffer (placement only)
+            return
+        if op == 'pto.treshape':
+            # %r = pto.treshape %src : T1 -> T2: T2 over the same bytes (PTOAS's rules)
+            src = self.tile(re.findall(NAME, text)[0][1:])
+            tt = parse_type(text[text.rfind('->') + 2:])
+            if tt.loc != src.tt.loc:
+                self.fail(line, 'treshape changes the loc')
+            if tt.rows * tt.cols * dsize(tt.dtype) != src.tt.rows * src.tt.cols * dsize(src.tt.dtype):
+                self.fail(line, 'treshape changes the total byte size')
+            if (tt.slayout == 'none_box') != (src.tt.slayout == 'none_box'):
+                self.fail(line, 'treshape between boxed and non-boxed layouts')
+            env[res[0]] = Tile(tt, mem=src.mem, base=src.base)
+            return
+        if op == 'pto.subview':
+            env[res[0]] = self.subview(text, line)
+            return
+        if op == 'pto.set_validshape':
+            names = re.findall(NAME, text.split(':')[0])
+            t = self.tile(names[0][1:])
+            vr, vc = self.scalar(names[1][1:]), self.scalar(names[2][1:])
+            if not (0 <= vr <= t.tt.rows and 0 <= vc <= t.tt.cols):
+                self.fail(line, 'set_validshape outside the shape')
+            t.vr, t.vc = vr, vc
             return
         if op == 'pto.make_tensor_view':
             ptr = re.findall(NAME, text)[0][1:]
