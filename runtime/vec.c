@@ -277,20 +277,40 @@ VK_INLINE int64_t vk_clampi(int64_t v, int64_t lo, int64_t hi)
 #define LD_I64(x) ((int64_t)(x))
 #define ST_SAME(v) (v)
 
+/* f16 -> f32 quiets a signalling NaN (as F16C and the C conversion do); other values exact */
+#define ST_F32Q(v) (vk_f2u(v) | ((v) != (v) ? 0x00400000u : 0u))
+/* x86 sets: f16 -> f32 is vcvtph2ps; f16 -> i16/i8/u8 widens blocks and runs the f32 loop,
+ * whose saturation bounds are the same */
+#define CVT_F16_WIDEN                                                                          \
+    if (VK_F16C_SET && !sat) {                                                                 \
+        vk_f16c_cvt(NULL, ps, pd, n, 0, rm, 4);                                                \
+        return;                                                                                \
+    }
+#define CVT_F16_VIA_F32(dd, dsize)                                                             \
+    if (VK_F16C_SET) {                                                                         \
+        vk_f16c_cvt(KN(cvt_f32_##dd), ps, pd, n, sat, rm, dsize);                              \
+        return;                                                                                \
+    }
+
+/* Conversions the f16 paths use internally (not tcvt pairs of their own). */
+#define VEC_CVT_INTERNAL(X)                                                                    \
+    X(f32, i8, CVT_F2I_LOOPS(uint32_t, int8_t, LD_F32, -128.0f, 127.0f))                      \
+    X(f32, u8, CVT_F2I_LOOPS(uint32_t, uint8_t, LD_F32, 0.0f, 255.0f))
+
 /* X(src, dst, body) for every pair tcvt accepts (docs/vector-ops.md, section tcvt). */
 #define VEC_CVT_TABLE(X)                                                                       \
     X(f32, f16, CVT_PLAIN_LOOP(uint32_t, uint16_t, CV_F2F, LD_F32, ST_F16, -F16_MAXF, F16_MAXF)) \
     X(f32, bf16, CVT_PLAIN_LOOP(uint32_t, uint16_t, CV_F2F, LD_F32, ST_BF16, -BF16_MAXF, BF16_MAXF)) \
     X(f32, f32, CVT_PLAIN_LOOP(uint32_t, uint32_t, CV_F2F, LD_F32, ST_F32, -F32_MAXF, F32_MAXF)) \
-    X(f16, f32, CVT_PLAIN_LOOP(uint16_t, uint32_t, CV_F2F, LD_F16, ST_F32, -F16_MAXF, F16_MAXF)) \
+    X(f16, f32, CVT_F16_WIDEN CVT_PLAIN_LOOP(uint16_t, uint32_t, CV_F2F, LD_F16, ST_F32Q, -F16_MAXF, F16_MAXF)) \
     X(bf16, f32, CVT_PLAIN_LOOP(uint16_t, uint32_t, CV_F2F, LD_BF16, ST_F32, -BF16_MAXF, BF16_MAXF)) \
     X(bf16, f16, CVT_PLAIN_LOOP(uint16_t, uint16_t, CV_F2F, LD_BF16, ST_F16, -F16_MAXF, F16_MAXF)) \
     X(f32, i32, CVT_F2I_LOOPS(uint32_t, int32_t, LD_F32, -2147483648.0f, 2147483647.0f))      \
     X(f32, i16, CVT_F2I_LOOPS(uint32_t, int16_t, LD_F32, -32768.0f, 32767.0f))                \
     X(f16, i32, CVT_F2I_LOOPS(uint16_t, int32_t, LD_F16, -F16_MAXF, F16_MAXF))                \
-    X(f16, i16, CVT_F2I_LOOPS(uint16_t, int16_t, LD_F16, -32768.0f, 32767.0f))                \
-    X(f16, i8, CVT_F2I_LOOPS(uint16_t, int8_t, LD_F16, -128.0f, 127.0f))                      \
-    X(f16, u8, CVT_F2I_LOOPS(uint16_t, uint8_t, LD_F16, 0.0f, 255.0f))                        \
+    X(f16, i16, CVT_F16_VIA_F32(i16, 2) CVT_F2I_LOOPS(uint16_t, int16_t, LD_F16, -32768.0f, 32767.0f))                \
+    X(f16, i8, CVT_F16_VIA_F32(i8, 1) CVT_F2I_LOOPS(uint16_t, int8_t, LD_F16, -128.0f, 127.0f))                      \
+    X(f16, u8, CVT_F16_VIA_F32(u8, 1) CVT_F2I_LOOPS(uint16_t, uint8_t, LD_F16, 0.0f, 255.0f))                        \
     X(bf16, i32, CVT_F2I_LOOPS(uint16_t, int32_t, LD_BF16, -2147483648.0f, 2147483647.0f))    \
     X(i32, f32, CVT_PLAIN_LOOP(int32_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
     X(i16, f32, CVT_PLAIN_LOOP(int16_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
@@ -328,6 +348,7 @@ typedef struct {
     VEC_CRED_TABLE(CRED_FIELD)
 #undef CRED_FIELD
 #define CVT_FIELD(s, d, body) CvtFn cvt_##s##_##d;
+    VEC_CVT_INTERNAL(CVT_FIELD)
     VEC_CVT_TABLE(CVT_FIELD)
 #undef CVT_FIELD
 } VecKernels;
@@ -445,7 +466,30 @@ static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
         vk_narrow16(D, d + i, m);
     }
 }
+/* tcvt from f16 through F16C blocks: FN converts f32 -> the destination (DSIZE bytes per
+ * element); NULL means the destination is f32 itself. */
+static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmode),
+                        const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm, int dsize)
+{
+    _Alignas(32) float A[F16C_BLOCK];
+    const uint16_t *s = ps;
+    uint8_t *d = pd;
+    if (!fn) {
+        vk_widen16(s, pd, n);
+        return;
+    }
+    for (int64_t i = 0; i < n; i += F16C_BLOCK) {
+        int64_t m = n - i < F16C_BLOCK ? n - i : F16C_BLOCK;
+        vk_widen16(s + i, A, m);
+        fn(A, d + i * dsize, m, sat, rm);
+    }
+}
 #else
+static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmode),
+                        const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm, int dsize)
+{
+    (void)fn, (void)ps, (void)pd, (void)n, (void)sat, (void)rm, (void)dsize;
+}
 static void vk_f16c_bin(void (*f32)(const void *, const void *, void *, int64_t, int),
                         const void *pa, const void *pb, void *pd, int64_t n, int scalar)
 {

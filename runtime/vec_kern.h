@@ -142,6 +142,7 @@ VEC_BIN_TABLE(DEF_BIN)
 VEC_UN_TABLE(DEF_UN)
 VEC_RRED_TABLE(DEF_RRED)
 VEC_CRED_TABLE(DEF_CRED)
+VEC_CVT_INTERNAL(DEF_CVT)
 VEC_CVT_TABLE(DEF_CVT)
 
 /* The kernel table of this instruction set. */
@@ -155,6 +156,7 @@ static const VecKernels KN(kernels) = {
 #define CRED_ENTRY(name, ...) .cred_##name = KN(cred_##name),
     VEC_CRED_TABLE(CRED_ENTRY)
 #define CVT_ENTRY(sd, dd, body) .cvt_##sd##_##dd = KN(cvt_##sd##_##dd),
+    VEC_CVT_INTERNAL(CVT_ENTRY)
     VEC_CVT_TABLE(CVT_ENTRY)
 };
 #undef BIN_ENTRY

@@ -609,6 +609,62 @@ static void cvt(void)
     CHECK_STATUS(a5, ptort_tci(a5, &tf, 0, 0), PTORT_E_DTYPE, "f32");
 }
 
+/* Every f16 input through f16 -> f32, i8, u8, i16, i32 with every rmode and saturation
+ * setting, on every kernel set, against ref_vec.h. */
+static void cvt_f16_exhaustive(void)
+{
+    ptort_tile s = T(PTORT_F16, 256, 256, 0), d = T(PTORT_F32, 256, 256, 0);
+    int64_t cap = 0;
+    (void)ptort_mem(a5, PTORT_VEC, &cap);
+    /* 128 KiB of f16 at 0; results at 128 KiB (i8/u8/i16 fit, f32/i32 are done in halves) */
+    static const struct { ptort_dtype dt; double lo, hi; int bits; } outs[] = {
+        {PTORT_I8, -128, 127, 8}, {PTORT_U8, 0, 255, 8}, {PTORT_I16, -32768, 32767, 16},
+        {PTORT_I32, -65504, 65504, 32}, {PTORT_F32, 0, 0, 32}};
+    for (int i = 0; i < 65536; i++) {
+        uint16_t h = (uint16_t)i;
+        memcpy(vec(a5) + 2 * i, &h, 2);
+    }
+    for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++) {
+        int esz = ptort_dtype_size(outs[o].dt);
+        int64_t rows = esz == 4 ? 128 : 256;          /* 4-byte results: two halves */
+        for (int half = 0; half < (esz == 4 ? 2 : 1); half++) {
+            ptort_tile hs = s;
+            hs.rows = hs.valid_rows = rows;
+            hs.addr = half * 65536;
+            d = T(outs[o].dt, rows, 256, 131072);
+            for (int path = 0; path < 3; path++) {
+                set_path(path);
+                int bad = 0;
+                for (int rm = 0; rm <= 6; rm++)
+                    for (int sat = 0; sat < 2; sat++) {
+                        if (outs[o].dt == PTORT_F32 && rm > 0)
+                            continue;                 /* rmode does not apply */
+                        CHECK(ptort_tcvt(a5, &hs, &d, (ptort_rmode)rm, sat, NULL) == PTORT_OK);
+                        for (int i = 0; i < rows * 256; i++) {
+                            uint16_t x = (uint16_t)(half * 32768 + i);
+                            double v = ref_f16_val(x);
+                            uint32_t want, got = 0;
+                            memcpy(&got, vec(a5) + 131072 + (int64_t)i * esz, (size_t)esz);
+                            if (outs[o].dt == PTORT_F32) {
+                                if (sat)
+                                    v = isnan(v) || v > 65504 ? 65504 : v < -65504 ? -65504 : v;
+                                want = isnan(v) ? (((uint32_t)(x & 0x8000) << 16) | 0x7FC00000u | ((uint32_t)(x & 0x3FF) << 13))
+                                                : ref_f32_bits((float)v);
+                            } else {
+                                want = ref_f2i(v, rm, sat, outs[o].lo, outs[o].hi, outs[o].bits);
+                            }
+                            if (got != want && bad++ < 3)
+                                fprintf(stderr, "    f16 -> %s rm %d sat %d path %d x=0x%04x: got 0x%x want 0x%x\n",
+                                        ptort_dtype_name(outs[o].dt), rm, sat, path, x, got, want);
+                        }
+                    }
+                CHECK(bad == 0);
+            }
+        }
+    }
+    set_path(0);
+}
+
 static void errors(void)
 {
     ptort_tile a = T(PTORT_F32, 2, 8, 0), b = T(PTORT_F32, 2, 8, 64), d = T(PTORT_F32, 2, 8, 128);
@@ -772,6 +828,7 @@ int main(void)
     reductions();
     broadcasts();
     cvt();
+    cvt_f16_exhaustive();
     errors();
     paths_agree();
     ptort_ctx_free(a5);
