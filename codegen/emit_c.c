@@ -168,6 +168,8 @@ typedef struct Buf {
     int origin;            /* argument whose data it holds (itself, or copied by tmov), -1 */
     int approx;            /* argument whose tquant -> tdequant round trip it holds, -1 */
     ValueId approx_val;    /* the name the tdequant wrote it under */
+    const char *view;      /* a tile view: the local descriptor made at its op, else NULL */
+    int parent;            /* a tile view: the buffer whose bytes it shares, else -1 */
 } Buf;
 
 /* A tile descriptor constant: one binding of one buffer. */
@@ -355,6 +357,8 @@ static const char *use_tile(Emit *e, ValueId v, const Op *op)
         fail(e, op->name_span, "codegen expects '%%%.*s' to be a tile buffer", (int)x->name.len, x->name.p);
         return NULL;
     }
+    if (e->bufs[bi].view)
+        return arena_str(e, "&%s", e->bufs[bi].view);
     int di;
     if (!cur_desc(e, bi, op, &di))
         return NULL;
@@ -442,12 +446,13 @@ static void mark_written(Emit *e, const Op *op, uint32_t k)
                 continue;
             ValueId v = op->opnds[at];
             int bi = e->buf_of[v];
-            if (bi >= 0) {
-                e->bufs[bi].written = true;
-                e->bufs[bi].last_writer = k;
-                e->bufs[bi].origin = -1;
-                e->bufs[bi].approx = -1;
-            } else if (e->ptr_arg[v] >= 0) {
+            for (int b = bi; b >= 0; b = e->bufs[b].parent) { /* a view writes its source's bytes */
+                e->bufs[b].written = true;
+                e->bufs[b].last_writer = k;
+                e->bufs[b].origin = -1;
+                e->bufs[b].approx = -1;
+            }
+            if (bi < 0 && e->ptr_arg[v] >= 0) {
                 int pb = e->ptr_arg[v];
                 e->entries[pb].flags |= PTORT_KARG_WRITTEN;
             }
@@ -705,6 +710,7 @@ static void emit_alloc(Emit *e, const Op *op)
     b->desc = b->first_desc = -1;
     b->last_writer = NO_OP;
     b->origin = b->approx = -1;
+    b->parent = -1;
     ValueId a = role(op, "addr"), vr = role(op, "valid_row"), vc = role(op, "valid_col");
     b->vr_val = vr;
     b->vc_val = vc;
@@ -729,6 +735,153 @@ static void emit_alloc(Emit *e, const Op *op)
         begin_call(e, op);
         sb_printf(&e->body, "ptort_tile_zero(ctx, %s)", t);
         end_call(e, op);
+    }
+}
+
+/* ---- tile views ------------------------------------------------------------------
+ * pto.treshape, pto.subview and pto.set_validshape make no copy: a view is a local
+ * ptort_tile over the bytes of the tile it views, made at its op by the runtime (which
+ * checks it), and a buffer of its own whose writes count as writes of that tile. They are
+ * recognised by name, so that the op table's rows stay the parser's business. */
+
+/* Operand of the first role of NAMES that the op has (the spellings differ per op). */
+static ValueId role_any(const Op *op, const char *a, const char *b)
+{
+    ValueId v = role(op, a);
+    return v != NO_VALUE || !b ? v : role(op, b);
+}
+
+/* A new buffer for view value R of type T over buffer PARENT, whose descriptor is the local
+ * LOCAL (declared by the caller). */
+static void add_view_buf(Emit *e, ValueId r, const Type *t, int parent, const char *local)
+{
+    Buf *b = &e->bufs[e->nbufs];
+    memset(b, 0, sizeof *b);
+    b->val = r;
+    b->arg = -1;
+    b->tb = &t->tile;
+    b->has_addr = true;
+    b->desc = b->first_desc = -1;
+    b->last_writer = NO_OP;
+    b->origin = b->approx = -1;
+    b->parent = parent;
+    b->view = local;
+    b->written = e->bufs[parent].written;
+    e->buf_of[r] = (int)e->nbufs++;
+}
+
+/* A static descriptor of tile type T at address 0 (the shape a view takes). */
+static const char *type_desc(Emit *e, const TileBody *t, const Value *v)
+{
+    const char *name = unique_name(&e->global, e->tag, v->name.p, v->name.len);
+    sb_printf(&e->decls,
+              "static const ptort_tile %s = {.loc = %s, .dtype = %s, .rows = %lld, .cols = %lld, "
+              ".valid_rows = %lld, .valid_cols = %lld, .blayout = %s, .slayout = %s, .fractal = %d, "
+              ".pad = %d, .compact = %d, .addr = 0};\n",
+              name, rt_loc[t->loc], rt_dtype(t->dtype) ? rt_dtype(t->dtype) : "PTORT_NUM_DTYPES",
+              (long long)t->rows, (long long)t->cols, (long long)(t->vrow == DIM_DYNAMIC ? t->rows : t->vrow),
+              (long long)(t->vcol == DIM_DYNAMIC ? t->cols : t->vcol),
+              t->blayout == BL_COL_MAJOR ? "PTORT_BL_COL_MAJOR" : "PTORT_BL_ROW_MAJOR",
+              t->slayout == SL_ROW_MAJOR   ? "PTORT_SL_ROW_MAJOR"
+              : t->slayout == SL_COL_MAJOR ? "PTORT_SL_COL_MAJOR"
+                                           : "PTORT_SL_NONE_BOX",
+              (int)t->fractal, (int)t->pad, (int)t->compact);
+    return name;
+}
+
+/* The source buffer of a view op and its descriptor expression; -1 (reported) if none. */
+static int view_source(Emit *e, const Op *op, ValueId src, const char **expr)
+{
+    if (src == NO_VALUE || e->buf_of[src] < 0) {
+        fail(e, op->name_span, "codegen expects the source of '%s' to be a tile buffer", op_info(op->kind)->name);
+        return -1;
+    }
+    *expr = use_tile(e, src, op);
+    return *expr ? e->buf_of[src] : -1;
+}
+
+/* %r = pto.treshape %src : T1 -> T2 and %r = pto.subview %src[%i, %j] sizes [R, C]
+ * (valid [%vr, %vc])? : T1 -> T2. */
+static void emit_view(Emit *e, const Op *op, bool subview)
+{
+    if (!op->nres || !type_is_tile(val(e, op->res[0])->type)) {
+        fail(e, op->name_span, "codegen expects '%s' to have a tile result", op_info(op->kind)->name);
+        return;
+    }
+    ValueId r = op->res[0];
+    const Value *rv = val(e, r);
+    const TileBody *t = &rv->type->tile;
+    const char *sx;
+    int pb = view_source(e, op, role_any(op, subview ? "source" : "src", subview ? "src" : "source"), &sx);
+    if (pb < 0)
+        return;
+    const char *local = unique_name(&e->local, "v_", rv->name.p, rv->name.len);
+    sb_printf(&e->body, "    ptort_tile %s;\n", local);
+    if (!subview) {
+        if (t->vrow == DIM_DYNAMIC || t->vcol == DIM_DYNAMIC) {
+            fail(e, op->name_span, "codegen expects a static valid shape for the result of 'pto.treshape'");
+            return;
+        }
+        const char *as = type_desc(e, t, rv);
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tile_reshape(ctx, %s, &%s, &%s)", sx, as, local);
+        end_call(e, op);
+        add_view_buf(e, r, rv->type, pb, local);
+        return;
+    }
+    int oi = op_role_index(op->kind, "offsets");
+    uint32_t first = 0;
+    if (oi < 0 || ir_role_operands(op, oi, &first) != 2) {
+        fail(e, op->name_span, "codegen expects two offsets for 'pto.subview'");
+        return;
+    }
+    const char *off[2], *valid[2];
+    for (int i = 0; i < 2; i++)
+        if (!(off[i] = scalar(e, op->opnds[first + i], op)))
+            return;
+    ValueId vr = role(op, "valid_row"), vc = role(op, "valid_col");
+    int64_t tv[2] = {t->vrow, t->vcol};
+    ValueId vv[2] = {vr, vc};
+    for (int i = 0; i < 2; i++) {
+        if (vv[i] != NO_VALUE) {
+            if (!(valid[i] = scalar(e, vv[i], op)))
+                return;
+        } else if (tv[i] == DIM_DYNAMIC) {
+            fail(e, op->name_span, "codegen expects 'pto.subview' with a dynamic valid shape to give valid_row and valid_col");
+            return;
+        } else {
+            valid[i] = arena_str(e, "%lld", (long long)tv[i]);
+        }
+    }
+    begin_call(e, op);
+    sb_printf(&e->body, "ptort_tile_subview(ctx, %s, %s, %s, %lld, %lld, %s, %s, &%s)", sx, off[0], off[1],
+              (long long)t->rows, (long long)t->cols, valid[0], valid[1], local);
+    end_call(e, op);
+    add_view_buf(e, r, rv->type, pb, local);
+}
+
+/* pto.set_validshape %src, %vr, %vc: the tile's valid shape from here on. */
+static void emit_set_validshape(Emit *e, const Op *op)
+{
+    ValueId src = role_any(op, "source", "src");
+    const char *sx;
+    int bi = view_source(e, op, src, &sx);
+    if (bi < 0)
+        return;
+    Buf *b = &e->bufs[bi];
+    if (!b->view && !b->vr && !b->vc) {
+        fail(e, op->name_span, "codegen expects the source of 'pto.set_validshape' to have a dynamic valid shape");
+        return;
+    }
+    const char *vr = scalar(e, role(op, "valid_row"), op), *vc = vr ? scalar(e, role(op, "valid_col"), op) : NULL;
+    if (!vr || !vc)
+        return;
+    begin_call(e, op);
+    sb_printf(&e->body, "ptort_tile_set_valid(ctx, %s, %s, %s)", sx, vr, vc);
+    end_call(e, op);
+    if (!b->view) { /* later bindings (tassign) start from the new sizes too */
+        b->vr = vr;
+        b->vc = vc;
     }
 }
 
@@ -780,6 +933,14 @@ static void emit_op(Emit *e, uint32_t k)
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1) {
         fail(e, op->name_span,
              "codegen requires the Level 2 (ins/outs) form of '%s'; Level 1 ops need the bufferize pass", in->name);
+        return;
+    }
+    if (strcmp(in->name, "pto.treshape") == 0 || strcmp(in->name, "pto.subview") == 0) {
+        emit_view(e, op, strcmp(in->name, "pto.subview") == 0);
+        return;
+    }
+    if (strcmp(in->name, "pto.set_validshape") == 0) {
+        emit_set_validshape(e, op);
         return;
     }
     switch (op->kind) {
@@ -920,6 +1081,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             b->desc = b->first_desc = -1;
             b->last_writer = NO_OP;
             b->origin = (int)i;
+            b->parent = -1;
             b->approx = -1;
             add_entry(e, v, 0, (int)i);
             runtime_dtype(e, x->type_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
