@@ -930,17 +930,17 @@ static void emit_op(Emit *e, uint32_t k)
 {
     const Op *op = &e->f->ops[k];
     const OpInfo *in = op_info(op->kind);
-    if (in->syntax == SYN_COMPUTE && op->form == FORM_L1) {
-        fail(e, op->name_span,
-             "codegen requires the Level 2 (ins/outs) form of '%s'; Level 1 ops need the bufferize pass", in->name);
-        return;
-    }
     if (strcmp(in->name, "pto.treshape") == 0 || strcmp(in->name, "pto.subview") == 0) {
         emit_view(e, op, strcmp(in->name, "pto.subview") == 0);
         return;
     }
     if (strcmp(in->name, "pto.set_validshape") == 0) {
         emit_set_validshape(e, op);
+        return;
+    }
+    if (in->syntax == SYN_COMPUTE && op->form == FORM_L1) {
+        fail(e, op->name_span,
+             "codegen requires the Level 2 (ins/outs) form of '%s'; Level 1 ops need the bufferize pass", in->name);
         return;
     }
     switch (op->kind) {

@@ -336,7 +336,7 @@ static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
             return ptort_fail(ctx, PTORT_E_DESC,
                               "%s: %s%sexpects boxed tile rows to be a multiple of innerRows (%lld), but got %lld",
                               op, role, sep, (long long)ir, (long long)t->rows);
-        if (t->cols % ic != 0)
+        if (t->cols % ic != 0 && t->loc != PTORT_VEC)
             return ptort_fail(ctx, PTORT_E_DESC,
                               "%s: %s%sexpects boxed tile cols to be a multiple of innerCols (%lld), but got %lld",
                               op, role, sep, (long long)ic, (long long)t->cols);

@@ -93,9 +93,15 @@ static void descriptors(void)
     b.loc = PTORT_VEC;                 /* vec tiles may have partial boxes */
     CHECK(ptort_tile_check(c, &b) == PTORT_OK);
     CHECK_EQ(ptort_tile_bytes(&b), 32 * 32 * 2);
-    b.cols = b.valid_cols = 24;
+    b.cols = b.valid_cols = 24;        /* and partial column boxes (PTOAS's [16, 2] ZZ views) */
+    CHECK(ptort_tile_check(c, &b) == PTORT_OK);
+    CHECK_EQ(ptort_tile_bytes(&b), 32 * 32 * 2);
+    b.loc = PTORT_MAT;
+    b.rows = b.valid_rows = 32;
     CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC,
                  "expects boxed tile cols to be a multiple of innerCols (16), but got 24");
+    b.loc = PTORT_VEC;
+    b.rows = b.valid_rows = 24;
     b.cols = b.valid_cols = 32;
     b.compact = PTORT_COMPACT_ROW_PLUS_ONE;
     CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "compact requires slayout=none_box");
