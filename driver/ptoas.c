@@ -51,6 +51,7 @@ static const Pass pipeline[] = {
 static const char help_text[] =
     "usage: ptoas [options] [FILE.pto | -]\n"
     "       ptoas run [options] FILE.pto [--func NAME] --in NAME=FILE.npy ... [--out NAME=FILE.npy ...]\n"
+    "       ptoas lsp\n"
     "\n"
     "options:\n"
     "  -o FILE                         write the output to FILE atomically (default: stdout)\n"
@@ -64,6 +65,8 @@ static const char help_text[] =
     "  --split-input-file              treat '// -----' lines as separators of independent inputs\n"
     "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
     "  --error-limit=N                 show at most N errors (default 100, 0 = no limit); says how many more\n"
+    "  --diagnostics-position-encoding=utf-16|utf-8  JSON characters: UTF-16 code units (default) or bytes\n"
+    "  --stdin-file-name=PATH          the name standard input has in diagnostics\n"
     "  --print-ir-after=PASS           dump the IR to stderr after PASS (repeatable)\n"
     "  --print-ir-after-all            dump the IR to stderr after every pass\n"
     "  --memory-report                 print each function's memory use after the IR\n"
@@ -77,8 +80,12 @@ static const char help_text[] =
     "  --out-float NAME=FILE           the same decoded to float32 (bf16, fp8, e8m0, packed fp4); --out keeps raw bits\n"
     "  --arg NAME=INT                  set the index/i64 argument %NAME\n"
     "\n"
+    "ptoas lsp: a Language Server Protocol server on stdin/stdout (docs/lsp.md)\n"
+    "\n"
     "  --version                       print the version and exit\n"
     "  --help                          print this help and exit\n";
+
+static bool json_tool_errors; /* --diagnostics-format=json: tool errors are JSON lines */
 
 /* A usage error: the message, the --help hint, exit 2. */
 static _Noreturn void usage_error(const char *fmt, ...) DIAG_PRINTF(1, 2);
@@ -90,7 +97,8 @@ static _Noreturn void usage_error(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     diag_tool_error("%s", msg);
-    fputs("ptoas: see 'ptoas --help'\n", stderr);
+    if (!json_tool_errors)
+        fputs("ptoas: see 'ptoas --help'\n", stderr);
     exit(2);
 }
 
@@ -109,6 +117,8 @@ typedef enum {
     O_SPLIT,
     O_DIAG_FORMAT,
     O_ERROR_LIMIT,
+    O_POS_ENCODING,
+    O_STDIN_NAME,
     O_PRINT_AFTER,
     O_PRINT_AFTER_ALL,
     O_MEMORY_REPORT,
@@ -135,6 +145,8 @@ static const struct LongOption {
     {"split-input-file", O_SPLIT, ARG_NONE},
     {"diagnostics-format", O_DIAG_FORMAT, ARG_REQUIRED},
     {"error-limit", O_ERROR_LIMIT, ARG_REQUIRED},
+    {"diagnostics-position-encoding", O_POS_ENCODING, ARG_REQUIRED},
+    {"stdin-file-name", O_STDIN_NAME, ARG_REQUIRED},
     {"print-ir-after", O_PRINT_AFTER, ARG_REQUIRED},
     {"print-ir-after-all", O_PRINT_AFTER_ALL, ARG_NONE},
     {"memory-report", O_MEMORY_REPORT, ARG_NONE},
@@ -300,6 +312,21 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         o->error_limit = (unsigned)v;
         break;
     }
+    case O_POS_ENCODING:
+        if (strcmp(value, "utf-16") == 0)
+            o->pos_encoding = POS_UTF16;
+        else if (strcmp(value, "utf-8") == 0)
+            o->pos_encoding = POS_UTF8;
+        else
+            usage_error("invalid value '%s' for --diagnostics-position-encoding, expected utf-16 "
+                        "or utf-8",
+                        value);
+        break;
+    case O_STDIN_NAME:
+        if (!*value)
+            usage_error("option '--stdin-file-name' needs a file name");
+        o->stdin_name = value;
+        break;
     case O_PRINT_AFTER: {
         /* A comma-separated list is accepted too: --print-ir-after=parse,verify. */
         const char *p = value;
@@ -696,6 +723,40 @@ static bool copy_stage(FILE *stage)
     return !ferror(stage);
 }
 
+/* The source and its diagnostics engine, as the options say: the name of
+ * standard input, the JSON position encoding, tool errors naming the file. */
+static void open_source(Driver *dr, const char *text, size_t len)
+{
+    Options *o = &dr->opt;
+    source_init(&dr->src, o->input, text, len);
+    if (o->stdin_name && strcmp(o->input, "-") == 0)
+        source_rename(&dr->src, o->stdin_name);
+    dr->diag = diag_new(&dr->src, o->diag_format, stderr);
+    diag_set_error_limit(dr->diag, o->error_limit);
+    diag_set_position_encoding(dr->diag, o->pos_encoding);
+    if (o->diag_format == DIAG_JSON)
+        diag_set_tool_format(DIAG_JSON, dr->src.uri);
+}
+
+/* Usage errors come as JSON lines when --diagnostics-format=json appears
+ * anywhere on the command line, even after the bad option. */
+static void scan_json_format(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        const char *name = a[0] == '-' ? a + 1 + (a[1] == '-') : NULL;
+        if (!name)
+            continue;
+        if (strcmp(name, "diagnostics-format=json") == 0 ||
+            (strcmp(name, "diagnostics-format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            json_tool_errors = true;
+    }
+    if (json_tool_errors)
+        diag_set_tool_format(DIAG_JSON, NULL);
+}
+
 /* --emit=exe and ptoas run: the C goes to a file in a temporary directory,
  * is compiled to -o (or, for run, next to it and executed). */
 static int build_exe(Driver *dr)
@@ -722,9 +783,7 @@ static int build_exe(Driver *dr)
             diag_tool_error("cannot create '%s': %s", c_path, strerror(errno));
     }
     if (dr->stage) {
-        source_init(&dr->src, o->input, text, len);
-        dr->diag = diag_new(&dr->src, o->diag_format, stderr);
-        diag_set_error_limit(dr->diag, o->error_limit);
+        open_source(dr, text, len);
         diag_set_werror(dr->diag, o->werror);
         status = run_all(dr);
         if (diag_error_count(dr->diag) > 0)
@@ -776,6 +835,7 @@ int main(int argc, char **argv)
         argc--;
         argv++;
     }
+    scan_json_format(argc, argv);
     parse_args(o, argc, argv);
     if (o->emit == OPT_EMIT_EXE)
         return build_exe(&dr);
@@ -804,9 +864,7 @@ int main(int argc, char **argv)
         }
     }
 
-    source_init(&dr.src, o->input, text, len);
-    dr.diag = diag_new(&dr.src, o->diag_format, stderr);
-    diag_set_error_limit(dr.diag, o->error_limit);
+    open_source(&dr, text, len);
     diag_set_verify_mode(dr.diag, o->verify_diagnostics);
     diag_set_werror(dr.diag, o->werror);
 
@@ -839,6 +897,7 @@ int main(int argc, char **argv)
     diag_set_internal_hook(NULL);
     diag_free(dr.diag);
     source_free(&dr.src);
+    diag_set_tool_format(DIAG_TEXT, NULL);
     free(text);
     return status;
 }

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define DIAG_CODE_MAX 96 /* longest rule id + 1 */
+
 /* ---- source files ------------------------------------------------------- */
 
 /* RFC 3986 unreserved characters and '/' stay as they are in a file URI. */
@@ -100,6 +102,13 @@ void source_init(SourceFile *src, const char *name, const char *text, size_t len
     src->nlines = 0;
 }
 
+void source_rename(SourceFile *src, const char *name)
+{
+    free(src->uri);
+    src->name = name;
+    src->uri = file_uri(name);
+}
+
 void source_free(SourceFile *src)
 {
     free(src->uri);
@@ -168,6 +177,60 @@ static void source_line_bounds(SourceFile *src, size_t l, size_t *start, size_t 
     *end = e;
 }
 
+static size_t utf8_len(const unsigned char *p, size_t avail);
+
+/* Characters of text[from, to) in enc: a 4-byte sequence is two UTF-16 units,
+ * any other well-formed sequence one, a stray byte one. */
+static uint32_t count_units(const char *text, size_t from, size_t to, PosEncoding enc)
+{
+    if (enc == POS_UTF8)
+        return (uint32_t)(to - from);
+    const unsigned char *t = (const unsigned char *)text;
+    uint32_t n = 0;
+    size_t i = from;
+    while (i < to) {
+        if (t[i] < 0x80) {
+            i++;
+            n++;
+            continue;
+        }
+        size_t k = utf8_len(t + i, to - i);
+        n += k == 4 ? 2 : 1;
+        i += k ? k : 1;
+    }
+    return n;
+}
+
+void source_position(SourceFile *src, uint32_t offset, PosEncoding enc, uint32_t *line,
+                     uint32_t *character)
+{
+    uint32_t col;
+    source_line_col(src, offset, line, &col);
+    uint32_t off = offset > src->len ? (uint32_t)src->len : offset;
+    *character = count_units(src->text, off - col, off, enc);
+}
+
+uint32_t source_offset(SourceFile *src, uint32_t line, uint32_t character, PosEncoding enc)
+{
+    source_lines(src);
+    if (line >= src->nlines)
+        return (uint32_t)src->len;
+    size_t ls = src->line_starts[line];
+    size_t le = line + 1 < src->nlines ? src->line_starts[line + 1] - 1 : src->len;
+    const unsigned char *t = (const unsigned char *)src->text;
+    size_t i = ls;
+    uint32_t n = 0;
+    while (i < le && n < character) {
+        size_t k = t[i] < 0x80 ? 1 : utf8_len(t + i, le - i);
+        uint32_t units = enc == POS_UTF8 ? (uint32_t)(k ? k : 1) : k == 4 ? 2 : 1;
+        if (n + units > character)
+            break; /* inside this character: its start */
+        n += units;
+        i += k ? k : 1;
+    }
+    return (uint32_t)i;
+}
+
 /* ---- the engine ---------------------------------------------------------- */
 
 typedef struct DiagRec {
@@ -175,6 +238,7 @@ typedef struct DiagRec {
     const char *label; /* "error", "warning", "note", or a custom label (static) */
     Span span;
     char *msg;         /* owned */
+    char *code;        /* owned; the rule id (diag_code) */
 } DiagRec;
 
 #define DIAG_BUFFER (64 * 1024)
@@ -188,6 +252,9 @@ struct DiagEngine {
     size_t bufsize;
     bool verify;
     bool werror;       /* --Werror: warnings are reported as errors */
+    PosEncoding enc;   /* JSON positions */
+    DiagHandler handler; /* diag_set_handler: diagnostics go there, not to out */
+    void *handler_ctx;
     unsigned errors;
     unsigned limit;    /* --error-limit; 0 = none */
     unsigned shown;    /* errors rendered */
@@ -234,8 +301,10 @@ void diag_set_error_limit(DiagEngine *d, unsigned limit)
 
 static void recs_free(DiagRec *r, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(r[i].msg);
+        free(r[i].code);
+    }
 }
 
 static void render_text(DiagEngine *d, const DiagRec *r);
@@ -251,7 +320,7 @@ void diag_free(DiagEngine *d)
         snprintf(msg, sizeof msg,
                  "%u more error%s not shown (--error-limit=%u; --error-limit=0 shows all)",
                  d->hidden, d->hidden == 1 ? "" : "s", d->limit);
-        DiagRec r = {SEV_NOTE, "note", d->first_hidden, msg};
+        DiagRec r = {SEV_NOTE, "note", d->first_hidden, msg, "error-limit"};
         if (d->fmt == DIAG_TEXT)
             render_text(d, &r);
         else
@@ -270,6 +339,18 @@ void diag_set_verify_mode(DiagEngine *d, bool on)
 {
     diag_flush(d);
     d->verify = on;
+}
+
+void diag_set_position_encoding(DiagEngine *d, PosEncoding enc)
+{
+    d->enc = enc;
+}
+
+void diag_set_handler(DiagEngine *d, DiagHandler fn, void *ctx)
+{
+    diag_flush(d);
+    d->handler = fn;
+    d->handler_ctx = ctx;
 }
 
 unsigned diag_error_count(const DiagEngine *d)
@@ -434,8 +515,8 @@ static void json_range(DiagEngine *d, Span sp)
     uint32_t bl, bc, el, ec;
     if (sp.end < sp.begin)
         sp.end = sp.begin;
-    source_line_col(d->src, sp.begin, &bl, &bc);
-    source_line_col(d->src, sp.end, &el, &ec);
+    source_position(d->src, sp.begin, d->enc, &bl, &bc);
+    source_position(d->src, sp.end, d->enc, &el, &ec);
     fprintf(d->out,
             "{\"start\":{\"line\":%u,\"character\":%u},\"end\":{\"line\":%u,\"character\":%u}}",
             bl, bc, el, ec);
@@ -454,8 +535,10 @@ static void render_json(DiagEngine *d, const DiagRec *head, const DiagRec *notes
     json_uri(d);
     fputs(",\"range\":", out);
     json_range(d, head->span);
-    fprintf(out, ",\"severity\":%d,\"source\":\"ptoas\",\"message\":",
+    fprintf(out, ",\"severity\":%d,\"code\":",
             head->sev == SEV_WARNING ? 2 : head->sev == SEV_NOTE ? 3 : 1);
+    json_string(out, head->code, strlen(head->code));
+    fputs(",\"source\":\"ptoas\",\"message\":", out);
     json_string(out, head->msg, strlen(head->msg));
     if (nnotes > 0) {
         fputs(",\"relatedInformation\":[", out);
@@ -473,13 +556,126 @@ static void render_json(DiagEngine *d, const DiagRec *head, const DiagRec *notes
     fputs("}\n", out);
 }
 
+/* ---- rule ids ----------------------------------------------------------------- */
+
+static bool alnum(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Appends the fixed words of text to buf (see diag_code). In a format string
+ * (is_fmt) conversions are skipped; quoted entities and numbers always are.
+ * Returns the number of words taken. */
+static unsigned code_words(const char *text, bool is_fmt, char *buf, size_t size, size_t *len)
+{
+    unsigned words = 0;
+    const char *p = text;
+    while (*p) {
+        if (!is_fmt && (strncmp(p, ", but got", 9) == 0 || strncmp(p, " but got", 8) == 0))
+            break; /* what was found varies: the rule is what was expected */
+        if (is_fmt && *p == '%') {
+            p++;
+            if (*p == '%') {
+                p++;
+                continue;
+            }
+            while (*p && !strchr("csdiuxXfgeEpzn", *p))
+                p++; /* flags, width, precision, length */
+            if (*p == 'z' || *p == 'l' || *p == 'h')
+                while (*p == 'z' || *p == 'l' || *p == 'h')
+                    p++;
+            if (*p)
+                p++;
+            continue;
+        }
+        if (*p == '\'' || *p == '"') { /* a quoted entity: skipped whole */
+            const char *close = strchr(p + 1, *p);
+            p = close ? close + 1 : p + strlen(p);
+            continue;
+        }
+        if (!alnum((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        bool digits = true;
+        while (alnum((unsigned char)*p) || *p == '_') {
+            if (*p < '0' || *p > '9')
+                digits = false;
+            p++;
+        }
+        if (digits)
+            continue;
+        size_t n = (size_t)(p - w);
+        if (*len + (*len > 0) + n >= size)
+            break; /* full: stop at a word boundary */
+        if (*len > 0)
+            buf[(*len)++] = '-';
+        for (size_t i = 0; i < n; i++) {
+            char c = w[i];
+            buf[(*len)++] = c == '_' ? '-' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+        }
+        buf[*len] = '\0';
+        words++;
+    }
+    return words;
+}
+
+const char *diag_code(const char *fmt, const char *msg, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size == 0)
+        return buf;
+    buf[0] = '\0';
+    if (code_words(fmt, true, buf, size, &len) >= 2)
+        return buf;
+    len = 0;
+    buf[0] = '\0';
+    const char *m = msg ? msg : "";
+    if (*m == '\'') { /* "'pto.tquant' op ...": the op is the entity, not the rule */
+        const char *close = strchr(m + 1, '\'');
+        if (close && strncmp(close, "' op ", 5) == 0)
+            m = close + 5;
+    }
+    code_words(m, false, buf, size, &len);
+    if (len == 0)
+        snprintf(buf, size, "%s", "error");
+    return buf;
+}
+
+/* The rule id of a message as an owned string. */
+static char *code_of(const char *fmt, const char *msg)
+{
+    char code[DIAG_CODE_MAX];
+    diag_code(fmt, msg, code, sizeof code);
+    return strcpy(xmalloc(strlen(code) + 1), code);
+}
+
 /* ---- reporting ----------------------------------------------------------- */
 
-/* JSON: renders the error waiting for its notes. */
+static DiagItem item_of(const DiagRec *r)
+{
+    return (DiagItem){r->sev, r->label, r->span, r->msg, r->code};
+}
+
+/* Hands the pending diagnostic and its notes to the handler. */
+static void to_handler(DiagEngine *d)
+{
+    DiagItem *items = xmalloc(d->npending * sizeof *items);
+    for (size_t i = 0; i < d->npending; i++)
+        items[i] = item_of(&d->pending[i]);
+    d->handler(d->handler_ctx, &items[0], items + 1, d->npending - 1);
+    free(items);
+}
+
+/* JSON (or a handler): renders the error waiting for its notes. */
 static void render_pending(DiagEngine *d)
 {
     if (d->npending > 0) {
-        render_json(d, &d->pending[0], d->pending + 1, d->npending - 1);
+        if (d->handler)
+            to_handler(d);
+        else
+            render_json(d, &d->pending[0], d->pending + 1, d->npending - 1);
         recs_free(d->pending, d->npending);
         d->npending = 0;
     }
@@ -504,6 +700,7 @@ static void emit(DiagEngine *d, DiagRec *r)
                 d->first_hidden = r->span;
             d->hiding = true;
             free(r->msg);
+            free(r->code);
             return;
         }
         d->shown++;
@@ -512,22 +709,25 @@ static void emit(DiagEngine *d, DiagRec *r)
         d->hiding = false;
     } else if (d->hiding) { /* a note of a hidden error */
         free(r->msg);
+        free(r->code);
         return;
     }
-    if (d->fmt == DIAG_TEXT) {
+    if (d->fmt == DIAG_TEXT && !d->handler) {
         render_text(d, r);
         free(r->msg);
+        free(r->code);
         if (ftello(d->out) >= DIAG_BUFFER)
             drain(d);
         return;
     }
-    if (r->sev == SEV_NOTE) {
-        if (d->npending == 0) { /* a note without its error: JSON has no place for it */
-            free(r->msg);
-            return;
-        }
-    } else {
-        render_pending(d);
+    if (r->sev == SEV_NOTE && d->npending == 0 && !d->handler) {
+        /* a note without its error: JSON has no place for it */
+        free(r->msg);
+        free(r->code);
+        return;
+    }
+    if (r->sev != SEV_NOTE || d->npending == 0) {
+        render_pending(d); /* a new head (a handler also takes a lone note as one) */
         if (ftello(d->out) >= DIAG_BUFFER)
             drain(d);
     }
@@ -538,7 +738,8 @@ static void emit(DiagEngine *d, DiagRec *r)
 static void report(DiagEngine *d, DiagSeverity sev, const char *label, Span span,
                    const char *fmt, va_list ap)
 {
-    DiagRec r = {sev, label, span, vformat(fmt, ap)};
+    DiagRec r = {sev, label, span, vformat(fmt, ap), NULL};
+    r.code = code_of(fmt, r.msg);
     if (sev == SEV_ERROR)
         d->errors++;
     if (d->verify) {
@@ -615,8 +816,9 @@ static void verify_fail(Verifier *v, Span span, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    DiagRec r = {SEV_ERROR, "error", span, vformat(fmt, ap)};
+    DiagRec r = {SEV_ERROR, "error", span, vformat(fmt, ap), NULL};
     va_end(ap);
+    r.code = code_of(fmt, r.msg);
     emit(v->d, &r);
     v->ok = false;
 }
@@ -947,14 +1149,45 @@ _Noreturn void diag_out_of_memory(size_t n)
     exit(2);
 }
 
+static DiagFormat tool_format = DIAG_TEXT;
+static char *tool_uri;
+
+void diag_set_tool_format(DiagFormat fmt, const char *uri)
+{
+    tool_format = fmt;
+    free(tool_uri);
+    tool_uri = uri ? strcpy(xmalloc(strlen(uri) + 1), uri) : NULL;
+}
+
 void diag_tool_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("ptoas: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (tool_format == DIAG_TEXT) {
+        fputs("ptoas: error: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+        return;
+    }
+    char *msg = vformat(fmt, ap);
     va_end(ap);
+    char code[DIAG_CODE_MAX];
+    memcpy(code, "tool-", 5);
+    diag_code(fmt, msg, code + 5, sizeof code - 5);
+    fputc('{', stderr);
+    if (tool_uri) {
+        fputs("\"uri\":", stderr);
+        json_string(stderr, tool_uri, strlen(tool_uri));
+        fputc(',', stderr);
+    }
+    fputs("\"range\":{\"start\":{\"line\":0,\"character\":0},\"end\":{\"line\":0,\"character\":0}},"
+          "\"severity\":1,\"code\":", stderr);
+    json_string(stderr, code, strlen(code));
+    fputs(",\"source\":\"ptoas\",\"message\":", stderr);
+    json_string(stderr, msg, strlen(msg));
+    fputs("}\n", stderr);
+    free(msg);
 }
 
 void diag_set_internal_hook(void (*cleanup)(void))

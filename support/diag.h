@@ -36,6 +36,21 @@ void source_init(SourceFile *src, const char *name, const char *text, size_t len
 void source_free(SourceFile *src);
 /* 0-based line and 0-based byte column of a byte offset (offset may equal len). */
 void source_line_col(SourceFile *src, uint32_t offset, uint32_t *line, uint32_t *col);
+/* Names the source after the fact (--stdin-file-name): text diagnostics show
+ * name, JSON ones its file URI. name must outlive src. */
+void source_rename(SourceFile *src, const char *name);
+
+/* How JSON and LSP positions count characters within a line (LSP 3.17
+ * PositionEncodingKind): UTF-16 code units (the LSP default) or bytes. A byte
+ * that is not part of well-formed UTF-8 counts as one unit in both. */
+typedef enum { POS_UTF16, POS_UTF8 } PosEncoding;
+/* 0-based line and character of a byte offset in the given encoding. */
+void source_position(SourceFile *src, uint32_t offset, PosEncoding enc, uint32_t *line,
+                     uint32_t *character);
+/* The byte offset of (line, character), clamped to the line's end (before its
+ * newline) and to the file's end; a character inside a multi-byte sequence
+ * goes to the sequence's start. */
+uint32_t source_offset(SourceFile *src, uint32_t line, uint32_t character, PosEncoding enc);
 
 typedef enum { DIAG_TEXT, DIAG_JSON } DiagFormat;
 typedef enum { SEV_ERROR = 1, SEV_WARNING = 2, SEV_NOTE = 3 } DiagSeverity;
@@ -54,6 +69,36 @@ void diag_set_verify_mode(DiagEngine *d, bool on);
 void diag_set_error_limit(DiagEngine *d, unsigned limit);
 /* --Werror: every later warning is reported (and counted) as an error. */
 void diag_set_werror(DiagEngine *d, bool on);
+/* JSON positions: UTF-16 code units (default) or bytes. */
+void diag_set_position_encoding(DiagEngine *d, PosEncoding enc);
+
+/* A diagnostic as handed to a handler: an error or warning (or a note that has
+ * no error to attach to) and, separately, the notes attached to it. code is
+ * the message kind's rule id (see diag_code). Strings live until the handler
+ * returns. */
+typedef struct DiagItem {
+    DiagSeverity sev;
+    const char *label; /* "error", "warning", "note", or a custom label */
+    Span span;
+    const char *msg;
+    const char *code;
+} DiagItem;
+typedef void (*DiagHandler)(void *ctx, const DiagItem *head, const DiagItem *notes, size_t nnotes);
+/* Sends every diagnostic to fn instead of printing it (the language server's
+ * sink); an error reaches fn with its notes, at the next error or diag_flush.
+ * NULL restores printing. */
+void diag_set_handler(DiagEngine *d, DiagHandler fn, void *ctx);
+
+/* The rule id of a message kind (the `code` of JSON and LSP diagnostics): the
+ * fixed words of the message's format string, lowercase, joined by '-', with
+ * the variable parts (conversions, quoted entities, numbers) left out, e.g.
+ * "use of undeclared SSA value name '%s'" -> "use-of-undeclared-ssa-value-name".
+ * When the format is only a frame around a pre-formatted message ("%s",
+ * "'%s' op %s"), the words of the message up to ", but got" are used instead,
+ * numbers and quoted entities still left out. So call sites need no ids of
+ * their own, and an id changes only when its message's wording does. Writes
+ * at most size-1 bytes to buf (cut at a word boundary) and returns buf. */
+const char *diag_code(const char *fmt, const char *msg, char *buf, size_t size);
 
 #if defined(__GNUC__)
 #define DIAG_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -86,8 +131,13 @@ unsigned diag_error_count(const DiagEngine *d);
  * collected diagnostics and returns true when everything matched. */
 bool diag_verify(DiagEngine *d, uint32_t begin, uint32_t end);
 
-/* Problems that have no source location (usage, I/O): "ptoas: error: msg". */
+/* Problems that have no source location (usage, I/O): "ptoas: error: msg",
+ * or in JSON form (diag_set_tool_format) one Diagnostic line at the start of
+ * the input, code "tool-" plus the message's rule id. */
 void diag_tool_error(const char *fmt, ...) DIAG_PRINTF(1, 2);
+/* How diag_tool_error prints: text (the default) or JSON naming uri (may be
+ * NULL before the input is known: the line then has no "uri"). uri is copied. */
+void diag_set_tool_format(DiagFormat fmt, const char *uri);
 
 /* An internal invariant failed, i.e. a bug in ptoas: prints
  * "ptoas: internal error: msg at file.c:line (this is a bug)" on stderr, runs the

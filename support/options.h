@@ -60,6 +60,8 @@ typedef struct Options {
     bool split_input_file;    /* --split-input-file: `// -----` separates independent inputs */
     DiagFormat diag_format;   /* --diagnostics-format=text|json (default text) */
     unsigned error_limit;     /* --error-limit=N: errors shown (default 100; 0 = no limit) */
+    PosEncoding pos_encoding; /* --diagnostics-position-encoding=utf-16|utf-8 (JSON columns) */
+    const char *stdin_name;   /* --stdin-file-name=PATH: how standard input is named */
     bool print_ir_after[OPT_PASS_COUNT]; /* --print-ir-after=PASS, --print-ir-after-all */
     bool memory_report;       /* --memory-report: docs/memory.md section 6, on stdout after the IR */
     bool memory_map;          /* --memory-map: the same as a picture */
