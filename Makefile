@@ -14,11 +14,11 @@ WARN     := -std=c11 -Wall -Wextra -Wpedantic -Werror
 BASEFLAGS:= $(WARN) -g -ffp-contract=off -fno-trapping-math -D_POSIX_C_SOURCE=200809L
 OPT      := -O2
 SAN      := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DPTOAS_DEBUG
-INC      := -Ilexer -Iparser -Isupport -Iir -Ipasses -Icodegen -Idriver -Iruntime -I$(BUILD)
+INC      := -Ilexer -Iparser -Isupport -Iir -Ipasses -Icodegen -Idriver -Ilsp -Iruntime -I$(BUILD)
 CFLAGS   ?=
 LDLIBS   := -lm
 
-FRONT_SRC := $(wildcard support/*.c ir/*.c parser/*.c passes/*.c codegen/*.c)
+FRONT_SRC := $(wildcard support/*.c ir/*.c parser/*.c passes/*.c codegen/*.c lsp/*.c)
 DRIVER_SRC:= $(wildcard driver/*.c)
 GEN_SRC   := $(BUILD)/lexer.c $(BUILD)/parser.c
 RT_SRC    := $(wildcard runtime/*.c)

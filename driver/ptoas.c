@@ -16,6 +16,7 @@
 #include "emit_c.h"
 #include "file.h"
 #include "frontend.h"
+#include "lsp.h"
 #include "options.h"
 #include "pass.h"
 #include "run.h"
@@ -824,6 +825,14 @@ int main(int argc, char **argv)
     o->level = OPT_LEVEL2;
     o->stop_after = OPT_PASS_TASSIGN;
     o->diag_format = DIAG_TEXT;
+    if (argc > 1 && strcmp(argv[1], "lsp") == 0) {
+        /* ptoas lsp [--stdio]: the language server on stdin/stdout */
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--stdio") != 0)
+                usage_error("unknown argument '%s' for 'ptoas lsp' (it speaks LSP on stdin and stdout)",
+                            argv[i]);
+        return lsp_main(0, stdout);
+    }
     o->error_limit = 100;
     install_signal_handlers();
     the_driver = &dr;

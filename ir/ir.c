@@ -171,6 +171,8 @@ void frontend_free(Module *m)
         return;
     ir_funcs_free(m);
     sb_free(&m->report);
+    free(m->places);
+    free(m->fmem);
     types_free(&m->types);
     arena_free(&m->arena);
     free(m);

@@ -273,6 +273,23 @@ typedef struct ModuleOp {
     Func **funcs;
 } ModuleOp;
 
+/* Where tassign put a tile (one per placement entry, MEMORY.md): kept for the
+ * language server's hovers and inlay hints. value is a handle of f. */
+typedef struct Placement {
+    const Func *f;
+    ValueId value;
+    Span def;                /* the binding: the value's definition, or its pto.tassign */
+    uint8_t loc;
+    int64_t addr, size;
+    int64_t start, end;      /* live range in op numbers; start -1 = never used */
+} Placement;
+
+/* A function's peak use (-1 when no tile is in the space) and the capacity, per space. */
+typedef struct FuncMemory {
+    const Func *f;
+    int64_t peak[LOC_COUNT], capacity[LOC_COUNT];
+} FuncMemory;
+
 /* The result of parsing one input (a file or a split chunk). */
 struct Module {
     Arena arena;
@@ -281,6 +298,10 @@ struct Module {
     ModuleOp **mods;
     uint32_t nmods, mods_cap;
     StrBuf report;           /* --memory-report / --memory-map text, printed after the IR */
+    Placement *places;       /* tassign's result, when it succeeded (vector) */
+    uint32_t nplaces, places_cap;
+    FuncMemory *fmem;        /* one per function tassign placed (vector) */
+    uint32_t nfmem, fmem_cap;
 };
 
 /* Builders used by the parser and the passes. */

@@ -20,6 +20,9 @@ bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *op
  * else "pto.device-spec", else --pto-arch. */
 OptArch module_arch(const ModuleOp *mod, const Options *opt);
 
+/* The bytes a tile takes in its memory space (docs/memory.md section 1). */
+int64_t tassign_tile_bytes(const TileBody *b);
+
 /* Inner box of a tile layout in elements (docs/verify.md section 1). */
 void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols);
 

@@ -58,7 +58,7 @@ typedef struct T {
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 /* docs/memory.md section 1: rows and cols rounded up to whole inner boxes. */
-static int64_t tile_bytes(const TileBody *b)
+int64_t tassign_tile_bytes(const TileBody *b)
 {
     int64_t size = dtype_size(b->dtype);
     if (b->compact == 2 && b->slayout == SL_NONE_BOX) {
@@ -90,7 +90,7 @@ static uint32_t new_entry(T *t, ValueId v, Str name, uint32_t def_op, Span def)
     e->def_op = def_op;
     e->def = def;
     e->loc = (Loc)b->loc;
-    e->size = tile_bytes(b);
+    e->size = tassign_tile_bytes(b);
     e->asize = round_up(e->size, alignment[e->loc]);
     e->first = e->last_read = e->last_write = -1;
     return t->ne++;
@@ -957,6 +957,30 @@ static void report(T *t, StrBuf *out, bool map)
     free(keys);
 }
 
+/* Keeps the placement in the module for tools that show it (the language server). */
+static void record(T *t)
+{
+    Module *m = t->m;
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *e = &t->e[i];
+        if (e->dropped)
+            continue;
+        xgrow32((void **)&m->places, &m->places_cap, (size_t)m->nplaces + 1, sizeof *m->places);
+        m->places[m->nplaces++] = (Placement){t->f, e->value, e->def, (uint8_t)e->loc, e->addr,
+                                              e->size, e->start, e->end};
+    }
+    xgrow32((void **)&m->fmem, &m->fmem_cap, (size_t)m->nfmem + 1, sizeof *m->fmem);
+    FuncMemory *fm = &m->fmem[m->nfmem++];
+    fm->f = t->f;
+    for (int loc = 0; loc < LOC_COUNT; loc++) {
+        bool any = false;
+        for (uint32_t i = 0; i < t->ne && !any; i++)
+            any = t->e[i].loc == (Loc)loc && !t->e[i].dropped;
+        fm->peak[loc] = any ? space_peak(t, (Loc)loc) : -1;
+        fm->capacity[loc] = cap_of(t, (Loc)loc);
+    }
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 static void tassign_func(T *t)
 {
@@ -971,6 +995,7 @@ static void tassign_func(T *t)
             check_overflow(t, (Loc)loc);
     }
     if (!t->errors) {
+        record(t);
         if (t->opt->memory_report)
             report(t, &t->m->report, false);
         if (t->opt->memory_map)
