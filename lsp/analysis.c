@@ -145,8 +145,11 @@ const AValue *analysis_value_at(const Analysis *a, uint32_t offset)
 
 const AFunc *analysis_func_at(const Analysis *a, uint32_t offset)
 {
+    /* the last function that starts before offset: while a function is being
+     * typed its closing brace may be missing */
+    const AFunc *best = NULL;
     for (uint32_t i = 0; i < a->nfuncs; i++)
-        if (a->funcs[i].range.begin <= offset && offset <= a->funcs[i].range.end)
-            return &a->funcs[i];
-    return NULL;
+        if (a->funcs[i].range.begin <= offset && (!best || a->funcs[i].range.begin >= best->range.begin))
+            best = &a->funcs[i];
+    return best;
 }

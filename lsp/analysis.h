@@ -83,7 +83,7 @@ void analysis_free(Analysis *a);
 /* The value whose definition or use covers offset (end inclusive, so that a
  * cursor just after a name finds it); NULL if none. */
 const AValue *analysis_value_at(const Analysis *a, uint32_t offset);
-/* The function containing offset, or NULL. */
+/* The function offset is in: the last one that starts before it (NULL if none). */
 const AFunc *analysis_func_at(const Analysis *a, uint32_t offset);
 
 #endif

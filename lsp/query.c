@@ -350,8 +350,9 @@ static bool in_tile_type(const Analysis *a, uint32_t off)
                 depth--;
                 continue;
             }
-            return (p >= 9 && memcmp(t + p - 9, "!pto.tile", 9) == 0) ||
-                   (p >= 13 && memcmp(t + p - 13, "!pto.tile_buf", 13) == 0);
+            /* t[p - 1] is the '<' */
+            return (p >= 10 && memcmp(t + p - 10, "!pto.tile", 9) == 0) ||
+                   (p >= 14 && memcmp(t + p - 14, "!pto.tile_buf", 13) == 0);
         }
     }
     return false;

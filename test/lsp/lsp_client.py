@@ -10,9 +10,12 @@ Script lines ('#' starts a comment line; $DIR is the script's directory):
   opentext URI JSON    didOpen with the JSON string as the text
   send JSON            a message; "jsonrpc" is added; waits for the response
                        when it has an "id"
+  labels JSON          a completion request: prints "labels ID L:C-L:C: A B ..." (the
+                       range the items replace, their labels) instead of the response
   notify JSON          a message sent without waiting
   publish              waits for the next publishDiagnostics
-  raw PYTHON-BYTES     bytes sent as they are (a Python bytes literal)
+  raw PYTHON-BYTES     bytes sent as they are (a Python bytes expression;
+                       frame(b'...') adds a correct Content-Length header)
   exit                 closes stdin, waits for the exit, prints "exit N"
 Messages that arrive while waiting are printed too, in order. A wait longer
 than 20 s fails the run (exit 1)."""
@@ -69,6 +72,11 @@ class Server:
         return json.loads(body.decode())
 
 
+def frame(body):
+    """body with a correct Content-Length header, for raw lines"""
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
 def show(msg):
     print("<- " + json.dumps(msg, ensure_ascii=False, separators=(",", ":")), flush=True)
 
@@ -103,6 +111,22 @@ def main():
                 srv.send(msg)
                 if cmd == "send" and "id" in msg:
                     wait_id(srv, msg["id"])
+            elif cmd == "labels":
+                msg = json.loads(arg)
+                msg.setdefault("jsonrpc", "2.0")
+                srv.send(msg)
+                while True:
+                    m = srv.read()
+                    if m.get("id") == msg["id"] and "method" not in m:
+                        break
+                    show(m)
+                items = (m.get("result") or {}).get("items", [])
+                rng = "-"
+                if items:
+                    r = items[0]["textEdit"]["range"]
+                    rng = "%d:%d-%d:%d" % (r["start"]["line"], r["start"]["character"],
+                                           r["end"]["line"], r["end"]["character"])
+                print("labels %s %s: %s" % (msg["id"], rng, " ".join(i["label"] for i in items)), flush=True)
             elif cmd == "publish":
                 while True:
                     m = srv.read()
@@ -110,7 +134,7 @@ def main():
                     if m.get("method") == "textDocument/publishDiagnostics":
                         break
             elif cmd == "raw":
-                srv.write(ast.literal_eval(arg))
+                srv.write(eval(arg, {"__builtins__": {}, "frame": frame}))  # the test's bytes expression
             elif cmd == "exit":
                 srv.p.stdin.close()
                 try:
