@@ -673,6 +673,8 @@ void lsp_handle(LspServer *s, const char *body, size_t len)
             send_error(s, id, RPC_INVALID_REQUEST, "'jsonrpc' must be \"2.0\"");
         return;
     }
+    if (params && params->kind == JSON_NULL)
+        params = NULL; /* "params": null, as some clients send for shutdown */
     if (params && params->kind != JSON_OBJECT && params->kind != JSON_ARRAY) {
         if (id)
             send_error(s, id, RPC_INVALID_PARAMS, "'params' must be an object or an array");
