@@ -107,12 +107,22 @@ UNIT_SAN := $(addprefix $(BUILD)/asan/unit/,$(UNIT_NAMES))
 
 # ---- fuzzing -----------------------------------------------------------------
 FUZZ_CORPUS := test/fuzz/corpus
+FUZZ_LSP_CORPUS := test/fuzz/lsp_corpus
 # The replay driver runs the fuzz target over saved inputs without libFuzzer.
 $(BUILD)/asan/fuzz_replay: test/fuzz/fuzz_parse.c test/fuzz/replay_main.c $(FRONT_OBJ_SAN)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(SAN) $(INC) -o $@ test/fuzz/fuzz_parse.c test/fuzz/replay_main.c $(FRONT_OBJ_SAN) $(LDLIBS)
 
+$(BUILD)/asan/fuzz_lsp_replay: test/fuzz/fuzz_lsp.c test/fuzz/replay_main.c $(FRONT_OBJ_SAN)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(SAN) $(INC) -o $@ test/fuzz/fuzz_lsp.c test/fuzz/replay_main.c $(FRONT_OBJ_SAN) $(LDLIBS)
+
+# FUZZ_TIME seconds in all: two thirds to the assembler (fuzz_parse), one third
+# to the language server's message handling (fuzz_lsp), which runs the same
+# frontend on the documents its messages build.
 FUZZ_TIME ?= 600
+FUZZ_PARSE_TIME = $(shell expr $(FUZZ_TIME) \* 2 / 3)
+FUZZ_LSP_TIME = $(shell expr $(FUZZ_TIME) - $(FUZZ_PARSE_TIME))
 fuzz: deps $(GEN_SRC)
 	@command -v clang >/dev/null 2>&1 && [ -n "$$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || \
 	  { [ "$$(id -u)" = 0 ] && echo "ptoas: installing clang with apt-get" && apt-get install -y -qq clang >/dev/null; } || \
@@ -120,8 +130,13 @@ fuzz: deps $(GEN_SRC)
 	@mkdir -p $(BUILD)/fuzz $(BUILD)/fuzz/new
 	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L $(INC) \
 	  -o $(BUILD)/fuzz/fuzz_parse test/fuzz/fuzz_parse.c $(FRONT_SRC) $(GEN_SRC) $(LDLIBS)
-	$(BUILD)/fuzz/fuzz_parse -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+	$(BUILD)/fuzz/fuzz_parse -max_total_time=$(FUZZ_PARSE_TIME) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
 	  -dict=test/fuzz/pto.dict -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/new $(FUZZ_CORPUS)
+	@mkdir -p $(BUILD)/fuzz/lsp_new
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L $(INC) \
+	  -o $(BUILD)/fuzz/fuzz_lsp test/fuzz/fuzz_lsp.c $(FRONT_SRC) $(GEN_SRC) $(LDLIBS)
+	$(BUILD)/fuzz/fuzz_lsp -max_total_time=$(FUZZ_LSP_TIME) -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+	  -dict=test/fuzz/lsp.dict -artifact_prefix=$(BUILD)/fuzz/lsp- $(BUILD)/fuzz/lsp_new $(FUZZ_LSP_CORPUS)
 
 # ---- editor tests --------------------------------------------------------------
 # The grammar test runs the real TextMate engine; its npm packages go to build/npm,
@@ -134,7 +149,7 @@ $(NPM_MODS)/vscode-textmate/package.json $(NPM_MODS)/vscode-oniguruma/package.js
 EDITOR_DEPS := $(NPM_MODS)/vscode-textmate/package.json $(NPM_MODS)/vscode-oniguruma/package.json
 
 # ---- the test suite ----------------------------------------------------------
-check: deps all $(BUILD)/asan/ptoas $(UNIT_SAN) $(BUILD)/asan/fuzz_replay $(EDITOR_DEPS)
+check: deps all $(BUILD)/asan/ptoas $(UNIT_SAN) $(BUILD)/asan/fuzz_replay $(BUILD)/asan/fuzz_lsp_replay $(EDITOR_DEPS)
 	@BUILD=$(BUILD) LIT="$(LIT)" LLVM_BIN=$(LLVM_BIN) sh test/run_checks.sh $(UNIT_SAN)
 
 asan: $(BUILD)/asan/ptoas $(UNIT_SAN)

@@ -38,6 +38,9 @@ done
 if [ -x "$BUILD/asan/fuzz_replay" ] && [ -d test/fuzz/corpus ]; then
     count "fuzz corpus replay" "$BUILD/asan/fuzz_replay" test/fuzz/corpus
 fi
+if [ -x "$BUILD/asan/fuzz_lsp_replay" ] && [ -d test/fuzz/lsp_corpus ]; then
+    count "fuzz lsp corpus replay" "$BUILD/asan/fuzz_lsp_replay" test/fuzz/lsp_corpus
+fi
 
 count "editor grammar (vscode-textmate)" node test/editors/grammar_test.js . "$BUILD/npm/node_modules"
 count "editor syntax (neovim)" nvim --headless -u NONE -i NONE -n -c "luafile test/editors/vim_syntax_test.lua"
