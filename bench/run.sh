@@ -1,5 +1,6 @@
 #!/bin/sh
-# make bench: runtime kernels against memcpy, then frontend throughput.
+# make bench: runtime kernels against memcpy, frontend throughput, then the
+# language server's keystroke-to-diagnostics time.
 set -e
 BUILD=${1:-build}
 if [ -f bench/bench_runtime.c ]; then
@@ -7,4 +8,7 @@ if [ -f bench/bench_runtime.c ]; then
 fi
 if [ -f bench/frontend.sh ]; then
   sh bench/frontend.sh "$BUILD"
+fi
+if [ -f bench/lsp_bench.py ]; then
+  python3 bench/lsp_bench.py "$BUILD/ptoas"
 fi
