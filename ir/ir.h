@@ -273,7 +273,7 @@ typedef struct ModuleOp {
     Func **funcs;
 } ModuleOp;
 
-/* Where tassign put a tile (one per placement entry, MEMORY.md): kept for the
+/* Where tassign put a tile (one per placement entry, docs/memory.md): kept for the
  * language server's hovers and inlay hints. value is a handle of f. */
 typedef struct Placement {
     const Func *f;

@@ -15,7 +15,7 @@ bool feat_ident_char(char c)
 
 /* ---- texts ------------------------------------------------------------------- */
 
-/* One line per op (NUMERICS.md, LANGUAGE.md section 5). */
+/* One line per op (docs/numerics.md, docs/language.md). */
 static const char *const op_summary[OP_COUNT] = {
     [OP_TQUANT] = "quantizes a tile: INT8_SYM `q = clamp(rint(x * scale), -128, 127)`, INT8_ASYM "
                   "`q = clamp(rint(x * scale + offset), 0, 255)` per row; MX kinds as pto.tquant.mx",
@@ -42,7 +42,7 @@ typedef struct EnumDoc {
     const char *value, *meaning;
 } EnumDoc;
 
-/* LANGUAGE.md sections 3 and 4, MEMORY.md. */
+/* docs/language.md (tile types, attributes), docs/memory.md. */
 static const EnumDoc enum_docs[] = {
     {EK_LOC, "vec", "vector unit buffer (UB): the memory of the vector ops"},
     {EK_LOC, "mat", "matrix buffer (L1): cube-unit input staging"},
@@ -73,7 +73,7 @@ static const EnumDoc enum_docs[] = {
     {EK_KERNEL_KIND, "cube", "a kernel for the cube (matrix) unit"},
 };
 
-/* Tile-type keys (LANGUAGE.md 3.1), in the keyword form's order. */
+/* Tile-type keys (docs/language.md), in the keyword form's order. */
 static const char *const tile_keys[] = {"loc", "dtype", "rows", "cols", "v_row", "v_col", "blayout",
                                         "slayout", "fractal", "pad", "compact", "valid"};
 static const char *const tile_key_docs[] = {
