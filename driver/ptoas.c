@@ -758,6 +758,46 @@ static void scan_json_format(int argc, char **argv)
         diag_set_tool_format(DIAG_JSON, NULL);
 }
 
+/* ptoas run in JSON mode: a line of the kernel's stderr as a JSON line.
+ * "FILE:L:C: runtime error: MSG" (the harness names the failing op by its
+ * place, L and C 1-based, C in bytes) becomes a diagnostic at that op with
+ * the label "runtime error"; any other line ("error: argument ...") a tool
+ * error. */
+static void kernel_error_json(void *ctx, const char *line)
+{
+    Driver *dr = ctx;
+    static const char tag[] = ": runtime error: ";
+    const char *m = strstr(line, tag);
+    if (m) {
+        /* ":L:C" right before the tag, read from the right: the file name may hold ':' */
+        const char *p = m;
+        unsigned long v[2] = {0, 0};
+        bool ok = true;
+        for (int k = 1; k >= 0 && ok; k--) {
+            const char *e = p;
+            unsigned long mul = 1;
+            while (p > line && p[-1] >= '0' && p[-1] <= '9' && mul <= 100000000) {
+                v[k] += (unsigned long)(p[-1] - '0') * mul;
+                mul *= 10;
+                p--;
+            }
+            ok = p < e && p > line && p[-1] == ':' && v[k] > 0;
+            p--;
+        }
+        if (ok) {
+            uint32_t off = source_offset(&dr->src, (uint32_t)(v[0] - 1), (uint32_t)(v[1] - 1), POS_UTF8);
+            uint32_t end = off;
+            while (end < dr->src.len && (dr->src.text[end] == '.' || dr->src.text[end] == '_' ||
+                                         (dr->src.text[end] >= 'a' && dr->src.text[end] <= 'z')))
+                end++;
+            diag_error_labeled(dr->diag, (Span){off, end}, "runtime error", "%s", m + sizeof tag - 1);
+            diag_flush(dr->diag);
+            return;
+        }
+    }
+    diag_tool_error("%s", strncmp(line, "error: ", 7) == 0 ? line + 7 : line);
+}
+
 /* --emit=exe and ptoas run: the C goes to a file in a temporary directory,
  * is compiled to -o (or, for run, next to it and executed). */
 static int build_exe(Driver *dr)
@@ -797,7 +837,8 @@ static int build_exe(Driver *dr)
         if (status == 0)
             status = run_compile(c_path, o->run ? exe : o->output);
         if (status == 0 && o->run)
-            status = run_exec(exe, o->run_args, o->nrun_args);
+            status = run_exec(exe, o->run_args, o->nrun_args,
+                              o->diag_format == DIAG_JSON ? kernel_error_json : NULL, dr);
         diag_free(dr->diag);
         dr->diag = NULL;
         source_free(&dr->src);

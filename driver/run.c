@@ -339,7 +339,7 @@ void run_tmpdir_remove(const char *dir)
 
 /* ---- running ---------------------------------------------------------------------- */
 
-int run_exec(const char *exe, const char *const *args, int nargs)
+int run_exec(const char *exe, const char *const *args, int nargs, RunLineFn on_stderr, void *ctx)
 {
     const char **argv = xmalloc(((size_t)nargs + 2) * sizeof *argv);
     argv[0] = exe;
@@ -348,14 +348,46 @@ int run_exec(const char *exe, const char *const *args, int nargs)
     argv[nargs + 1] = NULL;
     fflush(stdout);
     fflush(stderr);
+    /* on_stderr: the kernel's stderr comes through a pipe, line by line */
+    int fds[2] = {-1, -1};
+    posix_spawn_file_actions_t fa;
+    bool piped = on_stderr && pipe(fds) == 0;
+    if (piped) {
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+        posix_spawn_file_actions_addclose(&fa, fds[0]);
+        posix_spawn_file_actions_addclose(&fa, fds[1]);
+    }
     pid_t pid;
-    int err = posix_spawn(&pid, exe, NULL, NULL, (char *const *)argv, environ);
+    int err = posix_spawn(&pid, exe, piped ? &fa : NULL, NULL, (char *const *)argv, environ);
     free(argv);
+    if (piped) {
+        posix_spawn_file_actions_destroy(&fa);
+        close(fds[1]);
+    }
     if (err != 0) {
+        if (piped)
+            close(fds[0]);
         diag_tool_error("cannot run the kernel executable: %s", strerror(err));
         return 3;
     }
     run_child_pid = pid;
+    if (piped) {
+        FILE *in = fdopen(fds[0], "r");
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+        while (in && (n = getline(&line, &cap, in)) > 0) {
+            if (line[n - 1] == '\n')
+                line[n - 1] = '\0';
+            on_stderr(ctx, line);
+        }
+        free(line);
+        if (in)
+            fclose(in);
+        else
+            close(fds[0]);
+    }
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;

@@ -26,9 +26,14 @@ char *run_tmpdir_create(void);
 /* Removes the directory and the files directly in it (NULL is accepted). */
 void run_tmpdir_remove(const char *dir);
 
-/* Runs exe with args[0, nargs) (argv[0] = exe), sharing stdin, stdout and
- * stderr; returns its exit status, or 3 when it was killed by a signal or
- * could not start (after printing why). */
-int run_exec(const char *exe, const char *const *args, int nargs);
+/* A line the kernel wrote to stderr, without its newline. */
+typedef void (*RunLineFn)(void *ctx, const char *line);
+
+/* Runs exe with args[0, nargs) (argv[0] = exe), sharing stdin and stdout,
+ * and stderr too unless on_stderr is given: then each line of the kernel's
+ * stderr goes to on_stderr (the JSON mode turns them into JSON lines).
+ * Returns its exit status, or 3 when it was killed by a signal or could not
+ * start (after printing why). */
+int run_exec(const char *exe, const char *const *args, int nargs, RunLineFn on_stderr, void *ctx);
 
 #endif
