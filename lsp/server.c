@@ -9,6 +9,7 @@
 #include "lsp.h"
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -870,6 +871,9 @@ static long long content_length(const char *h, size_t n)
 
 int lsp_main(int in_fd, FILE *out)
 {
+    /* a client that stops reading must not kill the server mid-write: the
+     * write fails and the server goes on until its input ends */
+    signal(SIGPIPE, SIG_IGN);
     LspServer *s = lsp_new(out);
     Input in = {in_fd, NULL, 0, 0, false};
     int status = 1;
