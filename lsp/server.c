@@ -219,7 +219,9 @@ static bool any_dirty(const LspServer *s)
 /* ---- settings -------------------------------------------------------------------- */
 
 /* arch / level / debounceMs from initializationOptions or a settings object
- * (also nested as {"ptoas": {...}}). Unknown values are ignored. */
+ * (also nested as {"ptoas": {...}}). The object is the whole configuration:
+ * a setting it leaves out goes back to its default (arch from the file, else
+ * a3; level2), as when --pto-arch is not given. Unknown values are ignored. */
 static void apply_settings(LspServer *s, const Json *v)
 {
     if (!v || v->kind != JSON_OBJECT)
@@ -227,6 +229,9 @@ static void apply_settings(LspServer *s, const Json *v)
     const Json *nested = json_get(v, "ptoas");
     if (nested && nested->kind == JSON_OBJECT)
         v = nested;
+    s->opt.arch = OPT_ARCH_A3;
+    s->opt.arch_given = false;
+    s->opt.level = OPT_LEVEL2;
     const char *arch = json_str(json_get(v, "arch"));
     if (arch) {
         static const char *const names[] = {"a2", "a3", "a5"};
