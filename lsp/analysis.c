@@ -32,6 +32,25 @@ static void collect(void *ctx, const DiagItem *head, const DiagItem *notes, size
     }
 }
 
+/* The end of a module: its closing brace when only blanks and comments
+ * follow its last function (the IR keeps no span for it), else end. */
+static uint32_t module_end(const Analysis *a, uint32_t end)
+{
+    const char *t = a->text;
+    uint32_t p = end;
+    while (p < a->len) {
+        if (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r') {
+            p++;
+        } else if (t[p] == '/' && p + 1 < a->len && t[p + 1] == '/') {
+            while (p < a->len && t[p] != '\n')
+                p++;
+        } else {
+            break;
+        }
+    }
+    return p < a->len && t[p] == '}' ? p + 1 : end;
+}
+
 /* The index of the source as written, before any pass rewrites it. */
 static void build_index(Analysis *a)
 {
@@ -77,6 +96,8 @@ static void build_index(Analysis *a)
                 }
             }
         }
+        if (!mod->implicit)
+            a->mods[mi].range.end = module_end(a, a->mods[mi].range.end);
     }
 }
 

@@ -71,6 +71,11 @@ static const EnumDoc enum_docs[] = {
     {EK_ACC_PHASE, "final", "the final accumulation step"},
     {EK_KERNEL_KIND, "vector", "a kernel for the vector unit"},
     {EK_KERNEL_KIND, "cube", "a kernel for the cube (matrix) unit"},
+    {EK_LAYOUT, "nd", "ND: row-major in global memory"},
+    {EK_LAYOUT, "dn", "DN: column-major in global memory"},
+    {EK_LAYOUT, "nz", "NZ: column-major blocks of row-major boxes (the fractal layout)"},
+    {EK_LAYOUT, "mx_a_zz", "MX scales in the ZZ layout of the cube's left (A) operand"},
+    {EK_LAYOUT, "mx_b_nn", "MX scales in the NN layout of the cube's right (B) operand"},
 };
 
 /* Tile-type keys (docs/language.md), in the keyword form's order. */
@@ -234,16 +239,10 @@ static int enum_kind_before(const Analysis *a, Span w)
         return -1;
     size_t n = ke - kb;
     const char *key = t + kb;
-    /* the tile-type key spellings */
-    static const struct { const char *key; EnumKind kind; } keys[] = {
-        {"loc", EK_LOC}, {"blayout", EK_BLAYOUT}, {"slayout", EK_SLAYOUT},
-        {"quant_type", EK_QUANT_TYPE}, {"quant_scale_alg", EK_QUANT_SCALE_ALG},
-        {"mx_group_axis", EK_MX_GROUP_AXIS}, {"vec_store_mode", EK_VEC_STORE_MODE},
-        {"acc_phase", EK_ACC_PHASE}, {"kernel_kind", EK_KERNEL_KIND}, {"address_space", EK_ADDRESS_SPACE},
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strlen(keys[i].key) == n && memcmp(keys[i].key, key, n) == 0)
-            return (int)keys[i].kind;
+    /* the tile-type keys are named as their enum kinds */
+    for (int k = 0; k < EK_COUNT; k++)
+        if (name_eq(key, n, enum_info[k].kind))
+            return k;
     return -1;
 }
 
@@ -295,11 +294,18 @@ bool feat_hover(const Analysis *a, uint32_t off, StrBuf *md, Span *at)
         k = EK_LOC;
     if (k < 0)
         return false;
-    const char *meaning = enum_meaning((EnumKind)k, a->text + w.begin, w.end - w.begin);
-    if (!meaning)
+    if (enum_lookup((EnumKind)k, a->text + w.begin, w.end - w.begin) < 0)
         return false;
+    const char *meaning = enum_meaning((EnumKind)k, a->text + w.begin, w.end - w.begin);
     *at = w;
-    sb_printf(md, "`%.*s` (%s): %s\n", (int)(w.end - w.begin), a->text + w.begin, enum_info[k].kind, meaning);
+    sb_printf(md, "`%.*s` (%s): ", (int)(w.end - w.begin), a->text + w.begin, enum_info[k].kind);
+    if (meaning) {
+        sb_printf(md, "%s\n", meaning);
+    } else {
+        char list[256];
+        enum_expected_list((EnumKind)k, list, sizeof list);
+        sb_printf(md, "one of %s\n", list);
+    }
     return true;
 }
 
