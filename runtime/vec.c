@@ -433,27 +433,52 @@ VK_F16C static void vk_narrow16(const float *f, uint16_t *h, int64_t n)
     }
 }
 
-typedef void (*BinF32)(const void *, const void *, void *, int64_t, int);
 typedef void (*UnF32)(const void *, void *, int64_t);
 
-/* An f16 binary / unary op as its f32 loop over widened blocks. */
-static void vk_f16c_bin(BinF32 f32, const void *pa, const void *pb, void *pd, int64_t n, int scalar)
-{
-    _Alignas(32) float A[F16C_BLOCK], B[F16C_BLOCK], D[F16C_BLOCK];
-    const uint16_t *a = pa, *b = pb;
-    uint16_t *d = pd;
-    if (scalar)
-        vk_widen16(b, B, 1);
-    for (int64_t i = 0; i < n; i += F16C_BLOCK) {
-        int64_t m = n - i < F16C_BLOCK ? n - i : F16C_BLOCK;
-        vk_widen16(a + i, A, m);
-        if (!scalar)
-            vk_widen16(b + i, B, m);
-        f32(A, B, D, m, scalar);
-        vk_narrow16(D, d + i, m);
+/* f16 add/sub/mul/div, 8 lanes: widen, the f32 operation with ARITH_F's NaN rule (a NaN
+ * left operand wins), narrow; the tail (< 8) goes through 8-lane buffers. */
+#define DEF_F16C_BIN(op, VOP)                                                                  \
+    VK_F16C static inline __m128i vk_f16c8_##op(__m128i ha, __m128i hb)                       \
+    {                                                                                          \
+        __m256 x = _mm256_cvtph_ps(ha), y = _mm256_cvtph_ps(hb);                               \
+        __m256 r = VOP(x, y);                                                                  \
+        r = _mm256_blendv_ps(r, _mm256_add_ps(x, x), _mm256_cmp_ps(x, x, _CMP_UNORD_Q));       \
+        return _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);              \
+    }                                                                                          \
+    VK_F16C static void vk_f16c_bin_##op(const void *pa, const void *pb, void *pd, int64_t n, \
+                                         int scalar)                                           \
+    {                                                                                          \
+        const uint16_t *a = pa, *b = pb;                                                       \
+        uint16_t *d = pd;                                                                      \
+        __m128i hs = _mm_set1_epi16((short)b[0]);                                              \
+        int64_t i = 0;                                                                         \
+        for (; i + 8 <= n; i += 8) {                                                           \
+            __m128i ha = _mm_loadu_si128((const __m128i *)(const void *)(a + i));              \
+            __m128i hb = scalar ? hs : _mm_loadu_si128((const __m128i *)(const void *)(b + i)); \
+            _mm_storeu_si128((__m128i *)(void *)(d + i), vk_f16c8_##op(ha, hb));               \
+        }                                                                                      \
+        if (i < n) {                                                                           \
+            uint16_t ta[8] = {0}, tb[8] = {0}, td[8];                                          \
+            memcpy(ta, a + i, (size_t)(n - i) * 2);                                            \
+            if (scalar)                                                                        \
+                memcpy(tb, &hs, 16);                                                           \
+            else                                                                               \
+                memcpy(tb, b + i, (size_t)(n - i) * 2);                                        \
+            __m128i r = vk_f16c8_##op(_mm_loadu_si128((const __m128i *)(const void *)ta),      \
+                                      _mm_loadu_si128((const __m128i *)(const void *)tb));     \
+            _mm_storeu_si128((__m128i *)(void *)td, r);                                        \
+            memcpy(d + i, td, (size_t)(n - i) * 2);                                            \
+        }                                                                                      \
     }
-}
+DEF_F16C_BIN(add, _mm256_add_ps)
+DEF_F16C_BIN(sub, _mm256_sub_ps)
+DEF_F16C_BIN(mul, _mm256_mul_ps)
+DEF_F16C_BIN(div, _mm256_div_ps)
+/* never called (max/min select stored operands); named so that every op expands */
+#define vk_f16c_bin_max vk_f16c_bin_add
+#define vk_f16c_bin_min vk_f16c_bin_add
 
+/* An f16 unary op as its f32 loop over widened blocks. */
 static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
 {
     _Alignas(32) float A[F16C_BLOCK], D[F16C_BLOCK];
@@ -484,22 +509,39 @@ static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmo
         fn(A, d + i * dsize, m, sat, rm);
     }
 }
+#define vk_f16c_un_sqrt vk_f16c_un
+#define vk_f16c_un_recip vk_f16c_un
+#define vk_f16c_un_rsqrt vk_f16c_un
+#define vk_f16c_un_abs vk_f16c_un
+#define vk_f16c_un_neg vk_f16c_un
+#define vk_f16c_un_relu vk_f16c_un
 #else
 static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmode),
                         const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm, int dsize)
 {
     (void)fn, (void)ps, (void)pd, (void)n, (void)sat, (void)rm, (void)dsize;
 }
-static void vk_f16c_bin(void (*f32)(const void *, const void *, void *, int64_t, int),
-                        const void *pa, const void *pb, void *pd, int64_t n, int scalar)
+/* no F16C outside x86: the hooks are never taken (VK_F16C_SET is 0) */
+static void vk_f16c_bin_add(const void *pa, const void *pb, void *pd, int64_t n, int scalar)
 {
-    (void)f32, (void)pa, (void)pb, (void)pd, (void)n, (void)scalar;
+    (void)pa, (void)pb, (void)pd, (void)n, (void)scalar;
 }
 static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *pa, void *pd,
                        int64_t n)
 {
     (void)f32, (void)pa, (void)pd, (void)n;
 }
+#define vk_f16c_bin_sub vk_f16c_bin_add
+#define vk_f16c_bin_mul vk_f16c_bin_add
+#define vk_f16c_bin_div vk_f16c_bin_add
+#define vk_f16c_bin_max vk_f16c_bin_add
+#define vk_f16c_bin_min vk_f16c_bin_add
+#define vk_f16c_un_sqrt vk_f16c_un
+#define vk_f16c_un_recip vk_f16c_un
+#define vk_f16c_un_rsqrt vk_f16c_un
+#define vk_f16c_un_abs vk_f16c_un
+#define vk_f16c_un_neg vk_f16c_un
+#define vk_f16c_un_relu vk_f16c_un
 #endif
 
 #define KSUF _c
