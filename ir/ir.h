@@ -237,6 +237,7 @@ typedef struct Op {
     bool bad;                /* the parser already reported an error on it */
     bool hex_addr;           /* tassign @tile(0x...) written in hex */
     bool has_tile_addr;      /* tassign ISA spelling: address in tile_addr */
+    bool synthetic;          /* made by a pass (bufferize's allocs), not written in the input */
     Span name_span;          /* the op name: where its diagnostics point */
     int64_t tile_addr;       /* tassign @tile(A) */
     uint32_t nopnds, nres, nattrs;

@@ -35,6 +35,7 @@ static void emit_alloc(B *b, ValueId v, Span at)
     Op *a = push_op(b);
     a->kind = OP_ALLOC_TILE;
     a->form = FORM_L2;
+    a->synthetic = true;
     a->name_span = at;
     a->nres = 1;
     a->res = arena_dup(&b->m->arena, &v, sizeof v);
@@ -65,7 +66,11 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, co
     const TileBody *src = &f->values[val[op_role_index(op->kind, "src")]].type->tile;
     if (strcmp(role, "tmp") == 0)
         return plain_body(DT_F32, src->rows, src->cols, src->rows, src->cols);
-    /* max / scaling: the exponent's valid shape, rows padded to 32 bytes */
+    /* max / scaling: the exponent's valid shape, laid out as PTOAS's MX rules
+     * want (docs/verify.md 3): axis0 rows as wide as src's; axis1 canonical
+     * with rows padded to 32 bytes (an alloc_tile must be; the verifier lets
+     * this scratch be padded); axis1 flat with room for the scaling kernel's
+     * unrolled pass */
     const TileBody *e = &f->values[val[op_role_index(op->kind, "exp")]].type->tile;
     int64_t vr = e->vrow == DIM_DYNAMIC ? e->rows : e->vrow;
     int64_t vc = e->vcol == DIM_DYNAMIC ? e->cols : e->vcol;
@@ -75,8 +80,14 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, co
         vr *= 2;
         vc /= 2;
     }
-    int64_t per = 32 / dtype_size(src->dtype);
-    return plain_body(src->dtype, vr, round_up(vc, per), vr, vc);
+    const Attr *ax = ir_attr_find(op->attrs, op->nattrs, "grpAxis");
+    bool axis0 = ax && ax->val->kind == AV_ENUM && ax->val->u.e.kind == EK_MX_GROUP_AXIS && ax->val->u.e.value == GA_AXIS0;
+    if (axis0)
+        return plain_body(src->dtype, vr, src->cols > vc ? src->cols : vc, vr, vc);
+    if (vr != 1)
+        return plain_body(src->dtype, vr, round_up(vc, 32 / dtype_size(src->dtype)), vr, vc);
+    int64_t cols = src->dtype == DT_F32 ? round_up(2 * vc, 64) : round_up(vc, 128);
+    return plain_body(src->dtype, 1, cols, 1, vc);
 }
 
 /* Adds the scratch tiles an op needs but lacks to val[] (counted in *added);

@@ -130,10 +130,22 @@ static bool fail(V *v, int role, const char *fmt, ...)
 static int R(const V *v, const char *role) { return op_role_index(v->op->kind, role); }
 
 /* ---- section 1: tile types ------------------------------------------------------- */
-static bool check_tile_type(DiagEngine *d, const Type *t, Span at)
+/* Where a tile type is declared decides how its layout rules report (PTOAS
+ * checks them on alloc_tile results only, with its op prefix). */
+typedef enum {
+    DECL_ALLOC,  /* an alloc_tile result: PTOAS's errors and texts */
+    DECL_RESULT, /* a Level 1 result or an alloc bufferize made */
+    DECL_ARG     /* a function argument */
+    /* the row-alignment rule only warns outside alloc_tile (PTOAS lacks it there, the runtime copes) */
+} DeclKind;
+
+static bool check_tile_type(DiagEngine *d, const Type *t, Span at, DeclKind kind)
 {
     const TileBody *b = &t->tile;
     unsigned size = dtype_size(b->dtype);
+    const char *pre = kind == DECL_ALLOC ? "'pto.alloc_tile' op expects result " : "expects ";
+    /* packed fp4 rows align to 16 bytes (one byte holds two elements) */
+    int64_t align = b->dtype == DT_F4E2M1X2 || b->dtype == DT_F4E1M2X2 ? 16 : 32;
     if (b->rows <= 0 || b->cols <= 0) {
         diag_error(d, at, "tile_buf rows/cols must be positive");
         return false;
@@ -147,26 +159,27 @@ static bool check_tile_type(DiagEngine *d, const Type *t, Span at)
         return false;
     }
     if (b->slayout == SL_NONE_BOX) {
-        if (b->blayout == BL_ROW_MAJOR && (b->cols * size) % 32) {
-            diag_error(d, at, "expects row-major none_box tile row byte size (cols * sizeof(dtype)) to be 32-byte "
-                              "aligned, but got %lld bytes", (long long)(b->cols * size));
-            return false;
-        }
-        if (b->blayout == BL_COL_MAJOR && (b->rows * size) % 32) {
-            diag_error(d, at, "expects col-major none_box tile column byte size (rows * sizeof(dtype)) to be "
-                              "32-byte aligned, but got %lld bytes", (long long)(b->rows * size));
-            return false;
+        bool rowm = b->blayout == BL_ROW_MAJOR;
+        int64_t bytes = (rowm ? b->cols : b->rows) * (int64_t)size;
+        if (bytes % align) {
+            void (*report)(DiagEngine *, Span, const char *, ...) = kind == DECL_ALLOC ? diag_error : diag_warning;
+            report(d, at, "%s%s none_box tile %s to be %lld-byte aligned, but got %lld bytes", pre,
+                   rowm ? "row-major" : "col-major",
+                   rowm ? "row byte size (cols * sizeof(dtype))" : "column byte size (rows * sizeof(dtype))",
+                   (long long)align, (long long)bytes);
+            if (kind == DECL_ALLOC)
+                return false;
         }
     } else {
         int64_t ir, ic;
         tile_inner_box(b, &ir, &ic);
         if (b->rows % ir && !(b->rows == 1 || b->fractal == 32 || b->loc == LOC_VEC)) {
-            diag_error(d, at, "expects boxed tile rows to be a multiple of innerRows (%lld), but got %lld",
+            diag_error(d, at, "%sboxed tile rows to be a multiple of innerRows (%lld), but got %lld", pre,
                        (long long)ir, (long long)b->rows);
             return false;
         }
         if (b->cols % ic) {
-            diag_error(d, at, "expects boxed tile cols to be a multiple of innerCols (%lld), but got %lld",
+            diag_error(d, at, "%sboxed tile cols to be a multiple of innerCols (%lld), but got %lld", pre,
                        (long long)ic, (long long)b->cols);
             return false;
         }
@@ -179,12 +192,12 @@ static bool check_tile_type(DiagEngine *d, const Type *t, Span at)
 }
 
 /* Checks a declared value's type; poisons it when it fails. */
-static void check_decl(V *v, ValueId id)
+static void check_decl(V *v, ValueId id, DeclKind kind)
 {
     Value *val = &v->f->values[id];
     if (val->poisoned || !type_is_tile(val->type))
         return;
-    if (!check_tile_type(v->d, val->type, val->type_span)) {
+    if (!check_tile_type(v->d, val->type, val->type_span, kind)) {
         val->poisoned = true;
         v->errors = true;
     }
@@ -354,8 +367,46 @@ static bool verify_tquant_int8(V *v)
 }
 
 /* ---- section 3: tquant MX --------------------------------------------------------------- */
-static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/* An MX operand: vec, row_major, none_box (PTOAS's ND-style vec tile). */
+static bool mx_nd_tile(V *v, int role)
+{
+    const TileBody *t = v->tb[role];
+    const char *n = op_info(v->op->kind)->role[role];
+    if (!t)
+        return true;
+    if (t->loc != LOC_VEC)
+        return fail(v, role, "expects %s to be in the vec address space", n);
+    if (t->blayout != BL_ROW_MAJOR)
+        return fail(v, role, "expects %s to use the row_major blayout", n);
+    if (t->slayout != SL_NONE_BOX)
+        return fail(v, role, "expects %s to use the none_box slayout", n);
+    return true;
+}
+
+static int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+/* The operand in role was made by bufferize (scratch the user did not write). */
+static bool is_scratch(const V *v, int role)
+{
+    const Value *x = &v->f->values[v->val[role]];
+    return x->def_op != NO_OP && v->f->ops[x->def_op].synthetic;
+}
+
+/* PTOAS rejects some MX forms only because the pto-isa kernels it pins
+ * cannot address or compute them (padded max/scaling rows, some B16 forms);
+ * ptoas's runtime computes them, so they warn (an error with --Werror), in
+ * PTOAS's words (docs/departures.md). */
+static void pinned(V *v, const char *msg)
+{
+    diag_warning(v->d, v->op->name_span, "'%s' op %s", op_info(v->op->kind)->name, msg);
+}
+
+/* PTOAS's TQuantMx rules, in its order and with its texts (docs/verify.md 3):
+ * element types, static shapes, the grouped shapes of max/scaling/exp
+ * (canonical, legacy flat, interleaved axis0), then the physical strides and
+ * capacities the pto-isa kernels address. ptoas also takes f8E4M3FN dsts and
+ * f8E8M0 exps (the same bytes, see docs/departures.md). */
 static bool verify_tquant_mx(V *v)
 {
     int src = R(v, "src"), dst = R(v, "dst"), exp = R(v, "exp"), max = R(v, "max"), scl = R(v, "scaling"),
@@ -363,106 +414,192 @@ static bool verify_tquant_mx(V *v)
     const TileBody *s = v->tb[src], *d = v->tb[dst], *e = v->tb[exp], *m = v->tb[max], *sc = v->tb[scl],
                    *z = v->tb[zz];
     int qt = quant_type_of(v->op);
-    if (qt == QT_INT8_SYM || qt == QT_INT8_ASYM)
-        return fail(v, -1, "quant_type %s does not match the operands", enum_info[EK_QUANT_TYPE].names[qt]);
-    bool fp4 = qt == QT_MXFP4_E2M1;
     if (v->arch != OPT_ARCH_A5)
-        return fail(v, -1, "MX quantization is only supported on A5");
-    if (!fp4 && s->dtype != DT_F32 && s->dtype != DT_F16 && s->dtype != DT_BF16)
-        return fail(v, src, "expects src element type f32, f16 or bf16 for MXFP8 quantization");
-    if (fp4 && s->dtype != DT_F16 && s->dtype != DT_BF16)
-        return fail(v, src, "expects src element type f16 or bf16 for MXFP4_E2M1 quantization");
-    if (d) {
-        if (!fp4 && d->dtype != DT_F8E4M3FN && !is_i8(d->dtype) && d->dtype != DT_UI8)
-            return fail(v, dst, "expects dst element type f8E4M3FN, i8 or ui8 for MXFP8 quantization");
-        if (fp4 && d->dtype != DT_F4E2M1X2)
-            return fail(v, dst, "expects dst element type !pto.f4E2M1x2 for MXFP4_E2M1 quantization");
-        int64_t need_cols = fp4 ? ceil_div(s->cols, 2) : s->cols;
-        int64_t need_vcol = fp4 && known(s->vcol) ? ceil_div(s->vcol, 2) : s->vcol;
-        if (d->rows != s->rows || d->cols < need_cols || differ(d->vrow, s->vrow) || differ(d->vcol, need_vcol))
-            return fail(v, dst, "expects dst shape to match src shape");
-    }
-    if (e && e->dtype != DT_UI8 && !is_i8(e->dtype) && e->dtype != DT_F8E8M0FNU)
-        return fail(v, exp, "expects exp element type ui8, i8 or f8E8M0FNU");
-    if (m && m->dtype != s->dtype)
-        return fail(v, max, "expects max to have the src element type");
-    if (sc && sc->dtype != s->dtype)
-        return fail(v, scl, "expects scaling to have the src element type");
+        return fail(v, -1, "tquant.mx is only supported on A5");
+    int roles[6] = {src, dst, exp, max, scl, zz};
+    for (int i = 0; i < 5; i++) /* exp_zz is a ZZ box (checked below) */
+        if (!mx_nd_tile(v, roles[i]))
+            return false;
     bool axis0 = enum_attr(v->op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1) == GA_AXIS0;
     const Attr *ila = ir_attr_find(v->op->attrs, v->op->nattrs, "interleave");
     bool il = ila && ila->val->kind == AV_BOOL && ila->val->u.b;
-    int64_t M = s->vrow, N = s->vcol;
+    const Attr *sma = ir_attr_find(v->op->attrs, v->op->nattrs, "storeMode");
     if (il && !axis0)
         return fail(v, -1, "expects interleave to be used only with grpAxis=axis0");
-    if (!axis0) {
-        if (s->cols % 32)
-            return fail(v, src, "expects src cols to be a multiple of 32 when grpAxis is axis1");
-        if (s->dtype == DT_F32 && known(N) && N % 32)
-            return fail(v, src, "expects src valid_shape[1] to be a multiple of 32 when grpAxis is axis1");
-    } else {
-        if (s->rows % 32)
-            return fail(v, src, "expects src rows to be a multiple of 32 when grpAxis is axis0");
-        if (known(M) && M % 32)
-            return fail(v, src, "expects src valid_shape[0] to be a multiple of 32 when grpAxis is axis0");
-        if (il && known(M) && M % 64)
-            return fail(v, src, "expects src valid rows to be a multiple of 64 when interleave is true");
-        if (il && s->rows % 64)
-            return fail(v, src, "expects src physical rows to be a multiple of 64 when interleave is true");
-        if (il && s->dtype == DT_F32)
-            return fail(v, src, "does not support FP32 interleave with the pinned pto-isa revision");
+    if (z && axis0)
+        return fail(v, zz, "expects the deprecated exp_zz form to use grpAxis=axis1; use pto.tmov with a non-scaling "
+                           "tmp for axis0 exponents");
+    if (qt != QT_MXFP8 && qt != QT_MXFP4_E2M1)
+        return fail(v, -1, "expects quant_type to be MXFP8 or MXFP4_E2M1");
+    if (z && !sma)
+        return fail(v, zz, "expects storeMode when exp_zz is present");
+    if (sma && !z)
+        return fail(v, -1, "expects exp_zz when storeMode is present");
+    if (sma && enum_attr(v->op, "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP) != QSA_OCP)
+        return fail(v, -1, "storeMode form must not override quantScaleAlg");
+    bool fp4 = qt == QT_MXFP4_E2M1;
+    DType se = s->dtype;
+    bool b16 = se == DT_F16 || se == DT_BF16;
+    if (se != DT_F32 && !b16)
+        return fail(v, src, "expects src element type to be f32/f16/bf16");
+    bool exp8 = e && (is_i8(e->dtype) || e->dtype == DT_UI8 || e->dtype == DT_F8E8M0FNU || e->dtype == DT_F8E8M0);
+    if (e && !exp8)
+        return fail(v, exp, "expects exp element type to be i8/ui8");
+    if (z && !is_i8(z->dtype) && z->dtype != DT_UI8 && z->dtype != DT_F8E8M0FNU && z->dtype != DT_F8E8M0)
+        return fail(v, zz, "expects exp_zz element type to be i8/ui8");
+    if (m && m->dtype != se)
+        return fail(v, max, "expects max element type to match src element type");
+    if (sc && sc->dtype != se)
+        return fail(v, scl, "expects scaling element type to match src element type");
+    if (d && !fp4 && !is_i8(d->dtype) && d->dtype != DT_UI8 && d->dtype != DT_F8E4M3FN)
+        return fail(v, dst, "expects MXFP8 dst element type to be i8/ui8");
+    if (d && fp4 && d->dtype != DT_F4E2M1X2)
+        return fail(v, dst, "expects MXFP4_E2M1 dst element type to be !pto.f4E2M1x2");
+    if (fp4 && !b16)
+        return fail(v, src, "expects MXFP4_E2M1 src element type to be f16/bf16");
+    const TileBody *all[6] = {s, d, e, m, sc, z};
+    static const char *const names[6] = {"src", "dst", "exp", "max", "scaling", "exp_zz"};
+    for (int i = 0; i < 6; i++)
+        if (all[i] && (!known(all[i]->vrow) || !known(all[i]->vcol))) {
+            if (i == 5)
+                return fail(v, zz, "expects static valid and physical shapes for exp_zz in the deprecated fused MX "
+                                   "quantization form");
+            return fail(v, roles[i], "expects static valid and physical shapes for %s in MX quantization", names[i]);
+        }
+    int64_t M = s->vrow, N = s->vcol, PR = s->rows, PC = s->cols;
+    if (M <= 0 || N <= 0 || PR < M || PC < N)
+        return fail(v, src, "expects positive source valid shape within physical shape");
+    if ((axis0 ? M : N) % 32)
+        return fail(v, src, "expects src valid_shape[%d] to be a multiple of 32 when grpAxis is %s", axis0 ? 0 : 1,
+                    axis0 ? "axis0" : "axis1");
+    int64_t groups = M * (N / 32);
+    if (z && z->vrow * z->vcol != groups)
+        return fail(v, zz, "expects exp_zz valid element count to equal MX group count");
+    int64_t cr = axis0 ? M / 32 : M, cc = axis0 ? N : N / 32;
+    const TileBody *grouped[3] = {m, sc, il ? NULL : e};
+    int groles[3] = {max, scl, exp};
+    for (int i = 0; i < 3; i++) {
+        const TileBody *g = grouped[i];
+        if (!g || (g->vrow == cr && g->vcol == cc) || (!axis0 && g->vrow == 1 && g->vcol == groups))
+            continue;
+        return fail(v, groles[i], "expects %s valid_shape to match %s", op_info(v->op->kind)->role[groles[i]],
+                    axis0 ? "canonical [M/32, N] for grpAxis=axis0"
+                          : "canonical [M, N/32] or legacy flat [1, M*N/32] for grpAxis=axis1");
     }
-    if (e && known(M) && known(N) && known(e->vrow) && known(e->vcol)) {
-        if (!axis0) {
-            int64_t g = ceil_div(N, 32);
-            bool canon = e->vrow == M && e->vcol == g, flat = e->vrow == 1 && e->vcol == M * g;
-            if (!canon && !flat)
-                return fail(v, exp, "expects exp valid_shape to match canonical [M, N/32] or legacy flat "
-                                    "[1, M*N/32] for grpAxis=axis1");
-        } else if (il) {
-            if (e->vrow != M / 64 || e->vcol != 2 * N)
-                return fail(v, exp, "expects exp valid_shape to match [M/64, 2N] for grpAxis=axis0 with interleave=true");
-        } else if (e->vrow != M / 32 || e->vcol != N) {
-            return fail(v, exp, "expects exp valid_shape to match canonical [M/32, N] for grpAxis=axis0");
+    if (il) {
+        if (M % 64)
+            return fail(v, src, "expects src valid rows to be a multiple of 64 when interleave is true");
+        if (PR % 64)
+            return fail(v, src, "expects src physical rows to be a multiple of 64 when interleave is true");
+        if (e && (e->vrow != M / 64 || e->vcol != 2 * N))
+            return fail(v, exp, "expects exp valid_shape to match [M/64, 2N] for grpAxis=axis0 with interleave=true");
+    }
+    int64_t pack = fp4 ? 2 : 1;
+    if (fp4 && PC % 2)
+        return fail(v, src, "expects MXFP4 src physical cols to be even for packed destination addressing");
+    int64_t dvc = N / pack;
+    if (d && (d->vrow != M || d->vcol != dvc))
+        return fail(v, dst, "expects dst valid_shape to be [%lld, %lld] for MX quantization", (long long)M,
+                    (long long)dvc);
+    if (d && d->rows < M)
+        return fail(v, dst, "expects dst physical rows to cover src valid rows");
+#define NEED_CAP(r_, t, n)                                                                                       \
+    do {                                                                                                         \
+        if ((t) && (t)->rows * (t)->cols < (n))                                                                   \
+            return fail(v, r_, "expects %s physical capacity to cover %lld elements",                             \
+                        op_info(v->op->kind)->role[r_], (long long)(n));                                         \
+    } while (0)
+    if (axis0) {
+        if (d && fp4 && d->cols != PC / pack)
+            return fail(v, dst, "expects MXFP4 axis0 dst physical cols to equal src physical cols / 2");
+        NEED_CAP(dst, d, (M - 1) * (fp4 ? PC / pack : d ? d->cols : 0) + dvc);
+        if (fp4 && (PC / pack) % 32 && se == DT_F16)
+            pinned(v, "does not support FP16 MXFP4 axis0 when packed source stride is not a multiple of 32 bytes");
+        if (m && m->cols != PC)
+            return fail(v, max, "expects max physical cols to equal src physical cols for grpAxis=axis0");
+        if (sc && sc->cols != PC)
+            return fail(v, scl, "expects scaling physical cols to equal src physical cols for grpAxis=axis0");
+        NEED_CAP(max, m, M / 32 * PC);
+        NEED_CAP(scl, sc, M / 32 * PC);
+        if (e && !il) {
+            if (e->cols != PC)
+                return fail(v, exp, "expects exp physical cols to equal src physical cols for grpAxis=axis0");
+            NEED_CAP(exp, e, M / 32 * PC);
+        } else if (e) {
+            if (e->rows != PR / 64)
+                return fail(v, exp, "expects interleaved exp physical rows to be src physical rows / 64");
+            if (e->cols != align_up(2 * PC, 32))
+                return fail(v, exp, "expects interleaved exp physical cols to be align32(2 * src physical cols)");
+        }
+        if (se == DT_F32 && il) /* the runtime has no FP32 interleave either */
+            return fail(v, src, "does not support FP32 interleave with the pinned pto-isa revision");
+    } else {
+        if (d && d->cols != PC / pack)
+            return fail(v, dst, fp4 ? "expects MXFP4 axis1 dst physical cols to equal src physical cols / 2"
+                                    : "expects MXFP8 axis1 dst physical cols to equal src physical cols");
+        NEED_CAP(dst, d, (M - 1) * (PC / pack) + dvc);
+        const TileBody *compact[2] = {m, sc};
+        int croles[2] = {max, scl};
+        for (int i = 0; i < 2; i++)
+            if (compact[i] && compact[i]->vrow != 1 && compact[i]->cols != compact[i]->vcol &&
+                !is_scratch(v, croles[i])) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "expects %s valid elements to form a compact physical prefix",
+                         op_info(v->op->kind)->role[croles[i]]);
+                pinned(v, msg);
+            }
+        NEED_CAP(max, m, groups);
+        if (e && e->rows == 1) {
+            if (PC != N)
+                return fail(v, src, "expects axis1 flat exp to use a tight source with physical cols equal to valid "
+                                    "cols");
+            if (e->vrow != 1 || e->vcol != groups)
+                return fail(v, exp, "expects axis1 flat exp valid_shape to match legacy flat [1, M*N/32]");
+            NEED_CAP(exp, e, groups);
+            bool unroll = PR * PC > 1024 && (PR * PC) % 256 == 0 && (M * PC) % 256 == 0;
+            int64_t need = 0;
+            const char *what = NULL;
+            if (se == DT_F32) {
+                need = align_up(unroll ? groups * 2 : groups, 64) * 4;
+                what = unroll ? "axis1 flat unrolled f32 scaling" : "axis1 flat f32 scaling";
+            } else if (enum_attr(v->op, "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP) == QSA_OCP) {
+                need = align_up(groups, 128) * 2;
+                what = "axis1 flat B16 OCP scaling";
+            } else {
+                pinned(v, "does not support axis1 flat B16 NV quantization with the pinned pto-isa revisions");
+            }
+            if (what && sc && sc->rows * sc->cols * (int64_t)dtype_size(sc->dtype) < need)
+                return fail(v, scl, "expects %s physical capacity to cover %lld bytes", what, (long long)need);
+        } else if (e) {
+            if (e->vrow == 1)
+                return fail(v, exp, "expects legacy flat exp to use physical rows == 1");
+            if (b16)
+                pinned(v, "does not support axis1 canonical 2D B16 quantization with the pinned pto-isa revision");
+            if (e->vrow != M || e->vcol != N / 32)
+                return fail(v, exp, "expects exp valid_shape to match canonical [M, N/32] for grpAxis=axis1");
+            if (e->rows < M || e->cols < N / 32)
+                return fail(v, exp, "expects axis1 canonical exp physical shape to cover [M, N/32]");
+            NEED_CAP(exp, e, (M - 1) * e->cols + N / 32);
+            NEED_CAP(scl, sc, groups);
         }
     }
-    if (e && il) {
-        if (e->rows != s->rows / 64)
-            return fail(v, exp, "expects interleaved exp physical rows to be src physical rows / 64");
-        if (e->cols != (2 * s->cols + 31) / 32 * 32)
-            return fail(v, exp, "expects interleaved exp physical cols to be align32(2 * src physical cols)");
-    }
-    /* max and scaling keep the [M/32, N] grouping when the exponents are interleaved */
-    int64_t gr = il ? (known(M) ? M / 32 : DIM_DYNAMIC) : e ? e->vrow : DIM_DYNAMIC;
-    int64_t gc = il ? N : e ? e->vcol : DIM_DYNAMIC;
-    if ((e || il) && m && (differ(m->vrow, gr) || differ(m->vcol, gc)))
-        return fail(v, max, "expects max valid_shape to match the exp grouping");
-    if ((e || il) && sc && (differ(sc->vrow, gr) || differ(sc->vcol, gc)))
-        return fail(v, scl, "expects scaling valid_shape to match the exp grouping");
-    bool nz = enum_attr(v->op, "storeMode", EK_VEC_STORE_MODE, SM_ND) == SM_NZ;
-    if (nz && !z)
-        return fail(v, -1, "expects an exp_zz operand when storeMode is nz");
-    if (!nz && z)
-        return fail(v, zz, "expects storeMode nz when an exp_zz operand is given");
+#undef NEED_CAP
+    if (b16 && N < PC && 128 % PC == 0 && (M * PC) % 128)
+        pinned(v, "does not support padded B16 source whose VL-aligned padding store has an incomplete final VL");
+    /* ptoas's own limits: the exp_zz box (docs/numerics.md 1.1) and the runtime's src size */
     if (z) {
         if ((e && z->dtype != e->dtype) || z->loc != LOC_VEC || z->blayout != BL_ROW_MAJOR ||
-            z->slayout != SL_ROW_MAJOR || z->fractal != 32 ||
-            (e && (differ(z->vrow, e->vrow) || differ(z->vcol, e->vcol))))
+            z->slayout != SL_ROW_MAJOR || z->fractal != 32)
             return fail(v, zz, "expects exp_zz to be a row_major/row_major fractal-32 tile with exp's dtype and "
                                "valid_shape");
-        if (axis0)
-            return fail(v, zz, "expects the deprecated exp_zz form to use grpAxis=axis1");
-        if (known(M) && M % 16)
+        if (M % 16)
             return fail(v, src, "expects src valid rows to be a multiple of 16 for the ZZ exponent layout");
-        if (known(N) && N % 64)
+        if (N % 64)
             return fail(v, src, "expects src valid cols to be a multiple of 64 for the ZZ exponent layout");
     }
     if (s->rows * s->cols > 59461)
         return fail(v, src, "expects src rows * cols <= 59461 for MX quantization, but got %lld",
                     (long long)(s->rows * s->cols));
-    if (!all_vec(v))
-        return false;
-    if (!row_major(s) || (d && !row_major(d)))
-        return fail(v, row_major(s) ? dst : src, "expects src and dst to use row-major layout");
     return true;
 }
 
@@ -752,7 +889,7 @@ static void verify_op(V *v)
     /* Level 1 result types are declarations (section 1) */
     if (in->syntax == SYN_COMPUTE || op->kind == OP_ALLOC_TILE)
         for (uint32_t i = 0; i < op->nres; i++)
-            check_decl(v, op->res[i]);
+            check_decl(v, op->res[i], op->kind == OP_ALLOC_TILE && !op->synthetic ? DECL_ALLOC : DECL_RESULT);
     if (v->errors != before)
         return;
     if (in->syntax == SYN_COMPUTE && !check_kinds(v)) {
@@ -793,7 +930,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             v.f = mod->funcs[j];
             v.arch = arch;
             for (uint32_t a = 0; a < v.f->nargs; a++)
-                check_decl(&v, v.f->args[a]);
+                check_decl(&v, v.f->args[a], DECL_ARG);
             for (uint32_t k = 0; k < v.f->nops; k++) {
                 v.op = &v.f->ops[k];
                 verify_op(&v);
