@@ -286,9 +286,10 @@ VK_INLINE int64_t vk_clampi(int64_t v, int64_t lo, int64_t hi)
         vk_f16c_cvt(NULL, ps, pd, n, 0, rm, 4);                                                \
         return;                                                                                \
     }
-#define CVT_F16_VIA_F32(dd, dsize)                                                             \
+#define CVT_F16_VIA_F32(dd, dsize, lo, hi)                                                     \
     if (VK_F16C_SET) {                                                                         \
-        vk_f16c_cvt(KN(cvt_f32_##dd), ps, pd, n, sat, rm, dsize);                              \
+        if (!vk_f16c_f2i(ps, pd, n, sat, rm, dsize, lo, hi))                                   \
+            vk_f16c_cvt(KN(cvt_f32_##dd), ps, pd, n, sat, rm, dsize);                          \
         return;                                                                                \
     }
 
@@ -308,9 +309,9 @@ VK_INLINE int64_t vk_clampi(int64_t v, int64_t lo, int64_t hi)
     X(f32, i32, CVT_F2I_LOOPS(uint32_t, int32_t, LD_F32, -2147483648.0f, 2147483647.0f))      \
     X(f32, i16, CVT_F2I_LOOPS(uint32_t, int16_t, LD_F32, -32768.0f, 32767.0f))                \
     X(f16, i32, CVT_F2I_LOOPS(uint16_t, int32_t, LD_F16, -F16_MAXF, F16_MAXF))                \
-    X(f16, i16, CVT_F16_VIA_F32(i16, 2) CVT_F2I_LOOPS(uint16_t, int16_t, LD_F16, -32768.0f, 32767.0f))                \
-    X(f16, i8, CVT_F16_VIA_F32(i8, 1) CVT_F2I_LOOPS(uint16_t, int8_t, LD_F16, -128.0f, 127.0f))                      \
-    X(f16, u8, CVT_F16_VIA_F32(u8, 1) CVT_F2I_LOOPS(uint16_t, uint8_t, LD_F16, 0.0f, 255.0f))                        \
+    X(f16, i16, CVT_F16_VIA_F32(i16, 2, -32768.0f, 32767.0f) CVT_F2I_LOOPS(uint16_t, int16_t, LD_F16, -32768.0f, 32767.0f))                \
+    X(f16, i8, CVT_F16_VIA_F32(i8, 1, -128.0f, 127.0f) CVT_F2I_LOOPS(uint16_t, int8_t, LD_F16, -128.0f, 127.0f))                      \
+    X(f16, u8, CVT_F16_VIA_F32(u8, 1, 0.0f, 255.0f) CVT_F2I_LOOPS(uint16_t, uint8_t, LD_F16, 0.0f, 255.0f))                        \
     X(bf16, i32, CVT_F2I_LOOPS(uint16_t, int32_t, LD_BF16, -2147483648.0f, 2147483647.0f))    \
     X(i32, f32, CVT_PLAIN_LOOP(int32_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
     X(i16, f32, CVT_PLAIN_LOOP(int16_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
@@ -515,7 +516,66 @@ static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmo
 #define vk_f16c_un_abs vk_f16c_un
 #define vk_f16c_un_neg vk_f16c_un
 #define vk_f16c_un_relu vk_f16c_un
+/* f16 -> i8/u8 (DSIZE 1) or i16 (2) for RINT, FLOOR, CEIL, TRUNC and NONE in one F16C pass:
+ * widen, clamp to [LO, HI] with NaN -> HI when saturating, round (vroundps is exact, as
+ * vk_rint & co.), vcvttps2dq (out of range and NaN -> INT32_MIN, the x86 cast), then keep the
+ * low bytes. Returns 0 (nothing done) for the other modes. */
+VK_F16C static inline __m256i vk_f16c_f2i8(const uint16_t *p, int sat, int mode, __m256 lo, __m256 hi)
+{
+    __m256 x = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
+    if (sat) {
+        x = _mm256_blendv_ps(x, hi, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+        x = _mm256_min_ps(_mm256_max_ps(x, lo), hi);
+    }
+    switch (mode) {
+    case 0: x = _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); break;
+    case 1: x = _mm256_round_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); break;
+    case 2: x = _mm256_round_ps(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); break;
+    default: break;                    /* truncation is the conversion's own */
+    }
+    return _mm256_cvttps_epi32(x);
+}
+
+VK_F16C static int vk_f16c_f2i(const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm,
+                               int dsize, float lo, float hi)
+{
+    int mode = rm == PTORT_RM_RINT ? 0 : rm == PTORT_RM_FLOOR ? 1 : rm == PTORT_RM_CEIL ? 2
+             : rm == PTORT_RM_TRUNC || rm == PTORT_RM_NONE ? 3 : -1;
+    if (mode < 0)
+        return 0;
+    const uint16_t *s = ps;
+    uint8_t *d = pd;
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    const __m256i keep = _mm256_set1_epi32(dsize == 1 ? 0xFF : 0xFFFF);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i a = _mm256_and_si256(vk_f16c_f2i8(s + i, sat, mode, vlo, vhi), keep);
+        __m256i b = _mm256_and_si256(vk_f16c_f2i8(s + i + 8, sat, mode, vlo, vhi), keep);
+        /* packus of values already cut to 8 / 16 bits cannot saturate: it keeps the low bits */
+        __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+        if (dsize == 2) {
+            _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i), w);
+        } else {
+            __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+            _mm_storeu_si128((__m128i *)(void *)(d + i), bytes);
+        }
+    }
+    if (i < n) {
+        uint16_t t[16] = {0};
+        uint8_t o[32];
+        memcpy(t, s + i, (size_t)(n - i) * 2);
+        vk_f16c_f2i(t, o, 16, sat, rm, dsize, lo, hi);
+        memcpy(d + i * dsize, o, (size_t)(n - i) * (size_t)dsize);
+    }
+    return 1;
+}
 #else
+static int vk_f16c_f2i(const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm, int dsize,
+                       float lo, float hi)
+{
+    (void)ps, (void)pd, (void)n, (void)sat, (void)rm, (void)dsize, (void)lo, (void)hi;
+    return 0;
+}
 static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmode),
                         const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm, int dsize)
 {
