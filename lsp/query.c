@@ -531,5 +531,6 @@ void feat_inlay_hints(const Analysis *a, uint32_t begin, uint32_t end, FeatHints
             add_hint(out, at.end, b.p);
         sb_free(&b);
     }
-    qsort(out->v, out->n, sizeof *out->v, cmp_hint);
+    if (out->n > 1) /* qsort of no hints would pass it a null array */
+        qsort(out->v, out->n, sizeof *out->v, cmp_hint);
 }
