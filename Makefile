@@ -128,12 +128,12 @@ fuzz: deps $(GEN_SRC)
 	  { [ "$$(id -u)" = 0 ] && echo "ptoas: installing clang with apt-get" && apt-get install -y -qq clang >/dev/null; } || \
 	  { echo "ptoas: 'make fuzz' needs clang with libFuzzer (apt-get install -y clang)" >&2; exit 1; }
 	@mkdir -p $(BUILD)/fuzz $(BUILD)/fuzz/new
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L $(INC) \
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L $(INC) \
 	  -o $(BUILD)/fuzz/fuzz_parse test/fuzz/fuzz_parse.c $(FRONT_SRC) $(GEN_SRC) $(LDLIBS)
 	$(BUILD)/fuzz/fuzz_parse -max_total_time=$(FUZZ_PARSE_TIME) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
 	  -dict=test/fuzz/pto.dict -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/new $(FUZZ_CORPUS)
 	@mkdir -p $(BUILD)/fuzz/lsp_new
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L $(INC) \
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L $(INC) \
 	  -o $(BUILD)/fuzz/fuzz_lsp test/fuzz/fuzz_lsp.c $(FRONT_SRC) $(GEN_SRC) $(LDLIBS)
 	$(BUILD)/fuzz/fuzz_lsp -max_total_time=$(FUZZ_LSP_TIME) -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
 	  -dict=test/fuzz/lsp.dict -artifact_prefix=$(BUILD)/fuzz/lsp- $(BUILD)/fuzz/lsp_new $(FUZZ_LSP_CORPUS)
