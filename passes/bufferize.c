@@ -64,8 +64,12 @@ static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, const char *role)
 {
     const TileBody *src = &f->values[val[op_role_index(op->kind, "src")]].type->tile;
-    if (strcmp(role, "tmp") == 0)
-        return plain_body(DT_F32, src->rows, src->cols, src->rows, src->cols);
+    /* tmp: src's shape and, when static, its valid shape (PTOAS); a dynamic one
+     * is all valid (docs/departures.md 2) */
+    if (strcmp(role, "tmp") == 0) {
+        bool dyn = src->vrow == DIM_DYNAMIC || src->vcol == DIM_DYNAMIC;
+        return plain_body(DT_F32, src->rows, src->cols, dyn ? src->rows : src->vrow, dyn ? src->cols : src->vcol);
+    }
     /* max / scaling: the exponent's valid shape, laid out as PTOAS's MX rules
      * want (docs/verify.md 3): axis0 rows as wide as src's; axis1 canonical
      * with rows padded to 32 bytes (an alloc_tile must be; the verifier lets

@@ -248,7 +248,6 @@ static void poison_outputs(V *v)
     }
 }
 
-static const char *dt(DType d) { return dtype_name(d); }
 
 /* Every role that holds an operand must be a tile (views for tload/tstore). */
 static bool check_kinds(V *v)
@@ -305,31 +304,69 @@ static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
 }
 
 /* ---- section 2: tquant INT8 ------------------------------------------------------------ */
+/* The operand in role was made by bufferize (scratch the user did not write). */
+static bool is_scratch(const V *v, int role)
+{
+    const Value *x = &v->f->values[v->val[role]];
+    return x->def_op != NO_OP && v->f->ops[x->def_op].synthetic;
+}
+
+/* PTOAS's TQuant rules in its order and words (the scale is PTOAS's "fp");
+ * A5 adds what ptoas's runtime needs (vec, row-major, per-row or single
+ * parameters). INT8 dst signedness is not checked (PTOAS). */
 static bool verify_tquant_int8(V *v)
 {
     int src = R(v, "src"), scale = R(v, "scale"), offset = R(v, "offset"), dst = R(v, "dst"), tmp = R(v, "tmp");
     const TileBody *s = v->tb[src], *sc = v->tb[scale], *o = v->tb[offset], *d = v->tb[dst], *t = v->tb[tmp];
     int qt = quant_type_of(v->op);
-    const char *qn = qt >= 0 ? enum_info[EK_QUANT_TYPE].names[qt] : "";
     if (qt == QT_MXFP8 || qt == QT_MXFP4_E2M1)
-        return fail(v, -1, "quant_type %s does not match the operands", qn);
+        return fail(v, -1, "expects plain tquant quant_type to be INT8_SYM or INT8_ASYM; use tquant.mx for MX "
+                           "quantization");
+    const char *qn = enum_info[EK_QUANT_TYPE].names[qt == QT_INT8_ASYM];
     if (qt == QT_INT8_SYM && o)
         return fail(v, offset, "INT8_SYM quantization must not have an offset operand");
     if (qt == QT_INT8_ASYM && !o)
         return fail(v, -1, "INT8_ASYM quantization requires an offset operand");
+    if (d && !is_i8(d->dtype) && d->dtype != DT_UI8)
+        return fail(v, dst, "expects dst element type i8/ui8 for %s quantization", qn);
+    if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
+        return fail(v, src, "expects src and dst to have the same valid_shape");
     if (s->dtype != DT_F32)
-        return fail(v, src, "expects src to have element type f32, but got %s", dt(s->dtype));
-    const TileBody *params[3] = {sc, o, t};
-    int prole[3] = {scale, offset, tmp};
-    for (int i = 0; i < 3; i++)
-        if (params[i] && params[i]->dtype != DT_F32)
-            return fail(v, prole[i], "expects %s to have element type f32, but got %s",
-                        op_info(v->op->kind)->role[prole[i]], dt(params[i]->dtype));
-    if (d) {
-        if (qt == QT_INT8_SYM && !is_i8(d->dtype))
-            return fail(v, dst, "expects dst element type i8 for INT8_SYM quantization");
-        if (qt == QT_INT8_ASYM && d->dtype != DT_UI8)
-            return fail(v, dst, "expects dst element type ui8 for INT8_ASYM quantization");
+        return fail(v, src, "expects src to have element type f32");
+    if (o && o->dtype != DT_F32)
+        return fail(v, offset, "expects offset to have element type f32");
+    if (t && t->dtype != DT_F32)
+        return fail(v, tmp, "expects tmp to have element type f32");
+    if (sc->dtype != DT_F32) /* ptoas's runtime: PTOAS leaves the fp dtype to the kernel */
+        return fail(v, scale, "expects fp to have element type f32");
+    const TileBody *params[2] = {sc, o};
+    int prole[2] = {scale, offset};
+    static const char *const pname[2] = {"fp", "offset"};
+    int64_t rows = d ? d->vrow : s->vrow;
+    if (v->arch != OPT_ARCH_A5) {
+        if (!row_major(s) || (d && !row_major(d)))
+            return fail(v, row_major(s) ? dst : src, "expects A2/A3 src and dst to use row-major layout");
+        if (t) {
+            if (!row_major(t))
+                return fail(v, tmp, "expects A2/A3 tmp to use row-major layout");
+            if (t->rows != s->rows || t->cols != s->cols)
+                return fail(v, tmp, "expects A2/A3 tmp to have the same shape as src");
+            /* a tmp bufferize made is all valid (docs/departures.md 2) */
+            if ((differ(s->vrow, t->vrow) || differ(s->vcol, t->vcol)) && !is_scratch(v, tmp))
+                return fail(v, tmp, "expects src and tmp to have the same valid_shape");
+        }
+        for (int i = 0; i < 2; i++) {
+            const TileBody *pb = params[i];
+            if (!pb)
+                continue;
+            if (!col_vector(pb))
+                return fail(v, prole[i], "expects A2/A3 %s to use non-row-major layout", pname[i]);
+            if (differ(pb->vrow, rows))
+                return fail(v, prole[i], "expects A2/A3 %s valid_shape[0] to equal dst valid_shape[0]", pname[i]);
+            if (known(pb->vcol) && pb->vcol != 1)
+                return fail(v, prole[i], "expects A2/A3 %s valid_shape[1] to be 1", pname[i]);
+        }
+        return all_vec(v);
     }
     if (!all_vec(v))
         return false;
@@ -337,9 +374,6 @@ static bool verify_tquant_int8(V *v)
         return fail(v, row_major(s) ? dst : src, "expects src and dst to use row-major layout");
     if (t && !row_major(t))
         return fail(v, tmp, "expects tmp to use row-major layout");
-    if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
-        return fail(v, src, "expects src and dst to have the same valid_shape");
-    int64_t rows = d ? d->vrow : s->vrow;
     for (int i = 0; i < 2; i++) {
         const TileBody *pb = params[i];
         if (!pb)
@@ -351,17 +385,9 @@ static bool verify_tquant_int8(V *v)
             put_dim(r, sizeof r, rows);
             put_dim(a, sizeof a, pb->vrow);
             put_dim(b, sizeof b, pb->vcol);
-            return fail(v, prole[i], "expects %s valid_shape to be [%s, 1] or [1, 1], but got [%s, %s]",
-                        op_info(v->op->kind)->role[prole[i]], r, a, b);
+            return fail(v, prole[i], "expects %s valid_shape to be [%s, 1] or [1, 1], but got [%s, %s]", pname[i], r,
+                        a, b);
         }
-    }
-    if (v->arch != OPT_ARCH_A5) {
-        for (int i = 0; i < 2; i++)
-            if (params[i] && !col_vector(params[i]))
-                return fail(v, prole[i], "expects A2/A3 %s to use non-row-major layout",
-                            op_info(v->op->kind)->role[prole[i]]);
-        if (t && (t->rows != s->rows || t->cols != s->cols))
-            return fail(v, tmp, "expects A2/A3 tmp to have the same shape as src");
     }
     return true;
 }
@@ -386,12 +412,6 @@ static bool mx_nd_tile(V *v, int role)
 
 static int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
-/* The operand in role was made by bufferize (scratch the user did not write). */
-static bool is_scratch(const V *v, int role)
-{
-    const Value *x = &v->f->values[v->val[role]];
-    return x->def_op != NO_OP && v->f->ops[x->def_op].synthetic;
-}
 
 /* PTOAS rejects some MX forms only because the pto-isa kernels it pins
  * cannot address or compute them (padded max/scaling rows, some B16 forms);

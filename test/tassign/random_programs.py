@@ -183,7 +183,8 @@ class Prog:
             while nm in self.types:
                 k += 1
                 nm = '%s_%d' % (base, k)
-            self.types[nm] = Tile('vec', 'f32', s.rows, s.cols, s.rows, s.cols)
+            dyn = s.vr == '?' or s.vc == '?'  # a dynamic valid shape: all valid (departures.md 2)
+            self.types[nm] = Tile('vec', 'f32', s.rows, s.cols, s.rows if dyn else s.vr, s.cols if dyn else s.vc)
             self.scratch.append((nm, self.types[nm], len(self.ops) - 1))
             self.ops[-1][2].append(nm)
 
@@ -346,7 +347,7 @@ def gen_program(rng, name, arch, mode):
             tmp = None
             if arch == 'a5' and rng.random() < 0.3 or rng.random() < 0.3:
                 s = p.types[x]
-                tmp = p.alloc(Tile('vec', 'f32', s.rows, s.cols, s.rows, s.cols))
+                tmp = p.alloc(Tile('vec', 'f32', s.rows, s.cols, s.vr, s.vc))  # src's valid shape (PTOAS)
             p.tquant(x, sc, q, off, tmp)
             have(q)
             if not asym and rng.random() < 0.6:

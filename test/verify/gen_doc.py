@@ -34,7 +34,7 @@ DECISIONS = """\
 ## Decisions
 
 - Messages are `'OP' op TEXT`; a `, but got ...` tail only where the list above shows one, or
-  where it names the offending dtype (`expects src to have element type f32, but got f16`).
+  where it names the offending dtype (`expects src to have element type f32`).
 - MX quantization reports as `'pto.tquant.mx' op`, whether written `pto.tquant` or
   `pto.tquant.mx` and at either level: it is the same op and the printer writes that name.
   An INT8 `quant_type` on MX operands is therefore `'pto.tquant.mx' op quant_type INT8_SYM
