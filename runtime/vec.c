@@ -1047,7 +1047,14 @@ static int red_pair_ok(ptort_vop op, int row, ptort_dtype s, ptort_dtype d)
 static void store_acc(uint8_t *p, ptort_dtype dt, Acc v)
 {
     switch (dt) {
-    case PTORT_F32: { uint32_t u = f2u(v.f); memcpy(p, &u, 4); break; }
+    case PTORT_F32: {
+        /* a NaN result is quiet (an f16 source's signalling NaN widens to a quiet one, as
+         * tcvt's and F16C's widening do) */
+        uint32_t u = f2u(v.f);
+        u |= (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x00400000u : 0u;
+        memcpy(p, &u, 4);
+        break;
+    }
     case PTORT_F16: { uint16_t h = vk_f32_to_f16(v.f); memcpy(p, &h, 2); break; }
     case PTORT_BF16: { uint16_t h = vk_f32_to_bf16(v.f); memcpy(p, &h, 2); break; }
     default: store_elem(p, ptort_dtype_size(dt), 0, (uint32_t)v.i); break;

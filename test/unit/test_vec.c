@@ -450,6 +450,22 @@ static void reductions(void)
     CHECK(ptort_vcolreduce(a5, PTORT_VOP_MIN, &c, NULL, &cd) == PTORT_OK);
     CHECK(rd_f32(256) == -3.0f && rd_f32(268) == 4.0f);
 
+    /* f16 -> f32 max of a column / row starting with the signalling NaN 0x7C01: quiet,
+     * 0x7FC02000 (f16 -> f16 keeps 0x7C01 itself) */
+    ptort_tile sn = T(PTORT_F16, 2, 16, 0), snd = T(PTORT_F32, 1, 8, 256), snh = T(PTORT_F16, 1, 16, 512);
+    sn.valid_cols = snd.valid_cols = snh.valid_cols = 1;
+    uint16_t snx[32] = {0x7C01};
+    snx[16] = 0x3C00;
+    memcpy(vec(a5), snx, sizeof snx);
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        CHECK(ptort_vcolreduce(a5, PTORT_VOP_MAX, &sn, NULL, &snd) == PTORT_OK);
+        CHECK_EQ(rd32(256), 0x7FC02000u);
+        CHECK(ptort_vcolreduce(a5, PTORT_VOP_MAX, &sn, NULL, &snh) == PTORT_OK);
+        CHECK_EQ(rd16(512), 0x7C01u);
+    }
+    set_path(0);
+
     /* i16 -> i32 row sum, wrap-free; i16 -> i16 wraps */
     ptort_tile i = T(PTORT_I16, 1, 16, 0), id = T(PTORT_I32, 1, 8, 256), ih = T(PTORT_I16, 1, 16, 512);
     id.valid_cols = ih.valid_cols = 1;
