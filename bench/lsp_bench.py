@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """lsp_bench.py PTOAS - request-to-publish time of `PTOAS lsp` after a
 keystroke in a file of at least 5,000 lines (bench/gen_pto, every line
-real PTO that assembles). One keystroke = one didChange inserting (then,
+real PTO that assembles; warnings are published with the rest). One keystroke = one didChange inserting (then,
 next time, deleting) a space at the start of a line in the middle of the
 file; the time runs from writing the notification to reading the
 publishDiagnostics of that version, so it includes the server's debounce
@@ -72,8 +72,9 @@ def main():
             if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == version:
                 break
         times.append((time.perf_counter() - t0) * 1000.0)
-        if m["params"]["diagnostics"]:
-            print("lsp_bench: the benchmark file has diagnostics: %s" % m["params"]["diagnostics"][0]["message"])
+        errors = [d for d in m["params"]["diagnostics"] if d["severity"] == 1]
+        if errors:  # warnings do not stop the pipeline; an error would end it early
+            print("lsp_bench: the benchmark file has errors: %s" % errors[0]["message"])
             return 1
         time.sleep(0.02)  # a typist's pause: each keystroke is diagnosed on its own
     cpu = (cpu_ms(srv.p.pid) - cpu0) / EDITS
