@@ -741,15 +741,8 @@ static void emit_alloc(Emit *e, const Op *op)
 /* ---- tile views ------------------------------------------------------------------
  * pto.treshape, pto.subview and pto.set_validshape make no copy: a view is a local
  * ptort_tile over the bytes of the tile it views, made at its op by the runtime (which
- * checks it), and a buffer of its own whose writes count as writes of that tile. They are
- * recognised by name, so that the op table's rows stay the parser's business. */
-
-/* Operand of the first role of NAMES that the op has (the spellings differ per op). */
-static ValueId role_any(const Op *op, const char *a, const char *b)
-{
-    ValueId v = role(op, a);
-    return v != NO_VALUE || !b ? v : role(op, b);
-}
+ * checks it), and a buffer of its own whose writes count as writes of that tile (ops.def's
+ * SYN_TILEVIEW class). */
 
 /* A new buffer for view value R of type T over buffer PARENT, whose descriptor is the local
  * LOCAL (declared by the caller). */
@@ -812,7 +805,7 @@ static void emit_view(Emit *e, const Op *op, bool subview)
     const Value *rv = val(e, r);
     const TileBody *t = &rv->type->tile;
     const char *sx;
-    int pb = view_source(e, op, role_any(op, subview ? "source" : "src", subview ? "src" : "source"), &sx);
+    int pb = view_source(e, op, op->opnds[0], &sx);
     if (pb < 0)
         return;
     const char *local = unique_name(&e->local, "v_", rv->name.p, rv->name.len);
@@ -863,7 +856,7 @@ static void emit_view(Emit *e, const Op *op, bool subview)
 /* pto.set_validshape %src, %vr, %vc: the tile's valid shape from here on. */
 static void emit_set_validshape(Emit *e, const Op *op)
 {
-    ValueId src = role_any(op, "source", "src");
+    ValueId src = op->nopnds ? op->opnds[0] : NO_VALUE;
     const char *sx;
     int bi = view_source(e, op, src, &sx);
     if (bi < 0)
@@ -930,14 +923,6 @@ static void emit_op(Emit *e, uint32_t k)
 {
     const Op *op = &e->f->ops[k];
     const OpInfo *in = op_info(op->kind);
-    if (strcmp(in->name, "pto.treshape") == 0 || strcmp(in->name, "pto.subview") == 0) {
-        emit_view(e, op, strcmp(in->name, "pto.subview") == 0);
-        return;
-    }
-    if (strcmp(in->name, "pto.set_validshape") == 0) {
-        emit_set_validshape(e, op);
-        return;
-    }
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1) {
         fail(e, op->name_span,
              "codegen requires the Level 2 (ins/outs) form of '%s'; Level 1 ops need the bufferize pass", in->name);
@@ -950,6 +935,9 @@ static void emit_op(Emit *e, uint32_t k)
     case OP_MAKE_TENSOR_VIEW: emit_make_view(e, op); break;
     case OP_PARTITION_VIEW: emit_partition(e, op); break;
     case OP_RETURN: break; /* results are read by the harness */
+    case OP_TRESHAPE:
+    case OP_SUBVIEW: emit_view(e, op, op->kind == OP_SUBVIEW); break;
+    case OP_SET_VALIDSHAPE: emit_set_validshape(e, op); break;
     case OP_TQUANT:
     case OP_TQUANT_MX:
     case OP_TDEQUANT:

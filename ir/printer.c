@@ -301,6 +301,52 @@ static const char *printed_name(const Op *op)
     return op_info(op->kind)->name;
 }
 
+/* The custom forms of the tile views (PTOAS's): treshape `%t : T1 -> T2`, subview
+ * `%t[%i, %j] sizes [R, C] (valid [%vr, %vc])? {attrs} : T1 -> T2`, set_validshape
+ * `%t, %vr, %vc : T`. */
+static void print_tile_view(Printer *pr, const Op *op)
+{
+    StrBuf *b = &pr->b;
+    sb_putc(b, ' ');
+    put_value(pr, op->opnds[0]);
+    if (op->kind == OP_SET_VALIDSHAPE) {
+        for (uint32_t i = 1; i < op->nopnds; i++) {
+            sb_puts(b, ", ");
+            put_value(pr, op->opnds[i]);
+        }
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, 1);
+        return;
+    }
+    const Attr *rest = op->attrs;
+    uint32_t nrest = op->nattrs;
+    if (op->kind == OP_SUBVIEW) {
+        sb_putc(b, '[');
+        put_values(pr, op->opnds + 1, op->seg[1]);
+        sb_puts(b, "] sizes ");
+        /* the parser puts sizes first; a generic-form op without it prints [] */
+        if (nrest && str_eq(rest[0].key, "sizes", 5)) {
+            print_attr_value(b, rest[0].val);
+            rest++;
+            nrest--;
+        } else {
+            sb_puts(b, "[]");
+        }
+        if (op->seg[2] && op->seg[3]) {
+            uint32_t at = 1 + op->seg[1];
+            sb_puts(b, " valid [");
+            put_values(pr, op->opnds + at, 2);
+            sb_putc(b, ']');
+        }
+    }
+    put_attr_dict(pr, rest, nrest, NULL, true);
+    sb_puts(b, " : ");
+    put_value_types(pr, op->opnds, 1);
+    sb_puts(b, " -> ");
+    put_result_types(pr, op);
+}
+
 static void print_custom(Printer *pr, const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
@@ -394,6 +440,9 @@ static void print_custom(Printer *pr, const Op *op)
         put_result_types(pr, op);
         return;
     }
+    case SYN_TILEVIEW:
+        print_tile_view(pr, op);
+        return;
     case SYN_CONSTANT:
         sb_putc(b, ' ');
         print_attr_value(b, op->constant);

@@ -33,6 +33,11 @@ static const char *const op_summary[OP_COUNT] = {
     [OP_TASSIGN] = "binds a tile to a fixed on-chip address",
     [OP_MAKE_TENSOR_VIEW] = "makes a view of global memory from a pointer, a shape and strides",
     [OP_PARTITION_VIEW] = "makes a sub-view of a tensor view at offsets with sizes",
+    [OP_TRESHAPE] = "a view of a tile's bytes with another shape or element type (same total bytes); "
+                    "no copy, no storage of its own",
+    [OP_SUBVIEW] = "a view of a window of a tile at offsets with sizes, keeping the source's row stride; "
+                   "no copy, no storage of its own",
+    [OP_SET_VALIDSHAPE] = "sets the valid rows and columns of a tile with a dynamic valid shape, from here on",
     [OP_CONSTANT] = "a constant scalar",
     [OP_RETURN] = "returns from the function with the given values",
 };

@@ -884,6 +884,125 @@ void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, 
     emit(p, &d);
 }
 
+/* ---- tile views (pto.treshape, pto.subview, pto.set_validshape) ----------------------
+ * Their custom forms follow PTOAS: `%r = pto.treshape %t : T1 -> T2`,
+ * `%r = pto.subview %t[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T1 (-> T2)?`,
+ * `pto.set_validshape %t, %vr, %vc : T`. The rules are the verifier's. */
+
+void pb_op_treshape(Parser *p, Span name, uint32_t nattrs, const Type *from, Span fs, const Type *to, Span ts)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, 1, nattrs);
+    const Type **utys = arena_zalloc(&p->m->arena, sizeof *utys);
+    utys[0] = from;
+    (void)fs;
+    d.utys = utys;
+    d.seg[0] = 1;
+    d.nres = 1;
+    d.rtys = &to;
+    d.rspans = &ts;
+    if (!bind_results(p, &d, 1)) {
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
+/* `valid` before pto.subview's valid operands is a keyword. */
+void pb_subview_valid_kw(Parser *p, Span kw)
+{
+    Str t = pb_text(p, kw);
+    if (!STR_EQ_LIT(t, "valid"))
+        ERR(kw, "expected 'valid', but got '%.*s'", (int)t.len, t.p);
+}
+
+/* PTOAS infers pto.subview's result: shape = sizes, valid = sizes or the
+ * constant valid operand clipped to sizes ('?' when not constant), the rest
+ * from the source. NULL when the sizes or the source do not allow it. */
+static const Type *infer_subview_type(Parser *p, const Type *src, const AttrValue *sizes, const Span *valid)
+{
+    if (!src || !type_is_tile(src) || !sizes || sizes->kind != AV_ARRAY || sizes->u.arr.n != 2)
+        return NULL;
+    int64_t dim[2];
+    for (int i = 0; i < 2; i++) {
+        const AttrValue *x = sizes->u.arr.items[i];
+        if (!x || x->kind != AV_INT)
+            return NULL;
+        dim[i] = x->u.i;
+    }
+    TileBody b = src->tile;
+    b.rows = dim[0];
+    b.cols = dim[1];
+    int64_t v[2] = {dim[0], dim[1]};
+    for (int i = 0; valid && i < 2; i++) {
+        int64_t c;
+        v[i] = use_constant(p, valid[i], &c) ? (c < dim[i] ? c : dim[i]) : DIM_DYNAMIC;
+    }
+    b.vrow = v[0];
+    b.vcol = v[1];
+    return type_tile(&p->m->types, src->kind, &b);
+}
+
+void pb_op_subview(Parser *p, Span name, uint32_t noffsets, Span sizes_kw, AttrValue *sizes, uint32_t nvalid,
+                   uint32_t nattrs, const Type *from, Span fs, const Type *to, Span ts)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, 1 + noffsets + nvalid, nattrs);
+    const Type **utys = arena_zalloc(&p->m->arena, d.n * sizeof *utys);
+    utys[0] = from;
+    d.utys = utys;
+    d.seg[0] = 1;
+    d.seg[1] = noffsets;
+    d.seg[2] = d.seg[3] = nvalid ? 1 : 0;
+    Str kw = pb_text(p, sizes_kw);
+    bool ok = bind_results(p, &d, 1);
+    if (ok && !STR_EQ_LIT(kw, "sizes")) {
+        ERR(sizes_kw, "expected 'sizes', but got '%.*s'", (int)kw.len, kw.p);
+        ok = false;
+    }
+    if (ok && !sizes)
+        ok = false; /* reported where it failed */
+    if (ok) {
+        Attr *na = arena_alloc(&p->m->arena, (d.nattrs + 1) * sizeof *na);
+        na[0] = (Attr){{"sizes", 5}, false, sizes->span, sizes};
+        memcpy(na + 1, d.attrs, d.nattrs * sizeof *na);
+        d.attrs = na;
+        d.nattrs++;
+    }
+    if (ok && !to) {
+        to = infer_subview_type(p, from, sizes, nvalid ? d.uses + 1 + noffsets : NULL);
+        ts = fs;
+        if (!to) {
+            ERR(name, "failed to infer pto.subview result type");
+            ok = false;
+        }
+    }
+    d.nres = 1;
+    d.rtys = to ? &to : NULL;
+    d.rspans = &ts;
+    if (!ok) {
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
+void pb_op_set_validshape(Parser *p, Span name, uint32_t nattrs, const Type *t, Span ts)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, 3, nattrs);
+    const Type **utys = arena_zalloc(&p->m->arena, 3 * sizeof *utys);
+    utys[0] = t;
+    (void)ts;
+    d.utys = utys;
+    d.seg[0] = d.seg[1] = d.seg[2] = 1;
+    if (!bind_results(p, &d, 0)) {
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
 /* The result type of arith.constant is the type of its value. */
 static const Type *constant_type(Parser *p, const Draft *d, const AttrValue *v)
 {
@@ -1080,7 +1199,7 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
     default:
         ok = generic_segments(p, &d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
         if (ok && in->syntax != SYN_COMPUTE) {
-            uint32_t want = in->syntax == SYN_RETURN ? 0 : 1;
+            uint32_t want = in->syntax == SYN_RETURN || d.kind == OP_SET_VALIDSHAPE ? 0 : 1;
             if (nresults != want) {
                 ERR(name, "'%s' op expects %u result%s, but got %u", op_name(d.kind), want, want == 1 ? "" : "s",
                     nresults);

@@ -137,6 +137,11 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
 void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
 void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan);
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok);
+void pb_op_treshape(Parser *p, Span name, uint32_t nattrs, const Type *from, Span fs, const Type *to, Span ts);
+void pb_subview_valid_kw(Parser *p, Span kw);
+void pb_op_subview(Parser *p, Span name, uint32_t noffsets, Span sizes_kw, AttrValue *sizes, uint32_t nvalid,
+                   uint32_t nattrs, const Type *from, Span fs, const Type *to, Span ts);
+void pb_op_set_validshape(Parser *p, Span name, uint32_t nattrs, const Type *t, Span ts);
 void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, const Type *t2, Span s2);
 void pb_op_constant(Parser *p, Span name, AttrValue *v);
 void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes);

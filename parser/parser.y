@@ -68,17 +68,17 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token HEX "a hex integer" DIMS "a shape" SHAPED "a shaped type" INT "an integer" FLOAT "a float"
 %token STRING "a string"
 %token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
-%token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_CONSTANT OP_RETURN
+%token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN
 %token <type> TYPE_MEMO "a memoized type"
 
-%type <n> opt_uses uses types opt_types result_types attr_values ints
+%type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
 %type <n> opt_func_results opt_visibility type_val
 %type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
 %type <head> func_head
 %type <tu> typed_uses tu_items tu_item
 %type <sig> compute_sig
 %type <type> type opt_arrow_type
-%type <aval> attr_value
+%type <aval> attr_value subview_sizes
 
 %%
 
@@ -202,6 +202,12 @@ op_body
       { pb_op_tassign_isa(p, @1, @4, @6, T_HEX); }
     | OP_VIEW use ',' view_kws opt_attr_dict ':' type opt_arrow_type
       { pb_op_view(p, @1, $5, $7, @7, $8, @8); }
+    | OP_TILEVIEW use opt_attr_dict ':' type ARROW type
+      { pb_op_treshape(p, @1, $3, $5, @5, $7, @7); }
+    | OP_TILEVIEW use '[' opt_uses ']' any_ident subview_sizes opt_subview_valid opt_attr_dict ':' type opt_arrow_type
+      { pb_op_subview(p, @1, $4, @6, $7, $8, $9, $11, @11, $12, @12); }
+    | OP_TILEVIEW use ',' use ',' use opt_attr_dict ':' type
+      { pb_op_set_validshape(p, @1, $7, $9, @9); }
     | OP_CONSTANT attr_value
       { pb_op_constant(p, @1, $2); }
     | OP_RETURN
@@ -283,6 +289,17 @@ view_kw
       { pb_push_kw(p, @1, (uint32_t)p->nuses - $4, $4, true); }
     ;
 
+/* pto.subview's `sizes [R, C]` (bracketed: a bare attr_value would take the ':') */
+subview_sizes
+    : '[' attr_values ']' { $$ = pb_attr_array(p, $2, @$); }
+    ;
+
+/* pto.subview's `valid [%vr, %vc]`: 0 if absent, else 2 (the uses pushed) */
+opt_subview_valid
+    : %empty { $$ = 0; }
+    | any_ident '[' use ',' use ']' { pb_subview_valid_kw(p, @1); $$ = 2; }
+    ;
+
 opt_arrow_type
     : %empty     { $$ = NULL; }
     | ARROW type { $$ = $2; }
@@ -361,7 +378,7 @@ attr_key
 
 any_ident
     : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
-    | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_CONSTANT | OP_RETURN
+    | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN
     ;
 
 attr_value
@@ -437,7 +454,7 @@ static int classify_ident(Parser *p, Span s)
         return T_IDENT;
     static const int syn_tok[] = {
         [SYN_COMPUTE] = T_OP_COMPUTE, [SYN_ALLOC] = T_OP_ALLOC, [SYN_TASSIGN] = T_OP_TASSIGN,
-        [SYN_VIEW] = T_OP_VIEW, [SYN_CONSTANT] = T_OP_CONSTANT, [SYN_RETURN] = T_OP_RETURN,
+        [SYN_VIEW] = T_OP_VIEW, [SYN_TILEVIEW] = T_OP_TILEVIEW, [SYN_CONSTANT] = T_OP_CONSTANT, [SYN_RETURN] = T_OP_RETURN,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -470,7 +487,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
         if (t == T_IDENT)
             return memchr(p->src->text + loc.begin, '.', loc.end - loc.begin) != NULL;
         return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC ||
-               t == T_OP_TASSIGN || t == T_OP_VIEW || t == T_OP_CONSTANT || t == T_OP_RETURN;
+               t == T_OP_TASSIGN || t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -631,7 +648,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_FLOAT: return "a float";
     case YYSYMBOL_STRING: return "a string";
     case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
-    case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
+    case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -644,7 +661,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_INS: case YYSYMBOL_OUTS: case YYSYMBOL_MODULE: case YYSYMBOL_FUNC:
     case YYSYMBOL_ATTRIBUTES: case YYSYMBOL_PRIVATE: case YYSYMBOL_PUBLIC: case YYSYMBOL_ARRAY:
     case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
-    case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
+    case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
         return true;
     default:
         return false;

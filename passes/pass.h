@@ -16,6 +16,10 @@ bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const Options *
  * --memory-report / --memory-map text in m->report. */
 bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
 
+/* The rules of pto.treshape, pto.subview and pto.set_validshape (verify_views.c);
+ * false when it reported an error. */
+bool verify_tile_view(DiagEngine *d, Func *f, const Op *op);
+
 /* The effective architecture of a module (docs/verify.md "arch"): pto.target_arch,
  * else "pto.device-spec", else --pto-arch. */
 OptArch module_arch(const ModuleOp *mod, const Options *opt);

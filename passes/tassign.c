@@ -224,6 +224,18 @@ static void collect(T *t)
                 t->cur[op->res[0]] = e;
             continue;
         }
+        if (in->syntax == SYN_TILEVIEW && op->nres) {
+            /* treshape / subview name their source's bytes: no entry of their own, and
+             * every access through them (or a view of them) is an access of the source */
+            if (op->nopnds)
+                t->cur[op->res[0]] = t->cur[op->opnds[0]];
+            continue;
+        }
+        if (op->kind == OP_SET_VALIDSHAPE) { /* rewrites the tile's descriptor: a use of it */
+            int64_t k = t->num[i] = t->n++;
+            access(t, op->opnds[0], false, k, op);
+            continue;
+        }
         bool tiles = false;
         for (uint32_t k = 0; k < op->nopnds; k++)
             tiles |= type_is_tile(f->values[op->opnds[k]].type);

@@ -927,6 +927,12 @@ static void verify_op(V *v)
     case OP_ALLOC_TILE: verify_alloc(v); break;
     case OP_TASSIGN: verify_tassign(v); break;
     case OP_RETURN: verify_return(v); break;
+    case OP_TRESHAPE:
+    case OP_SUBVIEW:
+    case OP_SET_VALIDSHAPE:
+        if (!verify_tile_view(v->d, v->f, op))
+            v->errors = true;
+        break;
     case OP_MAKE_TENSOR_VIEW:
     case OP_PARTITION_VIEW:
     case OP_CONSTANT:
