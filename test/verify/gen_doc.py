@@ -26,6 +26,7 @@ SECTIONS = [
     ("tdequant.pto", "4. pto.tdequant"),
     ("tgemv-bias.pto", "5. pto.tgemv.bias (A2/A3)"),
     ("tgemv-bias-a5.pto", "5. pto.tgemv.bias (A5)"),
+    ("tile-views.pto", "6. Tile views: pto.treshape, pto.subview, pto.set_validshape"),
     ("other-ops.pto", "6. Other ops, returns, uses"),
     ("poison.pto", "Poisoning (each error once, no cascade)"),
 ]
