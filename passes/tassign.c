@@ -199,6 +199,15 @@ static void collect(T *t)
         }
         if (op->kind == OP_TASSIGN) {
             ValueId v = op->opnds[0];
+            uint32_t vd = f->values[v].def_op;
+            if (vd != NO_OP && op_info(f->ops[vd].kind)->syntax == SYN_TILEVIEW) {
+                /* a view's bytes are its source's: binding it would split the two */
+                diag_error(t->d, op->name_span,
+                           "'pto.tassign' op cannot bind the tile view '%%%.*s' to an address; bind the tile it views",
+                           (int)f->values[v].name.len, f->values[v].name.p);
+                t->errors = true;
+                continue;
+            }
             if (t->cur[v] == NO_ENTRY)
                 continue;
             Entry *old = &t->e[t->cur[v]];
