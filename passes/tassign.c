@@ -1009,6 +1009,16 @@ static void tassign_func(T *t)
 {
     collect(t);
     check_pinned(t);
+    /* PTOAS: a tile larger than its whole memory space is an error, live or dead */
+    for (uint32_t i = 0; i < t->ne; i++) {
+        const Entry *e = &t->e[i];
+        int64_t cap = cap_of(t, e->loc);
+        if (!e->dropped && e->size > cap) {
+            t->errors = true;
+            diag_error(t->d, e->def, "%s overflow, requires %lld bits while %lld bits available",
+                       enum_info[EK_LOC].names[e->loc], (long long)e->size * 8, (long long)cap * 8);
+        }
+    }
     bool ok = !t->errors;
     if (ok) {
         for (int loc = 0; loc < LOC_COUNT; loc++)
