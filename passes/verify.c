@@ -824,7 +824,7 @@ static bool verify_load_store(V *v)
     int64_t vr0 = view->rank >= 2 ? view->dims[view->rank - 2] : 1, vc0 = view->dims[view->rank - 1];
     /* PTOAS: a static view of another shape holding as many elements is transferred row by row */
     bool same_count = known(vr0) && known(vc0) && known(t->vrow) && known(t->vcol) && vr0 * vc0 == t->vrow * t->vcol &&
-                      row_major(t);
+                      (!load || row_major(t));
     if ((differ(vr0, t->vrow) || differ(vc0, t->vcol)) && !same_count) {
         char a[24], b[24], c[24], e[24];
         put_dim(a, sizeof a, vr0);
