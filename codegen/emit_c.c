@@ -638,6 +638,17 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
         int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_INT8_SYM);
         if (!TILES("src", "scale", "?offset", "dst", "?tmp"))
             return;
+        /* The verifier takes either signedness for dst, as PTOAS does; the
+         * runtime (like pto-isa's simulator) computes INT8_SYM into a signed
+         * and INT8_ASYM into an unsigned byte only. */
+        DType dd = val(e, role(op, "dst"))->type->tile.dtype;
+        bool want_signed = qt != QT_INT8_ASYM;
+        if ((dd == DT_UI8) == want_signed) {
+            fail(e, op->name_span, "codegen supports %s quantization into a%s dst only, but got %s",
+                 want_signed ? "INT8_SYM" : "INT8_ASYM", want_signed ? " signed (i8)" : "n unsigned (ui8)",
+                 dtype_name(dd));
+            return;
+        }
         e->quant_origin[k] = e->bufs[e->buf_of[role(op, "src")]].origin;
         begin_call(e, op);
         sb_printf(&e->body, "ptort_tquant_int8(ctx, %s, %s, %s, %s, %s, %s)",
