@@ -592,7 +592,7 @@ static void print_func(Printer *pr, const Func *f, const char *indent, const cha
         if (f->visibility)
             sb_printf(b, ", sym_visibility = \"%s\"", vis[f->visibility]);
         sb_puts(b, "}> ({\n");
-        if (f->nargs) {
+        if (f->nargs && !f->decl) { /* a declaration's region is empty: no block */
             sb_printf(b, "%s^bb0(", indent);
             put_args(pr, f);
             sb_puts(b, "):\n");

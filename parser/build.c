@@ -314,15 +314,40 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
 void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
 {
     func_begin(p, kw, (Str){p->src->text + name.begin + 1, name.end - name.begin - 1}, name, visibility);
+    p->anon_args = -1;
+}
+
+/* An argument; a function's arguments are all named (%a: T) or, in a
+ * declaration, all bare types, as MLIR's func.func parser requires. */
+static void func_arg(Parser *p, Span at, Str named, const Type *t, Span tspan, int anon)
+{
+    Func *f = p->fn;
+    if (p->anon_args >= 0 && p->anon_args != anon)
+        ERR(at, anon ? "custom op 'func.func' expected SSA identifier"
+                     : "custom op 'func.func' expected type instead of SSA identifier");
+    p->anon_args = anon;
+    ValueId id = define_value(p, at, named, t, NO_OP);
+    f->values[id].type_span = tspan;
+    xgrow32((void **)&f->args, &f->args_cap, f->nargs + 1, sizeof *f->args);
+    f->args[f->nargs++] = id;
+}
+
+/* The name of unnamed argument i: %arg<i>, as MLIR prints them. */
+static Str arg_name(Parser *p, uint32_t i)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "arg%u", i);
+    return (Str){arena_strndup(&p->m->arena, buf, (size_t)n), (uint32_t)n};
 }
 
 void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan)
 {
-    Func *f = p->fn;
-    ValueId id = define_value(p, name, (Str){NULL, 0}, t, NO_OP);
-    f->values[id].type_span = tspan;
-    xgrow32((void **)&f->args, &f->args_cap, f->nargs + 1, sizeof *f->args);
-    f->args[f->nargs++] = id;
+    func_arg(p, name, (Str){NULL, 0}, t, tspan, 0);
+}
+
+void pb_func_arg_anon(Parser *p, const Type *t, Span tspan)
+{
+    func_arg(p, tspan, arg_name(p, p->fn->nargs), t, tspan, 1);
 }
 
 static void body_begin(Parser *p)
@@ -336,6 +361,8 @@ static void body_begin(Parser *p)
 void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
 {
     Func *f = p->fn;
+    if (p->anon_args == 1) /* bare types give the entry block no arguments */
+        ERR(f->span, "'func.func' op entry block must have %u arguments to match function signature", f->nargs);
     f->nattrs = nattrs;
     f->attrs = take_attrs(p, nattrs);
     if (nresult_types > p->ntys)
@@ -1295,13 +1322,16 @@ void pb_gfunc_begin(Parser *p, Span kw, uint32_t nprops)
     f->results = v[1]->u.fn.results;
 }
 
-void pb_gfunc_body(Parser *p)
+/* The entry block's arguments against the function type; a region with no
+ * block at all is a declaration, decided at its end (pb_gfunc_end). */
+static void gfunc_check_args(Parser *p)
 {
     Func *f = p->fn;
     const AttrValue *ft = p->gfunc_type;
     if (ft && f->nargs != ft->u.fn.nparams) {
-        ERR(f->span, "'func.func' op entry block must have %u argument%s to match function signature",
-            ft->u.fn.nparams, ft->u.fn.nparams == 1 ? "" : "s");
+        /* mlir-opt's text, "1 arguments" included */
+        ERR(f->span, "'func.func' op entry block must have %u arguments to match function signature",
+            ft->u.fn.nparams);
     } else if (ft) {
         for (uint32_t i = 0; i < f->nargs; i++) {
             const Value *a = &f->values[f->args[i]];
@@ -1314,6 +1344,12 @@ void pb_gfunc_body(Parser *p)
             }
         }
     }
+}
+
+void pb_gfunc_body(Parser *p)
+{
+    if (p->gfunc_label || !p->gfunc_type || p->gfunc_type->u.fn.nparams == 0)
+        gfunc_check_args(p);
     body_begin(p);
 }
 
@@ -1321,6 +1357,21 @@ void pb_gfunc_end(Parser *p, Span close, uint32_t nattrs)
 {
     Func *f = p->fn;
     append_attrs(p, &f->attrs, &f->nattrs, nattrs);
+    if (!p->gfunc_label && f->nops == 0) {
+        /* "({})": an empty region, MLIR's generic form of a declaration. Its
+         * arguments have no names in the text: they are %arg0, %arg1, ... */
+        const AttrValue *ft = p->gfunc_type;
+        p->anon_args = -1;
+        for (uint32_t i = 0; ft && i < ft->u.fn.nparams; i++)
+            func_arg(p, f->span, arg_name(p, i), ft->u.fn.params[i], f->span, 1);
+        f->decl = true;
+        f->end_span = close;
+        p->in_body = false;
+        pb_op_reset(p);
+        return;
+    }
+    if (!p->gfunc_label && p->gfunc_type && p->gfunc_type->u.fn.nparams > 0)
+        gfunc_check_args(p); /* ops but no entry block label: the count is wrong */
     pb_func_end(p, close);
 }
 

@@ -79,6 +79,8 @@ typedef struct Parser {
     Span open_type;            /* the `!pto.tile_buf` whose '<' is open, len 0 if none */
     bool aborted;
     const AttrValue *gfunc_type; /* function_type of the generic func.func being read */
+    bool gfunc_label;            /* its region's block has a label (^bb0...) */
+    int anon_args;               /* custom func.func signature: -1 none yet, 0 named, 1 types only */
     bool multi_result;         /* the op's results used %r:N (reported) */
 } Parser;
 
@@ -127,6 +129,7 @@ void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs);
 void pb_module_end(Parser *p, ModuleOp *mod);
 void pb_func_begin(Parser *p, Span kw, Span name, int visibility);
 void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan);
+void pb_func_arg_anon(Parser *p, const Type *t, Span tspan); /* a declaration's `(index, i32)` */
 void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs);
 void pb_func_end(Parser *p, Span close);
 void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs);

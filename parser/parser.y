@@ -147,6 +147,7 @@ args
 
 arg
     : SSA ':' type { pb_func_arg(p, @1, $3, @3); }
+    | type         { pb_func_arg_anon(p, $1, @1); }
     ;
 
 opt_func_results
@@ -432,9 +433,9 @@ gfunc
     ;
 
 opt_block_args
-    : %empty
-    | CARET ':'
-    | CARET '(' opt_args ')' ':'
+    : %empty                          { p->gfunc_label = false; }
+    | CARET ':'                       { p->gfunc_label = true; }
+    | CARET '(' opt_args ')' ':'      { p->gfunc_label = true; }
     ;
 
 %%
