@@ -73,33 +73,6 @@ static size_t put_utf8(char *o, uint32_t cp)
     return 4;
 }
 
-/* Length of the well-formed UTF-8 sequence at p, 0 if none. */
-static size_t utf8_seq(const unsigned char *p, size_t avail)
-{
-    unsigned c = p[0];
-    if (c < 0x80)
-        return 1;
-    size_t n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else
-        return 0;
-    if (avail < n || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
 
 /* A string at r->p (just after the opening quote); decoded into the arena.
  * Lone surrogates become U+FFFD; raw bytes must be valid UTF-8. */
@@ -127,7 +100,7 @@ static bool read_string(Reader *r, const char **out, size_t *out_len)
             return false;
         }
         if (c != '\\') {
-            size_t k = utf8_seq((const unsigned char *)p, (size_t)(r->end - p));
+            size_t k = str_utf8_len((const unsigned char *)p, (size_t)(r->end - p));
             if (!k) {
                 fail(r, "invalid UTF-8 in string");
                 return false;
@@ -429,7 +402,7 @@ void jw_string(StrBuf *b, const char *s, size_t n)
             sb_putc(b, (char)c);
             i++;
         } else {
-            size_t k = utf8_seq(p + i, n - i);
+            size_t k = str_utf8_len(p + i, n - i);
             if (k) {
                 sb_putn(b, s + i, k);
                 i += k;

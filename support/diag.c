@@ -13,6 +13,7 @@
  * not rendered. */
 #include "diag.h"
 #include "arena.h"
+#include "str.h"
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
@@ -177,8 +178,6 @@ static void source_line_bounds(SourceFile *src, size_t l, size_t *start, size_t 
     *end = e;
 }
 
-static size_t utf8_len(const unsigned char *p, size_t avail);
-
 /* Characters of text[from, to) in enc: a 4-byte sequence is two UTF-16 units,
  * any other well-formed sequence one, a stray byte one. */
 static uint32_t count_units(const char *text, size_t from, size_t to, PosEncoding enc)
@@ -194,7 +193,7 @@ static uint32_t count_units(const char *text, size_t from, size_t to, PosEncodin
             n++;
             continue;
         }
-        size_t k = utf8_len(t + i, to - i);
+        size_t k = str_utf8_len(t + i, to - i);
         n += k == 4 ? 2 : 1;
         i += k ? k : 1;
     }
@@ -221,7 +220,7 @@ uint32_t source_offset(SourceFile *src, uint32_t line, uint32_t character, PosEn
     size_t i = ls;
     uint32_t n = 0;
     while (i < le && n < character) {
-        size_t k = t[i] < 0x80 ? 1 : utf8_len(t + i, le - i);
+        size_t k = t[i] < 0x80 ? 1 : str_utf8_len(t + i, le - i);
         uint32_t units = enc == POS_UTF8 ? (uint32_t)(k ? k : 1) : k == 4 ? 2 : 1;
         if (n + units > character)
             break; /* inside this character: its start */
@@ -372,40 +371,6 @@ static char *vformat(const char *fmt, va_list ap)
     return s;
 }
 
-/* Length of the well-formed UTF-8 sequence at p (at most avail bytes), 0 if
- * the bytes there are not one (overlong forms and surrogates included). */
-static size_t utf8_len(const unsigned char *p, size_t avail)
-{
-    if (avail == 0)
-        return 0;
-    unsigned c = p[0];
-    if (c < 0x80)
-        return 1;
-    size_t n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (avail < n || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -468,7 +433,7 @@ static void render_text(DiagEngine *d, const DiagRec *r)
             i++;
             continue;
         }
-        size_t n = utf8_len(t + i, caret - i);
+        size_t n = str_utf8_len(t + i, caret - i);
         fputc(' ', out);
         i += n ? n : 1;
     }
@@ -497,7 +462,7 @@ static void json_string(FILE *out, const char *str, size_t n)
             fputc(c, out);
             i++;
         } else {
-            size_t k = utf8_len(p + i, n - i);
+            size_t k = str_utf8_len(p + i, n - i);
             if (k) {
                 fwrite(p + i, 1, k, out);
                 i += k;

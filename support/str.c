@@ -57,3 +57,38 @@ void sb_free(StrBuf *b)
     b->p = NULL;
     b->len = b->cap = 0;
 }
+
+/* Length of the well-formed UTF-8 sequence at p (at most avail bytes), 0 if
+ * the bytes there are not one (overlong forms and surrogates included). */
+size_t str_utf8_len(const unsigned char *p, size_t avail)
+{
+    if (avail == 0)
+        return 0;
+    unsigned c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (avail < n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}

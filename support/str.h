@@ -18,4 +18,8 @@ void sb_put_int(StrBuf *b, long long v); /* as "%lld", without printf */
 void sb_printf(StrBuf *b, const char *fmt, ...) DIAG_PRINTF(2, 3);
 void sb_free(StrBuf *b);
 
+/* Length of the well-formed UTF-8 sequence at p (at most avail bytes), 0 if
+ * the bytes there are not one (overlong forms and surrogates included). */
+size_t str_utf8_len(const unsigned char *p, size_t avail);
+
 #endif
