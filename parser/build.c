@@ -798,13 +798,19 @@ void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspa
     emit(p, &d);
 }
 
-void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan)
+/* An op whose nuses operands are one use each, the first typed `from`, and
+ * whose one result is typed `to` (`pto.tassign %x, %a : T1 -> T2`,
+ * `pto.treshape %t : T1 -> T2`). */
+static void op_typed_result(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Type *from,
+                            const Type *to, Span tspan)
 {
     Draft d;
-    draft_init(p, &d, name, FORM_L2, 2, 0);
-    const Type *utys[2] = {from, NULL};
+    draft_init(p, &d, name, FORM_L2, nuses, nattrs);
+    const Type **utys = arena_zalloc(&p->m->arena, nuses * sizeof *utys);
+    utys[0] = from;
     d.utys = utys;
-    d.seg[0] = d.seg[1] = 1;
+    for (uint32_t i = 0; i < nuses; i++)
+        d.seg[i] = 1;
     d.nres = 1;
     d.rtys = &to;
     d.rspans = &tspan;
@@ -813,6 +819,11 @@ void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span 
         return;
     }
     emit(p, &d);
+}
+
+void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan)
+{
+    op_typed_result(p, name, 2, 0, from, to, tspan);
 }
 
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok)
@@ -918,21 +929,8 @@ void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, 
 
 void pb_op_treshape(Parser *p, Span name, uint32_t nattrs, const Type *from, Span fs, const Type *to, Span ts)
 {
-    Draft d;
-    draft_init(p, &d, name, FORM_L2, 1, nattrs);
-    const Type **utys = arena_zalloc(&p->m->arena, sizeof *utys);
-    utys[0] = from;
     (void)fs;
-    d.utys = utys;
-    d.seg[0] = 1;
-    d.nres = 1;
-    d.rtys = &to;
-    d.rspans = &ts;
-    if (!bind_results(p, &d, 1)) {
-        emit_broken(p, &d);
-        return;
-    }
-    emit(p, &d);
+    op_typed_result(p, name, 1, nattrs, from, to, ts);
 }
 
 /* `valid` before pto.subview's valid operands is a keyword. */
