@@ -358,29 +358,31 @@ static void body_begin(Parser *p)
     pb_op_reset(p);
 }
 
-void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
+/* The attributes and result types of a custom func.func head. */
+static void func_head(Parser *p, uint32_t nresult_types, uint32_t nattrs)
 {
     Func *f = p->fn;
-    if (p->anon_args == 1) /* bare types give the entry block no arguments */
-        ERR(f->span, "'func.func' op entry block must have %u arguments to match function signature", f->nargs);
     f->nattrs = nattrs;
     f->attrs = take_attrs(p, nattrs);
     if (nresult_types > p->ntys)
         nresult_types = (uint32_t)p->ntys;
     f->nresults = nresult_types;
     f->results = arena_dup(&p->m->arena, p->tys + p->ntys - nresult_types, nresult_types * sizeof *f->results);
+}
+
+void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
+{
+    Func *f = p->fn;
+    if (p->anon_args == 1) /* bare types give the entry block no arguments */
+        ERR(f->span, "'func.func' op entry block must have %u arguments to match function signature", f->nargs);
+    func_head(p, nresult_types, nattrs);
     body_begin(p);
 }
 
 void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs)
 {
     Func *f = p->fn;
-    f->nattrs = nattrs;
-    f->attrs = take_attrs(p, nattrs);
-    if (nresult_types > p->ntys)
-        nresult_types = (uint32_t)p->ntys;
-    f->nresults = nresult_types;
-    f->results = arena_dup(&p->m->arena, p->tys + p->ntys - nresult_types, nresult_types * sizeof *f->results);
+    func_head(p, nresult_types, nattrs);
     f->decl = true;
     pb_op_reset(p);
 }
