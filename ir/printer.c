@@ -301,6 +301,17 @@ static const char *printed_name(const Op *op)
     return op_info(op->kind)->name;
 }
 
+/* False for an op read in generic form that its custom syntax cannot spell: a
+ * pto.subview without a `sizes` array, or with one valid operand of two. It
+ * prints in generic form, so that what is printed reads back the same. */
+static bool custom_form_fits(const Op *op)
+{
+    if (op->kind != OP_SUBVIEW)
+        return true;
+    const Attr *sizes = ir_attr_find(op->attrs, op->nattrs, "sizes");
+    return sizes && sizes->val->kind == AV_ARRAY && sizes->val->u.arr.n > 0 && op->seg[2] == op->seg[3];
+}
+
 /* The custom forms of the tile views (PTOAS's): treshape `%t : T1 -> T2`, subview
  * `%t[%i, %j] sizes [R, C] (valid [%vr, %vc])? {attrs} : T1 -> T2`, set_validshape
  * `%t, %vr, %vc : T`. */
@@ -319,28 +330,27 @@ static void print_tile_view(Printer *pr, const Op *op)
         put_value_types(pr, op->opnds, 1);
         return;
     }
-    const Attr *rest = op->attrs;
-    uint32_t nrest = op->nattrs;
+    Attr *rest = NULL; /* the attributes but sizes, which the syntax spells */
+    uint32_t nrest = 0;
     if (op->kind == OP_SUBVIEW) {
         sb_putc(b, '[');
         put_values(pr, op->opnds + 1, op->seg[1]);
         sb_puts(b, "] sizes ");
-        /* the parser puts sizes first; a generic-form op without it prints [] */
-        if (nrest && str_eq(rest[0].key, "sizes", 5)) {
-            print_attr_value(b, rest[0].val);
-            rest++;
-            nrest--;
-        } else {
-            sb_puts(b, "[]");
-        }
-        if (op->seg[2] && op->seg[3]) {
+        const Attr *sizes = ir_attr_find(op->attrs, op->nattrs, "sizes");
+        print_attr_value(b, sizes->val);
+        if (op->seg[2]) {
             uint32_t at = 1 + op->seg[1];
             sb_puts(b, " valid [");
             put_values(pr, op->opnds + at, 2);
             sb_putc(b, ']');
         }
+        rest = xmalloc((op->nattrs ? op->nattrs : 1) * sizeof *rest);
+        for (uint32_t i = 0; i < op->nattrs; i++)
+            if (&op->attrs[i] != sizes)
+                rest[nrest++] = op->attrs[i];
     }
-    put_attr_dict(pr, rest, nrest, NULL, true);
+    put_attr_dict(pr, rest ? rest : op->attrs, rest ? nrest : op->nattrs, NULL, true);
+    free(rest);
     sb_puts(b, " : ");
     put_value_types(pr, op->opnds, 1);
     sb_puts(b, " -> ");
@@ -536,7 +546,7 @@ static void print_op(Printer *pr, const Op *op, const char *indent)
         put_values(pr, op->res, op->nres);
         sb_puts(&pr->b, " = ");
     }
-    if (pr->generic)
+    if (pr->generic || !custom_form_fits(op))
         print_generic(pr, op);
     else
         print_custom(pr, op);
