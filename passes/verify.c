@@ -794,6 +794,28 @@ static bool verify_tmov_zz(V *v, int src, int dst, int tmp)
     return true;
 }
 
+/* tmov with a scaling third tile: PTOAS's fp form, an acc -> mat/vec move that quantizes
+ * through the scaling tile. src and dst element types differ by design (f32 acc -> i8 mat),
+ * so the plain tmov's same-element-type rule does not apply; PTOAS's fp rules and messages do. */
+static bool verify_tmov_fp(V *v, int src, int dst)
+{
+    const TileBody *s = v->tb[src], *d = v->tb[dst];
+    bool acc_out = s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC);
+    if (s->dtype != DT_F32 && s->dtype != DT_I32 && s->dtype != DT_SI32 && s->dtype != DT_UI32)
+        return fail(v, -1, "expects fp form src to have element type f32, i32");
+    if (!acc_out)
+        return fail(v, -1, "expects fp form to use loc=acc src");
+    if (s->blayout != BL_COL_MAJOR || s->slayout != SL_ROW_MAJOR)
+        return fail(v, -1, "expects acc-source fp/relu tmov src to use blayout=col_major and slayout=row_major");
+    if (v->arch != OPT_ARCH_A5 && d->loc == LOC_MAT) {
+        if (d->blayout != BL_COL_MAJOR || d->slayout != SL_ROW_MAJOR)
+            return fail(v, -1, "expects fp tmov dst to use blayout=col_major and slayout=row_major");
+        if (d->fractal != 512)
+            return fail(v, -1, "expects A2/A3 acc-to-mat tmov destination fractal to be 512");
+    }
+    return true;
+}
+
 static bool verify_tmov(V *v)
 {
     int src = R(v, "src"), dst = R(v, "dst"), tmp = R(v, "tmp");
@@ -804,6 +826,8 @@ static bool verify_tmov(V *v)
         return verify_tmov_zz(v, src, dst, tmp);
     if (ir_attr_find(v->op->attrs, v->op->nattrs, "grpAxis"))
         return fail(v, -1, "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile");
+    if (v->tb[tmp])
+        return verify_tmov_fp(v, src, dst);
     if (s->dtype != d->dtype)
         return fail(v, src, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
