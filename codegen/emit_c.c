@@ -613,12 +613,26 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
         sb_printf(&e->body, "ptort_tload(ctx, %s, %s)", a[0], a[1]);
         break;
     case OP_TSTORE:
+        if (role(op, "fp") != NO_VALUE || role(op, "preQuantScalar") != NO_VALUE) {
+            fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile or a preQuantScalar "
+                                   "(the quantizing store forms)");
+            return;
+        }
+        if (val(e, role(op, "src"))->type->tile.dtype != val(e, role(op, "dst"))->type->dtype) {
+            fail(e, op->name_span, "codegen does not support 'pto.tstore' to a view of another element type (an acc "
+                                   "tile's converting store)");
+            return;
+        }
         if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = use_view(e, role(op, "dst"), op)))
             return;
         begin_call(e, op);
         sb_printf(&e->body, "ptort_tstore(ctx, %s, %s)", a[0], a[1]);
         break;
     case OP_TMOV:
+        if (role(op, "preQuantScalar") != NO_VALUE) {
+            fail(e, op->name_span, "codegen does not support 'pto.tmov' with a preQuantScalar (the quantizing form)");
+            return;
+        }
         if (!TILES("src", "dst", "?tmp"))
             return;
         src_buf = e->buf_of[role(op, "src")];

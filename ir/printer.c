@@ -383,10 +383,20 @@ static void print_custom(Printer *pr, const Op *op)
             for (int r = 0; r < in->nins; r++)
                 nin += op->seg[r];
             sb_puts(b, " ins(");
+            if (op->kind == OP_TSTORE && nin > 1) {
+                /* PTOAS's spelling: `%src : T fp %fp : Tf, %s : i64`, each operand typed */
+                for (uint32_t i = 0; i < nin; i++) {
+                    sb_puts(b, i == 0 ? "" : i == 1 && op->seg[1] ? " fp " : ", ");
+                    put_values(pr, op->opnds + i, 1);
+                    sb_puts(b, " : ");
+                    put_value_types(pr, op->opnds + i, 1);
+                }
+            } else {
             put_values(pr, op->opnds, nin);
             if (nin) {
                 sb_puts(b, " : ");
                 put_value_types(pr, op->opnds, nin);
+            }
             }
             sb_puts(b, ") outs(");
             put_values(pr, op->opnds + nin, op->nopnds - nin);
@@ -487,13 +497,26 @@ static void print_generic(Printer *pr, const Op *op)
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
     sb_printf(b, "\"%s\"(", op->kind == OP_RETURN ? "func.return" : printed_name(op));
-    put_values(pr, op->opnds, op->nopnds);
+    /* tmov/tstore: PTOAS's operand order src, dst, fp, preQuantScalar (roles: src, fp,
+     * preQuantScalar, dst) */
+    bool ptoas_order = (op->kind == OP_TMOV || op->kind == OP_TSTORE) && needs_segments(op) && op->nopnds > 2;
+    const ValueId *opnds = op->opnds;
+    ValueId perm[4];
+    if (ptoas_order) {
+        for (uint32_t i = 0; i < op->nopnds; i++)
+            perm[i] = op->opnds[i == 0 ? 0 : i == 1 ? op->nopnds - 1 : i - 1];
+        opnds = perm;
+    }
+    put_values(pr, opnds, op->nopnds);
     sb_putc(b, ')');
     StrBuf pre = {0};
     if (needs_segments(op)) {
         sb_puts(&pre, "operandSegmentSizes = array<i32");
-        for (int r = 0; r < in->nroles; r++)
-            sb_printf(&pre, "%s%u", r ? ", " : ": ", op->seg[r]);
+        if (op->kind == OP_TMOV || op->kind == OP_TSTORE)
+            sb_printf(&pre, ": %u, %u, %u, %u", op->seg[0], op->seg[3], op->seg[1], op->seg[2]);
+        else
+            for (int r = 0; r < in->nroles; r++)
+                sb_printf(&pre, "%s%u", r ? ", " : ": ", op->seg[r]);
         sb_putc(&pre, '>');
     } else if (op->has_tile_addr) {
         sb_printf(&pre, "addr = %lld : i64", (long long)op->tile_addr);
@@ -506,7 +529,7 @@ static void print_generic(Printer *pr, const Op *op)
     put_attr_dict(pr, op->attrs, op->nattrs, pre.p, true);
     sb_free(&pre);
     sb_puts(b, " : (");
-    put_value_types(pr, op->opnds, op->nopnds);
+    put_value_types(pr, opnds, op->nopnds);
     sb_puts(b, ") -> ");
     if (op->nres == 0)
         sb_puts(b, "()");

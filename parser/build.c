@@ -702,6 +702,20 @@ void pb_tu_item(Parser *p, TypedUses *acc, const TypedUses *item, Span at)
     acc->state = s == TU_BARE && k == TU_TYPED ? TU_TYPE : s == TU_TYPED && k == TU_TYPE ? TU_TYPE : k;
 }
 
+void pb_tu_fp(Parser *p, TypedUses *acc, Span word)
+{
+    Str t = pb_text(p, word);
+    if (acc->state < 0)
+        return;
+    if (t.len != 2 || memcmp(t.p, "fp", 2) != 0 || acc->fp || acc->state != TU_TYPED) {
+        ERR(word, "expected ')' or ',', but got '%.*s'", (int)t.len, t.p);
+        acc->state = -1;
+        return;
+    }
+    acc->fp = acc->uses + 1;
+    acc->fp_at = word;
+}
+
 void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing)
 {
     Draft d;
@@ -728,8 +742,24 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
     }
     d.kind = classify_tquant(&d, nin_uses, nout_uses, -1);
     const OpInfo *in = op_info(d.kind);
+    if (outs.fp || (ins.fp && (d.kind != OP_TSTORE || ins.fp != 2))) {
+        ERR(outs.fp ? outs.fp_at : ins.fp_at, "'%s' op expects 'fp' only before the second ins operand of "
+                                              "'pto.tstore'", op_name(d.kind));
+        emit_broken(p, &d);
+        return;
+    }
     if (!assign_group(p, &d, 0, in->nins, nin_uses, "ins ") ||
         !assign_group(p, &d, in->nins, in->nroles, nout_uses, "outs ")) {
+        emit_broken(p, &d);
+        return;
+    }
+    /* tmov/tstore: src, then a tile (tmov's tmp or fp; tstore's after `fp`) and/or an i64 */
+    if ((d.kind == OP_TMOV || d.kind == OP_TSTORE) && d.seg[1] && !d.seg[2]) {
+        bool scalar = d.utys[1] && d.utys[1]->kind == TY_SCALAR;
+        if (d.kind == OP_TSTORE ? ins.fp != 2 : scalar)
+            d.seg[1] = 0, d.seg[2] = 1;
+    } else if (d.kind == OP_TSTORE && d.seg[1] && ins.fp != 2) {
+        ERR(d.uses[1], "'pto.tstore' op expects 'fp' before its fp tile");
         emit_broken(p, &d);
         return;
     }
@@ -1118,6 +1148,12 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
             v = tq4;
             n = 5;
         }
+        int64_t fp4[4];
+        bool ptoas_order = (d->kind == OP_TMOV || d->kind == OP_TSTORE) && n == 4;
+        if (ptoas_order) { /* PTOAS: [src, dst, fp, preQuantScalar]; roles: src, fp, preQuantScalar, dst */
+            fp4[0] = v[0], fp4[1] = v[2], fp4[2] = v[3], fp4[3] = v[1];
+            v = fp4;
+        }
         if (n != in->nroles) {
             ERR(segs->span, "'%s' op expects operandSegmentSizes with %u entries, but got %u", op_name(d->kind),
                 in->nroles, segs->u.dense.n);
@@ -1142,6 +1178,18 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
             ERR(segs->span, "operandSegmentSizes adds up to %llu operands, but the op has %u",
                 (unsigned long long)sum, d->n);
             return false;
+        }
+        if (ptoas_order && d->n > 2) { /* written src, dst, fp?, scalar?: reorder to role order */
+            Span *u = arena_alloc(&p->m->arena, d->n * sizeof *u);
+            const Type **t = d->utys ? arena_alloc(&p->m->arena, d->n * sizeof *t) : NULL;
+            for (uint32_t i = 0; i < d->n; i++) {
+                uint32_t from = i == 0 ? 0 : i == d->n - 1 ? 1 : i + 1;
+                u[i] = d->uses[from];
+                if (t)
+                    t[i] = d->utys[from];
+            }
+            d->uses = u;
+            d->utys = t;
         }
         return true;
     }

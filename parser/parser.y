@@ -236,20 +236,22 @@ uses
 /* `%a, %b : T1, T2` or `%a : T1, %b {attrs} : T2` (PTOAS's per-operand form);
  * pb_tu_item checks that the items make one of the two forms. */
 typed_uses
-    : %empty   { $$ = (TypedUses){0, 0, 0, 0}; }
+    : %empty   { $$ = (TypedUses){.state = 0}; }
     | tu_items
     ;
 
 tu_items
-    : tu_item              { $$ = (TypedUses){0, 0, 0, 0}; pb_tu_item(p, &$$, &$1, @1); }
+    : tu_item              { $$ = (TypedUses){.state = 0}; pb_tu_item(p, &$$, &$1, @1); }
     | tu_items ',' tu_item { $$ = $1; pb_tu_item(p, &$$, &$3, @3); }
+    /* pto.tstore's `ins(%src : T fp %fp : Tf)` (PTOAS); pb_tu_fp checks the word */
+    | tu_items IDENT tu_item { $$ = $1; pb_tu_fp(p, &$$, @2); pb_tu_item(p, &$$, &$3, @3); }
     ;
 
 tu_item
-    : SSA                    { pb_push_use(p, @1); $$ = (TypedUses){0, 0, 0, TU_BARE}; }
-    | SSA ':' type           { pb_push_use(p, @1); pb_push_type(p, $3, @3); $$ = (TypedUses){0, 0, 0, TU_TYPED}; }
-    | SSA attr_dict ':' type { pb_push_use(p, @1); pb_push_type(p, $4, @4); $$ = (TypedUses){0, 0, $2, TU_TYPED}; }
-    | type                   { pb_push_type(p, $1, @1); $$ = (TypedUses){0, 0, 0, TU_TYPE}; }
+    : SSA                    { pb_push_use(p, @1); $$ = (TypedUses){.state = TU_BARE}; }
+    | SSA ':' type           { pb_push_use(p, @1); pb_push_type(p, $3, @3); $$ = (TypedUses){.state = TU_TYPED}; }
+    | SSA attr_dict ':' type { pb_push_use(p, @1); pb_push_type(p, $4, @4); $$ = (TypedUses){.attrs = $2, .state = TU_TYPED}; }
+    | type                   { pb_push_type(p, $1, @1); $$ = (TypedUses){.state = TU_TYPE}; }
     ;
 
 compute_sig

@@ -256,7 +256,15 @@ static bool check_kinds(V *v)
     for (int r = 0; r < in->nroles; r++) {
         if (v->val[r] == NO_VALUE || !v->ty[r])
             continue;
-        bool view = (v->op->kind == OP_TLOAD && r == 0) || (v->op->kind == OP_TSTORE && r == 1);
+        bool view = (v->op->kind == OP_TLOAD && r == 0) || (v->op->kind == OP_TSTORE && r == R(v, "dst"));
+        if (strcmp(in->role[r], "preQuantScalar") == 0) { /* PTOAS: Optional<I64> */
+            if (v->ty[r]->kind != TY_SCALAR || v->ty[r]->dtype != DT_I64) {
+                char b[256];
+                fail(v, r, "expects preQuantScalar to be an i64, but got '%s'", type_str(v->ty[r], b, sizeof b));
+                return false;
+            }
+            continue;
+        }
         bool ok = view ? v->ty[r]->kind == TY_PART_VIEW || v->ty[r]->kind == TY_TENSOR_VIEW : v->tb[r] != NULL;
         if (!ok) {
             char b[256];
@@ -822,12 +830,22 @@ static bool verify_tmov(V *v)
     const TileBody *s = v->tb[src], *d = v->tb[dst];
     if (!d)
         return true;
-    if (v->tb[tmp] && v->tb[tmp]->loc != LOC_SCALING)
+    bool pre = v->val[R(v, "preQuantScalar")] != NO_VALUE;
+    if (v->tb[tmp] && v->tb[tmp]->loc != LOC_SCALING) {
+        if (pre)
+            return fail(v, -1, "expects the X-to-ZZ tmov form not to use preQuantScalar, accToVecMode, or reluPreMode");
         return verify_tmov_zz(v, src, dst, tmp);
+    }
     if (ir_attr_find(v->op->attrs, v->op->nattrs, "grpAxis"))
         return fail(v, -1, "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile");
+    if (v->tb[tmp] && pre)
+        return fail(v, -1, "expects fp and preQuantScalar forms to be mutually exclusive");
     if (v->tb[tmp])
         return verify_tmov_fp(v, src, dst);
+    if (pre && !(s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC)))
+        return fail(v, -1, "expects preQuantScalar form to use loc=acc src");
+    if (pre) /* quantizes: src and dst element types differ by design */
+        return true;
     if (s->dtype != d->dtype)
         return fail(v, src, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
@@ -835,15 +853,55 @@ static bool verify_tmov(V *v)
     return true;
 }
 
+/* pto.tstore with an fp (scaling) tile or a preQuantScalar: PTOAS's quantizing stores from an
+ * acc tile, with PTOAS's rules and messages. The fp form's dst may hold a different element
+ * count than the tile, so ptoas's view-shape rule is not applied to it. */
+static bool verify_tstore_quant(V *v, const TileBody *t, const Type *view)
+{
+    int fp = R(v, "fp");
+    bool has_fp = v->val[fp] != NO_VALUE, a5 = v->arch == OPT_ARCH_A5;
+    if (has_fp && v->val[R(v, "preQuantScalar")] != NO_VALUE)
+        return fail(v, -1, "expects fp and preQuantScalar to be mutually exclusive");
+    if (has_fp && v->tb[fp] && v->tb[fp]->loc != LOC_SCALING)
+        return fail(v, -1, "expects fp to use loc=scaling");
+    if (t->loc != LOC_ACC)
+        return fail(v, -1, "expects fp/preQuantScalar form to use loc=acc src");
+    bool i32 = t->dtype == DT_I32 || t->dtype == DT_SI32 || t->dtype == DT_UI32;
+    if (!i32 && t->dtype != DT_F32)
+        return fail(v, -1, a5 ? "expects A5 acc tstore src element type to be i32 or f32"
+                              : "expects A2/A3 acc tstore src element type to be i32 or f32");
+    if (!has_fp && !a5) {
+        bool i8 = is_i8(view->dtype) || view->dtype == DT_UI8;
+        if (i32 && !i8 && view->dtype != DT_F16)
+            return fail(v, -1, "expects A2/A3 acc preQuantScalar tstore dst type to be i8/ui8/f16");
+        if (!i32 && !i8)
+            return fail(v, -1, "expects A2/A3 acc preQuantScalar tstore dst type to be i8/ui8");
+    }
+    return true;
+}
+
 static bool verify_load_store(V *v)
 {
     bool load = v->op->kind == OP_TLOAD;
-    int vr = load ? 0 : 1, tr = load ? 1 : 0;
+    int vr = load ? 0 : R(v, "dst"), tr = load ? 1 : 0;
     const Type *view = v->ty[vr];
     const TileBody *t = v->tb[tr];
     if (!view || !t)
         return true;
-    if (view->dtype != t->dtype)
+    if (!load && (v->val[R(v, "fp")] != NO_VALUE || v->val[R(v, "preQuantScalar")] != NO_VALUE))
+        return verify_tstore_quant(v, t, view);
+    if (!load && t->loc == LOC_ACC && view->dtype != t->dtype) {
+        /* PTOAS: an acc tile stores with conversion (f32/i32 -> f16, bf16, ...) */
+        bool i32 = t->dtype == DT_I32 || t->dtype == DT_SI32 || t->dtype == DT_UI32;
+        bool a5 = v->arch == OPT_ARCH_A5;
+        if (!i32 && t->dtype != DT_F32)
+            return fail(v, -1, a5 ? "expects A5 acc tstore src element type to be i32 or f32"
+                                  : "expects A2/A3 acc tstore src element type to be i32 or f32");
+        DType d = view->dtype;
+        if (d != DT_I32 && d != DT_SI32 && d != DT_UI32 && d != DT_F32 && d != DT_F16 && d != DT_BF16)
+            return fail(v, -1, a5 ? "expects A5 acc tstore dst element type to be i32/f32/f16/bf16"
+                                  : "expects A2/A3 acc tstore dst element type to be i32/f32/f16/bf16");
+    } else if (view->dtype != t->dtype)
         return fail(v, vr, "expects the view and the tile to have the same element type");
     int64_t vr0 = view->rank >= 2 ? view->dims[view->rank - 2] : 1, vc0 = view->dims[view->rank - 1];
     /* PTOAS: a static view of another shape holding as many elements is transferred row by row */
