@@ -824,6 +824,22 @@ static bool verify_tmov_fp(V *v, int src, int dst)
     return true;
 }
 
+/* An attribute ptoas keeps as written (AV_OPAQUE, e.g. `#pto<st_phase final>`): present, and
+ * whether its text contains word. */
+static bool opaque_attr(const Op *op, const char *key, const char *word, bool *has)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    *has = a && a->val && a->val->kind == AV_OPAQUE;
+    if (!*has)
+        return false;
+    Str t = a->val->u.s;
+    size_t n = strlen(word);
+    for (uint32_t i = 0; i + n <= t.len; i++)
+        if (memcmp(t.p + i, word, n) == 0)
+            return true;
+    return false;
+}
+
 static bool verify_tmov(V *v)
 {
     int src = R(v, "src"), dst = R(v, "dst"), tmp = R(v, "tmp");
@@ -840,6 +856,12 @@ static bool verify_tmov(V *v)
         return fail(v, -1, "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile");
     if (v->tb[tmp] && pre)
         return fail(v, -1, "expects fp and preQuantScalar forms to be mutually exclusive");
+    bool mode;
+    bool dual = opaque_attr(v->op, "accToVecMode", "dual_mode", &mode);
+    if (mode && !(s->loc == LOC_ACC && d->loc == LOC_VEC))
+        return fail(v, -1, "expects accToVecMode to be used only for acc-to-vec tmov");
+    if (dual && (pre || v->tb[tmp]))
+        return fail(v, -1, "expects fp/preQuantScalar acc-to-vec forms to use single-mode accToVecMode");
     if (v->tb[tmp])
         return verify_tmov_fp(v, src, dst);
     if (pre && !(s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC)))
@@ -862,6 +884,9 @@ static bool verify_tstore_quant(V *v, const TileBody *t, const Type *view)
     bool has_fp = v->val[fp] != NO_VALUE, a5 = v->arch == OPT_ARCH_A5;
     if (has_fp && v->val[R(v, "preQuantScalar")] != NO_VALUE)
         return fail(v, -1, "expects fp and preQuantScalar to be mutually exclusive");
+    bool phase;
+    if (has_fp && !opaque_attr(v->op, "stPhase", "unspecified", &phase) && phase)
+        return fail(v, -1, "expects fp form to use the default stPhase");
     if (has_fp && v->tb[fp] && v->tb[fp]->loc != LOC_SCALING)
         return fail(v, -1, "expects fp to use loc=scaling");
     if (t->loc != LOC_ACC)
