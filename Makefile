@@ -53,6 +53,7 @@ deps:
 	command -v nvim >/dev/null 2>&1 || missing="$$missing neovim"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then \
 	    echo "ptoas: missing packages:$$missing; install them as root: apt-get install -y$$missing" >&2; exit 1; \
