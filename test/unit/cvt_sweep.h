@@ -48,7 +48,7 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
         const uint16_t *ss = (const uint16_t *)(const void *)(mem + s.addr);
         for (int64_t i = 0; i < filled; i++) {
             uint32_t p = x[i];
-            float f = ref_bits_f32(p);
+            float f = unit_u2f(p);
             double v = f;
             uint16_t wh, wb;
             if (sat) {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "bits.h"
 
 static inline double ref_f16_val(uint16_t h)
 {
@@ -57,33 +58,19 @@ static inline uint32_t ref_round_fmt(double v, int p, int emin, int ew)
 static inline uint16_t ref_to_f16(double v) { return (uint16_t)ref_round_fmt(v, 11, -14, 5); }
 static inline uint16_t ref_to_bf16(double v) { return (uint16_t)ref_round_fmt(v, 8, -126, 8); }
 
-static inline uint32_t ref_f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static inline float ref_bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /* f32 value -> f16 with the NaN rule of the runtime: quiet NaN, top payload bits kept. */
 static inline uint16_t ref_f32_to_f16(uint32_t x)
 {
     if ((x & 0x7FFFFFFFu) > 0x7F800000u)
         return (uint16_t)(((x >> 16) & 0x8000u) | 0x7E00u | ((x >> 13) & 0x3FFu));
-    return ref_to_f16(ref_bits_f32(x));
+    return ref_to_f16(unit_u2f(x));
 }
 
 static inline uint16_t ref_f32_to_bf16(uint32_t x)
 {
     if ((x & 0x7FFFFFFFu) > 0x7F800000u)
         return (uint16_t)((x >> 16) | 0x40u);
-    return ref_to_bf16(ref_bits_f32(x));
+    return ref_to_bf16(unit_u2f(x));
 }
 
 /* Rounding to an integral value per tcvt rmode (1 RINT, 2 ROUND, 3 FLOOR, 4 CEIL, 5 TRUNC,

@@ -228,13 +228,13 @@ static void valid_region(void)
         uint32_t got = rd32(512 + 4 * i);
         int in = (i % 16) < 5 && i / 16 < 3;
         float want = 2.0f * (float)i;
-        ok &= in ? got == ref_f32_bits(want) : got == 0x5A5A5A5Au;
+        ok &= in ? got == unit_f2u(want) : got == 0x5A5A5A5Au;
     }
     CHECK(ok);
     /* the same through the unary and scalar paths, and a compact (rows + 1) layout */
     memset(vec(a5) + 512, 0x5A, 256);
     CHECK(ptort_vunary(a5, PTORT_VOP_NEG, &a, &d) == PTORT_OK);
-    CHECK_EQ(rd32(512 + 4 * 17), ref_f32_bits(-17.0f));
+    CHECK_EQ(rd32(512 + 4 * 17), unit_f2u(-17.0f));
     CHECK_EQ(rd32(512 + 4 * 5), 0x5A5A5A5Au);
     CHECK_EQ(rd32(512 + 4 * 48), 0x5A5A5A5Au);
 }
@@ -341,7 +341,7 @@ static void unary_f32(void)
         CHECK_EQ(rd32(276), 0u);
         int bad = 0;
         for (int i = 6; i < 64; i++)
-            bad += rd32(256 + 4 * i) != ref_f32_bits((float)(1.0 / sqrt((double)x[i])));
+            bad += rd32(256 + 4 * i) != unit_f2u((float)(1.0 / sqrt((double)x[i])));
         CHECK(bad == 0);
         CHECK(ptort_vunary(a5, PTORT_VOP_SQRT, &s, &d) == PTORT_OK);
         CHECK_EQ(rd32(256), 0x3FB504F3u);
@@ -665,7 +665,7 @@ static void cvt_f16_exhaustive(void)
                                 if (sat)
                                     v = isnan(v) || v > 65504 ? 65504 : v < -65504 ? -65504 : v;
                                 want = isnan(v) ? (((uint32_t)(x & 0x8000) << 16) | 0x7FC00000u | ((uint32_t)(x & 0x3FF) << 13))
-                                                : ref_f32_bits((float)v);
+                                                : unit_f2u((float)v);
                             } else {
                                 want = ref_f2i(v, rm, sat, outs[o].lo, outs[o].hi, outs[o].bits);
                             }

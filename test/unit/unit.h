@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "bits.h"
 
 static int unit_passed, unit_failed;
 
@@ -55,20 +56,6 @@ static inline int unit_check(int ok, const char *file, int line, const char *wha
             fprintf(stderr, "    got %s: '%s', expected message containing '%s'\n",         \
                     ptort_status_name(s_), ptort_error(ctx), (sub));                         \
     } while (0)
-
-static inline uint32_t unit_f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static inline float unit_u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 static inline int unit_done(void)
 {
