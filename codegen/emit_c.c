@@ -164,7 +164,7 @@ typedef struct Buf {
     const char *vr, *vc;   /* C expressions of dynamic valid sizes, NULL when static */
     ValueId vr_val, vc_val; /* the values behind vr and vc (NO_VALUE when static) */
     bool written, reported;
-    uint32_t last_writer;  /* op index, NO_OP if none */
+    const Op *last_writer; /* NULL if none */
     int origin;            /* argument whose data it holds (itself, or copied by tmov), -1 */
     int approx;            /* argument whose tquant -> tdequant round trip it holds, -1 */
     ValueId approx_val;    /* the name the tdequant wrote it under */
@@ -213,7 +213,7 @@ typedef struct Emit {
     int *ptr_arg;          /* view value -> the ptr argument it reads, -1 */
     uint32_t *uses;        /* value -> number of uses */
     bool *returned;        /* value -> an operand of the function's return */
-    int *quant_origin;     /* op -> argument the tquant quantized, -1 */
+    int *quant_origin;     /* op (by Op.index) -> argument the tquant quantized, -1 */
     bool calls;
     Entry *entries;
     uint32_t nentries;
@@ -396,9 +396,9 @@ static const char *scalar(Emit *e, ValueId v, const Op *op)
 static bool const_int(Emit *e, ValueId v, int64_t *out)
 {
     const Value *x = val(e, v);
-    if (x->def_op == NO_OP)
+    const Op *d = x->def_op;
+    if (!d)
         return false;
-    const Op *d = &e->f->ops[x->def_op];
     if (d->kind != OP_CONSTANT || !d->constant || d->constant->kind != AV_INT)
         return false;
     *out = d->constant->u.i;
@@ -434,8 +434,8 @@ static void end_call(Emit *e, const Op *op)
     sb_puts(&e->body, ");\n");
 }
 
-/* Marks the outs buffers of a Level 2 op as written by op index k. */
-static void mark_written(Emit *e, const Op *op, uint32_t k)
+/* Marks the outs buffers of a Level 2 op as written by it. */
+static void mark_written(Emit *e, const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
     uint32_t at = 0;
@@ -448,7 +448,7 @@ static void mark_written(Emit *e, const Op *op, uint32_t k)
             int bi = e->buf_of[v];
             for (int b = bi; b >= 0; b = e->bufs[b].parent) { /* a view writes its source's bytes */
                 e->bufs[b].written = true;
-                e->bufs[b].last_writer = k;
+                e->bufs[b].last_writer = op;
                 e->bufs[b].origin = -1;
                 e->bufs[b].approx = -1;
             }
@@ -601,7 +601,7 @@ static bool tile_opnds(Emit *e, const Op *op, const char *const *names, int n, c
 #define TILES(...) tile_opnds(e, op, (const char *const[]){__VA_ARGS__}, \
                               (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)), a)
 
-static void emit_compute(Emit *e, const Op *op, uint32_t k)
+static void emit_compute(Emit *e, const Op *op)
 {
     const char *a[6] = {0};
     int src_buf = -1;
@@ -663,7 +663,7 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
                  dtype_name(dd));
             return;
         }
-        e->quant_origin[k] = e->bufs[e->buf_of[role(op, "src")]].origin;
+        e->quant_origin[op->index] = e->bufs[e->buf_of[role(op, "src")]].origin;
         begin_call(e, op);
         sb_printf(&e->body, "ptort_tquant_int8(ctx, %s, %s, %s, %s, %s, %s)",
                   qt == QT_INT8_ASYM ? "PTORT_INT8_ASYM" : "PTORT_INT8_SYM", a[0], a[1], a[2], a[3], a[4]);
@@ -706,13 +706,13 @@ static void emit_compute(Emit *e, const Op *op, uint32_t k)
 
     /* A tdequant of data that a tquant made from an argument: a round trip,
      * reported with its error against that argument. */
-    uint32_t w = NO_OP;
+    const Op *w = NULL;
     if (op->kind == OP_TDEQUANT)
         w = e->bufs[e->buf_of[role(op, "src")]].last_writer;
-    mark_written(e, op, k);
-    if (w != NO_OP && e->f->ops[w].kind == OP_TQUANT && e->quant_origin[w] >= 0) {
+    mark_written(e, op);
+    if (w && w->kind == OP_TQUANT && e->quant_origin[w->index] >= 0) {
         Buf *d = &e->bufs[e->buf_of[role(op, "dst")]];
-        d->approx = e->quant_origin[w];
+        d->approx = e->quant_origin[w->index];
         d->approx_val = role(op, "dst");
     }
     if (op->kind == OP_TMOV && src_buf >= 0)
@@ -733,7 +733,7 @@ static void emit_alloc(Emit *e, const Op *op)
     b->arg = -1;
     b->tb = &t->tile;
     b->desc = b->first_desc = -1;
-    b->last_writer = NO_OP;
+    b->last_writer = NULL;
     b->origin = b->approx = -1;
     b->parent = -1;
     ValueId a = role(op, "addr"), vr = role(op, "valid_row"), vc = role(op, "valid_col");
@@ -780,7 +780,7 @@ static void add_view_buf(Emit *e, ValueId r, const Type *t, int parent, const ch
     b->tb = &t->tile;
     b->has_addr = true;
     b->desc = b->first_desc = -1;
-    b->last_writer = NO_OP;
+    b->last_writer = NULL;
     b->origin = b->approx = -1;
     b->parent = parent;
     b->view = local;
@@ -944,9 +944,8 @@ static void emit_constant(Emit *e, const Op *op)
     /* float constants have no use in the ops codegen supports */
 }
 
-static void emit_op(Emit *e, uint32_t k)
+static void emit_op(Emit *e, const Op *op)
 {
-    const Op *op = &e->f->ops[k];
     const OpInfo *in = op_info(op->kind);
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1) {
         fail(e, op->name_span,
@@ -969,7 +968,7 @@ static void emit_op(Emit *e, uint32_t k)
     case OP_TGEMV_BIAS:
     case OP_TMOV:
     case OP_TLOAD:
-    case OP_TSTORE: emit_compute(e, op, k); break;
+    case OP_TSTORE: emit_compute(e, op); break;
     case OP_COUNT: break;
     }
 }
@@ -992,8 +991,9 @@ static int scalar_arg_index(const Emit *e, ValueId v)
 {
     if (v == NO_VALUE)
         return -1;
-    for (uint32_t i = 0; i < e->f->nargs; i++)
-        if (e->f->args[i] == v)
+    const Block *entry = ir_entry(e->f);
+    for (uint32_t i = 0; i < entry->nargs; i++)
+        if (entry->args[i] == v)
             return (int)i;
     return -1;
 }
@@ -1020,7 +1020,7 @@ static Entry *buffer_entry(Emit *e, int bi, ValueId name)
     Buf *b = &e->bufs[bi];
     if (b->arg >= 0)
         return &e->entries[b->arg];
-    for (uint32_t i = e->f->nargs; i < e->nentries; i++)
+    for (uint32_t i = ir_entry(e->f)->nargs; i < e->nentries; i++)
         if (e->buf_of[e->entries[i].val] == bi)
             return &e->entries[i];
     Entry *en = add_entry(e, name, 0, -1);
@@ -1058,16 +1058,18 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     e->ptr_arg = xmalloc(nv * sizeof *e->ptr_arg);
     e->uses = xcalloc(nv, sizeof *e->uses);
     e->returned = xcalloc(nv, sizeof *e->returned);
-    e->quant_origin = xmalloc((f->nops ? f->nops : 1) * sizeof *e->quant_origin);
-    e->entries = xmalloc((f->nargs + f->nops + 1) * sizeof *e->entries);
+    const Block *entry = ir_entry(f);
+    uint32_t nops = ir_number_ops(f);
+    e->quant_origin = xmalloc((nops ? nops : 1) * sizeof *e->quant_origin);
+    e->entries = xmalloc((entry->nargs + nops + 1) * sizeof *e->entries);
     for (uint32_t i = 0; i < nv; i++)
         e->buf_of[i] = e->ptr_arg[i] = -1;
-    for (uint32_t i = 0; i < f->nops; i++) {
-        e->quant_origin[i] = -1;
-        for (uint32_t j = 0; j < f->ops[i].nopnds; j++) {
-            e->uses[f->ops[i].opnds[j]]++;
-            if (f->ops[i].kind == OP_RETURN)
-                e->returned[f->ops[i].opnds[j]] = true;
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        e->quant_origin[op->index] = -1;
+        for (uint32_t j = 0; j < op->nopnds; j++) {
+            e->uses[op->opnds[j]]++;
+            if (op->kind == OP_RETURN)
+                e->returned[op->opnds[j]] = true;
         }
     }
     StrBuf tagb = {0};
@@ -1079,8 +1081,8 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     /* parameters */
     StrBuf params = {0}, call = {0};
     sb_puts(&params, "ptort_ctx *ctx");
-    for (uint32_t i = 0; i < f->nargs; i++) {
-        ValueId v = f->args[i];
+    for (uint32_t i = 0; i < entry->nargs; i++) {
+        ValueId v = entry->args[i];
         const Value *x = val(e, v);
         const Type *t = x->type;
         if (call.len && (type_is_tile(t) ? t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC : true))
@@ -1092,7 +1094,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             b->arg = (int)i;
             b->tb = &t->tile;
             b->desc = b->first_desc = -1;
-            b->last_writer = NO_OP;
+            b->last_writer = NULL;
             b->origin = (int)i;
             b->parent = -1;
             b->approx = -1;
@@ -1136,24 +1138,26 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     }
     sb_putc(&call, '\0');
     const Op *ret = NULL;
-    for (uint32_t k = 0; k < f->nops; k++) {
-        emit_op(e, k);
-        if (f->ops[k].kind == OP_RETURN)
-            ret = &f->ops[k];
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        emit_op(e, op);
+        if (op->kind == OP_RETURN)
+            ret = op;
     }
+    /* where results are read when there is no return: after the last op */
+    const Op *end = ret ? ret : entry->last;
 
     /* results: written arguments, returned values, round trips */
-    for (uint32_t i = 0; i < f->nargs && !e->errors; i++) {
+    for (uint32_t i = 0; i < entry->nargs && !e->errors; i++) {
         Entry *en = &e->entries[i];
         int bi = e->buf_of[en->val];
         if (en->kind == 0 && bi >= 0) {
             /* an argument no op uses still has a declared shape to check --in against */
             if (e->bufs[bi].first_desc < 0 && e->bufs[bi].has_addr)
-                cur_desc(e, bi, ret ? ret : &f->ops[f->nops - 1], &e->bufs[bi].first_desc);
+                cur_desc(e, bi, end, &e->bufs[bi].first_desc);
             en->in = e->bufs[bi].first_desc;
             if (e->bufs[bi].written) {
                 en->flags |= PTORT_KARG_WRITTEN | PTORT_KARG_RESULT;
-                cur_desc(e, bi, ret ? ret : &f->ops[f->nops - 1], &en->out);
+                cur_desc(e, bi, end, &en->out);
             }
         } else if (en->kind == 1 && (en->flags & PTORT_KARG_WRITTEN)) {
             en->flags |= PTORT_KARG_RESULT;
@@ -1179,8 +1183,8 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         Entry *en = buffer_entry(e, (int)bi, b->approx_val);
         en->flags |= PTORT_KARG_RESULT;
         en->approximates = b->approx;
-        if (en->out < 0 && f->nops)
-            cur_desc(e, (int)bi, ret ? ret : &f->ops[f->nops - 1], &en->out);
+        if (en->out < 0 && end)
+            cur_desc(e, (int)bi, end, &en->out);
     }
 
     /* Local buffers the kernel wrote can be read with --out (their bytes after
@@ -1189,17 +1193,17 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     for (uint32_t i = 0; i < e->nentries; i++)
         any_result |= (e->entries[i].flags & PTORT_KARG_RESULT) != 0;
     const Op *last = NULL;
-    for (uint32_t k = 0; k < f->nops; k++)
-        if (op_info(f->ops[k].kind)->syntax == SYN_COMPUTE && f->ops[k].kind != OP_TSTORE)
-            last = &f->ops[k];
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
+        if (op_info(op->kind)->syntax == SYN_COMPUTE && op->kind != OP_TSTORE)
+            last = op;
     for (uint32_t bi = 0; bi < e->nbufs && !e->errors; bi++) {
         Buf *b = &e->bufs[bi];
         if (b->arg >= 0 || !b->written)
             continue;
         Entry *en = buffer_entry(e, (int)bi, b->val);
         if (en->out < 0)
-            cur_desc(e, (int)bi, ret ? ret : &f->ops[f->nops - 1], &en->out);
-        if (!any_result && last && &f->ops[b->last_writer] == last) {
+            cur_desc(e, (int)bi, end, &en->out);
+        if (!any_result && last && b->last_writer == last) {
             const OpInfo *in = op_info(last->kind);
             ValueId vals[MAX_ROLES];
             ir_op_roles(last, vals);
@@ -1283,7 +1287,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
                 sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->opt->mem_size[i]);
             sb_puts(c, "},\n");
         }
-        sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", f->nargs, e->nentries);
+        sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", entry->nargs, e->nentries);
         if (e->nentries)
             sb_printf(c, "    .entries = ptoas_kargs%s,\n", tagb.p);
         sb_printf(c, "    .run = ptoas_run%s,\n};\n", tagb.p);

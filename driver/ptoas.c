@@ -601,9 +601,7 @@ static void keep_only_func(Module *m, const char *name)
                 mod->funcs[kept++] = f;
                 continue;
             }
-            free(f->ops); /* the Func itself lives in the module's arena */
-            free(f->values);
-            free(f->args);
+            free(f->values); /* the Func and its ops live in the module's arena */
         }
         mod->nfuncs = kept;
     }

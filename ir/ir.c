@@ -117,10 +117,11 @@ Func *ir_func_add(Module *m, ModuleOp *mod)
     xgrow32((void **)&mod->funcs, &mod->funcs_cap, mod->nfuncs + 1, sizeof *mod->funcs);
     Func *f = arena_zalloc(&m->arena, sizeof *f);
     mod->funcs[mod->nfuncs++] = f;
+    ir_block_add(m, &f->body);
     return f;
 }
 
-ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def_op)
+ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, Op *def_op, Block *block)
 {
     xgrow32((void **)&f->values, &f->values_cap, f->nvalues + 1, sizeof *f->values);
     Value *v = &f->values[f->nvalues];
@@ -129,28 +130,132 @@ ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def
     v->type = type;
     v->def = def;
     v->def_op = def_op;
+    v->block = block;
     return f->nvalues++;
 }
 
-Op *ir_op_push(Op **ops, uint32_t *n, uint32_t *cap)
+ValueId ir_block_arg_add(Module *m, Func *f, Block *b, Str name, const Type *type, Span def)
 {
-    xgrow32((void **)ops, cap, (size_t)*n + 1, sizeof **ops);
-    Op *op = &(*ops)[(*n)++];
-    memset(op, 0, sizeof *op);
-    return op;
+    if (b->nargs == b->args_cap) { /* in the arena: doubling keeps the waste under half */
+        uint32_t cap = b->args_cap ? b->args_cap * 2 : 4;
+        ValueId *args = arena_alloc(&m->arena, cap * sizeof *args);
+        if (b->nargs)
+            memcpy(args, b->args, b->nargs * sizeof *args);
+        b->args = args;
+        b->args_cap = cap;
+    }
+    ValueId v = ir_value_add(f, name, type, def, NULL, b);
+    b->args[b->nargs++] = v;
+    return v;
 }
 
-Op *ir_op_add(Func *f) { return ir_op_push(&f->ops, &f->nops, &f->ops_cap); }
+Op *ir_op_new(Module *m) { return arena_zalloc(&m->arena, sizeof(Op)); }
+
+Block *ir_block_add(Module *m, Region *r)
+{
+    Block *b = arena_zalloc(&m->arena, sizeof *b);
+    b->parent = r;
+    if (r->last)
+        r->last->next = b;
+    else
+        r->first = b;
+    r->last = b;
+    return b;
+}
+
+Region *ir_regions_new(Module *m, Op *owner, uint32_t n)
+{
+    Region *r = arena_zalloc(&m->arena, (n ? n : 1) * sizeof *r);
+    for (uint32_t i = 0; i < n; i++)
+        r[i].parent = owner;
+    owner->regions = r;
+    owner->nregions = n;
+    return r;
+}
+
+void ir_block_append(Block *b, Op *op)
+{
+    op->parent = b;
+    op->next = NULL;
+    op->prev = b->last;
+    if (b->last)
+        b->last->next = op;
+    else
+        b->first = op;
+    b->last = op;
+}
+
+void ir_block_prepend(Block *b, Op *op)
+{
+    if (b->first)
+        ir_insert_before(b->first, op);
+    else
+        ir_block_append(b, op);
+}
+
+void ir_insert_before(Op *at, Op *op)
+{
+    Block *b = at->parent;
+    op->parent = b;
+    op->next = at;
+    op->prev = at->prev;
+    if (at->prev)
+        at->prev->next = op;
+    else
+        b->first = op;
+    at->prev = op;
+}
+
+/* The first op at or after block b (and its following blocks) in the region. */
+static Op *first_in_blocks(const Block *b)
+{
+    for (; b; b = b->next)
+        if (b->first)
+            return b->first;
+    return NULL;
+}
+
+Op *ir_first_op(const Func *f) { return first_in_blocks(f->body.first); }
+
+Op *ir_next_op(const Op *op)
+{
+    for (uint32_t i = 0; i < op->nregions; i++) {
+        Op *in = first_in_blocks(op->regions[i].first);
+        if (in)
+            return in;
+    }
+    /* no region to enter: the next op after op, climbing out of finished regions */
+    for (;;) {
+        if (op->next)
+            return op->next;
+        Op *in = first_in_blocks(op->parent->next);
+        if (in)
+            return in;
+        const Region *r = op->parent->parent;
+        const Op *owner = r->parent;
+        if (!owner)
+            return NULL;
+        for (uint32_t i = (uint32_t)(r - owner->regions) + 1; i < owner->nregions; i++)
+            if ((in = first_in_blocks(owner->regions[i].first)) != NULL)
+                return in;
+        op = owner;
+    }
+}
+
+uint32_t ir_number_ops(const Func *f)
+{
+    uint32_t n = 0;
+    for (Op *op = ir_first_op(f); op; op = ir_next_op(op))
+        op->index = n++;
+    return n;
+}
 
 void ir_funcs_free(Module *m)
 {
     for (uint32_t i = 0; i < m->nmods; i++) {
         ModuleOp *mod = m->mods[i];
-        for (uint32_t j = 0; j < mod->nfuncs; j++) {
-            free(mod->funcs[j]->ops);
+        for (uint32_t j = 0; j < mod->nfuncs; j++)
             free(mod->funcs[j]->values);
-            free(mod->funcs[j]->args);
-        }
         free(mod->funcs);
     }
     free(m->mods);
@@ -240,13 +345,6 @@ Str ir_fresh_name(Module *m, NameSet *ns, Str base, const char *suffix)
         s.len = (uint32_t)(base.len + sl + (size_t)snprintf(buf + base.len + sl, 24, "_%u", k));
     nameset_add(ns, s);
     return s;
-}
-
-void ir_renumber_defs(Func *f)
-{
-    for (uint32_t i = 0; i < f->nops; i++)
-        for (uint32_t r = 0; r < f->ops[i].nres; r++)
-            f->values[f->ops[i].res[r]].def_op = i;
 }
 
 void ir_op_roles(const Op *op, ValueId val[MAX_ROLES])

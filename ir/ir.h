@@ -214,24 +214,46 @@ const OpInfo *op_info(OpKind k);
 OpKind op_lookup(const char *s, size_t n);
 int op_role_index(OpKind k, const char *role); /* -1 if none */
 
-/* ---- values, ops, functions, modules ------------------------------------- */
+/* ---- values, ops, blocks, regions, functions (docs/architecture.md) -------
+ * An op may own regions; a region holds blocks; a block has arguments and a
+ * list of ops. A value is an op result or a block argument, a handle into
+ * its function's value table. Ops, blocks and regions live in the module's
+ * arena, so pointers to them stay valid while passes insert and rewrite. */
 typedef uint32_t ValueId;
 #define NO_VALUE UINT32_MAX
-#define NO_OP UINT32_MAX
+
+typedef struct Op Op;
+typedef struct Block Block;
+typedef struct Region Region;
 
 typedef struct Value {
     Str name;            /* without '%' */
     const Type *type;
     Span def;            /* the name at its definition */
     Span type_span;      /* where its type is written (arguments, results) */
-    uint32_t def_op;     /* defining op index, NO_OP for an argument */
+    Op *def_op;          /* the op whose result it is; NULL for a block argument */
+    Block *block;        /* the block it is defined in (its op's, or the one it is an argument of) */
     bool poisoned;       /* verification failed upstream: report nothing more */
     bool undefined;      /* placeholder for a use of an undeclared name */
 } Value;
 
+struct Block {
+    Region *parent;
+    Block *next;             /* the region's next block */
+    ValueId *args;           /* block arguments (a function's entry block: its arguments) */
+    uint32_t nargs, args_cap;
+    Op *first, *last;        /* the ops, in order, linked through Op.next / Op.prev */
+    Span label;              /* `^bb0` where written, len 0 if not */
+};
+
+struct Region {
+    Op *parent;              /* the op that owns it; NULL for a function's body */
+    Block *first, *last;
+};
+
 typedef enum { FORM_L1, FORM_L2 } OpForm;
 
-typedef struct Op {
+struct Op {
     OpKind kind;
     uint8_t form;            /* FORM_L1 (SSA) or FORM_L2 (ins/outs) */
     bool bad;                /* the parser already reported an error on it */
@@ -240,29 +262,34 @@ typedef struct Op {
     bool synthetic;          /* made by a pass (bufferize's allocs), not written in the input */
     Span name_span;          /* the op name: where its diagnostics point */
     int64_t tile_addr;       /* tassign @tile(A) */
-    uint32_t nopnds, nres, nattrs;
+    uint32_t nopnds, nres, nattrs, nregions;
     ValueId *opnds;          /* in role order (ins, then outs for Level 2) */
     Span *opnd_spans;        /* where each operand is used */
     uint32_t seg[MAX_ROLES]; /* operand count per role */
     ValueId *res;
     Attr *attrs;
     AttrValue *constant;     /* arith.constant value */
-} Op;
+    Region *regions;         /* nregions regions, in order */
+    Block *parent;           /* the block it is in */
+    Op *next, *prev;         /* its neighbours in that block */
+    uint32_t index;          /* pre-order number (ir_number_ops): passes' side tables */
+};
 
 typedef struct Func {
     Str name;
     Span name_span, span, end_span;
     uint8_t visibility;      /* 0 none, 1 private, 2 public */
-    bool decl;               /* a declaration: no body (PTOAS's external helpers) */
-    uint32_t nargs, args_cap, nresults, nattrs;
-    ValueId *args;         /* malloc'ed */
+    bool decl;               /* a declaration: its body has an entry block for the arguments and no ops */
+    uint32_t nresults, nattrs;
     const Type **results;
     Attr *attrs;
-    Op *ops;                 /* vector */
-    uint32_t nops, ops_cap;
+    Region body;             /* one block, whose arguments are the function's */
     Value *values;           /* vector */
     uint32_t nvalues, values_cap;
 } Func;
+
+/* The function's entry block: its arguments and top-level ops. */
+static inline Block *ir_entry(const Func *f) { return f->body.first; }
 
 typedef struct ModuleOp {
     bool implicit;           /* bare top-level funcs: printed without a wrapper */
@@ -307,11 +334,24 @@ struct Module {
 
 /* Builders used by the parser and the passes. */
 ModuleOp *ir_module_add(Module *m, bool implicit);
-Func *ir_func_add(Module *m, ModuleOp *mod);
-ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, uint32_t def_op);
-Op *ir_op_add(Func *f);      /* zeroed; pointer valid until the next ir_op_add */
-/* Appends a zeroed op to any op vector (passes rebuild a function's ops). */
-Op *ir_op_push(Op **ops, uint32_t *n, uint32_t *cap);
+Func *ir_func_add(Module *m, ModuleOp *mod); /* with an empty entry block */
+ValueId ir_value_add(Func *f, Str name, const Type *type, Span def, Op *def_op, Block *block);
+/* Appends an argument to b (a function's entry block: a function argument). */
+ValueId ir_block_arg_add(Module *m, Func *f, Block *b, Str name, const Type *type, Span def);
+Op *ir_op_new(Module *m);    /* zeroed, in no block */
+Block *ir_block_add(Module *m, Region *r); /* appends an empty block */
+Region *ir_regions_new(Module *m, Op *owner, uint32_t n); /* the op's n empty regions */
+void ir_block_append(Block *b, Op *op);
+void ir_insert_before(Op *at, Op *op);
+void ir_block_prepend(Block *b, Op *op);
+/* Pre-order walk (text order): the op after op, descending into its regions
+ * first; NULL after the last. ir_first_op(f) starts it. */
+Op *ir_first_op(const Func *f);
+Op *ir_next_op(const Op *op);
+/* Numbers every op of f in pre-order (Op.index) and returns the count. */
+uint32_t ir_number_ops(const Func *f);
+/* The op owning the region that holds block b; NULL at the function's body. */
+static inline Op *ir_block_owner(const Block *b) { return b->parent->parent; }
 void ir_funcs_free(Module *m);
 const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key);
 /* The value in each non-variadic role (NO_VALUE when empty). Level 1
@@ -332,8 +372,6 @@ void nameset_add(NameSet *ns, Str s);
 bool nameset_has(const NameSet *ns, Str s);
 void nameset_free(NameSet *ns);
 Str ir_fresh_name(Module *m, NameSet *ns, Str base, const char *suffix);
-/* Recomputes Value.def_op after a pass rebuilt the op array. */
-void ir_renumber_defs(Func *f);
 
 /* Printing (printer.c). */
 void print_type_to(FILE *out, const Type *t);

@@ -557,9 +557,45 @@ static uint32_t result_group(const Printer *pr, const Op *op)
     return base;
 }
 
-static void print_op(Printer *pr, const Op *op, const char *indent)
+static void print_op(Printer *pr, const Op *op, int indent);
+
+/* `%a: T1, %b: T2` */
+static void put_block_args(Printer *pr, const Block *b)
 {
-    sb_puts(&pr->b, indent);
+    for (uint32_t i = 0; i < b->nargs; i++) {
+        if (i)
+            sb_puts(&pr->b, ", ");
+        put_value(pr, b->args[i]);
+        sb_puts(&pr->b, ": ");
+        put_type(pr, pr->f->values[b->args[i]].type);
+    }
+}
+
+/* The blocks of a region, their ops at indent. labels: each block that has
+ * arguments, or is not the first, gets its `^bbN(...):` line two columns
+ * left of its ops (MLIR's generic form; a custom form shows its entry
+ * block's arguments in the op's own syntax). */
+static void print_blocks(Printer *pr, const Region *r, int indent, bool labels)
+{
+    unsigned k = 0;
+    for (const Block *b = r->first; b; b = b->next, k++) {
+        if (labels && (b->nargs || k)) {
+            sb_printf(&pr->b, "%*s^bb%u", indent > 2 ? indent - 2 : 0, "", k);
+            if (b->nargs) {
+                sb_putc(&pr->b, '(');
+                put_block_args(pr, b);
+                sb_putc(&pr->b, ')');
+            }
+            sb_puts(&pr->b, ":\n");
+        }
+        for (const Op *op = b->first; op; op = op->next)
+            print_op(pr, op, indent);
+    }
+}
+
+static void print_op(Printer *pr, const Op *op, int indent)
+{
+    sb_printf(&pr->b, "%*s", indent, "");
     uint32_t group = result_group(pr, op);
     if (group) {
         sb_putc(&pr->b, '%');
@@ -593,29 +629,20 @@ static void put_func_results(Printer *pr, const Func *f, bool generic)
     sb_putc(&pr->b, ')');
 }
 
-/* `%a: T1, %b: T2` */
-static void put_args(Printer *pr, const Func *f)
+static void print_func(Printer *pr, const Func *f, int depth)
 {
-    for (uint32_t i = 0; i < f->nargs; i++) {
-        if (i)
-            sb_puts(&pr->b, ", ");
-        put_value(pr, f->args[i]);
-        sb_puts(&pr->b, ": ");
-        put_type(pr, f->values[f->args[i]].type);
-    }
-}
-
-static void print_func(Printer *pr, const Func *f, const char *indent, const char *op_indent)
-{
+    char indent[64];
+    snprintf(indent, sizeof indent, "%*s", depth, "");
+    const Block *entry = ir_entry(f);
     StrBuf *b = &pr->b;
     pr->f = f;
     static const char *const vis[] = {"", "private", "public"};
     if (pr->generic) {
         sb_printf(b, "%s\"func.func\"() <{function_type = (", indent);
-        for (uint32_t i = 0; i < f->nargs; i++) {
+        for (uint32_t i = 0; i < entry->nargs; i++) {
             if (i)
                 sb_puts(b, ", ");
-            put_type(pr, f->values[f->args[i]].type);
+            put_type(pr, f->values[entry->args[i]].type);
         }
         sb_puts(b, ") -> ");
         put_func_results(pr, f, true);
@@ -625,13 +652,8 @@ static void print_func(Printer *pr, const Func *f, const char *indent, const cha
         if (f->visibility)
             sb_printf(b, ", sym_visibility = \"%s\"", vis[f->visibility]);
         sb_puts(b, "}> ({\n");
-        if (f->nargs && !f->decl) { /* a declaration's region is empty: no block */
-            sb_printf(b, "%s^bb0(", indent);
-            put_args(pr, f);
-            sb_puts(b, "):\n");
-        }
-        for (uint32_t i = 0; i < f->nops; i++)
-            print_op(pr, &f->ops[i], op_indent);
+        if (!f->decl) /* a declaration's region is empty: no block */
+            print_blocks(pr, &f->body, depth + 2, true);
         sb_printf(b, "%s})", indent);
         put_attr_dict(pr, f->attrs, f->nattrs, NULL, true);
         sb_puts(b, " : () -> ()\n");
@@ -640,7 +662,7 @@ static void print_func(Printer *pr, const Func *f, const char *indent, const cha
     sb_printf(b, "%sfunc.func %s%s@", indent, vis[f->visibility], f->visibility ? " " : "");
     put_str(b, f->name);
     sb_putc(b, '(');
-    put_args(pr, f);
+    put_block_args(pr, entry);
     sb_putc(b, ')');
     if (f->nresults) {
         sb_puts(b, " -> ");
@@ -655,19 +677,16 @@ static void print_func(Printer *pr, const Func *f, const char *indent, const cha
         return;
     }
     sb_puts(b, " {\n");
-    for (uint32_t i = 0; i < f->nops; i++)
-        print_op(pr, &f->ops[i], op_indent);
+    print_blocks(pr, &f->body, depth + 2, false);
     sb_printf(b, "%s}\n", indent);
 }
 
 /* A module and, inside it, the modules nested in it (after its functions). */
 static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int depth)
 {
-    char ind[64], fn_ind[64], op_ind[64];
+    char ind[64];
     int d = depth < 20 ? depth : 20;
     snprintf(ind, sizeof ind, "%*s", 2 * d, "");
-    snprintf(fn_ind, sizeof fn_ind, "%*s", 2 * d + 2, "");
-    snprintf(op_ind, sizeof op_ind, "%*s", 2 * d + 4, "");
     if (pr->generic) {
         sb_printf(&pr->b, "%s\"builtin.module\"()", ind);
         if (mod->name.len) {
@@ -689,7 +708,7 @@ static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int 
         sb_puts(&pr->b, " {\n");
     }
     for (uint32_t j = 0; j < mod->nfuncs; j++)
-        print_func(pr, mod->funcs[j], fn_ind, op_ind);
+        print_func(pr, mod->funcs[j], 2 * d + 2);
     for (uint32_t i = 0; i < m->nmods; i++)
         if (m->mods[i]->parent == mod)
             print_module(pr, m, m->mods[i], depth + 1);
@@ -711,7 +730,7 @@ void frontend_print(FILE *out, const Module *m, int generic)
             continue;
         if (mod->implicit) {
             for (uint32_t j = 0; j < mod->nfuncs; j++)
-                print_func(&pr, mod->funcs[j], "", "  ");
+                print_func(&pr, mod->funcs[j], 0);
             continue;
         }
         print_module(&pr, m, mod, 0);

@@ -84,8 +84,7 @@ static void build_index(Analysis *a)
                 a->vals[a->nvals++] = (AValue){f, v, val->name, val->def, val->type, val->undefined};
             }
             uint32_t base = af->first_value;
-            for (uint32_t k = 0; k < f->nops; k++) {
-                const Op *op = &f->ops[k];
+            for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
                 GROW(a, ops, nops, ops_cap);
                 a->ops[a->nops++] = (AOp){op->kind, op->name_span};
                 for (uint32_t n = 0; n < op->nopnds; n++) {

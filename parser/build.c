@@ -141,20 +141,21 @@ static Str ssa_name(Parser *p, Span s)
     return t;
 }
 
-/* named: the name of a %r:N member ("r#1"); len 0 = the name at s. */
-static ValueId define_value(Parser *p, Span s, Str named, const Type *t, uint32_t def_op)
+/* named: the name of a %r:N member ("r#1"); len 0 = the name at s. A result
+ * of def_op, or (def_op NULL) an argument of block blk. A name slot whose id
+ * is NO_VALUE went out of scope with its region. */
+static ValueId define_value(Parser *p, Span s, Str named, const Type *t, Op *def_op, Block *blk)
 {
     Func *f = p->fn;
     Str name = named.len ? named : ssa_name(p, s);
     NameSlot *slot = name_slot(p, name);
-    if (slot->name.p && !f->values[slot->id].undefined) {
+    ValueId id = def_op ? ir_value_add(f, name, t, s, def_op, blk) : ir_block_arg_add(p->m, f, blk, name, t, s);
+    if (slot->name.p && slot->id != NO_VALUE && !f->values[slot->id].undefined) {
         ERR(s, "redefinition of SSA value '%%%.*s'", (int)name.len, name.p);
         diag_note(p->diag, f->values[slot->id].def, "previously defined here");
-        ValueId id = ir_value_add(f, name, t, s, def_op);
         f->values[id].poisoned = true;
         return id;
     }
-    ValueId id = ir_value_add(f, name, t, s, def_op);
     if (!t)
         f->values[id].poisoned = true;
     if (!slot->name.p)
@@ -174,14 +175,16 @@ static ValueId resolve_use(Parser *p, Span s, const Type *ty, bool *bad)
     /* %r#0 names the only result of a single-result op %r */
     if (!slot->name.p && name.len > 2 && name.p[name.len - 2] == '#' && name.p[name.len - 1] == '0') {
         NameSlot *base = name_slot(p, (Str){name.p, name.len - 2});
-        if (base->name.p && f->values[base->id].def_op != NO_OP && f->ops[f->values[base->id].def_op].nres == 1)
+        if (base->name.p && base->id != NO_VALUE && f->values[base->id].def_op &&
+            f->values[base->id].def_op->nres == 1)
             slot = base;
     }
-    if (!slot->name.p) {
+    if (!slot->name.p || slot->id == NO_VALUE) {
         ERR(s, "use of undeclared SSA value name '%%%.*s'", (int)name.len, name.p);
-        ValueId id = ir_value_add(f, name, ty, s, NO_OP);
+        ValueId id = ir_value_add(f, name, ty, s, NULL, p->blk);
         f->values[id].undefined = f->values[id].poisoned = true;
-        p->names_touched[p->names_used++] = (uint32_t)(slot - p->names);
+        if (!slot->name.p)
+            p->names_touched[p->names_used++] = (uint32_t)(slot - p->names);
         slot->name = name;
         slot->id = id;
         *bad = true;
@@ -286,6 +289,7 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
     f->name = fname;
     f->visibility = (uint8_t)visibility;
     p->fn = f;
+    p->blk = ir_entry(f);
     names_clear(p);
     pb_op_reset(p);
 
@@ -326,10 +330,8 @@ static void func_arg(Parser *p, Span at, Str named, const Type *t, Span tspan, i
         ERR(at, anon ? "custom op 'func.func' expected SSA identifier"
                      : "custom op 'func.func' expected type instead of SSA identifier");
     p->anon_args = anon;
-    ValueId id = define_value(p, at, named, t, NO_OP);
+    ValueId id = define_value(p, at, named, t, NULL, ir_entry(f));
     f->values[id].type_span = tspan;
-    xgrow32((void **)&f->args, &f->args_cap, f->nargs + 1, sizeof *f->args);
-    f->args[f->nargs++] = id;
 }
 
 /* The name of unnamed argument i: %arg<i>, as MLIR prints them. */
@@ -347,7 +349,7 @@ void pb_func_arg(Parser *p, Span name, const Type *t, Span tspan)
 
 void pb_func_arg_anon(Parser *p, const Type *t, Span tspan)
 {
-    func_arg(p, tspan, arg_name(p, p->fn->nargs), t, tspan, 1);
+    func_arg(p, tspan, arg_name(p, ir_entry(p->fn)->nargs), t, tspan, 1);
 }
 
 static void body_begin(Parser *p)
@@ -374,7 +376,8 @@ void pb_func_body(Parser *p, uint32_t nresult_types, uint32_t nattrs)
 {
     Func *f = p->fn;
     if (p->anon_args == 1) /* bare types give the entry block no arguments */
-        ERR(f->span, "'func.func' op entry block must have %u arguments to match function signature", f->nargs);
+        ERR(f->span, "'func.func' op entry block must have %u arguments to match function signature",
+            ir_entry(f)->nargs);
     func_head(p, nresult_types, nattrs);
     body_begin(p);
 }
@@ -392,7 +395,8 @@ void pb_func_end(Parser *p, Span close)
     Func *f = p->fn;
     f->end_span = close;
     /* A syntax error after the last op may have swallowed the return. */
-    if ((!f->nops || f->ops[f->nops - 1].kind != OP_RETURN) && diag_error_count(p->diag) == p->errors_at_op)
+    const Op *last = ir_entry(f)->last;
+    if ((!last || last->kind != OP_RETURN) && diag_error_count(p->diag) == p->errors_at_op)
         ERR(close, "function must end with 'return'");
     p->in_body = false;
     pb_op_reset(p);
@@ -577,8 +581,8 @@ static Op *emit(Parser *p, Draft *d)
     ValueId *ids = arena_alloc(&p->m->arena, d->n * sizeof *ids);
     for (uint32_t i = 0; i < d->n; i++)
         ids[i] = resolve_use(p, d->uses[i], d->utys ? d->utys[i] : NULL, &bad);
-    Op *op = ir_op_add(f);
-    uint32_t idx = f->nops - 1;
+    Op *op = ir_op_new(p->m);
+    ir_block_append(p->blk, op);
     op->kind = d->kind;
     op->form = d->form;
     op->bad = bad;
@@ -593,13 +597,13 @@ static Op *emit(Parser *p, Draft *d)
     op->res = arena_alloc(&p->m->arena, d->nres * sizeof *op->res);
     for (uint32_t i = 0; i < d->nres; i++) {
         const Type *t = d->rtys ? d->rtys[i] : NULL;
-        ValueId v = define_value(p, d->res[i], p->rnames[i], t, idx);
+        ValueId v = define_value(p, d->res[i], p->rnames[i], t, op, p->blk);
         f->values[v].type_span = d->rspans ? d->rspans[i] : d->res[i];
         f->values[v].poisoned |= bad;
-        f->ops[idx].res[i] = v;
+        op->res[i] = v;
     }
     p->errors_at_op = diag_error_count(p->diag);
-    return &f->ops[idx];
+    return op;
 }
 
 /* Results of an op that could not be built: every name written is defined,
@@ -888,12 +892,12 @@ void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok)
 static bool use_constant(Parser *p, Span use, int64_t *out)
 {
     NameSlot *slot = name_slot(p, ssa_name(p, use));
-    if (!slot->name.p)
+    if (!slot->name.p || slot->id == NO_VALUE)
         return false;
     const Value *v = &p->fn->values[slot->id];
-    if (v->def_op == NO_OP || p->fn->ops[v->def_op].kind != OP_CONSTANT)
+    if (!v->def_op || v->def_op->kind != OP_CONSTANT)
         return false;
-    const AttrValue *c = p->fn->ops[v->def_op].constant;
+    const AttrValue *c = v->def_op->constant;
     if (!c || c->kind != AV_INT)
         return false;
     *out = c->u.i;
@@ -1376,13 +1380,14 @@ static void gfunc_check_args(Parser *p)
 {
     Func *f = p->fn;
     const AttrValue *ft = p->gfunc_type;
-    if (ft && f->nargs != ft->u.fn.nparams) {
+    const Block *entry = ir_entry(f);
+    if (ft && entry->nargs != ft->u.fn.nparams) {
         /* mlir-opt's text, "1 arguments" included */
         ERR(f->span, "'func.func' op entry block must have %u arguments to match function signature",
             ft->u.fn.nparams);
     } else if (ft) {
-        for (uint32_t i = 0; i < f->nargs; i++) {
-            const Value *a = &f->values[f->args[i]];
+        for (uint32_t i = 0; i < entry->nargs; i++) {
+            const Value *a = &f->values[entry->args[i]];
             if (a->type && ft->u.fn.params[i] && a->type != ft->u.fn.params[i]) {
                 char x[256], y[256];
                 ERR(a->def, "type of entry block argument #%u('%s') must match the type of the corresponding "
@@ -1405,7 +1410,7 @@ void pb_gfunc_end(Parser *p, Span close, uint32_t nattrs)
 {
     Func *f = p->fn;
     append_attrs(p, &f->attrs, &f->nattrs, nattrs);
-    if (!p->gfunc_label && f->nops == 0) {
+    if (!p->gfunc_label && !ir_entry(f)->first) {
         /* "({})": an empty region, MLIR's generic form of a declaration. Its
          * arguments have no names in the text: they are %arg0, %arg1, ... */
         const AttrValue *ft = p->gfunc_type;

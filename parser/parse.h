@@ -45,6 +45,7 @@ typedef struct Parser {
     ModuleOp *mod;             /* explicit module being parsed, or NULL */
     ModuleOp *implicit;        /* current group of bare top-level funcs */
     Func *fn;                  /* function being parsed */
+    Block *blk;                /* the block its ops go to */
 
     NameSlot *names;           /* SSA names of fn: open addressing */
     size_t names_cap, names_used;

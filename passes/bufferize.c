@@ -1,8 +1,8 @@
 /* bufferize.c - Level 1 to Level 2 (docs/memory.md section 2).
  *
  * Every !pto.tile value becomes a !pto.tile_buf buffer: a Level 1 op gets a
- * `pto.alloc_tile` right before it for each result and is rewritten to its
- * ins/outs form; function signatures follow. Compiler-owned scratch tiles (MX
+ * `pto.alloc_tile` right before it (in its block) for each result and is
+ * rewritten in place to its ins/outs form; function signatures follow. Compiler-owned scratch tiles (MX
  * `max` and `scaling`, the A2/A3 INT8 `tmp`) are created for Level 1 ops and
  * for Level 2 ops that omit an optional scratch operand, named
  * `%<dst>.max`, `%<dst>.scaling`, `%<dst>.tmp` (`_1`, ... on a clash). */
@@ -17,30 +17,28 @@ typedef struct B {
     const Options *opt;
     OptArch arch;
     NameSet names;
-    Op *ops;            /* the rebuilt op array */
-    uint32_t nops, cap;
     bool errors;
 } B;
-
-static Op *push_op(B *b) { return ir_op_push(&b->ops, &b->nops, &b->cap); }
 
 static const Type *as_buffer(B *b, const Type *t)
 {
     return t && t->kind == TY_TILE ? type_tile(&b->m->types, TY_TILE_BUF, &t->tile) : t;
 }
 
-/* `%v = pto.alloc_tile : T` for an existing value, placed before op `at`. */
-static void emit_alloc(B *b, ValueId v, Span at)
+/* `%v = pto.alloc_tile : T` for an existing value, placed before op `at`,
+ * which now defines v. */
+static void emit_alloc(B *b, ValueId v, Op *at)
 {
-    Op *a = push_op(b);
+    Op *a = ir_op_new(b->m);
     a->kind = OP_ALLOC_TILE;
     a->form = FORM_L2;
     a->synthetic = true;
-    a->name_span = at;
+    a->name_span = at->name_span;
     a->nres = 1;
     a->res = arena_dup(&b->m->arena, &v, sizeof v);
-    a->opnds = NULL;
-    a->opnd_spans = NULL;
+    ir_insert_before(at, a);
+    b->f->values[v].def_op = a;
+    b->f->values[v].block = at->parent;
 }
 
 static TileBody plain_body(DType dt, int64_t rows, int64_t cols, int64_t vrow, int64_t vcol)
@@ -117,9 +115,9 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
         TileBody body = scratch_body(b->f, op, val, in->role[r]);
         const Type *t = type_tile(&b->m->types, TY_TILE_BUF, &body);
         Str name = ir_fresh_name(b->m, &b->names, b->f->values[dst].name, suffix);
-        ValueId v = ir_value_add(b->f, name, t, op->name_span, NO_OP);
+        ValueId v = ir_value_add(b->f, name, t, op->name_span, NULL, op->parent);
         b->f->values[v].type_span = op->name_span;
-        emit_alloc(b, v, op->name_span);
+        emit_alloc(b, v, op);
         val[r] = v;
         (*added)++;
     }
@@ -128,22 +126,21 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
 
 /* Rewrites a compute op (either level) into its Level 2 form with every
  * scratch operand present, preceded by the allocs it needs. */
-static void lower_compute(B *b, Op op)
+static void lower_compute(B *b, Op *o)
 {
+    const Op op = *o;
     const OpInfo *in = op_info(op.kind);
     ValueId val[MAX_ROLES];
     ir_op_roles(&op, val);
     if (op.form == FORM_L1 && op.kind != OP_TSTORE)
         for (uint32_t i = 0; i < op.nres; i++)
-            emit_alloc(b, op.res[i], op.name_span);
+            emit_alloc(b, op.res[i], o);
     uint32_t nadded = 0;
     bool scratch = op.kind == OP_TQUANT || op.kind == OP_TQUANT_MX;
-    if (scratch && !add_scratch(b, &op, val, &nadded))
+    if (scratch && !add_scratch(b, o, val, &nadded))
         return;
-    if (op.form == FORM_L2 && nadded == 0) {
-        *push_op(b) = op;
+    if (op.form == FORM_L2 && nadded == 0)
         return;
-    }
     /* rebuild the operand list in role order */
     uint32_t n = 0;
     uint32_t seg[MAX_ROLES] = {0};
@@ -166,8 +163,6 @@ static void lower_compute(B *b, Op op)
         if (!from_results)
             at += op.seg[r];
     }
-    Op *o = push_op(b);
-    *o = op;
     o->form = FORM_L2;
     o->nres = 0;
     o->res = NULL;
@@ -185,20 +180,9 @@ static void bufferize_func(B *b)
         f->values[i].type = as_buffer(b, f->values[i].type);
     for (uint32_t i = 0; i < f->nresults; i++)
         f->results[i] = as_buffer(b, f->results[i]);
-    b->ops = NULL;
-    b->nops = b->cap = 0;
-    for (uint32_t i = 0; i < f->nops; i++) {
-        Op op = f->ops[i];
-        if (op_info(op.kind)->syntax == SYN_COMPUTE)
+    for (Op *op = ir_first_op(f); op; op = ir_next_op(op))
+        if (op_info(op->kind)->syntax == SYN_COMPUTE)
             lower_compute(b, op);
-        else
-            *push_op(b) = op;
-    }
-    free(f->ops);
-    f->ops = b->ops;
-    f->nops = b->nops;
-    f->ops_cap = b->cap;
-    ir_renumber_defs(f);
     nameset_free(&b->names);
 }
 

@@ -24,7 +24,7 @@ static const int64_t alignment[LOC_COUNT] = {32, 32, 512, 512, 512, 32, 32};
 typedef struct Entry {
     Str name;
     ValueId value;
-    uint32_t def_op;      /* alloc_tile / tassign op, NO_OP for an argument */
+    const Op *def_op;     /* alloc_tile / tassign op, NULL for an argument */
     Span def;             /* where it is defined, for messages */
     Loc loc;
     int64_t size, asize;  /* bytes, and rounded up to the space's alignment */
@@ -48,8 +48,8 @@ typedef struct T {
     Entry *e;
     uint32_t ne, cap;
     uint32_t *cur;        /* value -> current entry */
-    uint32_t *op_entry;   /* alloc_tile op -> its entry */
-    int64_t *num;         /* op -> number, -1 if none */
+    uint32_t *op_entry;   /* alloc_tile op (by Op.index) -> its entry */
+    int64_t *num;         /* op (by Op.index) -> number, -1 if none */
     int64_t n;            /* numbered ops */
     bool errors;
 } T;
@@ -79,7 +79,7 @@ static int64_t cap_of(const T *t, Loc loc)
 }
 
 /* ---- entries ---------------------------------------------------------------------- */
-static uint32_t new_entry(T *t, ValueId v, Str name, uint32_t def_op, Span def)
+static uint32_t new_entry(T *t, ValueId v, Str name, const Op *def_op, Span def)
 {
     xgrow32((void **)&t->e, &t->cap, t->ne + 1, sizeof *t->e);
     Entry *e = &t->e[t->ne];
@@ -99,8 +99,7 @@ static uint32_t new_entry(T *t, ValueId v, Str name, uint32_t def_op, Span def)
 static int64_t const_value(const T *t, ValueId v)
 {
     const Value *val = &t->f->values[v];
-    const Op *c = &t->f->ops[val->def_op];
-    return c->constant->u.i;
+    return val->def_op->constant->u.i;
 }
 
 static Str dotted_name(T *t, Str base, unsigned k)
@@ -129,7 +128,7 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
     /* level3: tiles the function makes need addresses; its tile arguments do
      * not (PTOAS: the caller placed them; they take part in no check here) */
     if (t->opt->level == OPT_LEVEL3 && !e->pinned && !e->is_arg)
-        level3_error(t, e, e->def_op == NO_OP || e->implicit ? op : &t->f->ops[e->def_op]);
+        level3_error(t, e, !e->def_op || e->implicit ? op : e->def_op);
     if (e->first < 0) {
         e->first = k;
         e->first_is_write = write;
@@ -138,17 +137,6 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
         e->last_write = k;
     else
         e->last_read = k;
-}
-
-/* An alloc_tile that bufferize made for a Level 1 value or a scratch tile: it
- * carries the name span of the op it serves, which follows it. */
-static bool made_by_bufferize(const Func *f, uint32_t i)
-{
-    Span s = f->ops[i].name_span;
-    uint32_t j = i + 1;
-    while (j < f->nops && f->ops[j].kind == OP_ALLOC_TILE)
-        j++;
-    return j < f->nops && f->ops[j].name_span.begin == s.begin && f->ops[j].name_span.end == s.end;
 }
 
 /* A role whose contents before the op do not matter: tmov's `tmp` is listed
@@ -165,31 +153,33 @@ static void collect(T *t)
     t->cur = xmalloc(f->nvalues * sizeof *t->cur);
     for (uint32_t i = 0; i < f->nvalues; i++)
         t->cur[i] = NO_ENTRY;
-    t->num = xmalloc((f->nops ? f->nops : 1) * sizeof *t->num);
-    t->op_entry = xmalloc((f->nops ? f->nops : 1) * sizeof *t->op_entry);
+    uint32_t nops = ir_number_ops(f);
+    t->num = xmalloc((nops ? nops : 1) * sizeof *t->num);
+    t->op_entry = xmalloc((nops ? nops : 1) * sizeof *t->op_entry);
     unsigned *rebinds = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *rebinds);
-    for (uint32_t i = 0; i < f->nargs; i++) {
-        ValueId v = f->args[i];
+    const Block *entry = ir_entry(f);
+    for (uint32_t i = 0; i < entry->nargs; i++) {
+        ValueId v = entry->args[i];
         if (!type_is_tile(f->values[v].type))
             continue;
-        uint32_t e = new_entry(t, v, f->values[v].name, NO_OP, f->values[v].def);
+        uint32_t e = new_entry(t, v, f->values[v].name, NULL, f->values[v].def);
         t->e[e].is_arg = true;
         t->cur[v] = e;
     }
     t->n = 0;
-    for (uint32_t i = 0; i < f->nops; i++) {
-        const Op *op = &f->ops[i];
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        uint32_t i = op->index;
         const OpInfo *in = op_info(op->kind);
         t->num[i] = -1;
         if (op->kind == OP_ALLOC_TILE) {
             ValueId v = op->res[0];
-            uint32_t e = new_entry(t, v, f->values[v].name, i, f->values[v].def);
+            uint32_t e = new_entry(t, v, f->values[v].name, op, f->values[v].def);
             t->op_entry[i] = e;
             if (op->seg[0]) {
                 t->e[e].pinned = true;
                 t->e[e].addr = const_value(t, op->opnds[0]);
             } else if (t->opt->level == OPT_LEVEL3) {
-                if (made_by_bufferize(f, i))
+                if (op->synthetic) /* made by bufferize for a Level 1 value or a scratch tile */
                     t->e[e].implicit = true; /* the error goes to its first use */
                 else
                     level3_error(t, &t->e[e], op);
@@ -199,8 +189,8 @@ static void collect(T *t)
         }
         if (op->kind == OP_TASSIGN) {
             ValueId v = op->opnds[0];
-            uint32_t vd = f->values[v].def_op;
-            if (vd != NO_OP && op_info(f->ops[vd].kind)->syntax == SYN_TILEVIEW) {
+            const Op *vd = f->values[v].def_op;
+            if (vd && op_info(vd->kind)->syntax == SYN_TILEVIEW) {
                 /* a view's bytes are its source's: binding it would split the two */
                 diag_error(t->d, op->name_span,
                            "'pto.tassign' op cannot bind the tile view '%%%.*s' to an address; bind the tile it views",
@@ -220,7 +210,7 @@ static void collect(T *t)
                 name = f->values[v].name;
             else
                 name = dotted_name(t, f->values[v].name, ++rebinds[v]);
-            uint32_t e = new_entry(t, op->nres ? op->res[0] : v, name, i, op->name_span);
+            uint32_t e = new_entry(t, op->nres ? op->res[0] : v, name, op, op->name_span);
             old = &t->e[t->cur[v]];
             if (unused) {
                 old->dropped = true; /* held no data: the new binding replaces it */
@@ -267,9 +257,9 @@ static void collect(T *t)
     }
     free(rebinds);
     /* the caller reads each argument from its last binding */
-    for (uint32_t i = 0; i < f->nargs; i++)
-        if (t->cur[f->args[i]] != NO_ENTRY)
-            t->e[t->cur[f->args[i]]].to_exit = true;
+    for (uint32_t i = 0; i < entry->nargs; i++)
+        if (t->cur[entry->args[i]] != NO_ENTRY)
+            t->e[t->cur[entry->args[i]]].to_exit = true;
     /* live ranges */
     for (uint32_t i = 0; i < t->ne; i++) {
         Entry *e = &t->e[i];
@@ -292,9 +282,9 @@ static bool live_overlap(const Entry *a, const Entry *b)
     return a->start >= 0 && b->start >= 0 && a->start <= b->end && b->start <= a->end;
 }
 
-static const char *op_name_of(const T *t, const Entry *e)
+static const char *op_name_of(const Entry *e)
 {
-    return e->def_op == NO_OP ? "pto.tassign" : op_info(t->f->ops[e->def_op].kind)->name;
+    return !e->def_op ? "pto.tassign" : op_info(e->def_op->kind)->name;
 }
 
 /* Sorts entry indices by start of life (then index), for the time sweeps. */
@@ -328,8 +318,8 @@ static void check_pinned(T *t)
         Entry *e = &t->e[i];
         if (!e->pinned || e->dropped)
             continue;
-        const char *on = op_name_of(t, e);
-        Span at = e->def_op == NO_OP ? e->def : t->f->ops[e->def_op].name_span;
+        const char *on = op_name_of(e);
+        Span at = !e->def_op ? e->def : e->def_op->name_span;
         int64_t cap = cap_of(t, e->loc), al = alignment[e->loc];
         if (e->addr < 0)
             diag_error(t->d, at, "'%s' op addr must be non-negative, got %lld", on, (long long)e->addr);
@@ -379,12 +369,12 @@ static void check_pinned(T *t)
         if (first[i] == NO_ENTRY)
             continue;
         const Entry *b = &t->e[i], *a = &t->e[first[i]];
-        Span at = b->def_op == NO_OP ? b->def : t->f->ops[b->def_op].name_span;
+        Span at = !b->def_op ? b->def : b->def_op->name_span;
         diag_error(t->d, at, "tile '%%%.*s' at [%lld, %lld) overlaps live tile '%%%.*s' at [%lld, %lld) in %s",
                    (int)b->name.len, b->name.p, (long long)b->addr, (long long)(b->addr + b->size),
                    (int)a->name.len, a->name.p, (long long)a->addr, (long long)(a->addr + a->size),
                    enum_info[EK_LOC].names[b->loc]);
-        diag_note(t->d, a->def_op == NO_OP ? a->def : t->f->ops[a->def_op].name_span, "'%%%.*s' defined here",
+        diag_note(t->d, !a->def_op ? a->def : a->def_op->name_span, "'%%%.*s' defined here",
                   (int)a->name.len, a->name.p);
         t->errors = true;
     }
@@ -766,9 +756,9 @@ static int64_t lower_bound(const T *t, Loc loc, int64_t *at)
 
 static const Op *op_numbered(const T *t, int64_t k)
 {
-    for (uint32_t i = 0; i < t->f->nops; i++)
-        if (t->num[i] == k)
-            return &t->f->ops[i];
+    for (const Op *op = ir_first_op(t->f); op; op = ir_next_op(op))
+        if (t->num[op->index] == k)
+            return op;
     return NULL;
 }
 
@@ -837,36 +827,36 @@ static void materialize(T *t)
     nameset_init(&names, f);
     ValueId *consts = xmalloc((nd ? nd : 1) * sizeof *consts);
     const Type *i64 = type_scalar(&m->types, DT_I64);
-    uint32_t nargs_placed = 0;
-    for (uint32_t i = 0; i < t->ne; i++)
-        nargs_placed += t->e[i].is_arg && !t->e[i].pinned && !t->e[i].dropped;
-    Op *ops = xmalloc((f->nops + nd + nargs_placed + 1) * sizeof *ops);
-    uint32_t n = 0;
+    /* the constants and the arguments' tassigns go first in the entry block */
+    Block *entry = ir_entry(f);
+    Op *first = entry->first;
     Span at = f->span;
     for (uint32_t i = 0; i < nd; i++) {
         char base[32];
         snprintf(base, sizeof base, "c%lld", (long long)addrs[i]);
         Str name = ir_fresh_name(m, &names, (Str){base, (uint32_t)strlen(base)}, "_i64");
-        consts[i] = ir_value_add(f, name, i64, at, NO_OP);
+        Op *c = ir_op_new(m);
+        consts[i] = ir_value_add(f, name, i64, at, c, entry);
         AttrValue *v = arena_zalloc(&m->arena, sizeof *v);
         v->kind = AV_INT;
         v->type = DT_I64;
         v->u.i = addrs[i];
         v->span = at;
-        Op *c = &ops[n++];
-        memset(c, 0, sizeof *c);
         c->kind = OP_CONSTANT;
         c->name_span = at;
         c->nres = 1;
         c->res = arena_dup(&m->arena, &consts[i], sizeof consts[i]);
         c->constant = v;
+        if (first)
+            ir_insert_before(first, c);
+        else
+            ir_block_append(entry, c);
     }
     for (uint32_t i = 0; i < t->ne; i++) {
         const Entry *e = &t->e[i];
         if (!e->is_arg || e->pinned || e->dropped)
             continue;
-        Op *a = &ops[n++];
-        memset(a, 0, sizeof *a);
+        Op *a = ir_op_new(m);
         a->kind = OP_TASSIGN;
         a->form = FORM_L2;
         a->name_span = at;
@@ -876,13 +866,15 @@ static void materialize(T *t)
         a->seg[0] = 1;
         a->has_tile_addr = true;
         a->tile_addr = e->addr;
+        if (first)
+            ir_insert_before(first, a);
+        else
+            ir_block_append(entry, a);
     }
-    for (uint32_t i = 0; i < f->nops; i++) {
-        Op *op = &ops[n++];
-        *op = f->ops[i];
+    for (Op *op = first; op; op = ir_next_op(op)) {
         if (op->kind != OP_ALLOC_TILE || op->seg[0])
             continue;
-        const Entry *e = &t->e[t->op_entry[i]];
+        const Entry *e = &t->e[t->op_entry[op->index]];
         int64_t *hit = bsearch(&e->addr, addrs, nd, sizeof *addrs, cmp_i64);
         ValueId c = consts[hit - addrs];
         uint32_t k = op->nopnds;
@@ -899,11 +891,6 @@ static void materialize(T *t)
         op->nopnds = k + 1;
         op->seg[0] = 1;
     }
-    free(f->ops);
-    f->ops = ops;
-    f->nops = n;
-    f->ops_cap = n;
-    ir_renumber_defs(f);
     nameset_free(&names);
     free(consts);
     free(addrs);

@@ -316,7 +316,7 @@ static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
 static bool is_scratch(const V *v, int role)
 {
     const Value *x = &v->f->values[v->val[role]];
-    return x->def_op != NO_OP && v->f->ops[x->def_op].synthetic;
+    return x->def_op && x->def_op->synthetic;
 }
 
 /* PTOAS's TQuant rules in its order and words (the scale is PTOAS's "fp");
@@ -950,7 +950,7 @@ static bool verify_addr(V *v, int role)
     if (role < 0 || v->val[role] == NO_VALUE)
         return true;
     const Value *a = &v->f->values[v->val[role]];
-    bool ok = a->def_op != NO_OP && v->f->ops[a->def_op].kind == OP_CONSTANT && a->type &&
+    bool ok = a->def_op && a->def_op->kind == OP_CONSTANT && a->type &&
               a->type->kind == TY_SCALAR && (a->type->dtype == DT_I64 || a->type->dtype == DT_INDEX);
     return ok || fail(v, role, "expects addr to be a constant i64");
 }
@@ -1065,12 +1065,11 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             v.d = d;
             v.f = mod->funcs[j];
             v.arch = arch;
-            for (uint32_t a = 0; a < v.f->nargs; a++)
-                check_decl(&v, v.f->args[a], DECL_ARG);
-            for (uint32_t k = 0; k < v.f->nops; k++) {
-                v.op = &v.f->ops[k];
+            const Block *entry = ir_entry(v.f);
+            for (uint32_t a = 0; a < entry->nargs; a++)
+                check_decl(&v, entry->args[a], DECL_ARG);
+            for (v.op = ir_first_op(v.f); v.op; v.op = ir_next_op(v.op))
                 verify_op(&v);
-            }
             errors |= v.errors;
         }
     }

@@ -34,9 +34,9 @@ static bool const_operand(const VV *v, ValueId x, int64_t *out)
     if (x == NO_VALUE)
         return false;
     const Value *val = &v->f->values[x];
-    if (val->def_op == NO_OP)
+    const Op *def = val->def_op;
+    if (!def)
         return false;
-    const Op *def = &v->f->ops[val->def_op];
     if (def->kind != OP_CONSTANT || !def->constant || def->constant->kind != AV_INT)
         return false;
     *out = def->constant->u.i;
@@ -164,9 +164,9 @@ static bool locally_bound(const VV *v, ValueId x)
 {
     for (int depth = 0; x != NO_VALUE && depth < 1 << 16; depth++) {
         const Value *val = &v->f->values[x];
-        if (val->def_op == NO_OP)
+        const Op *def = val->def_op;
+        if (!def)
             return false;
-        const Op *def = &v->f->ops[val->def_op];
         if (def->kind == OP_ALLOC_TILE)
             return true;
         if (def->kind != OP_TRESHAPE || !def->nopnds)
