@@ -295,6 +295,22 @@ static bool runtime_dtype(Emit *e, Span at, DType d, const char *what)
                 dtype_name(d));
 }
 
+/* False (reported at AT) when a boxed tile argument outside vec does not hold whole inner
+ * boxes: PTOAS checks boxes on alloc_tile only, so it verifies, but the runtime addresses
+ * mat/left/right/acc/... tiles box by box (docs/verify.md 1). */
+static bool runtime_boxes(Emit *e, Span at, const TileBody *t)
+{
+    if (t->slayout == SL_NONE_BOX || t->loc == LOC_VEC)
+        return true;
+    int64_t ir, ic;
+    tile_inner_box(t, &ir, &ic);
+    if ((t->rows % ir == 0 || t->rows == 1 || t->fractal == 32) && t->cols % ic == 0)
+        return true;
+    return fail(e, at, "a boxed %s tile of %lldx%lld cannot be executed: the runtime needs whole %lldx%lld boxes",
+                enum_info[EK_LOC].names[t->loc], (long long)t->rows, (long long)t->cols, (long long)ir,
+                (long long)ic);
+}
+
 static const char *const rt_loc[LOC_COUNT] = {
     "PTORT_VEC", "PTORT_MAT", "PTORT_LEFT", "PTORT_RIGHT", "PTORT_ACC", "PTORT_BIAS", "PTORT_SCALING",
 };
@@ -1100,6 +1116,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             b->approx = -1;
             add_entry(e, v, 0, (int)i);
             runtime_dtype(e, x->type_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
+            runtime_boxes(e, x->type_span, &t->tile);
             e->buf_of[v] = (int)e->nbufs++;
             if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC) {
                 const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);

@@ -170,7 +170,9 @@ static bool check_tile_type(DiagEngine *d, const Type *t, Span at, DeclKind kind
             if (kind == DECL_ALLOC)
                 return false;
         }
-    } else {
+    } else if (kind != DECL_ARG) {
+        /* PTOAS checks whole boxes on alloc_tile only; a vec argument the runtime addresses
+         * byte-wise, and codegen reports the other spaces' arguments (docs/verify.md 1) */
         int64_t ir, ic;
         tile_inner_box(b, &ir, &ic);
         if (b->rows % ir && !(b->rows == 1 || b->fractal == 32 || b->loc == LOC_VEC)) {
@@ -750,11 +752,13 @@ static int64_t plain_bytes(const TileBody *t) { return t->rows * t->cols * (int6
 
 /* tmov with a non-scaling third tile: pto-isa's X-to-ZZ exponent move (numerics.md 6), with
  * PTOAS's rules and messages. */
-static bool verify_tmov_zz(V *v, int src, int dst, int tmp)
+static bool verify_tmov_zz(V *v, int src, int dst, int tmp, bool fp_attrs)
 {
     const TileBody *s = v->tb[src], *d = v->tb[dst], *t = v->tb[tmp];
     if (v->arch != OPT_ARCH_A5)
         return fail(v, -1, "X-to-ZZ tmov is only supported on A5");
+    if (fp_attrs)
+        return fail(v, -1, "expects the X-to-ZZ tmov form not to use preQuantScalar, accToVecMode, or reluPreMode");
     if (s->loc != LOC_VEC || d->loc != LOC_VEC || t->loc != LOC_VEC)
         return fail(v, -1, "expects X-to-ZZ src/dst/tmp to be vec tiles");
     if (v->val[src] == v->val[dst] || v->val[src] == v->val[tmp] || v->val[dst] == v->val[tmp])
@@ -848,9 +852,9 @@ static bool verify_tmov(V *v)
         return true;
     bool pre = v->val[R(v, "preQuantScalar")] != NO_VALUE;
     if (v->tb[tmp] && v->tb[tmp]->loc != LOC_SCALING) {
-        if (pre)
-            return fail(v, -1, "expects the X-to-ZZ tmov form not to use preQuantScalar, accToVecMode, or reluPreMode");
-        return verify_tmov_zz(v, src, dst, tmp);
+        bool fp_attrs = pre || ir_attr_find(v->op->attrs, v->op->nattrs, "accToVecMode") ||
+                        ir_attr_find(v->op->attrs, v->op->nattrs, "reluPreMode");
+        return verify_tmov_zz(v, src, dst, tmp, fp_attrs);
     }
     if (ir_attr_find(v->op->attrs, v->op->nattrs, "grpAxis"))
         return fail(v, -1, "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile");
@@ -928,18 +932,34 @@ static bool verify_load_store(V *v)
                                   : "expects A2/A3 acc tstore dst element type to be i32/f32/f16/bf16");
     } else if (view->dtype != t->dtype)
         return fail(v, vr, "expects the view and the tile to have the same element type");
+    if (load && v->arch == OPT_ARCH_A5 && t->loc == LOC_VEC &&
+        !(t->slayout == SL_NONE_BOX || (t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR)))
+        return fail(v, tr, "expects A5 tload vec dst layout to be ND, DN, or NZ");
+    bool valid_static = known(t->vrow) && known(t->vcol);
+    if (valid_static && (t->vrow == 0 || t->vcol == 0))
+        return true; /* nothing to transfer (PTOAS counts no elements then) */
+    int64_t count = 1;
+    for (uint32_t i = 0; i < view->rank && count > 0; i++)
+        count = known(view->dims[i]) && view->dims[i] > 0 ? count * view->dims[i] : -1;
+    /* PTOAS: a static tstore moves as many elements as the tile's valid region holds */
+    if (!load && count > 0 && valid_static && count != t->vrow * t->vcol)
+        return fail(v, vr, "expects dst static element count (%lld) to match src valid_shape static element count "
+                           "(%lld)", (long long)count, (long long)(t->vrow * t->vcol));
     int64_t vr0 = view->rank >= 2 ? view->dims[view->rank - 2] : 1, vc0 = view->dims[view->rank - 1];
-    /* PTOAS: a static view of another shape holding as many elements is transferred row by row */
-    bool same_count = known(vr0) && known(vc0) && known(t->vrow) && known(t->vcol) && vr0 * vc0 == t->vrow * t->vcol &&
-                      (!load || row_major(t));
+    /* a static view of another shape holding as many elements is transferred row by row,
+     * tile row r to view row r: the runtime needs as many view rows as valid rows */
+    bool same_count = count > 0 && valid_static && count == t->vrow * t->vcol && (!load || row_major(t)) &&
+                      (!known(vr0) || t->vrow <= vr0);
     if ((differ(vr0, t->vrow) || differ(vc0, t->vcol)) && !same_count) {
+        /* PTOAS has no tload shape rule; the runtime cannot transfer this, so it warns */
         char a[24], b[24], c[24], e[24];
         put_dim(a, sizeof a, vr0);
         put_dim(b, sizeof b, vc0);
         put_dim(c, sizeof c, t->vrow);
         put_dim(e, sizeof e, t->vcol);
-        return fail(v, vr, "expects the view shape to equal the tile valid_shape, but got [%s, %s] vs [%s, %s]", a, b,
-                    c, e);
+        diag_warning(v->d, v->op->name_span,
+                     "'%s' op expects the view shape to equal the tile valid_shape, but got [%s, %s] vs [%s, %s]",
+                     op_info(v->op->kind)->name, a, b, c, e);
     }
     return true;
 }
@@ -1056,6 +1076,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
 {
     (void)src;
     bool errors = false;
+    unsigned before = diag_error_count(d); /* --Werror counts the warnings too */
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
         OptArch arch = module_arch(mod->implicit ? NULL : mod, opt);
@@ -1073,5 +1094,5 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             errors |= v.errors;
         }
     }
-    return !errors;
+    return !errors && diag_error_count(d) == before;
 }

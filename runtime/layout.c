@@ -354,14 +354,14 @@ static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view 
      * row as pto-isa's ND transfer does: element (r, c) <-> offset + r*stride0 + c*stride1.
      * That needs no more tile rows than view rows. */
     int64_t vr = t->valid_rows, vc = t->valid_cols;
+    if (vr == 0 || vc == 0)
+        return PTORT_OK; /* nothing moves, whatever the view's shape (PTOAS counts no elements) */
     if ((v->shape[0] != vr || v->shape[1] != vc) &&
         (v->shape[0] < 0 || v->shape[1] < 0 || vr > v->shape[0] || vr * vc != v->shape[0] * v->shape[1]))
         return ptort_fail(ctx, PTORT_E_SHAPE,
                           "%s: expects the view shape to equal the tile valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
                           op, (long long)v->shape[0], (long long)v->shape[1],
                           (long long)t->valid_rows, (long long)t->valid_cols);
-    if (vr == 0 || vc == 0)
-        return PTORT_OK;
     const int64_t ext[2] = {vr, vc};
     if (!v->base)
         return ptort_fail(ctx, PTORT_E_VIEW, "%s: the view has no host memory", op);

@@ -204,7 +204,8 @@ ptort_status ptort_view_partition(ptort_ctx *ctx, const ptort_view *tensor,
                                   ptort_view *out);
 
 /* tload: view element (i, j) -> tile element (i, j) over the tile's valid region, then, if
- * pad != 0, fills the rest of the physical tile with 0 / the dtype's max / its lowest.
+ * pad != 0, fills the rest of the physical tile with 0 / the dtype's max / its lowest. An
+ * empty valid region transfers nothing, whatever the view's shape.
  * Errors: descriptor errors, PTORT_E_DTYPE (dtypes differ), PTORT_E_SHAPE (view shape !=
  * valid shape), PTORT_E_VIEW (an access outside the host buffer; nothing is written then). */
 ptort_status ptort_tload(ptort_ctx *ctx, const ptort_view *src, const ptort_tile *dst);

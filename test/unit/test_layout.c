@@ -293,6 +293,14 @@ static void load_store(void)
                  "expects the view shape to equal the tile valid_shape, but got [16, 2] vs [32, 1]");
     u = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 64, 0);
     CHECK_STATUS(ctx, ptort_tload(ctx, &hv, &u), PTORT_E_SHAPE, "but got [16, 2] vs [1, 64]");
+    /* an empty valid region moves nothing, whatever the view's shape (PTOAS issue 708) */
+    u.valid_rows = 0;
+    memset(hb, 0xEE, sizeof hb);
+    CHECK(ptort_tstore(ctx, &u, &hv) == PTORT_OK);
+    CHECK_EQ(hb[0], 0xEE);
+    u.valid_rows = 1;
+    u.valid_cols = 0;
+    CHECK(ptort_tload(ctx, &hv, &u) == PTORT_OK);
 }
 
 static void conversions(void)
