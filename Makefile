@@ -103,6 +103,15 @@ $(BUILD)/unit/%: test/unit/%.c $(BUILD)/libptort.a $(wildcard test/unit/*.h)
 $(BUILD)/asan/unit/%: test/unit/%.c $(BUILD)/asan/libptort.a $(wildcard test/unit/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(SAN) $(INC) -Itest/unit -o $@ $< $(BUILD)/asan/libptort.a $(LDLIBS)
+# test_target compares the runtime's target facts with ir/target.c: it links ir/ too.
+IR_OBJ     := $(call obj,$(BUILD)/obj,$(wildcard support/*.c ir/*.c))
+IR_OBJ_SAN := $(call obj,$(BUILD)/asan,$(wildcard support/*.c ir/*.c))
+$(BUILD)/unit/test_target: test/unit/test_target.c $(IR_OBJ) $(BUILD)/libptort.a $(wildcard test/unit/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(OPT) $(INC) -Itest/unit -o $@ $< $(IR_OBJ) $(BUILD)/libptort.a $(LDLIBS)
+$(BUILD)/asan/unit/test_target: test/unit/test_target.c $(IR_OBJ_SAN) $(BUILD)/asan/libptort.a $(wildcard test/unit/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(SAN) $(INC) -Itest/unit -o $@ $< $(IR_OBJ_SAN) $(BUILD)/asan/libptort.a $(LDLIBS)
 
 UNIT_SAN := $(addprefix $(BUILD)/asan/unit/,$(UNIT_NAMES))
 

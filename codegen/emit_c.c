@@ -432,7 +432,7 @@ static ValueId role_val(const Op *op, int r)
     return op->opnds[first];
 }
 
-static ValueId role(const Op *op, const char *name) { return role_val(op, op_role_index(op->kind, name)); }
+static ValueId role(const Op *op, RoleId r) { return role_val(op, op_role(op->kind, r)); }
 
 static void begin_call(Emit *e, const Op *op)
 {
@@ -456,7 +456,7 @@ static void mark_written(Emit *e, const Op *op)
     const OpInfo *in = op_info(op->kind);
     uint32_t at = 0;
     for (int r = 0; r < in->nroles; r++) {
-        bool out = r >= in->nins && strcmp(in->role[r], "tmp") != 0;
+        bool out = (in->flags[r] & ROLE_OUT) && !(in->flags[r] & ROLE_TEMP);
         for (uint32_t i = 0; i < op->seg[r]; i++, at++) {
             if (!out)
                 continue;
@@ -587,152 +587,172 @@ static void emit_partition(Emit *e, const Op *op)
     end_call(e, op);
 }
 
-/* Tile operand of role name, "NULL" when the optional role is absent, NULL
- * (reported) on error. */
-static const char *tile_opnd(Emit *e, const Op *op, const char *name, bool optional)
+/* ---- compute ops: one emitter driven by ops.def ----------------------------------
+ * A compute op is one call of its row's runtime entry point (rt) with the row's
+ * arguments (args): operands by role, attributes through attr_args below, literals as
+ * written. A class may first reject a form the runtime lacks, or pick another entry
+ * point (tmov's ZZ form), and keeps its own facts for the run report afterwards. */
+
+/* Runtime enum spellings of an attribute (`@arg` in ops.def), indexed by its value. */
+typedef struct AttrArg {
+    const char *arg, *key;
+    EnumKind kind;             /* EK_COUNT: a BoolAttr, names[0] false, names[1] true */
+    int dflt;
+    int count;
+    const char *const *names;
+} AttrArg;
+
+/* The runtime has INT8 entry points for INT8 types and MX ones for MX types; the
+ * verifier keeps the two apart, and an unlikely value maps to the op's default. */
+static const char *const rt_qt_int8[] = {"PTORT_INT8_SYM", "PTORT_INT8_ASYM", "PTORT_INT8_SYM", "PTORT_INT8_SYM"};
+static const char *const rt_qt_mx[] = {"PTORT_MXFP8", "PTORT_MXFP8", "PTORT_MXFP8", "PTORT_MXFP4_E2M1"};
+static const char *const rt_alg[] = {"PTORT_SCALE_OCP", "PTORT_SCALE_NV"};
+static const char *const rt_axis[] = {"PTORT_AXIS1", "PTORT_AXIS0"};
+static const char *const rt_phase[] = {"PTORT_ACC_UNSPECIFIED", "PTORT_ACC_PARTIAL", "PTORT_ACC_FINAL"};
+static const char *const rt_interleave[] = {"0", "PTORT_MX_INTERLEAVE"};
+
+static const AttrArg attr_args[] = {
+    {"quant_type", "quant_type", EK_QUANT_TYPE, QT_INT8_SYM, 4, rt_qt_int8},
+    {"quant_type_mx", "quant_type", EK_QUANT_TYPE, QT_MXFP8, 4, rt_qt_mx},
+    {"quantScaleAlg", "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP, 2, rt_alg},
+    {"grpAxis", "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1, 2, rt_axis},
+    {"accPhase", "accPhase", EK_ACC_PHASE, 0, 3, rt_phase},
+    {"interleave", "interleave", EK_COUNT, 0, 2, rt_interleave},
+};
+
+static const char *attr_arg(const Op *op, const char *arg)
 {
-    ValueId v = role(op, name);
-    if (v == NO_VALUE) {
-        if (optional)
-            return "NULL";
-        fail(e, op->name_span, "codegen requires the '%s' operand of '%s'", name, op_info(op->kind)->name);
+    for (size_t i = 0; i < sizeof attr_args / sizeof attr_args[0]; i++) {
+        const AttrArg *a = &attr_args[i];
+        if (strcmp(a->arg, arg) != 0)
+            continue;
+        int v = a->kind == EK_COUNT ? bool_attr(op, a->key) : enum_attr(op, a->key, a->kind, a->dflt);
+        return a->names[v >= 0 && v < a->count ? v : a->dflt];
+    }
+    DIAG_INTERNAL("ops.def: no runtime spelling for attribute '@%s' of '%s'", arg, op_info(op->kind)->name);
+    return NULL;
+}
+
+/* One argument of a runtime call; NULL (reported) on error. */
+static const char *call_arg(Emit *e, const Op *op, const OpArg *a)
+{
+    const OpInfo *in = op_info(op->kind);
+    if (a->kind == ARG_LIT)
+        return a->text;
+    if (a->kind == ARG_ATTR)
+        return attr_arg(op, a->text);
+    int r = a->role;
+    if (r < 0 || r >= in->nroles || r >= MAX_ROLES) {
+        DIAG_INTERNAL("ops.def: a runtime argument of '%s' names no role", in->name);
         return NULL;
     }
+    ValueId v = role_val(op, r);
+    uint8_t fl = in->flags[r];
+    if (v == NO_VALUE) {
+        if (fl & ROLE_OPT)
+            return "NULL";
+        fail(e, op->name_span, "codegen requires the '%s' operand of '%s'", in->role[r], in->name);
+        return NULL;
+    }
+    if (fl & ROLE_GM)
+        return use_view(e, v, op);
+    if (fl & ROLE_NUM)
+        return scalar(e, v, op);
     return use_tile(e, v, op);
 }
 
-/* Tile operands of the roles in names ("?role" = optional) into a; false if
- * any failed (each failure reported, so one op reports every tile without an
- * address). */
-static bool tile_opnds(Emit *e, const Op *op, const char *const *names, int n, const char **a)
+/* The forms a class's runtime lacks (reported), and the entry point a form takes:
+ * *rt and args[0, *nargs) start as the row's. */
+static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, int *nargs)
 {
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
-        bool opt = names[i][0] == '?';
-        a[i] = tile_opnd(e, op, names[i] + opt, opt);
-        ok &= a[i] != NULL;
+    const OpInfo *in = op_info(op->kind);
+    switch (in->cls) {
+    case OC_STORE:
+        if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
+            return fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile or a preQuantScalar "
+                                          "(the quantizing store forms)");
+        if (val(e, role(op, ROLE_SRC))->type->tile.dtype != val(e, role(op, ROLE_DST))->type->dtype)
+            return fail(e, op->name_span, "codegen does not support 'pto.tstore' to a view of another element type "
+                                          "(an acc tile's converting store)");
+        return true;
+    case OC_MOVE: {
+        if (role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
+            return fail(e, op->name_span,
+                        "codegen does not support 'pto.tmov' with a preQuantScalar (the quantizing form)");
+        ValueId tmp = role(op, ROLE_TMP);
+        if (tmp == NO_VALUE)
+            return true;
+        if (type_is_tile(val(e, tmp)->type) && val(e, tmp)->type->tile.loc == LOC_SCALING)
+            return fail(e, op->name_span,
+                        "codegen does not support 'pto.tmov' with a scaling tile (the fp quantization form)");
+        /* with a tmp: the X-to-ZZ exponent move */
+        *rt = "ptort_tmov_zz";
+        args[0] = (OpArg){ARG_ATTR, 0, "grpAxis"};
+        args[1] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_SRC), NULL};
+        args[2] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_DST), NULL};
+        args[3] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_TMP), NULL};
+        *nargs = 4;
+        return true;
     }
-    return ok;
-}
-#define TILES(...) tile_opnds(e, op, (const char *const[]){__VA_ARGS__}, \
-                              (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)), a)
-
-static void emit_compute(Emit *e, const Op *op)
-{
-    const char *a[6] = {0};
-    int src_buf = -1;
-    switch (op->kind) {
-    case OP_TLOAD:
-        if (!(a[0] = use_view(e, role(op, "src"), op)) || !(a[1] = tile_opnd(e, op, "dst", false)))
-            return;
-        begin_call(e, op);
-        sb_printf(&e->body, "ptort_tload(ctx, %s, %s)", a[0], a[1]);
-        break;
-    case OP_TSTORE:
-        if (role(op, "fp") != NO_VALUE || role(op, "preQuantScalar") != NO_VALUE) {
-            fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile or a preQuantScalar "
-                                   "(the quantizing store forms)");
-            return;
-        }
-        if (val(e, role(op, "src"))->type->tile.dtype != val(e, role(op, "dst"))->type->dtype) {
-            fail(e, op->name_span, "codegen does not support 'pto.tstore' to a view of another element type (an acc "
-                                   "tile's converting store)");
-            return;
-        }
-        if (!(a[0] = tile_opnd(e, op, "src", false)) || !(a[1] = use_view(e, role(op, "dst"), op)))
-            return;
-        begin_call(e, op);
-        sb_printf(&e->body, "ptort_tstore(ctx, %s, %s)", a[0], a[1]);
-        break;
-    case OP_TMOV:
-        if (role(op, "preQuantScalar") != NO_VALUE) {
-            fail(e, op->name_span, "codegen does not support 'pto.tmov' with a preQuantScalar (the quantizing form)");
-            return;
-        }
-        if (!TILES("src", "dst", "?tmp"))
-            return;
-        src_buf = e->buf_of[role(op, "src")];
-        begin_call(e, op);
-        if (strcmp(a[2], "NULL") != 0 && val(e, role(op, "tmp"))->type->tile.loc == LOC_SCALING) {
-            fail(e, op->name_span, "codegen does not support 'pto.tmov' with a scaling tile (the fp quantization form)");
-            return;
-        }
-        if (strcmp(a[2], "NULL") != 0) /* with a tmp: the X-to-ZZ exponent move */
-            sb_printf(&e->body, "ptort_tmov_zz(ctx, %s, %s, %s, %s)",
-                      enum_attr(op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1) == GA_AXIS0 ? "PTORT_AXIS0" : "PTORT_AXIS1",
-                      a[0], a[1], a[2]);
-        else
-            sb_printf(&e->body, "ptort_tmov(ctx, %s, %s, NULL)", a[0], a[1]);
-        break;
-    case OP_TQUANT: {
-        int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_INT8_SYM);
-        if (!TILES("src", "scale", "?offset", "dst", "?tmp"))
-            return;
+    case OC_QUANT: {
         /* The verifier takes either signedness for dst, as PTOAS does; the
          * runtime (like pto-isa's simulator) computes INT8_SYM into a signed
          * and INT8_ASYM into an unsigned byte only. */
-        DType dd = val(e, role(op, "dst"))->type->tile.dtype;
+        int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_INT8_SYM);
+        DType dd = val(e, role(op, ROLE_DST))->type->tile.dtype;
         bool want_signed = qt != QT_INT8_ASYM;
-        if ((dd == DT_UI8) == want_signed) {
-            fail(e, op->name_span, "codegen supports %s quantization into a%s dst only, but got %s",
-                 want_signed ? "INT8_SYM" : "INT8_ASYM", want_signed ? " signed (i8)" : "n unsigned (ui8)",
-                 dtype_name(dd));
-            return;
-        }
-        e->quant_origin[op->index] = e->bufs[e->buf_of[role(op, "src")]].origin;
-        begin_call(e, op);
-        sb_printf(&e->body, "ptort_tquant_int8(ctx, %s, %s, %s, %s, %s, %s)",
-                  qt == QT_INT8_ASYM ? "PTORT_INT8_ASYM" : "PTORT_INT8_SYM", a[0], a[1], a[2], a[3], a[4]);
-        break;
-    }
-    case OP_TQUANT_MX: {
-        int qt = enum_attr(op, "quant_type", EK_QUANT_TYPE, QT_MXFP8);
-        int alg = enum_attr(op, "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP);
-        int axis = enum_attr(op, "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1);
-        if (!TILES("src", "dst", "exp", "max", "scaling", "?exp_zz"))
-            return;
-        begin_call(e, op);
-        sb_printf(&e->body, "ptort_tquant_mx_ex(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                  qt == QT_MXFP4_E2M1 ? "PTORT_MXFP4_E2M1" : "PTORT_MXFP8",
-                  alg == QSA_NV ? "PTORT_SCALE_NV" : "PTORT_SCALE_OCP", axis == GA_AXIS0 ? "PTORT_AXIS0" : "PTORT_AXIS1",
-                  bool_attr(op, "interleave") ? "PTORT_MX_INTERLEAVE" : "0", a[0], a[1], a[2], a[3], a[4], a[5]);
-        break;
-    }
-    case OP_TDEQUANT:
-        if (!TILES("src", "scale", "offset", "dst"))
-            return;
-        begin_call(e, op);
-        sb_printf(&e->body, "ptort_tdequant(ctx, %s, %s, %s, %s)", a[0], a[1], a[2], a[3]);
-        break;
-    case OP_TGEMV_BIAS: {
-        static const char *const phase[] = {"PTORT_ACC_UNSPECIFIED", "PTORT_ACC_PARTIAL", "PTORT_ACC_FINAL"};
-        int ph = enum_attr(op, "accPhase", EK_ACC_PHASE, 0);
-        if (!TILES("lhs", "rhs", "bias", "dst"))
-            return;
-        begin_call(e, op);
-        sb_printf(&e->body, "ptort_tgemv_bias(ctx, %s, %s, %s, %s, %s)", a[0], a[1], a[2], a[3],
-                  phase[ph >= 0 && ph < 3 ? ph : 0]);
-        break;
+        if ((dd == DT_UI8) == want_signed)
+            return fail(e, op->name_span, "codegen supports %s quantization into a%s dst only, but got %s",
+                        want_signed ? "INT8_SYM" : "INT8_ASYM", want_signed ? " signed (i8)" : "n unsigned (ui8)",
+                        dtype_name(dd));
+        return true;
     }
     default:
-        DIAG_INTERNAL("emit_compute on op kind %d", (int)op->kind);
+        return true;
     }
-#undef TILES
+}
+
+static void emit_compute(Emit *e, const Op *op)
+{
+    const OpInfo *in = op_info(op->kind);
+    const char *rt = in->rt;
+    OpArg args[MAX_ARGS];
+    int nargs = in->nargs;
+    memcpy(args, in->args, sizeof args);
+    if (!rt)
+        DIAG_INTERNAL("ops.def: '%s' has no runtime entry point", in->name);
+    if (!compute_form(e, op, &rt, args, &nargs))
+        return;
+    const char *a[MAX_ARGS];
+    bool ok = true;
+    for (int i = 0; i < nargs; i++)
+        ok &= (a[i] = call_arg(e, op, &args[i])) != NULL; /* each failure reported */
+    if (!ok)
+        return;
+    begin_call(e, op);
+    sb_printf(&e->body, "%s(ctx", rt);
+    for (int i = 0; i < nargs; i++)
+        sb_printf(&e->body, ", %s", a[i]);
+    sb_putc(&e->body, ')');
     end_call(e, op);
 
-    /* A tdequant of data that a tquant made from an argument: a round trip,
-     * reported with its error against that argument. */
+    /* what the run report needs: a tdequant of data that a tquant made from an
+     * argument is a round trip, reported with its error against that argument; a
+     * tmov passes its source's origin on */
+    int src_buf = in->cls == OC_MOVE ? e->buf_of[role(op, ROLE_SRC)] : -1;
+    if (in->cls == OC_QUANT)
+        e->quant_origin[op->index] = e->bufs[e->buf_of[role(op, ROLE_SRC)]].origin;
     const Op *w = NULL;
-    if (op->kind == OP_TDEQUANT)
-        w = e->bufs[e->buf_of[role(op, "src")]].last_writer;
+    if (in->cls == OC_DEQUANT)
+        w = e->bufs[e->buf_of[role(op, ROLE_SRC)]].last_writer;
     mark_written(e, op);
-    if (w && w->kind == OP_TQUANT && e->quant_origin[w->index] >= 0) {
-        Buf *d = &e->bufs[e->buf_of[role(op, "dst")]];
+    if (w && op_info(w->kind)->cls == OC_QUANT && e->quant_origin[w->index] >= 0) {
+        Buf *d = &e->bufs[e->buf_of[role(op, ROLE_DST)]];
         d->approx = e->quant_origin[w->index];
-        d->approx_val = role(op, "dst");
+        d->approx_val = role(op, ROLE_DST);
     }
-    if (op->kind == OP_TMOV && src_buf >= 0)
-        e->bufs[e->buf_of[role(op, "dst")]].origin = e->bufs[src_buf].origin;
+    if (src_buf >= 0)
+        e->bufs[e->buf_of[role(op, ROLE_DST)]].origin = e->bufs[src_buf].origin;
 }
 
 /* pto.alloc_tile: a new buffer, with its address and dynamic valid sizes. */
@@ -752,7 +772,7 @@ static void emit_alloc(Emit *e, const Op *op)
     b->last_writer = NULL;
     b->origin = b->approx = -1;
     b->parent = -1;
-    ValueId a = role(op, "addr"), vr = role(op, "valid_row"), vc = role(op, "valid_col");
+    ValueId a = role(op, ROLE_ADDR), vr = role(op, ROLE_VALID_ROW), vc = role(op, ROLE_VALID_COL);
     b->vr_val = vr;
     b->vc_val = vc;
     if (a != NO_VALUE) {
@@ -863,7 +883,7 @@ static void emit_view(Emit *e, const Op *op, bool subview)
         add_view_buf(e, r, rv->type, pb, local);
         return;
     }
-    int oi = op_role_index(op->kind, "offsets");
+    int oi = op_role(op->kind, ROLE_OFFSETS);
     uint32_t first = 0;
     if (oi < 0 || ir_role_operands(op, oi, &first) != 2) {
         fail(e, op->name_span, "codegen expects two offsets for 'pto.subview'");
@@ -873,7 +893,7 @@ static void emit_view(Emit *e, const Op *op, bool subview)
     for (int i = 0; i < 2; i++)
         if (!(off[i] = scalar(e, op->opnds[first + i], op)))
             return;
-    ValueId vr = role(op, "valid_row"), vc = role(op, "valid_col");
+    ValueId vr = role(op, ROLE_VALID_ROW), vc = role(op, ROLE_VALID_COL);
     int64_t tv[2] = {t->vrow, t->vcol};
     ValueId vv[2] = {vr, vc};
     for (int i = 0; i < 2; i++) {
@@ -907,7 +927,7 @@ static void emit_set_validshape(Emit *e, const Op *op)
         fail(e, op->name_span, "codegen expects the source of 'pto.set_validshape' to have a dynamic valid shape");
         return;
     }
-    const char *vr = scalar(e, role(op, "valid_row"), op), *vc = vr ? scalar(e, role(op, "valid_col"), op) : NULL;
+    const char *vr = scalar(e, role(op, ROLE_VALID_ROW), op), *vc = vr ? scalar(e, role(op, ROLE_VALID_COL), op) : NULL;
     if (!vr || !vc)
         return;
     begin_call(e, op);
@@ -930,7 +950,7 @@ static void emit_tassign(Emit *e, const Op *op)
     Buf *b = &e->bufs[bi];
     int64_t addr = op->tile_addr;
     if (!op->has_tile_addr) {
-        ValueId a = role(op, "addr");
+        ValueId a = role(op, ROLE_ADDR);
         if (a == NO_VALUE || !const_int(e, a, &addr)) {
             fail(e, op->name_span, "codegen expects addr to be a constant");
             return;
@@ -968,24 +988,24 @@ static void emit_op(Emit *e, const Op *op)
              "codegen requires the Level 2 (ins/outs) form of '%s'; Level 1 ops need the bufferize pass", in->name);
         return;
     }
-    switch (op->kind) {
-    case OP_CONSTANT: emit_constant(e, op); break;
-    case OP_ALLOC_TILE: emit_alloc(e, op); break;
-    case OP_TASSIGN: emit_tassign(e, op); break;
-    case OP_MAKE_TENSOR_VIEW: emit_make_view(e, op); break;
-    case OP_PARTITION_VIEW: emit_partition(e, op); break;
-    case OP_RETURN: break; /* results are read by the harness */
-    case OP_TRESHAPE:
-    case OP_SUBVIEW: emit_view(e, op, op->kind == OP_SUBVIEW); break;
-    case OP_SET_VALIDSHAPE: emit_set_validshape(e, op); break;
-    case OP_TQUANT:
-    case OP_TQUANT_MX:
-    case OP_TDEQUANT:
-    case OP_TGEMV_BIAS:
-    case OP_TMOV:
-    case OP_TLOAD:
-    case OP_TSTORE: emit_compute(e, op); break;
-    case OP_COUNT: break;
+    switch (in->cls) {
+    case OC_CONSTANT: emit_constant(e, op); break;
+    case OC_ALLOC: emit_alloc(e, op); break;
+    case OC_TASSIGN: emit_tassign(e, op); break;
+    case OC_VIEW: /* a tensor view from a pointer, or a part of one */
+        if (op_role(op->kind, ROLE_PTR) >= 0)
+            emit_make_view(e, op);
+        else
+            emit_partition(e, op);
+        break;
+    case OC_RETURN: break; /* results are read by the harness */
+    case OC_TILE_VIEW: /* a new descriptor (treshape, subview) or a new valid shape */
+        if (op->kind == OP_SET_VALIDSHAPE)
+            emit_set_validshape(e, op);
+        else
+            emit_view(e, op, op->kind == OP_SUBVIEW);
+        break;
+    default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }
 
@@ -1211,7 +1231,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         any_result |= (e->entries[i].flags & PTORT_KARG_RESULT) != 0;
     const Op *last = NULL;
     for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
-        if (op_info(op->kind)->syntax == SYN_COMPUTE && op->kind != OP_TSTORE)
+        if (op_info(op->kind)->opflags & OF_WRITES)
             last = op;
     for (uint32_t bi = 0; bi < e->nbufs && !e->errors; bi++) {
         Buf *b = &e->bufs[bi];
@@ -1225,8 +1245,8 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             ValueId vals[MAX_ROLES];
             ir_op_roles(last, vals);
             for (int r = in->nins; r < in->nroles; r++)
-                if (vals[r] != NO_VALUE && e->buf_of[vals[r]] == (int)bi && !(in->flags[r] & ROLE_SCRATCH) &&
-                    strcmp(in->role[r], "tmp") != 0)
+                if (vals[r] != NO_VALUE && e->buf_of[vals[r]] == (int)bi &&
+                    !(in->flags[r] & (ROLE_SCRATCH | ROLE_TEMP)))
                     en->flags |= PTORT_KARG_RESULT;
         }
     }

@@ -3,59 +3,122 @@
 #include <string.h>
 #include "ir.h"
 
+/* One role of a row: its id and ROLE_* flags (the IN/OUT/... macros of ops.def). */
+typedef struct RoleSpec {
+    RoleId id;
+    uint8_t flags;
+} RoleSpec;
+
+#define IN(r) {ROLE_##r, 0},
+#define IN_OPT(r) {ROLE_##r, ROLE_OPT},
+#define IN_VAR(r) {ROLE_##r, ROLE_VAR},
+#define IN_GM(r) {ROLE_##r, ROLE_GM},
+#define IN_NUM_OPT(r) {ROLE_##r, ROLE_NUM | ROLE_OPT},
+#define OUT(r) {ROLE_##r, ROLE_OUT},
+#define OUT_OPT(r) {ROLE_##r, ROLE_OUT | ROLE_OPT},
+#define OUT_GM(r) {ROLE_##r, ROLE_OUT | ROLE_GM},
+#define SCR(r) {ROLE_##r, ROLE_OUT | ROLE_SCRATCH},
+#define SCR_OPT(r) {ROLE_##r, ROLE_OUT | ROLE_SCRATCH | ROLE_OPT},
+
 static const struct {
     const char *name, *alias;
     OpSyntax syntax;
-    const char *roles;
+    OpClass cls;
+    unsigned flags;
+    const char *rt, *args;
+    RoleSpec roles[MAX_ROLES + 1]; /* then {ROLE_COUNT, 0} */
 } op_rows[OP_COUNT] = {
-#define OP(id, name, alias, syn, roles) [OP_##id] = {name, alias, syn, roles},
+#define OP(id, name, alias, syn, cls, flags, rt, args, roles) [OP_##id] = {name, alias, syn, cls, flags, rt, args, {roles {ROLE_COUNT, 0}}},
 #include "ops.def"
 #undef OP
 };
 
+/* the number of roles per row (a row's role list may be empty, so count them here) */
+static const uint8_t op_nroles[OP_COUNT] = {
+#define OP(id, name, alias, syn, cls, flags, rt, args, roles) \
+    [OP_##id] = (uint8_t)(sizeof((RoleSpec[]){roles {ROLE_COUNT, 0}}) / sizeof(RoleSpec) - 1),
+#include "ops.def"
+#undef OP
+};
+#undef IN
+#undef IN_OPT
+#undef IN_VAR
+#undef IN_GM
+#undef IN_NUM_OPT
+#undef OUT
+#undef OUT_OPT
+#undef OUT_GM
+#undef SCR
+#undef SCR_OPT
+
+static const char *const role_names[ROLE_COUNT] = {
+#define X(id, s) [ROLE_##id] = s,
+    ROLE_LIST(X)
+#undef X
+};
+
+const char *role_name(RoleId r) { return (unsigned)r < ROLE_COUNT ? role_names[r] : "?"; }
+
+RoleId role_lookup(const char *s, size_t n)
+{
+    for (int r = 0; r < ROLE_COUNT; r++)
+        if (name_eq(s, n, role_names[r]))
+            return (RoleId)r;
+    return ROLE_COUNT;
+}
+
 static OpInfo infos[OP_COUNT];
+static int8_t role_pos[OP_COUNT][ROLE_COUNT];
 static bool infos_ready;
 
-/* Splits a role string of ops.def ("src scale ?offset | dst ~?tmp") into
- * OpInfo. Role names point into static storage, so no allocation. */
+/* Expands the rows into OpInfo once: role names and flags, the index of each
+ * global role, and the runtime call's arguments resolved to role indices. */
 static void build_infos(void)
 {
-    static char names[OP_COUNT][MAX_ROLES][24];
     for (int k = 0; k < OP_COUNT; k++) {
         OpInfo *in = &infos[k];
         in->name = op_rows[k].name;
         in->alias = op_rows[k].alias;
         in->syntax = op_rows[k].syntax;
-        bool out = false;
-        in->nins = 0;
-        for (const char *s = op_rows[k].roles; *s;) {
+        in->cls = op_rows[k].cls;
+        in->opflags = op_rows[k].flags;
+        in->rt = op_rows[k].rt;
+        in->nroles = op_nroles[k];
+        for (int r = 0; r < ROLE_COUNT; r++)
+            role_pos[k][r] = -1;
+        for (int r = 0; r < in->nroles; r++) {
+            RoleSpec rs = op_rows[k].roles[r];
+            in->rid[r] = rs.id;
+            in->role[r] = role_names[rs.id];
+            in->flags[r] = rs.flags | (rs.id == ROLE_TMP ? ROLE_TEMP : 0);
+            role_pos[k][rs.id] = (int8_t)r;
+            if (!(rs.flags & ROLE_OUT))
+                in->nins = (uint8_t)(r + 1);
+        }
+        /* the args column: space-separated words */
+        for (const char *s = op_rows[k].args; *s;) {
             while (*s == ' ')
                 s++;
-            if (!*s)
+            size_t n = strcspn(s, " ");
+            if (!n)
                 break;
-            if (*s == '|') {
-                out = true;
-                s++;
-                continue;
+            if (in->nargs == MAX_ARGS)
+                DIAG_INTERNAL("ops.def: too many args for '%s'", in->name);
+            OpArg *a = &in->args[in->nargs++];
+            RoleId r = role_lookup(s, n);
+            static char words[OP_COUNT][MAX_ARGS][32];
+            memcpy(words[k][in->nargs - 1], s + (*s == '@'), n - (*s == '@') < 31 ? n - (*s == '@') : 31);
+            a->text = words[k][in->nargs - 1];
+            if (*s == '@') {
+                a->kind = ARG_ATTR;
+            } else if (r != ROLE_COUNT) {
+                if (role_pos[k][r] < 0)
+                    DIAG_INTERNAL("ops.def: '%s' has no role '%s' for its runtime call", in->name, role_names[r]);
+                a->kind = ARG_ROLE;
+                a->role = role_pos[k][r];
+            } else {
+                a->kind = ARG_LIT;
             }
-            uint8_t fl = out ? ROLE_OUT : 0;
-            for (;; s++) {
-                if (*s == '?')
-                    fl |= ROLE_OPT;
-                else if (*s == '*')
-                    fl |= ROLE_VAR;
-                else if (*s == '~')
-                    fl |= ROLE_SCRATCH;
-                else
-                    break;
-            }
-            size_t n = strcspn(s, " |");
-            int r = in->nroles++;
-            memcpy(names[k][r], s, n < 23 ? n : 23);
-            in->role[r] = names[k][r];
-            in->flags[r] = fl;
-            if (!out)
-                in->nins++;
             s += n;
         }
     }
@@ -73,7 +136,7 @@ OpKind op_lookup(const char *s, size_t n)
 {
     /* the names' lengths, so that most rows are rejected without a compare */
     static const uint8_t name_len[OP_COUNT] = {
-#define OP(id, name, alias, syn, roles) [OP_##id] = sizeof name - 1,
+#define OP(id, name, alias, syn, cls, flags, rt, args, roles) [OP_##id] = sizeof name - 1,
 #include "ops.def"
 #undef OP
     };
@@ -85,13 +148,11 @@ OpKind op_lookup(const char *s, size_t n)
     return OP_COUNT;
 }
 
-int op_role_index(OpKind k, const char *role)
+int op_role(OpKind k, RoleId r)
 {
-    const OpInfo *in = op_info(k);
-    for (int r = 0; r < in->nroles; r++)
-        if (strcmp(in->role[r], role) == 0)
-            return r;
-    return -1;
+    if (!infos_ready)
+        build_infos();
+    return (unsigned)k < OP_COUNT && (unsigned)r < ROLE_COUNT ? role_pos[k][r] : -1;
 }
 
 uint32_t ir_role_operands(const Op *op, int role, uint32_t *first)
@@ -355,7 +416,8 @@ void ir_op_roles(const Op *op, ValueId val[MAX_ROLES])
         val[r] = NO_VALUE;
     for (int r = 0; r < in->nroles; r++) {
         bool out = in->flags[r] & ROLE_OUT;
-        if (op->form == FORM_L1 && out && in->syntax == SYN_COMPUTE && op->kind != OP_TSTORE) {
+        /* Level 1: outs tiles are results; a global view stays an operand */
+        if (op->form == FORM_L1 && out && in->syntax == SYN_COMPUTE && !(in->flags[r] & ROLE_GM)) {
             if (!(in->flags[r] & ROLE_SCRATCH) && res < op->nres)
                 val[r] = op->res[res++];
             continue;

@@ -190,7 +190,7 @@ typedef struct Attr {
 
 /* ---- the op table ----------------------------------------------------------- */
 typedef enum {
-#define OP(id, name, alias, syn, roles) OP_##id,
+#define OP(id, name, alias, syn, cls, flags, rt, args, roles) OP_##id,
 #include "ops.def"
 #undef OP
     OP_COUNT
@@ -198,21 +198,89 @@ typedef enum {
 
 typedef enum { SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN } OpSyntax;
 
+/* What an op does: the verifier and the C emitter have one function per class. */
+typedef enum {
+    OC_QUANT,       /* tquant INT8: src scaled (and offset) into i8/ui8 */
+    OC_MX_QUANT,    /* tquant.mx: MX groups with shared exponents */
+    OC_DEQUANT,     /* tdequant */
+    OC_GEMV,        /* tgemv.bias */
+    OC_MOVE,        /* tmov: a tile into another space or layout */
+    OC_LOAD,        /* tload: global view -> tile */
+    OC_STORE,       /* tstore: tile -> global view */
+    OC_ALLOC,       /* alloc_tile */
+    OC_TASSIGN,     /* tassign: binds a tile to an address */
+    OC_VIEW,        /* tensor views of global memory */
+    OC_TILE_VIEW,   /* treshape, subview, set_validshape: views of a tile's bytes */
+    OC_CONSTANT,    /* arith.constant */
+    OC_RETURN,      /* func.return */
+    OC_COUNT
+} OpClass;
+
+/* Op flags: what an op's execution touches (liveness, codegen's results). */
+enum {
+    OF_READS = 1,       /* reads its ins tiles' data */
+    OF_WRITES = 2,      /* writes its outs tiles */
+    OF_LOADS = 4,       /* reads global memory through a view operand */
+    OF_STORES = 8,      /* writes global memory through a view operand (no tile result) */
+    OF_SCRATCH = 16,    /* bufferize creates its missing scratch tiles (SCR roles) */
+    OF_VIEW = 32,       /* makes no storage: names bytes of global memory or of a tile */
+    OF_DST_SECOND = 64  /* PTOAS's generic form orders its operands src, dst, then the
+                           optional ins (tmov, tstore) */
+};
+
+/* Operand roles, one global list: a role's index in an op's row is found with
+ * op_role(kind, ROLE_x). The name is the spelling in keyword syntax and messages. */
+#define ROLE_LIST(X)                                                                               \
+    X(SRC, "src") X(SCALE, "scale") X(OFFSET, "offset") X(DST, "dst") X(TMP, "tmp")               \
+    X(EXP, "exp") X(MAX, "max") X(SCALING, "scaling") X(EXP_ZZ, "exp_zz")                         \
+    X(LHS, "lhs") X(RHS, "rhs") X(BIAS, "bias") X(FP, "fp") X(PRE_QUANT_SCALAR, "preQuantScalar") \
+    X(ADDR, "addr") X(VALID_ROW, "valid_row") X(VALID_COL, "valid_col") X(TILE, "tile")          \
+    X(PTR, "ptr") X(SHAPE, "shape") X(STRIDES, "strides") X(OFFSETS, "offsets") X(SIZES, "sizes") \
+    X(SOURCE, "source") X(OPERANDS, "operands")
+
+typedef enum {
+#define X(id, s) ROLE_##id,
+    ROLE_LIST(X)
+#undef X
+    ROLE_COUNT
+} RoleId;
+
+const char *role_name(RoleId r);
+/* The role spelled s[0, n); ROLE_COUNT if none. */
+RoleId role_lookup(const char *s, size_t n);
+
 #define MAX_ROLES 8
-enum { ROLE_OPT = 1, ROLE_VAR = 2, ROLE_SCRATCH = 4, ROLE_OUT = 8 };
+#define MAX_ARGS 12
+/* Role flags (per op and role). TEMP: the role's contents before and after the op
+ * do not matter (tmp: scratch space, never a result, never read for its data). */
+enum { ROLE_OPT = 1, ROLE_VAR = 2, ROLE_SCRATCH = 4, ROLE_OUT = 8, ROLE_GM = 16, ROLE_NUM = 32, ROLE_TEMP = 64 };
+
+/* A runtime call argument (the args column): an operand, an attribute, a literal. */
+typedef struct OpArg {
+    enum { ARG_ROLE, ARG_ATTR, ARG_LIT } kind;
+    int8_t role;                  /* ARG_ROLE: index in the op's roles */
+    const char *text;             /* ARG_ATTR: the key after '@'; ARG_LIT: as written */
+} OpArg;
 
 typedef struct OpInfo {
     const char *name, *alias;
     OpSyntax syntax;
+    OpClass cls;
+    unsigned opflags;             /* OF_* */
+    const char *rt;               /* runtime entry point, NULL if none */
     uint8_t nroles, nins;         /* roles [0, nins) are ins, [nins, nroles) outs */
-    const char *role[MAX_ROLES];
-    uint8_t flags[MAX_ROLES];
+    uint8_t nargs;
+    RoleId rid[MAX_ROLES];
+    const char *role[MAX_ROLES];  /* role_name(rid[r]) */
+    uint8_t flags[MAX_ROLES];     /* ROLE_* flags */
+    OpArg args[MAX_ARGS];
 } OpInfo;
 
 const OpInfo *op_info(OpKind k);
 /* Looks up an op spelling (name or alias); OP_COUNT if unknown. */
 OpKind op_lookup(const char *s, size_t n);
-int op_role_index(OpKind k, const char *role); /* -1 if none */
+/* The index of role r in op k's roles; -1 if the op has none. */
+int op_role(OpKind k, RoleId r);
 
 /* ---- values, ops, blocks, regions, functions (docs/architecture.md) -------
  * An op may own regions; a region holds blocks; a block has arguments and a

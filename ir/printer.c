@@ -370,7 +370,7 @@ static void print_custom(Printer *pr, const Op *op)
             put_values(pr, op->opnds, op->nopnds);
             put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
             sb_puts(b, " : ");
-            if (op->kind == OP_TSTORE && op->nres == 0) {
+            if ((in->opflags & OF_STORES) && op->nres == 0) { /* no results: no arrow */
                 put_value_types(pr, op->opnds, op->nopnds);
             } else {
                 sb_putc(b, '(');
@@ -383,7 +383,7 @@ static void print_custom(Printer *pr, const Op *op)
             for (int r = 0; r < in->nins; r++)
                 nin += op->seg[r];
             sb_puts(b, " ins(");
-            if (op->kind == OP_TSTORE && nin > 1) {
+            if (in->cls == OC_STORE && nin > 1) {
                 /* PTOAS's spelling: `%src : T fp %fp : Tf, %s : i64`, each operand typed */
                 for (uint32_t i = 0; i < nin; i++) {
                     sb_puts(b, i == 0 ? "" : i == 1 && op->seg[1] ? " fp " : ", ");
@@ -499,7 +499,7 @@ static void print_generic(Printer *pr, const Op *op)
     sb_printf(b, "\"%s\"(", op->kind == OP_RETURN ? "func.return" : printed_name(op));
     /* tmov/tstore: PTOAS's operand order src, dst, fp, preQuantScalar (roles: src, fp,
      * preQuantScalar, dst) */
-    bool ptoas_order = (op->kind == OP_TMOV || op->kind == OP_TSTORE) && needs_segments(op) && op->nopnds > 2;
+    bool ptoas_order = (in->opflags & OF_DST_SECOND) && needs_segments(op) && op->nopnds > 2;
     const ValueId *opnds = op->opnds;
     ValueId perm[4];
     if (ptoas_order) {
@@ -512,7 +512,7 @@ static void print_generic(Printer *pr, const Op *op)
     StrBuf pre = {0};
     if (needs_segments(op)) {
         sb_puts(&pre, "operandSegmentSizes = array<i32");
-        if (op->kind == OP_TMOV || op->kind == OP_TSTORE)
+        if (in->opflags & OF_DST_SECOND)
             sb_printf(&pre, ": %u, %u, %u, %u", op->seg[0], op->seg[3], op->seg[1], op->seg[2]);
         else
             for (int r = 0; r < in->nroles; r++)

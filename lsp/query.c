@@ -142,7 +142,7 @@ static void hover_value(const Analysis *a, const AValue *v, StrBuf *md)
         return;
     const TileBody *x = &v->type->tile;
     sb_printf(md, "\nmemory space `%s`, %lld bytes\n", enum_info[EK_LOC].names[x->loc],
-              (long long)tassign_tile_bytes(x));
+              (long long)target_tile_bytes(x));
     if (!a->assembled) {
         sb_puts(md, "\naddress: known when the file assembles\n");
         return;

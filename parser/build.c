@@ -506,21 +506,23 @@ static bool assign_group(Parser *p, Draft *d, int lo, int hi, uint32_t k, const 
     return true;
 }
 
-/* Level 1: the non-scratch outs roles become results (tstore has none). */
+/* The roles a Level 1 op's operands fill: its ins, and a store's global view. */
+static int l1_operand_roles(const OpInfo *in) { return in->opflags & OF_STORES ? in->nroles : in->nins; }
+
+/* Level 1: the non-scratch outs tile roles become results (a global view stays an
+ * operand: tstore has none). */
 static bool check_l1_results(Parser *p, Draft *d, uint32_t nres)
 {
     const OpInfo *in = op_info(d->kind);
     uint32_t req = 0, opt = 0;
     for (int r = in->nins; r < in->nroles; r++) {
-        if (in->flags[r] & ROLE_SCRATCH)
+        if (in->flags[r] & (ROLE_SCRATCH | ROLE_GM))
             continue;
         if (in->flags[r] & ROLE_OPT)
             opt++;
         else
             req++;
     }
-    if (d->kind == OP_TSTORE)
-        req = opt = 0;
     if (nres < req || nres > req + opt) {
         char c[48];
         count_phrase(c, sizeof c, req, opt, false);
@@ -563,7 +565,7 @@ static void infer_quant_type(Parser *p, Draft *d, const Type *data)
     if (d->kind == OP_TQUANT_MX)
         qt = data && data->dtype == DT_F4E2M1X2 ? QT_MXFP4_E2M1 : QT_MXFP8;
     else
-        qt = d->seg[op_role_index(OP_TQUANT, "offset")] ? QT_INT8_ASYM : QT_INT8_SYM;
+        qt = d->seg[op_role(OP_TQUANT, ROLE_OFFSET)] ? QT_INT8_ASYM : QT_INT8_SYM;
     AttrValue *v = pb_new_aval(p, AV_ENUM, d->name);
     v->u.e.kind = EK_QUANT_TYPE;
     v->u.e.value = qt;
@@ -654,7 +656,7 @@ void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, Si
     const Type *const *params = p->tys + p->ntys - sig.nresults - sig.nparams;
     const Type *const *rtys = p->tys + p->ntys - sig.nresults;
     d.rspans = p->ty_spans + p->ntys - sig.nresults;
-    if (!sig.arrow && d.kind != OP_TSTORE) {
+    if (!sig.arrow && !(op_info(d.kind)->opflags & OF_STORES)) { /* a store has no results */
         ERR(name, "'%s' op expects '(operand types) -> result types' after ':'", op_name(d.kind));
         emit_broken(p, &d);
         return;
@@ -674,8 +676,7 @@ void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, Si
     d.rtys = rtys;
     d.kind = classify_tquant(&d, nopnds, sig.nresults, -1);
     const OpInfo *in = op_info(d.kind);
-    bool ok = d.kind == OP_TSTORE ? assign_group(p, &d, 0, in->nroles, nopnds, "")
-                                  : assign_group(p, &d, 0, in->nins, nopnds, "");
+    bool ok = assign_group(p, &d, 0, l1_operand_roles(in), nopnds, "");
     if (!ok || !check_l1_results(p, &d, d.nres)) {
         emit_broken(p, &d);
         return;
@@ -746,7 +747,7 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
     }
     d.kind = classify_tquant(&d, nin_uses, nout_uses, -1);
     const OpInfo *in = op_info(d.kind);
-    if (outs.fp || (ins.fp && (d.kind != OP_TSTORE || ins.fp != 2))) {
+    if (outs.fp || (ins.fp && (in->cls != OC_STORE || ins.fp != 2))) {
         ERR(outs.fp ? outs.fp_at : ins.fp_at, "'%s' op expects 'fp' only before the second ins operand of "
                                               "'pto.tstore'", op_name(d.kind));
         emit_broken(p, &d);
@@ -758,11 +759,12 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
         return;
     }
     /* tmov/tstore: src, then a tile (tmov's tmp or fp; tstore's after `fp`) and/or an i64 */
-    if ((d.kind == OP_TMOV || d.kind == OP_TSTORE) && d.seg[1] && !d.seg[2]) {
+    bool store = in->cls == OC_STORE;
+    if ((in->opflags & OF_DST_SECOND) && d.seg[1] && !d.seg[2]) {
         bool scalar = d.utys[1] && d.utys[1]->kind == TY_SCALAR;
-        if (d.kind == OP_TSTORE ? ins.fp != 2 : scalar)
+        if (store ? ins.fp != 2 : scalar)
             d.seg[1] = 0, d.seg[2] = 1;
-    } else if (d.kind == OP_TSTORE && d.seg[1] && ins.fp != 2) {
+    } else if (store && d.seg[1] && ins.fp != 2) {
         ERR(d.uses[1], "'pto.tstore' op expects 'fp' before its fp tile");
         emit_broken(p, &d);
         return;
@@ -1153,7 +1155,7 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
             n = 5;
         }
         int64_t fp4[4];
-        bool ptoas_order = (d->kind == OP_TMOV || d->kind == OP_TSTORE) && n == 4;
+        bool ptoas_order = (in->opflags & OF_DST_SECOND) && n == 4;
         if (ptoas_order) { /* PTOAS: [src, dst, fp, preQuantScalar]; roles: src, fp, preQuantScalar, dst */
             fp4[0] = v[0], fp4[1] = v[2], fp4[2] = v[3], fp4[3] = v[1];
             v = fp4;
@@ -1198,7 +1200,7 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
         return true;
     }
     if (in->syntax == SYN_COMPUTE && nres)
-        return assign_group(p, d, 0, d->kind == OP_TSTORE ? in->nroles : in->nins, d->n, "") &&
+        return assign_group(p, d, 0, l1_operand_roles(in), d->n, "") &&
                check_l1_results(p, d, nres);
     return assign_group(p, d, 0, in->nroles, d->n, "");
 }

@@ -59,12 +59,12 @@ static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 /* The body of a scratch tile for role `role` of op (docs/memory.md section 2 and
  * docs/language.md 5.1). */
-static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, const char *role)
+static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, RoleId role)
 {
-    const TileBody *src = &f->values[val[op_role_index(op->kind, "src")]].type->tile;
+    const TileBody *src = &f->values[val[op_role(op->kind, ROLE_SRC)]].type->tile;
     /* tmp: src's shape and, when static, its valid shape (PTOAS); a dynamic one
      * is all valid (docs/departures.md 2) */
-    if (strcmp(role, "tmp") == 0) {
+    if (role == ROLE_TMP) {
         bool dyn = src->vrow == DIM_DYNAMIC || src->vcol == DIM_DYNAMIC;
         return plain_body(DT_F32, src->rows, src->cols, dyn ? src->rows : src->vrow, dyn ? src->cols : src->vcol);
     }
@@ -73,7 +73,7 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, co
      * with rows padded to 32 bytes (an alloc_tile must be; the verifier lets
      * this scratch be padded); axis1 flat with room for the scaling kernel's
      * unrolled pass */
-    const TileBody *e = &f->values[val[op_role_index(op->kind, "exp")]].type->tile;
+    const TileBody *e = &f->values[val[op_role(op->kind, ROLE_EXP)]].type->tile;
     int64_t vr = e->vrow == DIM_DYNAMIC ? e->rows : e->vrow;
     int64_t vc = e->vcol == DIM_DYNAMIC ? e->cols : e->vcol;
     /* interleaved axis0 exponents pair two row groups per row: max and scaling do not */
@@ -97,7 +97,7 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, co
 static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
 {
     const OpInfo *in = op_info(op->kind);
-    bool int8 = op->kind == OP_TQUANT;
+    bool int8 = in->cls == OC_QUANT;
     for (int r = in->nins; r < in->nroles; r++) {
         if (!(in->flags[r] & ROLE_SCRATCH) || val[r] != NO_VALUE)
             continue;
@@ -111,8 +111,8 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
         }
         char suffix[32];
         snprintf(suffix, sizeof suffix, ".%s", in->role[r]);
-        ValueId dst = val[op_role_index(op->kind, "dst")];
-        TileBody body = scratch_body(b->f, op, val, in->role[r]);
+        ValueId dst = val[op_role(op->kind, ROLE_DST)];
+        TileBody body = scratch_body(b->f, op, val, in->rid[r]);
         const Type *t = type_tile(&b->m->types, TY_TILE_BUF, &body);
         Str name = ir_fresh_name(b->m, &b->names, b->f->values[dst].name, suffix);
         ValueId v = ir_value_add(b->f, name, t, op->name_span, NULL, op->parent);
@@ -132,11 +132,11 @@ static void lower_compute(B *b, Op *o)
     const OpInfo *in = op_info(op.kind);
     ValueId val[MAX_ROLES];
     ir_op_roles(&op, val);
-    if (op.form == FORM_L1 && op.kind != OP_TSTORE)
+    if (op.form == FORM_L1) /* its results (a store has none) */
         for (uint32_t i = 0; i < op.nres; i++)
             emit_alloc(b, op.res[i], o);
     uint32_t nadded = 0;
-    bool scratch = op.kind == OP_TQUANT || op.kind == OP_TQUANT_MX;
+    bool scratch = in->opflags & OF_SCRATCH;
     if (scratch && !add_scratch(b, o, val, &nadded))
         return;
     if (op.form == FORM_L2 && nadded == 0)
@@ -148,7 +148,7 @@ static void lower_compute(B *b, Op *o)
     Span *spans = arena_alloc(&b->m->arena, (op.nopnds + MAX_ROLES) * sizeof *spans);
     uint32_t at = 0;
     for (int r = 0; r < in->nroles; r++) {
-        bool from_results = op.form == FORM_L1 && (in->flags[r] & ROLE_OUT) && op.kind != OP_TSTORE;
+        bool from_results = op.form == FORM_L1 && (in->flags[r] & ROLE_OUT) && !(in->flags[r] & ROLE_GM);
         if (!from_results && op.seg[r] && !(in->flags[r] & ROLE_VAR) && val[r] == op.opnds[at]) {
             /* an operand as written */
             opnds[n] = op.opnds[at];

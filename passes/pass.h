@@ -5,6 +5,7 @@
 #define PTOAS_PASS_H
 #include "ir.h"
 #include "options.h"
+#include "target.h"
 
 /* docs/verify.md: every rule, for both levels, per architecture. */
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
@@ -19,15 +20,5 @@ bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *op
 /* The rules of pto.treshape, pto.subview and pto.set_validshape (verify_views.c);
  * false when it reported an error. */
 bool verify_tile_view(DiagEngine *d, Func *f, const Op *op);
-
-/* The effective architecture of a module (docs/verify.md "arch"): pto.target_arch,
- * else "pto.device-spec", else --pto-arch. */
-OptArch module_arch(const ModuleOp *mod, const Options *opt);
-
-/* The bytes a tile takes in its memory space (docs/memory.md section 1). */
-int64_t tassign_tile_bytes(const TileBody *b);
-
-/* Inner box of a tile layout in elements (docs/verify.md section 1). */
-void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols);
 
 #endif

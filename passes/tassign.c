@@ -15,12 +15,6 @@
 
 #define NO_ENTRY UINT32_MAX
 
-static const int64_t capacity[2][LOC_COUNT] = {
-    /* a2/a3 */ {196608, 524288, 65536, 65536, 131072, 1024, 2048},
-    /* a5    */ {262144, 524288, 65536, 65536, 262144, 4096, 4096},
-};
-static const int64_t alignment[LOC_COUNT] = {32, 32, 512, 512, 512, 32, 32};
-
 typedef struct Entry {
     Str name;
     ValueId value;
@@ -57,25 +51,11 @@ typedef struct T {
 /* ---- sizes ---------------------------------------------------------------------- */
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-/* docs/memory.md section 1: rows and cols rounded up to whole inner boxes. */
-int64_t tassign_tile_bytes(const TileBody *b)
-{
-    int64_t size = dtype_size(b->dtype);
-    if (b->compact == 2 && b->slayout == SL_NONE_BOX) {
-        int64_t major = b->blayout == BL_ROW_MAJOR ? b->rows : b->cols;
-        int64_t minor = b->blayout == BL_ROW_MAJOR ? b->cols : b->rows;
-        return ((major - 1) * (minor + 1) + minor) * size;
-    }
-    int64_t ir, ic;
-    tile_inner_box(b, &ir, &ic);
-    return round_up(b->rows, ir) * round_up(b->cols, ic) * size;
-}
-
 static int64_t cap_of(const T *t, Loc loc)
 {
     if (t->opt && t->opt->mem_size[loc])
         return (int64_t)t->opt->mem_size[loc];
-    return capacity[t->arch == OPT_ARCH_A5][loc];
+    return target_capacity(t->arch, loc);
 }
 
 /* ---- entries ---------------------------------------------------------------------- */
@@ -90,8 +70,8 @@ static uint32_t new_entry(T *t, ValueId v, Str name, const Op *def_op, Span def)
     e->def_op = def_op;
     e->def = def;
     e->loc = (Loc)b->loc;
-    e->size = tassign_tile_bytes(b);
-    e->asize = round_up(e->size, alignment[e->loc]);
+    e->size = target_tile_bytes(b);
+    e->asize = round_up(e->size, target_alignment(e->loc));
     e->first = e->last_read = e->last_write = -1;
     return t->ne++;
 }
@@ -139,11 +119,12 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
         e->last_read = k;
 }
 
-/* A role whose contents before the op do not matter: tmov's `tmp` is listed
- * among the ins but is scratch (never read for its data), like tquant's. */
+/* A role whose contents before the op do not matter: outs, and temporaries
+ * (ROLE_TEMP: tmov's `tmp` is listed among the ins but is scratch, never read for
+ * its data, like tquant's). */
 static bool role_is_write(const OpInfo *in, int r)
 {
-    return (in->flags[r] & ROLE_OUT) || strcmp(in->role[r], "tmp") == 0;
+    return in->flags[r] & (ROLE_OUT | ROLE_TEMP);
 }
 
 /* Walks the ops once: entries, rebindings and accesses. */
@@ -190,7 +171,7 @@ static void collect(T *t)
         if (op->kind == OP_TASSIGN) {
             ValueId v = op->opnds[0];
             const Op *vd = f->values[v].def_op;
-            if (vd && op_info(vd->kind)->syntax == SYN_TILEVIEW) {
+            if (vd && op_info(vd->kind)->cls == OC_TILE_VIEW) {
                 /* a view's bytes are its source's: binding it would split the two */
                 diag_error(t->d, op->name_span,
                            "'pto.tassign' op cannot bind the tile view '%%%.*s' to an address; bind the tile it views",
@@ -223,7 +204,7 @@ static void collect(T *t)
                 t->cur[op->res[0]] = e;
             continue;
         }
-        if (in->syntax == SYN_TILEVIEW && op->nres) {
+        if (in->cls == OC_TILE_VIEW && op->nres) {
             /* treshape / subview name their source's bytes: no entry of their own, and
              * every access through them (or a view of them) is an access of the source */
             if (op->nopnds)
@@ -238,10 +219,11 @@ static void collect(T *t)
         bool tiles = false;
         for (uint32_t k = 0; k < op->nopnds; k++)
             tiles |= type_is_tile(f->values[op->opnds[k]].type);
-        if (in->syntax != SYN_COMPUTE && !(op->kind == OP_RETURN && tiles))
+        bool is_return = in->cls == OC_RETURN;
+        if (!(in->opflags & (OF_READS | OF_WRITES)) && !(is_return && tiles))
             continue;
         int64_t k = t->num[i] = t->n++;
-        if (op->kind == OP_RETURN) {
+        if (is_return) {
             for (uint32_t j = 0; j < op->nopnds; j++)
                 access(t, op->opnds[j], false, k, op);
             continue;
@@ -320,7 +302,7 @@ static void check_pinned(T *t)
             continue;
         const char *on = op_name_of(e);
         Span at = !e->def_op ? e->def : e->def_op->name_span;
-        int64_t cap = cap_of(t, e->loc), al = alignment[e->loc];
+        int64_t cap = cap_of(t, e->loc), al = target_alignment(e->loc);
         if (e->addr < 0)
             diag_error(t->d, at, "'%s' op addr must be non-negative, got %lld", on, (long long)e->addr);
         else if (e->addr % al)
@@ -428,7 +410,7 @@ static int64_t first_fit(T *t, const Entry *e, Iv **ivs, size_t *cap)
         if (o != e && (o->placed || o->pinned) && in_space(o, e->loc) && live_overlap(o, e))
             push_iv(ivs, cap, &n, o);
     }
-    return lowest_fit(*ivs, n, e->asize, alignment[e->loc]);
+    return lowest_fit(*ivs, n, e->asize, target_alignment(e->loc));
 }
 
 /* Placement orders: by decreasing size, or by start of life. */
@@ -487,7 +469,7 @@ static void place_by_start(T *t, Loc loc, const Key *keys, uint32_t n, Iv **ivs,
         for (uint32_t j = 0; j < np; j++)
             if (live_overlap(&t->e[pinned[j]], e))
                 push_iv(ivs, cap, &ni, &t->e[pinned[j]]);
-        e->addr = lowest_fit(*ivs, ni, e->asize, alignment[loc]);
+        e->addr = lowest_fit(*ivs, ni, e->asize, target_alignment(loc));
         e->placed = true;
         active[na++] = keys[k].idx;
     }

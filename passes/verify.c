@@ -11,68 +11,7 @@
 #include <string.h>
 #include "pass.h"
 
-/* ---- arch -------------------------------------------------------------------- */
-static bool has_prefix(Str s, const char *pre)
-{
-    size_t n = strlen(pre);
-    return s.len >= n && memcmp(s.p, pre, n) == 0;
-}
-
-static bool str_ieq(Str s, const char *b)
-{
-    size_t n = strlen(b);
-    if (s.len != n)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((s.p[i] | 0x20) != b[i])
-            return false;
-    return true;
-}
-
-/* PTOAS's rule: A5 when the module says so (pto.target_arch "a5", or a
- * pto.device-spec of an Ascend950 / Ascend910_95); otherwise --pto-arch when
- * given; otherwise the module's a2 or a3 (a nested module inherits), else a3. */
-OptArch module_arch(const ModuleOp *mod, const Options *opt)
-{
-    for (const ModuleOp *m = mod; m; m = m->parent) {
-        const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
-        if (a && a->val->kind == AV_STRING && str_ieq(a->val->u.s, "a5"))
-            return OPT_ARCH_A5;
-        a = ir_attr_find(m->attrs, m->nattrs, "pto.device-spec");
-        if (a && a->val->kind == AV_STRING &&
-            (has_prefix(a->val->u.s, "Ascend950") || has_prefix(a->val->u.s, "Ascend910_95")))
-            return OPT_ARCH_A5;
-        if (a || ir_attr_find(m->attrs, m->nattrs, "pto.target_arch"))
-            break; /* the nearest module that names a target decides */
-    }
-    if (opt && opt->arch_given)
-        return opt->arch;
-    for (const ModuleOp *m = mod; m; m = m->parent) {
-        const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
-        if (a && a->val->kind == AV_STRING)
-            return str_ieq(a->val->u.s, "a2") ? OPT_ARCH_A2 : OPT_ARCH_A3;
-    }
-    return opt ? opt->arch : OPT_ARCH_A3;
-}
-
 /* ---- layout facts ------------------------------------------------------------ */
-void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols)
-{
-    unsigned size = dtype_size(b->dtype);
-    if (b->slayout == SL_NONE_BOX) {
-        *rows = *cols = 1;
-    } else if (b->fractal == 1024) {
-        *rows = *cols = 16;
-    } else if (b->fractal == 32) {
-        *rows = b->slayout == SL_ROW_MAJOR ? 16 : 2;
-        *cols = b->slayout == SL_ROW_MAJOR ? 2 : 16;
-    } else {
-        int64_t n = 32 / (size ? size : 1);
-        *rows = b->slayout == SL_ROW_MAJOR ? 16 : n;
-        *cols = b->slayout == SL_ROW_MAJOR ? n : 16;
-    }
-}
-
 static bool row_major(const TileBody *b) { return b->blayout == BL_ROW_MAJOR && b->slayout == SL_NONE_BOX; }
 static bool col_vector(const TileBody *b) { return b->blayout == BL_COL_MAJOR && b->slayout == SL_NONE_BOX; }
 static bool known(int64_t x) { return x != DIM_DYNAMIC; }
@@ -127,7 +66,7 @@ static bool fail(V *v, int role, const char *fmt, ...)
     return false;
 }
 
-static int R(const V *v, const char *role) { return op_role_index(v->op->kind, role); }
+static int R(const V *v, RoleId role) { return op_role(v->op->kind, role); }
 
 /* ---- section 1: tile types ------------------------------------------------------- */
 /* Where a tile type is declared decides how its layout rules report (PTOAS
@@ -251,18 +190,25 @@ static void poison_outputs(V *v)
 }
 
 
-/* Every role that holds an operand must be a tile (views for tload/tstore). */
+/* Scalar roles with one fixed type (PTOAS: preQuantScalar is an Optional<I64>). */
+static const DType num_dtype[ROLE_COUNT] = {[ROLE_PRE_QUANT_SCALAR] = DT_I64};
+
+/* Every role that holds an operand must be a tile, a global tensor view (ROLE_GM) or a
+ * scalar (ROLE_NUM), as the op's row says. */
 static bool check_kinds(V *v)
 {
     const OpInfo *in = op_info(v->op->kind);
     for (int r = 0; r < in->nroles; r++) {
         if (v->val[r] == NO_VALUE || !v->ty[r])
             continue;
-        bool view = (v->op->kind == OP_TLOAD && r == 0) || (v->op->kind == OP_TSTORE && r == R(v, "dst"));
-        if (strcmp(in->role[r], "preQuantScalar") == 0) { /* PTOAS: Optional<I64> */
-            if (v->ty[r]->kind != TY_SCALAR || v->ty[r]->dtype != DT_I64) {
+        bool view = in->flags[r] & ROLE_GM;
+        if (in->flags[r] & ROLE_NUM) {
+            DType want = num_dtype[in->rid[r]];
+            if (v->ty[r]->kind != TY_SCALAR || (want != DT_NONE && v->ty[r]->dtype != want)) {
                 char b[256];
-                fail(v, r, "expects preQuantScalar to be an i64, but got '%s'", type_str(v->ty[r], b, sizeof b));
+                const char *w = want != DT_NONE ? dtype_name(want) : "scalar";
+                fail(v, r, "expects %s to be a%s %s, but got '%s'", in->role[r], w[0] == 'i' || w[0] == 'f' ? "n" : "",
+                     w, type_str(v->ty[r], b, sizeof b));
                 return false;
             }
             continue;
@@ -326,7 +272,7 @@ static bool is_scratch(const V *v, int role)
  * parameters). INT8 dst signedness is not checked (PTOAS). */
 static bool verify_tquant_int8(V *v)
 {
-    int src = R(v, "src"), scale = R(v, "scale"), offset = R(v, "offset"), dst = R(v, "dst"), tmp = R(v, "tmp");
+    int src = R(v, ROLE_SRC), scale = R(v, ROLE_SCALE), offset = R(v, ROLE_OFFSET), dst = R(v, ROLE_DST), tmp = R(v, ROLE_TMP);
     const TileBody *s = v->tb[src], *sc = v->tb[scale], *o = v->tb[offset], *d = v->tb[dst], *t = v->tb[tmp];
     int qt = quant_type_of(v->op);
     if (qt == QT_MXFP8 || qt == QT_MXFP4_E2M1)
@@ -439,8 +385,8 @@ static void pinned(V *v, const char *msg)
  * f8E8M0 exps (the same bytes, see docs/departures.md). */
 static bool verify_tquant_mx(V *v)
 {
-    int src = R(v, "src"), dst = R(v, "dst"), exp = R(v, "exp"), max = R(v, "max"), scl = R(v, "scaling"),
-        zz = R(v, "exp_zz");
+    int src = R(v, ROLE_SRC), dst = R(v, ROLE_DST), exp = R(v, ROLE_EXP), max = R(v, ROLE_MAX), scl = R(v, ROLE_SCALING),
+        zz = R(v, ROLE_EXP_ZZ);
     const TileBody *s = v->tb[src], *d = v->tb[dst], *e = v->tb[exp], *m = v->tb[max], *sc = v->tb[scl],
                    *z = v->tb[zz];
     int qt = quant_type_of(v->op);
@@ -488,13 +434,13 @@ static bool verify_tquant_mx(V *v)
     if (fp4 && !b16)
         return fail(v, src, "expects MXFP4_E2M1 src element type to be f16/bf16");
     const TileBody *all[6] = {s, d, e, m, sc, z};
-    static const char *const names[6] = {"src", "dst", "exp", "max", "scaling", "exp_zz"};
     for (int i = 0; i < 6; i++)
         if (all[i] && (!known(all[i]->vrow) || !known(all[i]->vcol))) {
             if (i == 5)
                 return fail(v, zz, "expects static valid and physical shapes for exp_zz in the deprecated fused MX "
                                    "quantization form");
-            return fail(v, roles[i], "expects static valid and physical shapes for %s in MX quantization", names[i]);
+            return fail(v, roles[i], "expects static valid and physical shapes for %s in MX quantization",
+                        op_info(v->op->kind)->role[roles[i]]);
         }
     int64_t M = s->vrow, N = s->vcol, PR = s->rows, PC = s->cols;
     if (M <= 0 || N <= 0 || PR < M || PC < N)
@@ -636,7 +582,7 @@ static bool verify_tquant_mx(V *v)
 /* ---- section 4: tdequant ------------------------------------------------------------------ */
 static bool verify_tdequant(V *v)
 {
-    int src = R(v, "src"), scale = R(v, "scale"), offset = R(v, "offset"), dst = R(v, "dst");
+    int src = R(v, ROLE_SRC), scale = R(v, ROLE_SCALE), offset = R(v, ROLE_OFFSET), dst = R(v, ROLE_DST);
     const TileBody *s = v->tb[src], *sc = v->tb[scale], *o = v->tb[offset], *d = v->tb[dst];
     if (!is_i8(s->dtype) && !is_i16(s->dtype))
         return fail(v, src, "expects src element type i8 or i16");
@@ -669,7 +615,7 @@ static bool verify_tdequant(V *v)
 /* ---- section 5: tgemv.bias ------------------------------------------------------------------ */
 static bool verify_tgemv(V *v)
 {
-    int lhs = R(v, "lhs"), rhs = R(v, "rhs"), bias = R(v, "bias"), dst = R(v, "dst");
+    int lhs = R(v, ROLE_LHS), rhs = R(v, ROLE_RHS), bias = R(v, ROLE_BIAS), dst = R(v, ROLE_DST);
     const TileBody *a = v->tb[lhs], *b = v->tb[rhs], *c = v->tb[bias], *d = v->tb[dst];
     if (d && d->loc != LOC_ACC)
         return fail(v, dst, "expects dst to be in the acc address space");
@@ -846,11 +792,11 @@ static bool opaque_attr(const Op *op, const char *key, const char *word, bool *h
 
 static bool verify_tmov(V *v)
 {
-    int src = R(v, "src"), dst = R(v, "dst"), tmp = R(v, "tmp");
+    int src = R(v, ROLE_SRC), dst = R(v, ROLE_DST), tmp = R(v, ROLE_TMP);
     const TileBody *s = v->tb[src], *d = v->tb[dst];
     if (!d)
         return true;
-    bool pre = v->val[R(v, "preQuantScalar")] != NO_VALUE;
+    bool pre = v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE;
     if (v->tb[tmp] && v->tb[tmp]->loc != LOC_SCALING) {
         bool fp_attrs = pre || ir_attr_find(v->op->attrs, v->op->nattrs, "accToVecMode") ||
                         ir_attr_find(v->op->attrs, v->op->nattrs, "reluPreMode");
@@ -884,9 +830,9 @@ static bool verify_tmov(V *v)
  * count than the tile, so ptoas's view-shape rule is not applied to it. */
 static bool verify_tstore_quant(V *v, const TileBody *t, const Type *view)
 {
-    int fp = R(v, "fp");
+    int fp = R(v, ROLE_FP);
     bool has_fp = v->val[fp] != NO_VALUE, a5 = v->arch == OPT_ARCH_A5;
-    if (has_fp && v->val[R(v, "preQuantScalar")] != NO_VALUE)
+    if (has_fp && v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE)
         return fail(v, -1, "expects fp and preQuantScalar to be mutually exclusive");
     bool phase;
     if (has_fp && !opaque_attr(v->op, "stPhase", "unspecified", &phase) && phase)
@@ -911,13 +857,13 @@ static bool verify_tstore_quant(V *v, const TileBody *t, const Type *view)
 
 static bool verify_load_store(V *v)
 {
-    bool load = v->op->kind == OP_TLOAD;
-    int vr = load ? 0 : R(v, "dst"), tr = load ? 1 : 0;
+    bool load = op_info(v->op->kind)->cls == OC_LOAD;
+    int vr = load ? 0 : R(v, ROLE_DST), tr = load ? 1 : 0;
     const Type *view = v->ty[vr];
     const TileBody *t = v->tb[tr];
     if (!view || !t)
         return true;
-    if (!load && (v->val[R(v, "fp")] != NO_VALUE || v->val[R(v, "preQuantScalar")] != NO_VALUE))
+    if (!load && (v->val[R(v, ROLE_FP)] != NO_VALUE || v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE))
         return verify_tstore_quant(v, t, view);
     if (!load && t->loc == LOC_ACC && view->dtype != t->dtype) {
         /* PTOAS: an acc tile stores with conversion (f32/i32 -> f16, bf16, ...) */
@@ -980,29 +926,30 @@ static bool verify_alloc(V *v)
     const Type *t = v->f->values[v->op->res[0]].type;
     if (!type_is_tile(t))
         return true;
-    const char *names[2] = {"valid_row", "valid_col"};
+    static const RoleId roles[2] = {ROLE_VALID_ROW, ROLE_VALID_COL};
     int64_t dims[2] = {t->tile.vrow, t->tile.vcol};
     const char *tnames[2] = {"v_row", "v_col"};
     for (int i = 0; i < 2; i++) {
-        int r = R(v, names[i]);
+        const char *name = role_name(roles[i]);
+        int r = R(v, roles[i]);
         bool has = v->val[r] != NO_VALUE;
         if (!known(dims[i]) && !has)
-            return fail(v, -1, "%s operand is required because result type %s is ?", names[i], tnames[i]);
+            return fail(v, -1, "%s operand is required because result type %s is ?", name, tnames[i]);
         if (known(dims[i]) && has)
-            return fail(v, r, "%s operand must be absent because result type %s is %lld", names[i], tnames[i],
+            return fail(v, r, "%s operand must be absent because result type %s is %lld", name, tnames[i],
                         (long long)dims[i]);
     }
-    return verify_addr(v, R(v, "addr"));
+    return verify_addr(v, R(v, ROLE_ADDR));
 }
 
 static bool verify_tassign(V *v)
 {
     if (v->op->nres && v->f->values[v->op->res[0]].type != v->ty[0])
         return fail(v, 0, "result type must match tile operand type");
-    return verify_addr(v, R(v, "addr"));
+    return verify_addr(v, R(v, ROLE_ADDR));
 }
 
-static void verify_return(V *v)
+static bool verify_return(V *v)
 {
     const Op *op = v->op;
     const Func *f = v->f;
@@ -1010,7 +957,7 @@ static void verify_return(V *v)
         diag_error(v->d, op->name_span, "'func.return' op has %u operands, but enclosing function (@%.*s) returns %u",
                    op->nopnds, (int)f->name.len, f->name.p, f->nresults);
         v->errors = true;
-        return;
+        return false;
     }
     for (uint32_t i = 0; i < op->nopnds; i++) {
         const Type *t = f->values[op->opnds[i]].type;
@@ -1020,10 +967,35 @@ static void verify_return(V *v)
                        "'func.return' op type of return operand %u ('%s') doesn't match function result type ('%s')",
                        i, type_str(t, a, sizeof a), type_str(f->results[i], b, sizeof b));
             v->errors = true;
-            return;
+            return false;
         }
     }
+    return true;
 }
+
+static bool verify_tile_views(V *v)
+{
+    if (!verify_tile_view(v->d, v->f, v->op))
+        v->errors = true;
+    return !v->errors;
+}
+
+/* One verifier per op class; the op's row and its kind give the per-op data. */
+static bool (*const verify_class[OC_COUNT])(V *) = {
+    [OC_QUANT] = verify_tquant_int8,
+    [OC_MX_QUANT] = verify_tquant_mx,
+    [OC_DEQUANT] = verify_tdequant,
+    [OC_GEMV] = verify_tgemv,
+    [OC_MOVE] = verify_tmov,
+    [OC_LOAD] = verify_load_store,
+    [OC_STORE] = verify_load_store,
+    [OC_ALLOC] = verify_alloc,
+    [OC_TASSIGN] = verify_tassign,
+    [OC_TILE_VIEW] = verify_tile_views,
+    [OC_RETURN] = verify_return,
+    /* OC_VIEW, OC_CONSTANT: their types say everything (the parser checked them) */
+};
+
 
 /* ---- driver ------------------------------------------------------------------------------------ */
 static void verify_op(V *v)
@@ -1037,37 +1009,17 @@ static void verify_op(V *v)
     const OpInfo *in = op_info(op->kind);
     bool before = v->errors;
     /* Level 1 result types are declarations (section 1) */
-    if (in->syntax == SYN_COMPUTE || op->kind == OP_ALLOC_TILE)
+    if (in->syntax == SYN_COMPUTE || in->cls == OC_ALLOC)
         for (uint32_t i = 0; i < op->nres; i++)
-            check_decl(v, op->res[i], op->kind == OP_ALLOC_TILE && !op->synthetic ? DECL_ALLOC : DECL_RESULT);
+            check_decl(v, op->res[i], in->cls == OC_ALLOC && !op->synthetic ? DECL_ALLOC : DECL_RESULT);
     if (v->errors != before)
         return;
     if (in->syntax == SYN_COMPUTE && !check_kinds(v)) {
         poison_outputs(v);
         return;
     }
-    switch (op->kind) {
-    case OP_TQUANT: verify_tquant_int8(v); break;
-    case OP_TQUANT_MX: verify_tquant_mx(v); break;
-    case OP_TDEQUANT: verify_tdequant(v); break;
-    case OP_TGEMV_BIAS: verify_tgemv(v); break;
-    case OP_TMOV: verify_tmov(v); break;
-    case OP_TLOAD:
-    case OP_TSTORE: verify_load_store(v); break;
-    case OP_ALLOC_TILE: verify_alloc(v); break;
-    case OP_TASSIGN: verify_tassign(v); break;
-    case OP_RETURN: verify_return(v); break;
-    case OP_TRESHAPE:
-    case OP_SUBVIEW:
-    case OP_SET_VALIDSHAPE:
-        if (!verify_tile_view(v->d, v->f, op))
-            v->errors = true;
-        break;
-    case OP_MAKE_TENSOR_VIEW:
-    case OP_PARTITION_VIEW:
-    case OP_CONSTANT:
-    case OP_COUNT: break;
-    }
+    if (verify_class[in->cls])
+        verify_class[in->cls](v);
     if (v->errors != before)
         poison_outputs(v);
 }

@@ -1,0 +1,92 @@
+/* target.c - the target machines' facts (target.h). */
+#include <string.h>
+#include "target.h"
+
+/* Bytes per memory space, in Loc order: vec mat left right acc bias scaling. */
+static const int64_t capacity[2][LOC_COUNT] = {
+    /* a2/a3 */ {196608, 524288, 65536, 65536, 131072, 1024, 2048},
+    /* a5    */ {262144, 524288, 65536, 65536, 262144, 4096, 4096},
+};
+static const int64_t alignment[LOC_COUNT] = {32, 32, 512, 512, 512, 32, 32};
+
+int64_t target_capacity(OptArch arch, Loc loc)
+{
+    return (unsigned)loc < LOC_COUNT ? capacity[arch == OPT_ARCH_A5][loc] : -1;
+}
+
+int64_t target_alignment(Loc loc) { return (unsigned)loc < LOC_COUNT ? alignment[loc] : -1; }
+
+static bool has_prefix(Str s, const char *pre)
+{
+    size_t n = strlen(pre);
+    return s.len >= n && memcmp(s.p, pre, n) == 0;
+}
+
+static bool str_ieq(Str s, const char *b)
+{
+    size_t n = strlen(b);
+    if (s.len != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((s.p[i] | 0x20) != b[i])
+            return false;
+    return true;
+}
+
+/* PTOAS's rule: A5 when the module says so (pto.target_arch "a5", or a
+ * pto.device-spec of an Ascend950 / Ascend910_95); otherwise --pto-arch when
+ * given; otherwise the module's a2 or a3 (a nested module inherits), else a3. */
+OptArch module_arch(const ModuleOp *mod, const Options *opt)
+{
+    for (const ModuleOp *m = mod; m; m = m->parent) {
+        const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
+        if (a && a->val->kind == AV_STRING && str_ieq(a->val->u.s, "a5"))
+            return OPT_ARCH_A5;
+        a = ir_attr_find(m->attrs, m->nattrs, "pto.device-spec");
+        if (a && a->val->kind == AV_STRING &&
+            (has_prefix(a->val->u.s, "Ascend950") || has_prefix(a->val->u.s, "Ascend910_95")))
+            return OPT_ARCH_A5;
+        if (a || ir_attr_find(m->attrs, m->nattrs, "pto.target_arch"))
+            break; /* the nearest module that names a target decides */
+    }
+    if (opt && opt->arch_given)
+        return opt->arch;
+    for (const ModuleOp *m = mod; m; m = m->parent) {
+        const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
+        if (a && a->val->kind == AV_STRING)
+            return str_ieq(a->val->u.s, "a2") ? OPT_ARCH_A2 : OPT_ARCH_A3;
+    }
+    return opt ? opt->arch : OPT_ARCH_A3;
+}
+
+void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols)
+{
+    unsigned size = dtype_size(b->dtype);
+    if (b->slayout == SL_NONE_BOX) {
+        *rows = *cols = 1;
+    } else if (b->fractal == 1024) {
+        *rows = *cols = 16;
+    } else if (b->fractal == 32) {
+        *rows = b->slayout == SL_ROW_MAJOR ? 16 : 2;
+        *cols = b->slayout == SL_ROW_MAJOR ? 2 : 16;
+    } else {
+        int64_t n = 32 / (size ? size : 1);
+        *rows = b->slayout == SL_ROW_MAJOR ? 16 : n;
+        *cols = b->slayout == SL_ROW_MAJOR ? n : 16;
+    }
+}
+
+static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+int64_t target_tile_bytes(const TileBody *b)
+{
+    int64_t size = dtype_size(b->dtype);
+    if (b->compact == 2 && b->slayout == SL_NONE_BOX) {
+        int64_t major = b->blayout == BL_ROW_MAJOR ? b->rows : b->cols;
+        int64_t minor = b->blayout == BL_ROW_MAJOR ? b->cols : b->rows;
+        return ((major - 1) * (minor + 1) + minor) * size;
+    }
+    int64_t ir, ic;
+    tile_inner_box(b, &ir, &ic);
+    return round_up(b->rows, ir) * round_up(b->cols, ic) * size;
+}

@@ -1,0 +1,28 @@
+/* target.h - the facts of the target machines in one place: the architecture a
+ * module is for, each memory space's capacity and alignment, a tile layout's inner
+ * box and the bytes a tile takes. The verifier, tassign and codegen read them here;
+ * the runtime keeps its own copy (it must not depend on ir/), which
+ * test/unit/test_target.c checks against this one. */
+#ifndef PTOAS_TARGET_H
+#define PTOAS_TARGET_H
+#include "ir.h"
+#include "options.h"
+
+/* The effective architecture of a module (docs/verify.md "arch"): pto.target_arch,
+ * else "pto.device-spec", else --pto-arch. mod may be NULL (bare functions). */
+OptArch module_arch(const ModuleOp *mod, const Options *opt);
+
+/* Capacity in bytes of memory space loc on arch (docs/memory.md section 1). */
+int64_t target_capacity(OptArch arch, Loc loc);
+
+/* Alignment in bytes of tile addresses in memory space loc. */
+int64_t target_alignment(Loc loc);
+
+/* Inner box of a tile layout in elements (docs/verify.md section 1); 1x1 for none_box. */
+void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols);
+
+/* The bytes a tile takes in its memory space: rows and cols rounded up to whole
+ * inner boxes (docs/memory.md section 1). */
+int64_t target_tile_bytes(const TileBody *b);
+
+#endif
