@@ -58,6 +58,14 @@ extern int ptort_force_portable;
 int ptort_use_avx512(void);
 extern int ptort_force_no_avx512;
 
+/* The hand-written AVX-512 kernels of the vector ops (vec_avx512.c): the kernel for (OP, DT)
+ * when ptort_use_avx512() holds and there is one, else NULL (vec.c then runs its compiled
+ * loops). They give the portable loops' bytes. */
+typedef void (*ptort_vbin_fn)(const void *a, const void *b, void *d, int64_t n, int scalar);
+typedef void (*ptort_vun_fn)(const void *a, void *d, int64_t n);
+ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt);
+ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt);
+
 /* Records a message in CTX (if not NULL) and returns ST. */
 ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...) PTORT_PRINTF(3, 4);
 

@@ -750,6 +750,19 @@ static const VecKernels *kernels(void)
     return &kernels_c;
 }
 
+/* The elementwise kernel of (OP, DT): the hand-written AVX-512 one where there is one. */
+static BinFn bin_kernel(ptort_vop op, ptort_dtype dt)
+{
+    BinFn f = ptort_vecz_bin(op, dt);
+    return f ? f : kernels()->bin[op][dt];
+}
+
+static UnFn un_kernel(ptort_vop op, ptort_dtype dt)
+{
+    UnFn f = ptort_vecz_un(op, dt);
+    return f ? f : kernels()->un[op][dt];
+}
+
 /* ---- the op tables ------------------------------------------------------------------------ */
 
 #define DM(dt) (1u << (dt))
@@ -927,7 +940,7 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
         (st = same_valid(ctx, info->name, "src0", src0, dst)) ||
         (st = same_valid(ctx, info->name, "src1", src1, dst)))
         return st;
-    run_rows(ctx, src0, src1, NULL, dst, kernels()->bin[op][dst->dtype], NULL);
+    run_rows(ctx, src0, src1, NULL, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
 }
 
@@ -946,7 +959,7 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
         (st = same_dtype(ctx, info->name, "src", src, dst)) ||
         (st = same_valid(ctx, info->name, "src", src, dst)))
         return st;
-    run_rows(ctx, src, NULL, NULL, dst, NULL, kernels()->un[op][dst->dtype]);
+    run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(op, dst->dtype));
     return PTORT_OK;
 }
 
@@ -973,7 +986,7 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
         return st;
     _Alignas(4) uint8_t s[4];
     scalar_elem(dst->dtype, scalar, s);
-    run_rows(ctx, src, NULL, s, dst, kernels()->bin[op][dst->dtype], NULL);
+    run_rows(ctx, src, NULL, s, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
 }
 
@@ -1298,7 +1311,7 @@ ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     uint8_t *buf = plain ? NULL : ptort_scratch(ctx, (size_t)(cols * esz));
     if (!plain && !buf)
         return PTORT_E_NOMEM;
-    BinFn bin = plain ? NULL : kernels()->bin[op][dst->dtype];
+    BinFn bin = plain ? NULL : bin_kernel(op, dst->dtype);
     for (int64_t r = 0; r < rows; r++) {
         int64_t ro = layout_row_off(&l, r);
         uint8_t *pd = row_ptr(ctx, dst, r);
@@ -1362,7 +1375,7 @@ ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     int64_t rows = dst->valid_rows, cols = dst->valid_cols;
     int esz = ptort_dtype_size(dst->dtype);
     const uint8_t *v = tile_base(ctx, vecop);
-    BinFn bin = plain ? NULL : kernels()->bin[op][dst->dtype];
+    BinFn bin = plain ? NULL : bin_kernel(op, dst->dtype);
     for (int64_t r = 0; r < rows && cols > 0; r++) {
         if (plain)
             memmove(row_ptr(ctx, dst, r), v, (size_t)(cols * esz));

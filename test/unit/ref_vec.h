@@ -113,4 +113,26 @@ static inline uint32_t ref_f2i(double v, int rm, int sat, double lo, double hi, 
     return (uint32_t)((uint64_t)i & mask);
 }
 
+/* A binary elementwise op on f16 (BF = 0) or bf16 (BF = 1) bits, docs/vector-ops.md: OP 0 add,
+ * 1 sub, 2 mul, 3 div round the exact result once; a NaN operand comes back quiet, the left
+ * one first; an invalid operation gives the default NaN (sign set). 4 max = x < y ? y : x,
+ * 5 min = y < x ? y : x, comparing values (NaN never compares, -0 == +0). */
+static inline uint16_t ref_binary16(int op, uint16_t x, uint16_t y, int bf)
+{
+    double a = bf ? ref_bf16_val(x) : ref_f16_val(x), b = bf ? ref_bf16_val(y) : ref_f16_val(y);
+    uint16_t quiet = bf ? 0x0040 : 0x0200, dnan = bf ? 0xFFC0 : 0xFE00;
+    if (op == 4)
+        return a < b ? y : x;
+    if (op == 5)
+        return b < a ? y : x;
+    if (isnan(a))
+        return x | quiet;
+    if (isnan(b))
+        return y | quiet;
+    double r = op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : a / b;
+    if (isnan(r))
+        return dnan;
+    return bf ? ref_to_bf16(r) : ref_to_f16(r);
+}
+
 #endif

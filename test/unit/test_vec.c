@@ -321,6 +321,107 @@ static void unary_exhaustive(void)
     set_path(0);
 }
 
+static uint32_t rnd(void);
+
+/* Every f16 and bf16 pattern as the left operand of add, sub, mul, div, max and min against
+ * 32 right operands (zeros, Infs, NaNs, extremes, ties, random), tile-tile and tile-scalar:
+ * the three kernel sets give the same bytes, and every 3rd left operand is checked against
+ * ref_binary16. */
+static void binary16_patterns(void)
+{
+    static const uint16_t yf[32] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFD23, 0x3C00,
+                                    0xBC00, 0x0001, 0x8001, 0x03FF, 0x7BFF, 0xFBFF, 0x1000, 0x3C01,
+                                    0x4248, 0xC248, 0x0400, 0x2E66, 0x5A00, 0xD9FF, 0x3555, 0x00FF};
+    static const uint16_t yb[32] = {0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0xFFA3, 0x3F80,
+                                    0xBF80, 0x0001, 0x8001, 0x007F, 0x7F7F, 0xFF7F, 0x3B80, 0x3F81,
+                                    0x4049, 0xC049, 0x0080, 0x3DCD, 0x6A00, 0xE9FF, 0x3EAB, 0x00FF};
+    /* x: 128 x 256 patterns at 0 (two halves), y at 64 KiB, result at 128 KiB */
+    ptort_tile a = T(PTORT_F16, 128, 256, 0), b = T(PTORT_F16, 128, 256, 65536),
+               d = T(PTORT_F16, 128, 256, 131072);
+    static uint8_t first[65536];
+    for (int bf = 0; bf < 2; bf++) {
+        const uint16_t *ys = bf ? yb : yf;
+        uint16_t yv[32];
+        memcpy(yv, ys, sizeof yv);
+        for (int k = 24; k < 32; k++)
+            yv[k] = (uint16_t)rnd();
+        a.dtype = b.dtype = d.dtype = bf ? PTORT_BF16 : PTORT_F16;
+        int bad = 0;
+        for (int half = 0; half < 2; half++) {
+            for (int i = 0; i < 32768; i++) {
+                uint16_t x = (uint16_t)(half * 32768 + i), y = yv[(i * 7 + i / 32) % 32];
+                memcpy(vec(a5) + 2 * i, &x, 2);
+                memcpy(vec(a5) + 65536 + 2 * i, &y, 2);
+            }
+            for (int op = 0; op < 6; op++) {
+                ptort_vop vop = (ptort_vop)(PTORT_VOP_ADD + op);
+                for (int form = 0; form < 33; form++) {
+                    /* form 32: tile-tile; 0..31: tile-scalar with yv[form] */
+                    int ok = 1;
+                    for (int path = 0; path < 3; path++) {
+                        set_path(path);
+                        ok &= (form == 32 ? ptort_vbinary(a5, vop, &a, &b, &d)
+                                          : ptort_vscalar(a5, vop, &a, yv[form], &d)) == PTORT_OK;
+                        if (path == 0)
+                            memcpy(first, vec(a5) + 131072, 65536);
+                        else
+                            ok &= memcmp(first, vec(a5) + 131072, 65536) == 0;
+                    }
+                    set_path(0);
+                    if (!ok && bad++ < 3)
+                        fprintf(stderr, "    %s op %d form %d: kernel sets differ\n", bf ? "bf16" : "f16", op, form);
+                    for (int i = 0; i < 32768; i += 3) {
+                        uint16_t x = (uint16_t)(half * 32768 + i);
+                        uint16_t y = form == 32 ? yv[(i * 7 + i / 32) % 32] : yv[form];
+                        uint16_t got = rd16(131072 + 2 * i), want = ref_binary16(op, x, y, bf);
+                        if (got != want && bad++ < 3)
+                            fprintf(stderr, "    %s op %d 0x%04x, 0x%04x: got 0x%04x want 0x%04x\n",
+                                    bf ? "bf16" : "f16", op, x, y, got, want);
+                    }
+                }
+            }
+        }
+        CHECK(bad == 0);
+    }
+}
+
+/* trsqrt f32 on every 4099th pattern and on the special values, on every kernel set, against
+ * (float)(1.0 / sqrt((double)x)). The AVX-512 kernel's exact fallback (estimates near a
+ * rounding boundary, about 1 in 2^17 inputs) runs for some of these; `make test-exhaustive`
+ * checks all 2^32 patterns. */
+static void rsqrt_f32_patterns(void)
+{
+    ptort_tile s = T(PTORT_F32, 128, 128, 0), d = T(PTORT_F32, 128, 128, 65536);
+    int bad = 0;
+    uint64_t next = 0;
+    while (next < (1ull << 32)) {
+        uint32_t *x = (uint32_t *)(void *)vec(a5);
+        int first = next == 0;
+        for (int i = 0; i < 16384; i++, next += 4099)
+            x[i] = (uint32_t)next;
+        if (first) {
+            static const uint32_t sp[] = {0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                          0x7F800001u, 0xFFBFFFFFu, 0x3F800000u, 0x00000001u,
+                                          0x80000001u, 0x7F7FFFFFu, 0x40800000u, 0x3E800000u,
+                                          /* estimates near a rounding boundary */
+                                          0x3F83C7B7u, 0x3F88C0D3u, 0x3F8A5C86u, 0x3F9349AAu};
+            memcpy(x + 3, sp, sizeof sp);
+        }
+        for (int path = 0; path < 3; path++) {
+            set_path(path);
+            CHECK(ptort_vunary(a5, PTORT_VOP_RSQRT, &s, &d) == PTORT_OK);
+            for (int i = 0; i < 16384; i++) {
+                uint32_t want = unit_f2u((float)(1.0 / sqrt((double)unit_u2f(x[i]))));
+                uint32_t got = rd32(65536 + 4 * i);
+                if (got != want && bad++ < 3)
+                    fprintf(stderr, "    trsqrt path %d 0x%08x: got 0x%08x want 0x%08x\n", path, x[i], got, want);
+            }
+        }
+        set_path(0);
+    }
+    CHECK(bad == 0);
+}
+
 static void unary_f32(void)
 {
     ptort_tile s = T(PTORT_F32, 1, 64, 0), d = T(PTORT_F32, 1, 64, 256);
@@ -879,6 +980,8 @@ int main(void)
     valid_region();
     unary_f32();
     unary_exhaustive();
+    binary16_patterns();
+    rsqrt_f32_patterns();
     reductions();
     broadcasts();
     cvt();

@@ -1,0 +1,333 @@
+/* vec_avx512.c - hand-written AVX-512 kernels of the vector ops (docs/vector-ops.md, Kernels).
+ *
+ * vec.c asks these tables first when ptort_use_avx512() holds and falls back to the compiled
+ * loops of vec_kern.h where an entry is NULL. Every kernel gives the bytes of the portable
+ * loop; the points where that needs care:
+ * - NaN operands: the portable loops let a NaN left operand win (vk_nanfirst). x86 returns the
+ *   first source operand's NaN (quieted) when both are NaN, and GCC may swap the operands of
+ *   a commutative intrinsic, so add/mul/sub/div are written as inline assembly with the left
+ *   operand as the first source. That saves the blend the compiled loops need.
+ * - f16 widens with vcvtph2ps (exact; a signalling NaN comes back quiet, which the portable
+ *   loop's next operation does too) and narrows with vcvtps2ph (RNE, NaN keeps its top payload
+ *   bits and becomes quiet, as vk_f32_to_f16).
+ * - bf16 widens by shifting (exact) and narrows with the portable loop's integer RNE, applied
+ *   to the even and odd halves of 32-bit lanes, so no lane shuffles are needed. (vcvtneps2bf16
+ *   is not used: it flushes subnormals.)
+ * - f16/bf16 max and min compare sign-magnitude keys as 16-bit integers: the same order as the
+ *   fp32 comparison of the widened values (-0 == +0), and NaN never compares.
+ * - trsqrt keeps the simulator's (float)(1.0 / sqrt((double)x)) without binary64 square roots
+ *   and divisions: a binary64 estimate good to 2^-42 decides the f32 rounding unless it lies
+ *   within 2^-42 of a rounding boundary (about one input in 2^17); those lanes, and only
+ *   those, take the binary64 sqrt and division. Zero, negative, Inf and NaN inputs are fixed
+ *   up lane by lane. `make test-exhaustive` checks all 2^32 inputs.
+ */
+#include <math.h>
+
+#include "internal.h"
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+
+#define ZTARGET "avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c,fma"
+#define ZT __attribute__((target(ZTARGET)))
+#define ZI static inline __attribute__((always_inline, target(ZTARGET)))
+#define RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+
+/* ---- pinned-order arithmetic --------------------------------------------------------- */
+
+#define Z_PIN(name, insn)                                                                    \
+    ZI __m512 name(__m512 a, __m512 b)                                                       \
+    {                                                                                        \
+        __m512 r;                                                                            \
+        __asm__(insn " %2, %1, %0" : "=v"(r) : "v"(a), "v"(b));                              \
+        return r;                                                                            \
+    }
+Z_PIN(z_add, "vaddps")
+Z_PIN(z_sub, "vsubps")
+Z_PIN(z_mul, "vmulps")
+Z_PIN(z_div, "vdivps")
+
+/* lanes [0, k) of 16 / 32 */
+ZI __mmask16 z_m16(int64_t k)
+{
+    return k >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << k) - 1);
+}
+ZI __mmask32 z_m32(int64_t k)
+{
+    return k >= 32 ? (__mmask32)0xFFFFFFFFu : (__mmask32)((1u << k) - 1);
+}
+
+/* ---- f16 <-> f32 --------------------------------------------------------------------- */
+
+ZI __m512 z_ldh(const uint16_t *p)
+{
+    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
+}
+ZI __m512 z_ldhm(const uint16_t *p, __mmask16 m)
+{
+    return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p));
+}
+ZI void z_sth(uint16_t *p, __m512 v)
+{
+    _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtps_ph(v, RNE));
+}
+ZI void z_sthm(uint16_t *p, __mmask16 m, __m512 v)
+{
+    _mm256_mask_storeu_epi16(p, m, _mm512_cvtps_ph(v, RNE));
+}
+
+/* ---- bf16 <-> f32 on the even (lo) and odd (hi) halves of 32-bit lanes ------------------ */
+
+ZI __m512 z_bflo(__m512i v)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
+}
+ZI __m512 z_bfhi(__m512i v)
+{
+    return _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32((int)0xFFFF0000u)));
+}
+/* vk_f32_to_bf16 with the result in the top 16 bits of each lane */
+ZI __m512i z_bfround(__m512 r)
+{
+    __m512i x = _mm512_castps_si512(r);
+    __m512i bias = _mm512_add_epi32(_mm512_set1_epi32(0x7FFF),
+                                    _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1)));
+    __m512i t = _mm512_add_epi32(x, bias);
+    __mmask16 nan = _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q);
+    return _mm512_mask_or_epi32(t, nan, x, _mm512_set1_epi32(0x00400000));
+}
+ZI __m512i z_bfpack(__m512 lo, __m512 hi)
+{
+    return _mm512_mask_blend_epi16((__mmask32)0xAAAAAAAAu, _mm512_srli_epi32(z_bfround(lo), 16),
+                                   z_bfround(hi));
+}
+
+/* ---- elementwise binary -------------------------------------------------------------- */
+
+/* f32: 32 lanes per step, the tail masked. */
+#define DEF_ZB_F32(op)                                                                       \
+    ZT static void zb_##op##_f32(const void *pa, const void *pb, void *pd, int64_t n,        \
+                                 int scalar)                                                 \
+    {                                                                                        \
+        const float *a = pa, *b = pb;                                                        \
+        float *d = pd;                                                                       \
+        const __m512 s = _mm512_set1_ps(b[0]);                                               \
+        int64_t i = 0;                                                                       \
+        for (; i + 32 <= n; i += 32) {                                                       \
+            __m512 y0 = scalar ? s : _mm512_loadu_ps(b + i);                                 \
+            __m512 y1 = scalar ? s : _mm512_loadu_ps(b + i + 16);                            \
+            _mm512_storeu_ps(d + i, z_##op(_mm512_loadu_ps(a + i), y0));                     \
+            _mm512_storeu_ps(d + i + 16, z_##op(_mm512_loadu_ps(a + i + 16), y1));           \
+        }                                                                                    \
+        for (; i < n; i += 16) {                                                             \
+            __mmask16 m = z_m16(n - i);                                                      \
+            __m512 y = scalar ? s : _mm512_maskz_loadu_ps(m, b + i);                         \
+            _mm512_mask_storeu_ps(d + i, m, z_##op(_mm512_maskz_loadu_ps(m, a + i), y));     \
+        }                                                                                    \
+    }
+
+/* f16: widen 16 lanes, the f32 operation, narrow. */
+#define DEF_ZB_F16(op)                                                                       \
+    ZT static void zb_##op##_f16(const void *pa, const void *pb, void *pd, int64_t n,        \
+                                 int scalar)                                                 \
+    {                                                                                        \
+        const uint16_t *a = pa, *b = pb;                                                     \
+        uint16_t *d = pd;                                                                    \
+        const __m512 s = _mm512_cvtph_ps(_mm256_set1_epi16((short)b[0]));                    \
+        int64_t i = 0;                                                                       \
+        for (; i + 32 <= n; i += 32) {                                                       \
+            __m512 y0 = scalar ? s : z_ldh(b + i);                                           \
+            __m512 y1 = scalar ? s : z_ldh(b + i + 16);                                      \
+            z_sth(d + i, z_##op(z_ldh(a + i), y0));                                          \
+            z_sth(d + i + 16, z_##op(z_ldh(a + i + 16), y1));                                \
+        }                                                                                    \
+        for (; i < n; i += 16) {                                                             \
+            __mmask16 m = z_m16(n - i);                                                      \
+            __m512 y = scalar ? s : z_ldhm(b + i, m);                                        \
+            z_sthm(d + i, m, z_##op(z_ldhm(a + i, m), y));                                   \
+        }                                                                                    \
+    }
+
+/* bf16: 32 elements per vector, computed as two f32 halves. */
+#define DEF_ZB_BF16(op)                                                                      \
+    ZI __m512i zb16_##op(__m512i x, __m512i y)                                               \
+    {                                                                                        \
+        return z_bfpack(z_##op(z_bflo(x), z_bflo(y)), z_##op(z_bfhi(x), z_bfhi(y)));          \
+    }                                                                                        \
+    ZT static void zb_##op##_bf16(const void *pa, const void *pb, void *pd, int64_t n,       \
+                                  int scalar)                                                \
+    {                                                                                        \
+        const uint16_t *a = pa, *b = pb;                                                     \
+        uint16_t *d = pd;                                                                    \
+        const __m512i s = _mm512_set1_epi16((short)b[0]);                                    \
+        for (int64_t i = 0; i < n; i += 32) {                                                \
+            __mmask32 m = z_m32(n - i);                                                      \
+            __m512i y = scalar ? s : _mm512_maskz_loadu_epi16(m, b + i);                     \
+            _mm512_mask_storeu_epi16(d + i, m, zb16_##op(_mm512_maskz_loadu_epi16(m, a + i), y)); \
+        }                                                                                    \
+    }
+
+#define DEF_ZB_FLOATS(op) DEF_ZB_F32(op) DEF_ZB_F16(op) DEF_ZB_BF16(op)
+DEF_ZB_FLOATS(add)
+DEF_ZB_FLOATS(sub)
+DEF_ZB_FLOATS(mul)
+DEF_ZB_FLOATS(div)
+
+/* f16 / bf16 max and min select a stored operand by the fp32 comparison of the widened
+ * values, as the portable loops do (max: x < y ? y : x, min: y < x ? y : x; NaN never
+ * compares). bf16 compares the even and odd halves of 32-bit lanes. */
+#define DEF_ZB_MM_F16(op, A, B)                                                              \
+    ZT static void zb_##op##_f16(const void *pa, const void *pb, void *pd, int64_t n,        \
+                                 int scalar)                                                 \
+    {                                                                                        \
+        const uint16_t *a = pa, *b = pb;                                                     \
+        uint16_t *d = pd;                                                                    \
+        const __m256i s = _mm256_set1_epi16((short)b[0]);                                    \
+        for (int64_t i = 0; i < n; i += 16) {                                                \
+            __mmask16 m = z_m16(n - i);                                                      \
+            __m256i x = _mm256_maskz_loadu_epi16(m, a + i);                                  \
+            __m256i y = scalar ? s : _mm256_maskz_loadu_epi16(m, b + i);                     \
+            __m512 fx = _mm512_cvtph_ps(x), fy = _mm512_cvtph_ps(y);                         \
+            __mmask16 take = _mm512_cmp_ps_mask(A, B, _CMP_LT_OQ);                           \
+            _mm256_mask_storeu_epi16(d + i, m, _mm256_mask_blend_epi16(take, x, y));         \
+        }                                                                                    \
+    }
+#define DEF_ZB_MM_BF16(op, A, B)                                                             \
+    ZT static void zb_##op##_bf16(const void *pa, const void *pb, void *pd, int64_t n,       \
+                                  int scalar)                                                \
+    {                                                                                        \
+        const uint16_t *a = pa, *b = pb;                                                     \
+        uint16_t *d = pd;                                                                    \
+        const __m512i s = _mm512_set1_epi16((short)b[0]);                                    \
+        for (int64_t i = 0; i < n; i += 32) {                                                \
+            __mmask32 m = z_m32(n - i);                                                      \
+            __m512i x = _mm512_maskz_loadu_epi16(m, a + i);                                  \
+            __m512i y = scalar ? s : _mm512_maskz_loadu_epi16(m, b + i);                     \
+            __m512 fx = z_bflo(x), fy = z_bflo(y);                                           \
+            __m512i lo = _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(A, B, _CMP_LT_OQ), x, y); \
+            fx = z_bfhi(x), fy = z_bfhi(y);                                                  \
+            __m512i hi = _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(A, B, _CMP_LT_OQ), x, y); \
+            _mm512_mask_storeu_epi16(d + i, m, _mm512_mask_blend_epi16((__mmask32)0xAAAAAAAAu, lo, hi)); \
+        }                                                                                    \
+    }
+DEF_ZB_MM_F16(max, fx, fy)
+DEF_ZB_MM_F16(min, fy, fx)
+DEF_ZB_MM_BF16(max, fx, fy)
+DEF_ZB_MM_BF16(min, fy, fx)
+
+/* ---- unary ---------------------------------------------------------------------------- */
+
+/* trsqrt of 8 f32 lanes: the binary64 estimate y of 1/sqrt(x) (rsqrt14 refined by one
+ * third-order step: relative error below 2^-42) and, in *NEAR, the lanes whose y lies within
+ * 2^10 binary64 ulps of an f32 rounding boundary (the low 29 significand bits near 2^28). */
+ZI __m256 z_rsqrt8(__m256 xf, __mmask8 *near)
+{
+    __m512d x = _mm512_cvtps_pd(xf);
+    __m512d y = _mm512_rsqrt14_pd(x);
+    __m512d e = _mm512_fnmadd_pd(_mm512_mul_pd(x, y), y, _mm512_set1_pd(1.0));
+    __m512d p = _mm512_fmadd_pd(e, _mm512_set1_pd(0.375), _mm512_set1_pd(0.5));
+    y = _mm512_fmadd_pd(_mm512_mul_pd(y, e), p, y);
+    __m512i b = _mm512_add_epi64(_mm512_castpd_si512(y), _mm512_set1_epi64(1024 - 0x10000000LL));
+    *near = _mm512_testn_epi64_mask(b, _mm512_set1_epi64(0x1FFFF800LL));
+    return _mm512_cvtpd_ps(y);
+}
+/* the simulator's formula itself */
+ZI __m256 z_rsqrt8_exact(__m256 xf)
+{
+    __m512d d = _mm512_sqrt_pd(_mm512_cvtps_pd(xf));
+    return _mm512_cvtpd_ps(_mm512_div_pd(_mm512_set1_pd(1.0), d));
+}
+ZI __m512 z_rsqrt16(__m512 x)
+{
+    __mmask8 n0, n1;
+    __m256 xl = _mm512_castps512_ps256(x), xh = _mm512_extractf32x8_ps(x, 1);
+    __m512 r = _mm512_insertf32x8(_mm512_castps256_ps512(z_rsqrt8(xl, &n0)), z_rsqrt8(xh, &n1), 1);
+    __mmask16 near = (__mmask16)(n0 | (n1 << 8));
+    if (near) {
+        __m512 e = _mm512_insertf32x8(_mm512_castps256_ps512(z_rsqrt8_exact(xl)), z_rsqrt8_exact(xh), 1);
+        r = _mm512_mask_mov_ps(r, near, e);
+    }
+    /* vfixupimmps by the class of x, 4 bits per class: QNaN, SNaN -> x quieted (2); +-0 ->
+     * Inf with x's sign (6); +1 -> +1 (0xA); -Inf and x < 0 -> the default NaN (3); +Inf ->
+     * +0 (8); x > 0 keeps the estimate (0) */
+    r = _mm512_fixupimm_ps(r, x, _mm512_set1_epi32(0x0383A622), 0);
+    return r;
+}
+ZI __m512 z_sqrt(__m512 x)
+{
+    return _mm512_sqrt_ps(x);
+}
+ZI __m512 z_recip(__m512 x)
+{
+    return _mm512_div_ps(_mm512_set1_ps(1.0f), x);
+}
+
+ZT static void zu_rsqrt_f32(const void *pa, void *pd, int64_t n)
+{
+    const float *a = pa;
+    float *d = pd;
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 m = z_m16(n - i);
+        _mm512_mask_storeu_ps(d + i, m, z_rsqrt16(_mm512_maskz_loadu_ps(m, a + i)));
+    }
+}
+
+#define DEF_ZU_F16(op)                                                                       \
+    ZT static void zu_##op##_f16(const void *pa, void *pd, int64_t n)                        \
+    {                                                                                        \
+        const uint16_t *a = pa;                                                              \
+        uint16_t *d = pd;                                                                    \
+        int64_t i = 0;                                                                       \
+        for (; i + 16 <= n; i += 16)                                                         \
+            z_sth(d + i, z_##op(z_ldh(a + i)));                                              \
+        if (i < n) {                                                                         \
+            __mmask16 m = z_m16(n - i);                                                      \
+            z_sthm(d + i, m, z_##op(z_ldhm(a + i, m)));                                      \
+        }                                                                                    \
+    }
+DEF_ZU_F16(sqrt)
+DEF_ZU_F16(recip)
+DEF_ZU_F16(rsqrt16)
+
+/* ---- tables ----------------------------------------------------------------------------- */
+
+static const ptort_vbin_fn zbin[PTORT_NUM_VOPS][PTORT_NUM_DTYPES] = {
+#define ZB_ROW(op, OP) [PTORT_VOP_##OP] = {[PTORT_F32] = zb_##op##_f32, [PTORT_F16] = zb_##op##_f16, \
+                                           [PTORT_BF16] = zb_##op##_bf16},
+    ZB_ROW(add, ADD) ZB_ROW(sub, SUB) ZB_ROW(mul, MUL) ZB_ROW(div, DIV)
+#undef ZB_ROW
+    [PTORT_VOP_MAX] = {[PTORT_F16] = zb_max_f16, [PTORT_BF16] = zb_max_bf16},
+    [PTORT_VOP_MIN] = {[PTORT_F16] = zb_min_f16, [PTORT_BF16] = zb_min_bf16},
+};
+
+static const ptort_vun_fn zun[PTORT_NUM_VOPS][PTORT_NUM_DTYPES] = {
+    [PTORT_VOP_SQRT] = {[PTORT_F16] = zu_sqrt_f16},
+    [PTORT_VOP_RECIP] = {[PTORT_F16] = zu_recip_f16},
+    [PTORT_VOP_RSQRT] = {[PTORT_F32] = zu_rsqrt_f32, [PTORT_F16] = zu_rsqrt16_f16},
+};
+
+ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt)
+{
+    return ptort_use_avx512() ? zbin[op][dt] : NULL;
+}
+
+ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt)
+{
+    return ptort_use_avx512() ? zun[op][dt] : NULL;
+}
+
+#else
+
+ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt)
+{
+    (void)op, (void)dt;
+    return NULL;
+}
+
+ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt)
+{
+    (void)op, (void)dt;
+    return NULL;
+}
+
+#endif
