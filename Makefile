@@ -114,6 +114,8 @@ $(BUILD)/asan/unit/test_target: test/unit/test_target.c $(IR_OBJ_SAN) $(BUILD)/a
 	$(CC) $(BASEFLAGS) $(SAN) $(INC) -Itest/unit -o $@ $< $(IR_OBJ_SAN) $(BUILD)/asan/libptort.a $(LDLIBS)
 
 UNIT_SAN := $(addprefix $(BUILD)/asan/unit/,$(UNIT_NAMES))
+# test/unit/vecdrv.c runs the runtime's vector ops for test/run/vecdiff.py (a lit test)
+VECDRV := $(BUILD)/asan/unit/vecdrv
 
 # ---- fuzzing -----------------------------------------------------------------
 FUZZ_CORPUS := test/fuzz/corpus
@@ -159,7 +161,7 @@ $(NPM_MODS)/vscode-textmate/package.json $(NPM_MODS)/vscode-oniguruma/package.js
 EDITOR_DEPS := $(NPM_MODS)/vscode-textmate/package.json $(NPM_MODS)/vscode-oniguruma/package.json
 
 # ---- the test suite ----------------------------------------------------------
-check: deps all $(BUILD)/asan/ptoas $(UNIT_SAN) $(BUILD)/asan/fuzz_replay $(BUILD)/asan/fuzz_lsp_replay $(EDITOR_DEPS)
+check: deps all $(BUILD)/asan/ptoas $(UNIT_SAN) $(VECDRV) $(BUILD)/asan/fuzz_replay $(BUILD)/asan/fuzz_lsp_replay $(EDITOR_DEPS)
 	@BUILD=$(BUILD) LIT="$(LIT)" LLVM_BIN=$(LLVM_BIN) sh test/run_checks.sh $(UNIT_SAN)
 
 asan: $(BUILD)/asan/ptoas $(UNIT_SAN)

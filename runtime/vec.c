@@ -118,12 +118,13 @@ VK_INLINE float vk_nanfirst(float a, float r)
 #define BINEL_max(K, CT, LD, ST, x, y) (LD(x) < LD(y) ? (y) : (x))
 #define BINEL_min(K, CT, LD, ST, x, y) (LD(y) < LD(x) ? (y) : (x))
 
-/* Unary elements. abs/neg of floats are sign-bit operations (NaN bits kept); of integers
- * they wrap (abs(INT_MIN) = INT_MIN). relu is std::max(x, 0): x < 0 ? 0 : x, so NaN and -0
+/* Unary elements. abs is the simulator's x < 0 ? -x : x, so -0 and NaN (of either sign) pass
+ * unchanged; neg of a float flips the sign bit (NaN bits kept); integers wrap
+ * (abs(INT_MIN) = INT_MIN). relu is std::max(x, 0): x < 0 ? 0 : x, so NaN and -0
  * pass unchanged. sqrt and recip round once; rsqrt is the simulator's
  * (DType)(1.0 / sqrt((double)x)): sqrt and the division in fp64, then one more rounding. */
 #define NEGI(CT, v) ((CT)(0u - (uint32_t)(v)))
-#define ABS_F(CT, LD, ST, SB, TY, x) ((TY)((x) & (TY)~(TY)(SB)))
+#define ABS_F(CT, LD, ST, SB, TY, x) ((TY)(LD(x) < 0 ? (x) ^ (TY)(SB) : (x)))
 #define ABS_I(CT, LD, ST, SB, TY, x) ((TY)(LD(x) < 0 ? NEGI(CT, LD(x)) : LD(x)))
 #define NEG_F(CT, LD, ST, SB, TY, x) ((TY)((x) ^ (TY)(SB)))
 #define NEG_I(CT, LD, ST, SB, TY, x) ((TY)NEGI(CT, LD(x)))
@@ -1074,6 +1075,23 @@ static void store_acc(uint8_t *p, ptort_dtype dt, Acc v)
     }
 }
 
+/* max/min keep a leading NaN (element X0 of SRC's type) bit for bit: the element itself
+ * when source and destination have one type, and for bf16 -> f32 its 16-bit shift, the
+ * bf16 widening of tcvt, which keeps a signalling NaN signalling. Returns 1 with the bits. */
+static int lead_nan(ptort_dtype s, ptort_dtype d, uint32_t x0, uint32_t *bits)
+{
+    int nan = s == PTORT_F32 ? (x0 & 0x7FFFFFFFu) > 0x7F800000u
+              : s == PTORT_F16 ? (x0 & 0x7FFFu) > 0x7C00u
+              : s == PTORT_BF16 ? (x0 & 0x7FFFu) > 0x7F80u : 0;
+    if (nan && s == d)
+        *bits = x0;
+    else if (nan && s == PTORT_BF16 && d == PTORT_F32)
+        *bits = x0 << 16;
+    else
+        return 0;
+    return 1;
+}
+
 static ptort_status reduce_checks(ptort_ctx *ctx, const char *op, ptort_vop vop, int row,
                                   const ptort_tile *src, const ptort_tile *tmp,
                                   const ptort_tile *dst)
@@ -1168,21 +1186,16 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         fi(sb, sstride, rows, n, first, 0, &out[0].i, &out[rows].i);
     Layout l;
     layout_of(dst, &l);
-    int dsz = ptort_dtype_size(dst->dtype);
+    int dsz = ptort_dtype_size(dst->dtype), ssz = ptort_dtype_size(src->dtype);
     uint8_t *db = tile_base(ctx, dst);
     int64_t c0 = layout_col_off(&l, 0);
     for (int64_t r = 0; r < rows; r++) {
         uint8_t *p = db + (layout_row_off(&l, r) + c0) * dsz;
         /* max/min of a row starting with NaN is that NaN, bit for bit */
-        if (first && src->dtype == dst->dtype && isf) {
-            uint32_t x0 = load_elem(sb + r * sstride, dsz, 0);
-            int nan = dsz == 4 ? (x0 & 0x7FFFFFFFu) > 0x7F800000u
-                               : src->dtype == PTORT_F16 ? (x0 & 0x7FFFu) > 0x7C00u
-                                                         : (x0 & 0x7FFFu) > 0x7F80u;
-            if (nan) {
-                store_elem(p, dsz, 0, x0);
-                continue;
-            }
+        uint32_t nb;
+        if (first && isf && lead_nan(src->dtype, dst->dtype, load_elem(sb + r * sstride, ssz, 0), &nb)) {
+            store_elem(p, dsz, 0, nb);
+            continue;
         }
         store_acc(p, dst->dtype, out[r]);
     }
@@ -1241,15 +1254,10 @@ ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     int64_t r0 = layout_row_off(&l, 0);
     for (int64_t j = 0; j < n; j++) {
         uint8_t *p = db + (r0 + layout_col_off(&l, j)) * dsz;
-        if (first && src->dtype == dst->dtype && isf) {
-            uint32_t x0 = load_elem(sb, ssz, j);
-            int nan = ssz == 4 ? (x0 & 0x7FFFFFFFu) > 0x7F800000u
-                               : src->dtype == PTORT_F16 ? (x0 & 0x7FFFu) > 0x7C00u
-                                                         : (x0 & 0x7FFFu) > 0x7F80u;
-            if (nan) {
-                store_elem(p, dsz, 0, x0);
-                continue;
-            }
+        uint32_t nb;
+        if (first && isf && lead_nan(src->dtype, dst->dtype, load_elem(sb, ssz, j), &nb)) {
+            store_elem(p, dsz, 0, nb);
+            continue;
         }
         store_acc(p, dst->dtype, acc[j]);
     }

@@ -719,6 +719,427 @@ def op_tquant_mx(kind, alg, axis, src, dst, exp, mx, scl, zz, interleave=False):
                 dst.set(r, i, lo | (hi << 4))
 
 
+# ============================================================================================
+# Vector ops (docs/vector-ops.md; the pto-isa CPU simulator's numerics)
+# ============================================================================================
+#
+# Written from docs/vector-ops.md and pto-isa's simulator rules, independently of runtime/vec.c:
+# float results are computed exactly (Fractions) and rounded once into the destination format,
+# which is what "computed in f32 and rounded once" gives for + - * / sqrt (f32 has more than
+# twice the precision of f16/bf16 plus two bits); trsqrt is the simulator's binary64
+# 1.0 / sqrt(x) rounded once into the destination; reductions follow the simulator's loops
+# element by element with their accumulator type.
+
+FLOAT_FMT = {'f32': F32, 'f16': F16, 'bf16': BF16}
+# x86's default NaN (invalid operations): negative, quiet, no payload
+DEFAULT_NAN = {'f32': 0xFFC00000, 'f16': 0xFE00, 'bf16': 0xFFC0}
+INT_DTYPES = ('i32', 'si32', 'ui32', 'i16', 'si16', 'ui16', 'i8', 'si8', 'ui8')
+
+
+def is_float(dt):
+    return dt in FLOAT_FMT
+
+
+def fclass(dt, bits):
+    """('nan',) | ('inf', neg) | ('num', neg, Fraction magnitude) of a float element."""
+    fmt = FLOAT_FMT[dt]
+    neg = bool(bits & fmt.sign)
+    mag = bits & (fmt.sign - 1)
+    e = mag >> fmt.mbits
+    m = mag & ((1 << fmt.mbits) - 1)
+    if e == (1 << fmt.ebits) - 1:
+        return ('nan',) if m else ('inf', neg)
+    if e == 0:
+        return ('num', neg, Fraction(m) * _pow2(1 - fmt.bias - fmt.mbits))
+    return ('num', neg, Fraction(m | (1 << fmt.mbits)) * _pow2(e - fmt.bias - fmt.mbits))
+
+
+def fquiet(dt, bits):
+    """A NaN made quiet: the top fraction bit set (sign and payload kept)."""
+    return bits | (1 << (FLOAT_FMT[dt].mbits - 1))
+
+
+def fsigned(dt, neg, frac):
+    """RNE of the exact value (-1)^neg * frac into dt (overflow to Inf); zero keeps neg."""
+    return FLOAT_FMT[dt].encode_exact(neg, frac, False)
+
+
+def finf(dt, neg):
+    fmt = FLOAT_FMT[dt]
+    return (fmt.sign if neg else 0) | fmt.infcode
+
+
+def fval_exact(c):
+    """Signed Fraction of a ('num', neg, mag) class."""
+    return -c[2] if c[1] else c[2]
+
+
+def farith(op, dt, a, b):
+    """a op b for op in add sub mul div on float elements of dt, IEEE-754 with RNE; a NaN
+    operand gives that NaN quieted, the left one when both are; invalid operations give the
+    default NaN."""
+    ca, cb = fclass(dt, a), fclass(dt, b)
+    if ca[0] == 'nan':
+        return fquiet(dt, a)
+    if cb[0] == 'nan':
+        return fquiet(dt, b)
+    if op == 'sub':
+        cb = ('inf', not cb[1]) if cb[0] == 'inf' else ('num', not cb[1], cb[2])
+        op = 'add'
+    if op == 'add':
+        if ca[0] == 'inf' and cb[0] == 'inf':
+            return finf(dt, ca[1]) if ca[1] == cb[1] else DEFAULT_NAN[dt]
+        if ca[0] == 'inf' or cb[0] == 'inf':
+            return finf(dt, (ca if ca[0] == 'inf' else cb)[1])
+        s = fval_exact(ca) + fval_exact(cb)
+        if s == 0:
+            # exact zero: -0 only for (-0) + (-0) (round to nearest)
+            return fsigned(dt, ca[1] and cb[1] and ca[2] == 0 and cb[2] == 0, Fraction(0))
+        return fsigned(dt, s < 0, abs(s))
+    neg = ca[1] != cb[1]
+    za = ca[0] == 'num' and ca[2] == 0
+    zb = cb[0] == 'num' and cb[2] == 0
+    if op == 'mul':
+        if (ca[0] == 'inf' and zb) or (cb[0] == 'inf' and za):
+            return DEFAULT_NAN[dt]
+        if ca[0] == 'inf' or cb[0] == 'inf':
+            return finf(dt, neg)
+        return fsigned(dt, neg, ca[2] * cb[2])
+    # div
+    if (ca[0] == 'inf' and cb[0] == 'inf') or (za and zb):
+        return DEFAULT_NAN[dt]
+    if ca[0] == 'inf':
+        return finf(dt, neg)
+    if cb[0] == 'inf':
+        return fsigned(dt, neg, Fraction(0))
+    if zb:
+        return finf(dt, neg)
+    return fsigned(dt, neg, ca[2] / cb[2])
+
+
+def flt(dt, a, b):
+    """a < b on elements (floats by value, NaN compares false; integers by value)."""
+    if is_float(dt):
+        ca, cb = fclass(dt, a), fclass(dt, b)
+        if ca[0] == 'nan' or cb[0] == 'nan':
+            return False
+        ka = (INF if not ca[1] else -INF) if ca[0] == 'inf' else fval_exact(ca)
+        kb = (INF if not cb[1] else -INF) if cb[0] == 'inf' else fval_exact(cb)
+        return ka < kb
+    return to_int(dt, a) < to_int(dt, b)
+
+
+def fsqrt_bits(dt, a):
+    """Correctly rounded square root (Python's math.sqrt is; binary64 -> f32/f16/bf16 double
+    rounding is innocuous for sqrt)."""
+    c = fclass(dt, a)
+    if c[0] == 'nan':
+        return fquiet(dt, a)
+    if c[0] == 'inf':
+        return DEFAULT_NAN[dt] if c[1] else a
+    if c[2] == 0:
+        return a                          # sqrt(+-0) = +-0
+    if c[1]:
+        return DEFAULT_NAN[dt]
+    return FLOAT_FMT[dt].encode(math.sqrt(float(c[2])))
+
+
+def frsqrt_bits(dt, a):
+    """The simulator's (T)(1.0 / sqrt((double)x)): two binary64 roundings, then one into T."""
+    c = fclass(dt, a)
+    if c[0] == 'nan':
+        return fquiet(dt, a)
+    if c[0] == 'inf':
+        return DEFAULT_NAN[dt] if c[1] else 0
+    if c[2] == 0:
+        return finf(dt, c[1])             # 1 / +-0
+    if c[1]:
+        return DEFAULT_NAN[dt]
+    y = 1.0 / math.sqrt(float(c[2]))      # both binary64, correctly rounded
+    return FLOAT_FMT[dt].encode(y)
+
+
+def iwrap(dt, v):
+    return from_int(dt, v)
+
+
+def vec_binary(op, dt, a, b):
+    """One element of tadd .. tmin (and the tile-scalar and broadcast forms)."""
+    if op == 'max':
+        return b if flt(dt, a, b) else a       # std::max(a, b) = a < b ? b : a
+    if op == 'min':
+        return b if flt(dt, b, a) else a       # std::min(a, b) = b < a ? b : a
+    if is_float(dt):
+        return farith(op, dt, a, b)
+    x, y = to_int(dt, a), to_int(dt, b)
+    if op == 'add':
+        return iwrap(dt, x + y)
+    if op == 'sub':
+        return iwrap(dt, x - y)
+    if op == 'mul':
+        return iwrap(dt, x * y)
+    raise RefError('%s is not defined on %s' % (op, dt))
+
+
+def vec_unary(op, dt, a):
+    if op == 'abs':                           # the simulator: x < 0 ? -x : x
+        return vec_unary('neg', dt, a) if flt(dt, a, 0) else a
+    if op == 'neg':
+        if is_float(dt):
+            return a ^ FLOAT_FMT[dt].sign
+        return iwrap(dt, -to_int(dt, a))
+    if op == 'relu':                          # std::max(x, 0) = x < 0 ? 0 : x
+        return 0 if flt(dt, a, 0) else a
+    if not is_float(dt):
+        raise RefError('%s is not defined on %s' % (op, dt))
+    if op == 'sqrt':
+        return fsqrt_bits(dt, a)
+    if op == 'recip':
+        return farith('div', dt, float_to_bits(dt, 1.0), a)
+    if op == 'rsqrt':
+        return frsqrt_bits(dt, a)
+    raise RefError('unknown unary op %s' % op)
+
+
+def widen_f32(dt, bits):
+    """An element as f32 bits: f16 -> f32 exactly (a NaN is quieted, as the C conversion does),
+    bf16 -> f32 by a 16-bit shift, integers are not widened here."""
+    if dt == 'f32':
+        return bits
+    if dt == 'bf16':
+        return bits << 16
+    if dt == 'f16':
+        c = fclass('f16', bits)
+        if c[0] == 'nan':
+            return ((bits & 0x8000) << 16) | 0x7FC00000 | ((bits & 0x3FF) << 13)
+        if c[0] == 'inf':
+            return finf('f32', c[1])
+        return fsigned('f32', c[1], c[2])
+    raise RefError('no f32 widening of %s' % dt)
+
+
+def narrow_f32(dt, bits):
+    """f32 bits -> dt with RNE (overflow to Inf); a NaN keeps its sign and top payload bits
+    and is made quiet."""
+    if dt == 'f32':
+        return bits
+    c = fclass('f32', bits)
+    fmt = FLOAT_FMT[dt]
+    if c[0] == 'nan':
+        keep = fmt.mbits
+        top = (bits & 0x7FFFFF) >> (23 - keep)
+        return (fmt.sign if bits >> 31 else 0) | fmt.infcode | top | (1 << (keep - 1))
+    if c[0] == 'inf':
+        return finf(dt, c[1])
+    return fsigned(dt, c[1], c[2])
+
+
+def op_velementwise(kind, op, srcs, dst, scalar=None):
+    """tadd.. (binary), tabs.. (unary), tadds.. (scalar: the right operand), texpands: over
+    dst's valid region; every source has dst's valid shape."""
+    dt = dst.tt.dtype
+    for s in srcs:
+        if (s.vr, s.vc) != (dst.vr, dst.vc):
+            raise RefError('%s: valid shapes differ' % op)
+        if s.tt.dtype != dt:
+            raise RefError('%s: element types differ' % op)
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            if kind == 'binary':
+                v = vec_binary(op, dt, srcs[0].get(r, c), srcs[1].get(r, c))
+            elif kind == 'unary':
+                v = vec_unary(op, dt, srcs[0].get(r, c))
+            elif kind == 'scalar':
+                v = vec_binary(op, dt, srcs[0].get(r, c), scalar)
+            else:
+                v = scalar
+            dst.set(r, c, v)
+
+
+def _red_step(op, adt, acc, x):
+    if op == 'sum':
+        if is_float(adt):
+            return farith('add', adt, acc, x)
+        return iwrap(adt, to_int(adt, acc) + to_int(adt, x))
+    return vec_binary(op, adt, acc, x)
+
+
+def _red_acc(src_dt, dst_dt, axis, op):
+    """(accumulator dtype, element -> accumulator, accumulator -> dst) of a reduction."""
+    if is_float(src_dt):
+        if op == 'sum' and (axis == 'row' or dst_dt == 'f32'):
+            # row sums of f16/bf16 and every f32 destination accumulate in f32
+            return 'f32', lambda b: widen_f32(src_dt, b), lambda a: narrow_f32(dst_dt, a)
+        if dst_dt == src_dt:
+            return src_dt, lambda b: b, lambda a: a
+        # f16/bf16 -> f32 max/min: compare and keep the widened elements
+        return 'f32', lambda b: widen_f32(src_dt, b), lambda a: a
+    # integers: the destination type (trowsum i16 -> i32 wraps in i32)
+    return dst_dt, lambda b: iwrap(dst_dt, to_int(src_dt, b)), lambda a: a
+
+
+def op_vrowreduce(op, src, dst):
+    """trowsum/max/min: dst[r][0] = fold over src[r][0 .. vc-1], left to right; sum from 0,
+    max/min from the first element."""
+    adt, load, store = _red_acc(src.tt.dtype, dst.tt.dtype, 'row', op)
+    for r in range(src.vr):
+        if op == 'sum':
+            acc = 0
+            js = range(src.vc)
+        else:
+            if src.vc == 0:
+                continue
+            acc = load(src.get(r, 0))
+            js = range(1, src.vc)
+        for j in js:
+            acc = _red_step(op, adt, acc, load(src.get(r, j)))
+        dst.set(r, 0, store(acc))
+
+
+def op_vcolreduce(op, src, dst):
+    """tcolsum/max/min: dst[0][j] = fold over src[0 .. vr-1][j], top to bottom; tcolsum's
+    accumulator has the destination type (f16 -> f16 rounds at every step)."""
+    adt, load, store = _red_acc(src.tt.dtype, dst.tt.dtype, 'col', op)
+    for j in range(src.vc):
+        if op == 'sum':
+            acc = 0
+            rs = range(src.vr)
+        else:
+            if src.vr == 0:
+                continue
+            acc = load(src.get(0, j))
+            rs = range(1, src.vr)
+        for i in rs:
+            acc = _red_step(op, adt, acc, load(src.get(i, j)))
+        dst.set(0, j, store(acc))
+
+
+def op_vrowexpand(op, src0, src1, dst):
+    """trowexpand (op 'copy'): dst[r][c] = src0[r][0]; trowexpand<op>:
+    dst[r][c] = op(src0[r][c % vc0], src1[r][c % vc1]) (the simulator's indexing)."""
+    dt = dst.tt.dtype
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            if op == 'copy':
+                v = src0.get(r, 0)
+            else:
+                v = vec_binary(op, dt, src0.get(r, c % src0.vc), src1.get(r, c % src1.vc))
+            dst.set(r, c, v)
+
+
+def op_vcolexpand(op, src0, src1, dst):
+    """tcolexpand: dst[i][j] = src0[0][j]; tcolexpand<op>: op(src0[i][j], src1[0][j])."""
+    dt = dst.tt.dtype
+    for i in range(dst.vr):
+        for j in range(dst.vc):
+            if op == 'copy':
+                v = src0.get(0, j)
+            else:
+                v = vec_binary(op, dt, src0.get(i, j), src1.get(0, j))
+            dst.set(i, j, v)
+
+
+def op_tci(dst, start, descending):
+    """tci: dst[0][j] = start + j (start - j descending), wrapping in dst's type."""
+    for j in range(dst.vc):
+        dst.set(0, j, iwrap(dst.tt.dtype, start - j if descending else start + j))
+
+
+# ---- tcvt -------------------------------------------------------------------------------------
+
+RMODES = ('NONE', 'RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD')
+F16_MAX = Fraction(65504)
+BF16_MAX = Fraction(0xFF) * _pow2(127 - 7)           # 0x7F7F: (2 - 2^-7) * 2^127
+F32_MAX = Fraction((1 << 24) - 1) * _pow2(127 - 23)
+
+
+def dt_range(dt):
+    """[lowest, max] of a dtype as Fractions (the simulator's SafeLimits)."""
+    if dt == 'f16':
+        return -F16_MAX, F16_MAX
+    if dt == 'bf16':
+        return -BF16_MAX, BF16_MAX
+    if dt == 'f32':
+        return -F32_MAX, F32_MAX
+    size, _, signed, _ = DTYPES[dt]
+    w = 8 * size
+    if signed:
+        return Fraction(-(1 << (w - 1))), Fraction((1 << (w - 1)) - 1)
+    return Fraction(0), Fraction((1 << w) - 1)
+
+
+def round_integral(x, rmode):
+    """A finite Fraction rounded to an integer per rmode (the simulator's
+    applyRoundingToIntegral; NONE leaves the value for the truncating cast)."""
+    fl = x.numerator // x.denominator
+    frac = x - fl
+    if rmode in ('NONE', 'TRUNC'):
+        return fl if x >= 0 or frac == 0 else fl + 1
+    if rmode == 'FLOOR':
+        return fl
+    if rmode == 'CEIL':
+        return fl if frac == 0 else fl + 1
+    half = Fraction(1, 2)
+    if frac != half:
+        return fl + 1 if frac > half else fl
+    if rmode == 'RINT':
+        return fl if fl % 2 == 0 else fl + 1
+    if rmode == 'ROUND':                      # ties away from zero
+        return fl + 1 if x > 0 else fl
+    if rmode == 'ODD':
+        return fl if fl % 2 else fl + 1
+    raise RefError('unknown rmode %s' % rmode)
+
+
+def cvt_elem(sdt, ddt, bits, rmode, sat):
+    """One tcvt element (docs/vector-ops.md, `tcvt`)."""
+    if rmode == 'CAST_RINT':
+        rmode = 'RINT'
+    if is_float(sdt):
+        c = fclass(sdt, bits)
+        if sat:                              # clamp to both ranges; NaN -> the largest value
+            lo = max(dt_range(sdt)[0], dt_range(ddt)[0])
+            hi = min(dt_range(sdt)[1], dt_range(ddt)[1])
+            if c[0] == 'nan':
+                c = ('num', hi < 0, abs(hi))
+            elif c[0] == 'inf':
+                v = lo if c[1] else hi
+                c = ('num', v < 0, abs(v))
+            else:
+                v = min(hi, max(lo, fval_exact(c)))
+                c = ('num', v < 0 or (v == 0 and c[1]), abs(v))
+        if is_float(ddt):
+            if c[0] == 'nan':
+                return narrow_f32(ddt, widen_f32(sdt, bits))
+            if c[0] == 'inf':
+                return finf(ddt, c[1])
+            return fsigned(ddt, c[1], c[2])
+        # float -> integer: round to an integral value, then x86's cast
+        if c[0] != 'num':
+            i = -(1 << 31)                   # NaN, +-Inf: the "integer indefinite"
+        else:
+            i = round_integral(fval_exact(c), rmode)
+            w = 63 if ddt == 'ui8' else 31   # the simulator casts to u8 through int64
+            if not -(1 << w) <= i < (1 << w):
+                i = -(1 << 31)
+        return iwrap(ddt, i)                 # narrower destinations keep the low bits
+    v = to_int(sdt, bits)
+    if sat:
+        lo, hi = dt_range(ddt)
+        v = int(min(hi, max(lo, v)))
+    if is_float(ddt):
+        return fsigned(ddt, v < 0, Fraction(abs(v)))
+    return iwrap(ddt, v)
+
+
+def op_tcvt(src, dst, rmode, sat):
+    if (src.vr, src.vc) != (dst.vr, dst.vc):
+        raise RefError('tcvt: valid shapes differ')
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            dst.set(r, c, cvt_elem(src.tt.dtype, dst.tt.dtype, src.get(r, c), rmode, sat))
+
+
 class View:
     """A strided 2-D window onto the memory behind a !pto.ptr (a flat list of element bits)."""
 
@@ -857,8 +1278,9 @@ def split_ops(body):
 
 
 def _attr(text, key, enum):
-    m = re.search(key + r'\s*=\s*#pto<' + enum + r'\s+(\w+)>', text)
-    return m.group(1) if m else None
+    """The value of `key = #pto<enum VALUE>` (or `#pto.enum<VALUE>`) in an op's text."""
+    m = re.search(r'\b' + key + r'\s*=\s*#pto(?:<' + enum + r'\s+(\w+)>|\.' + enum + r'<\s*(\w+)\s*>)', text)
+    return (m.group(1) or m.group(2)) if m else None
 
 
 def _group_names(text, key):
@@ -979,6 +1401,38 @@ class Machine:
                     raise RefError("scalar argument '%%%s' needs --arg" % name)
                 self.env[name] = self.scalars[name]
 
+    def constant(self, text, line):
+        """The value of `arith.constant LITERAL : TYPE`: an int for integer types (true/false
+        too), a Python float holding the literal rounded once to a float type (a hex literal
+        gives the bits)."""
+        m = re.match(r'\s*(\S+)\s*:\s*(\w+)', text)
+        if not m:
+            self.fail(line, 'cannot read the constant')
+        lit, ty = m.group(1), m.group(2)
+        if ty in ('f32', 'f16', 'bf16', 'f64'):
+            if lit.lower().startswith('0x'):
+                bits = int(lit, 16)
+                return struct.unpack('<d', struct.pack('<Q', bits))[0] if ty == 'f64' else to_float(ty, bits)
+            if ty == 'f64':
+                return float(lit)
+            try:
+                fr = Fraction(lit)
+            except (ValueError, ZeroDivisionError):
+                return to_float(ty, float_to_bits(ty, float(lit)))      # inf, nan
+            return to_float(ty, FLOAT_FMT[ty].encode_exact(fr < 0 or lit.startswith('-'), abs(fr), False))
+        if lit in ('true', 'false'):
+            return int(lit == 'true')
+        return int(lit, 0)
+
+    def scalar_bits(self, name, dt):
+        """A scalar operand as the bits of one element of dt."""
+        v = self.env.get(name)
+        if isinstance(v, float) and is_float(dt):
+            return float_to_bits(dt, v)
+        if isinstance(v, int):
+            return float_to_bits(dt, float(v)) if is_float(dt) else from_int(dt, v)
+        raise RefError('%%%s is not a known scalar' % name)
+
     def tile(self, name):
         v = self.env.get(name)
         if not isinstance(v, Tile):
@@ -1023,11 +1477,7 @@ class Machine:
     def step(self, op, res, text, line):
         env = self.env
         if op == 'arith.constant':
-            m = re.match(r'\s*(-?(?:0x[0-9a-fA-F]+|\d+))\s*:', text)
-            if m:
-                env[res[0]] = int(m.group(1), 0)
-            else:
-                env[res[0]] = float(text.split(':')[0])
+            env[res[0]] = self.constant(text, line)
             return
         if op in ('return', 'func.return'):
             names = _l1_operands(text)
@@ -1164,7 +1614,57 @@ class Machine:
                     raise RefError('interleave needs grpAxis axis0')
                 op_tquant_mx(qt, alg, axis, src, d, e, m, s, z, il)
             return
+        short = op[4:] if op.startswith('pto.') else op
+        if short in VEC_OPS:
+            self.vector_op(short, text, res, line)
+            return
         self.fail(line, 'op %s is not modelled' % op)
+
+    def vector_op(self, short, text, res, line):
+        """The vector ops of docs/vector-ops.md, Level 1 or Level 2: tile operands in order,
+        a scalar operand (tile-scalar ops, texpands, tci) wherever it stands, tmp ignored."""
+        cls, vop = VEC_OPS[short]
+        ins, dst = self.one_out(text, res)
+        tiles = [self.tile(n) for n in ins if isinstance(self.env.get(n), Tile)]
+        scal = [n for n in ins if not isinstance(self.env.get(n), Tile)]
+        if cls in ('binary', 'unary'):
+            n = 2 if cls == 'binary' else 1
+            op_velementwise(cls, vop, tiles[:n], dst)
+        elif cls == 'scalar':
+            op_velementwise('scalar', vop, tiles[:1], dst, self.scalar_bits(scal[0], dst.tt.dtype))
+        elif cls == 'expands':
+            op_velementwise('expands', 'copy', [], dst, self.scalar_bits(scal[0], dst.tt.dtype))
+        elif cls == 'rowreduce':
+            op_vrowreduce(vop, tiles[0], dst)
+        elif cls == 'colreduce':
+            op_vcolreduce(vop, tiles[0], dst)
+        elif cls == 'rowexpand':
+            op_vrowexpand(vop, tiles[0], tiles[1] if vop != 'copy' else None, dst)
+        elif cls == 'colexpand':
+            op_vcolexpand(vop, tiles[0], tiles[1] if vop != 'copy' else None, dst)
+        elif cls == 'tcvt':
+            rm = _attr(text, 'rmode', 'round_mode') or 'RINT'
+            sat = (_attr(text, 'sat_mode', 'saturation_mode') or _attr(text, 'satmode', 'saturation_mode')
+                   or 'OFF') == 'ON'
+            op_tcvt(tiles[0], dst, rm, sat)
+        elif cls == 'tci':
+            desc = re.search(r'\bdescending\s*=\s*true\b', text) is not None
+            op_tci(dst, to_int('i32', self.scalar_bits(scal[0], 'i32')), desc)
+
+
+# op name -> (class, op) for Machine.vector_op
+VEC_OPS = {'texpands': ('expands', 'copy'), 'tcvt': ('tcvt', '-'), 'tci': ('tci', '-'),
+           'trowexpand': ('rowexpand', 'copy'), 'tcolexpand': ('colexpand', 'copy')}
+for _o in ('add', 'sub', 'mul', 'div', 'max', 'min'):
+    VEC_OPS['t' + _o] = ('binary', _o)
+    VEC_OPS['t' + _o + 's'] = ('scalar', _o)
+    VEC_OPS['trowexpand' + _o] = ('rowexpand', _o)
+    VEC_OPS['tcolexpand' + _o] = ('colexpand', _o)
+for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt'):
+    VEC_OPS['t' + _o] = ('unary', _o)
+for _o in ('sum', 'max', 'min'):
+    VEC_OPS['trow' + _o] = ('rowreduce', _o)
+    VEC_OPS['tcol' + _o] = ('colreduce', _o)
 
 
 def tile_array(tile):
@@ -1428,6 +1928,128 @@ def self_test():
             check('layout permutation %s/%s' % (t.blayout, t.slayout), offs, list(range(t.rows * t.cols)))
         else:
             check('row_plus_one', t.offset(1, 0), 33)
+    # ---- docs/vector-ops.md worked vectors ----
+    fb = lambda x: f32_bits(x)                                           # noqa: E731
+    hb = lambda x: F16.encode(x)                                         # noqa: E731
+    bb = lambda x: BF16.encode(x)                                        # noqa: E731
+    check('0.1f + 0.2f', vec_binary('add', 'f32', fb(f32(0.1)), fb(f32(0.2))), 0x3E99999A)
+    check('2^24 + 1', vec_binary('add', 'f32', fb(2.0 ** 24), fb(1.0)), 0x4B800000)
+    check('-0 + 0', vec_binary('add', 'f32', 0x80000000, 0), 0)
+    check('-0 + -0', vec_binary('add', 'f32', 0x80000000, 0x80000000), 0x80000000)
+    check('1 - 1', vec_binary('sub', 'f32', fb(1.0), fb(1.0)), 0)
+    check('3 / -0', vec_binary('div', 'f32', fb(3.0), 0x80000000), 0xFF800000)
+    check('0 / 0', vec_binary('div', 'f32', 0, 0), 0xFFC00000)
+    check('1e30 + 1e30', vec_binary('add', 'f32', fb(f32(1e30)), fb(f32(1e30))), 0x71C9F2CA)
+    check('Inf - Inf', vec_binary('sub', 'f32', 0x7F800000, 0x7F800000), 0xFFC00000)
+    check('0 * -Inf', vec_binary('mul', 'f32', 0, 0xFF800000), 0xFFC00000)
+    check('NaN + NaN: the left one, quieted', vec_binary('add', 'f32', 0x7F800001, 0x7FC00002), 0x7FC00001)
+    check('1 * sNaN', vec_binary('mul', 'f32', fb(1.0), 0xFF800005), 0xFFC00005)
+    check('f16 1 + 2^-11 (tie, even)', vec_binary('add', 'f16', hb(1.0), hb(2.0 ** -11)), 0x3C00)
+    check('f16 1 + 3*2^-11', vec_binary('add', 'f16', hb(1.0), hb(3 * 2.0 ** -11)), 0x3C02)
+    check('f16 65504 + 16', vec_binary('add', 'f16', 0x7BFF, hb(16.0)), 0x7C00)
+    check('f16 2^-24 + 2^-24', vec_binary('add', 'f16', 1, 1), 0x0002)
+    check('f16 0x2E66^2', vec_binary('mul', 'f16', 0x2E66, 0x2E66), 0x211E)
+    check('f16 sNaN + 1', vec_binary('add', 'f16', 0x7C01, hb(1.0)), 0x7E01)
+    check('bf16 1 + 2^-8', vec_binary('add', 'bf16', bb(1.0), bb(2.0 ** -8)), 0x3F80)
+    check('bf16 1 + 3*2^-8', vec_binary('add', 'bf16', bb(1.0), bb(3 * 2.0 ** -8)), 0x3F82)
+    check('bf16 3 * 1.5', vec_binary('mul', 'bf16', bb(3.0), bb(1.5)), 0x4090)
+    check('i8 100 * 100', vec_binary('mul', 'i8', 100, 100), 0x10)
+    check('i8 100 + 100', vec_binary('add', 'i8', 100, 100), 0xC8)
+    check('i8 -128 * -1', vec_binary('mul', 'i8', 0x80, 0xFF), 0x80)
+    check('i32 INT32_MIN - 3', vec_binary('sub', 'i32', 0x80000000, 3), 0x7FFFFFFD)
+    check('u16 max(0xFFFF, 1)', vec_binary('max', 'ui16', 0xFFFF, 1), 0xFFFF)
+    check('i16 max(-1, 1)', vec_binary('max', 'i16', 0xFFFF, 1), 1)
+    check('tmax(-0, +0)', vec_binary('max', 'f32', 0x80000000, 0), 0x80000000)
+    check('tmax(+0, -0)', vec_binary('max', 'f32', 0, 0x80000000), 0)
+    check('tmax(NaN, 1)', vec_binary('max', 'f32', 0x7FC00000, fb(1.0)), 0x7FC00000)
+    check('tmax(1, NaN)', vec_binary('max', 'f32', fb(1.0), 0x7FC00000), fb(1.0))
+    check('tmin(1, NaN)', vec_binary('min', 'f32', fb(1.0), 0x7FC00000), fb(1.0))
+    check('rsqrt(2)', vec_unary('rsqrt', 'f32', fb(2.0)), 0x3F3504F3)
+    check('sqrt(2)', vec_unary('sqrt', 'f32', fb(2.0)), 0x3FB504F3)
+    check('recip(3)', vec_unary('recip', 'f32', fb(3.0)), 0x3EAAAAAB)
+    check('rsqrt(+-0)', [vec_unary('rsqrt', 'f32', 0), vec_unary('rsqrt', 'f32', 0x80000000)],
+          [0x7F800000, 0xFF800000])
+    check('sqrt(-0), sqrt(-1)', [vec_unary('sqrt', 'f32', 0x80000000), vec_unary('sqrt', 'f32', fb(-1.0))],
+          [0x80000000, 0xFFC00000])
+    check('abs(-1.5), abs(-0), abs(-NaN)', [vec_unary('abs', 'f32', fb(-1.5)), vec_unary('abs', 'f32', 0x80000000),
+                                            vec_unary('abs', 'f32', 0xFFC00000)],
+          [fb(1.5), 0x80000000, 0xFFC00000])
+    check('abs(i8 -128), neg(i8 -7)', [vec_unary('abs', 'i8', 0x80), vec_unary('neg', 'i8', 0xF9)], [0x80, 7])
+    check('neg(NaN) flips the sign', vec_unary('neg', 'f16', 0x7E00), 0xFE00)
+    check('relu(-0), relu(-1), relu(NaN)', [vec_unary('relu', 'f32', 0x80000000), vec_unary('relu', 'f32', fb(-1.0)),
+                                            vec_unary('relu', 'f32', 0xFFC00000)], [0x80000000, 0, 0xFFC00000])
+
+    def tile_of(dt, rows, cols, vals, layout='row_major'):
+        t = Tile(TType(2, 'vec', dt, rows, cols, rows, cols, layout))
+        for k, v in enumerate(vals):
+            t.set(k // cols, k % cols, v)
+        return t
+
+    src = tile_of('f32', 1, 4, [fb(1e8), fb(1.0), fb(-1e8), fb(1.0)])
+    d = tile_of('f32', 1, 1, [0], 'col_major')
+    op_vrowreduce('sum', src, d)
+    check('row 1e8, 1, -1e8, 1 sums to 1', d.get(0, 0), fb(1.0))
+    src = tile_of('f16', 1, 3, [hb(1.0), hb(2.0 ** -11), hb(2.0 ** -11)])
+    d = tile_of('f16', 1, 1, [0], 'col_major')
+    op_vrowreduce('sum', src, d)
+    check('f16 row sum in f32', d.get(0, 0), 0x3C01)
+    src = tile_of('f16', 3, 1, [hb(1.0), hb(2.0 ** -11), hb(2.0 ** -11)])
+    d = tile_of('f16', 1, 1, [0])
+    op_vcolreduce('sum', src, d)
+    check('f16 column sum in f16', d.get(0, 0), 0x3C00)
+    d = tile_of('f32', 1, 1, [0])
+    op_vcolreduce('sum', src, d)
+    check('f16 -> f32 column sum', d.get(0, 0), 0x3F802000)
+    src = tile_of('f32', 1, 3, [0x80000000, 0, 0x80000000])
+    d = tile_of('f32', 1, 1, [0x1234], 'col_major')
+    op_vrowreduce('max', src, d)
+    check('max(-0, +0, -0) = -0', d.get(0, 0), 0x80000000)
+    op_vrowreduce('sum', src, d)
+    check('sum of -0s from +0', d.get(0, 0), 0)
+    src = tile_of('bf16', 1, 2, [0x7F81, 0x3F80])
+    op_vrowreduce('max', src, d)
+    check('bf16 -> f32 max keeps a leading sNaN', d.get(0, 0), 0x7F810000)
+    # broadcasts: a row-major [R, 8] per-row operand repeats its 8 elements
+    full = tile_of('f32', 1, 16, [fb(float(k)) for k in range(16)])
+    per = tile_of('f32', 1, 8, [fb(float(10 * k)) for k in range(8)])
+    d = tile_of('f32', 1, 16, [0] * 16)
+    op_vrowexpand('add', full, per, d)
+    check('trowexpandadd [1, 8]', d.get(0, 9), fb(9.0 + 10.0))
+    op_vrowexpand('div', per, full, d)
+    check('trowexpanddiv keeps the operand order', d.get(0, 2), fb(20.0 / 2.0))
+    # tcvt f32 -> i32 per rmode (docs table)
+    xs = [2.5, -2.5, 3.5, 0.5, -0.5, 1.7, -1.7]
+    table = {'RINT': [2, -2, 4, 0, 0, 2, -2], 'ROUND': [3, -3, 4, 1, -1, 2, -2],
+             'FLOOR': [2, -3, 3, 0, -1, 1, -2], 'CEIL': [3, -2, 4, 1, 0, 2, -1],
+             'TRUNC': [2, -2, 3, 0, 0, 1, -1], 'NONE': [2, -2, 3, 0, 0, 1, -1],
+             'ODD': [3, -3, 3, 1, -1, 2, -2]}
+    for rm, want in table.items():
+        check('tcvt f32 -> i32 %s' % rm, [to_int('i32', cvt_elem('f32', 'i32', fb(f32(x)), rm, False)) for x in xs], want)
+    check('tcvt f32 -> f16 65520', cvt_elem('f32', 'f16', fb(65520.0), 'RINT', False), 0x7C00)
+    check('tcvt f32 -> f16 65520 sat', cvt_elem('f32', 'f16', fb(65520.0), 'RINT', True), 0x7BFF)
+    check('tcvt f32 -> f16 NaN sat', cvt_elem('f32', 'f16', 0xFFC00000, 'RINT', True), 0x7BFF)
+    check('tcvt f32 -> f16 NaN', cvt_elem('f32', 'f16', 0xFF812345, 'RINT', False), 0xFE09)
+    check('tcvt f16 -> f32 sNaN', cvt_elem('f16', 'f32', 0x7C01, 'RINT', False), 0x7FC02000)
+    check('tcvt bf16 -> f32 sNaN', cvt_elem('bf16', 'f32', 0x7F81, 'RINT', False), 0x7F810000)
+    check('tcvt f16 -> i8 200, -300', [cvt_elem('f16', 'i8', hb(200.0), 'RINT', False),
+                                       cvt_elem('f16', 'i8', hb(-300.0), 'RINT', False)], [0xC8, 0xD4])
+    check('tcvt f16 -> i8 sat', [cvt_elem('f16', 'i8', hb(200.0), 'RINT', True),
+                                 cvt_elem('f16', 'i8', hb(-300.0), 'RINT', True)], [0x7F, 0x80])
+    check('tcvt i32 -> f32 2^24+1, 2^24+3', [cvt_elem('i32', 'f32', 2 ** 24 + 1, 'RINT', False),
+                                            cvt_elem('i32', 'f32', 2 ** 24 + 3, 'RINT', False)],
+          [fb(2.0 ** 24), fb(2.0 ** 24 + 4)])
+    check('tcvt i32 -> i16 40000', [cvt_elem('i32', 'i16', 40000, 'RINT', False),
+                                    cvt_elem('i32', 'i16', 40000, 'RINT', True)], [0x9C40, 0x7FFF])
+    check('tcvt f32 -> i32 3e9, NaN', [cvt_elem('f32', 'i32', fb(3e9), 'RINT', False),
+                                       cvt_elem('f32', 'i32', 0x7FC00000, 'RINT', False),
+                                       cvt_elem('f32', 'i32', fb(3e9), 'RINT', True),
+                                       cvt_elem('f32', 'i32', 0x7FC00000, 'RINT', True)],
+          [0x80000000, 0x80000000, 0x7FFFFFFF, 0x7FFFFFFF])
+    d = tile_of('i16', 1, 4, [0] * 4)
+    op_tci(d, 0x7FFE, False)
+    check('tci i16 wraps', [d.get(0, j) for j in range(4)], [0x7FFE, 0x7FFF, 0x8000, 0x8001])
+    op_tci(d, 1, True)
+    check('tci descending', [d.get(0, j) for j in range(4)], [1, 0, 0xFFFF, 0xFFFE])
     # ---- .npy bytes as numpy.save writes them ----
     hdr = npy_bytes(Array('<f4', (32, 64), [0] * 2048))[:128]
     check('npy header', hdr, b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, "

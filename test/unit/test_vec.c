@@ -241,7 +241,8 @@ static void valid_region(void)
 
 /* ---- unary ops: every f16 and bf16 input --------------------------------------------------- */
 
-/* The reference of op on f16/bf16 bits X (docs/vector-ops.md): abs/neg are sign-bit ops,
+/* The reference of op on f16/bf16 bits X (docs/vector-ops.md): abs is x < 0 ? -x : x (-0 and
+ * NaN unchanged), neg flips the sign bit,
  * relu keeps x unless x < 0, NaN inputs of sqrt/recip/rsqrt come back quiet, sqrt and rsqrt
  * of x < 0 give the default NaN (sign set), others round the exact fp64 result once
  * (rsqrt: sqrt and the division each rounded in fp64 first). */
@@ -250,7 +251,7 @@ static uint16_t ref_unary16(ptort_vop op, uint16_t x, int bf)
     double v = bf ? ref_bf16_val(x) : ref_f16_val(x);
     uint16_t quiet = bf ? 0x0040 : 0x0200, dnan = bf ? 0xFFC0 : 0xFE00;
     switch (op) {
-    case PTORT_VOP_ABS: return x & 0x7FFF;
+    case PTORT_VOP_ABS: return v < 0 ? x ^ 0x8000 : x;
     case PTORT_VOP_NEG: return x ^ 0x8000;
     case PTORT_VOP_RELU: return v < 0 ? 0 : x;
     default: break;
@@ -455,6 +456,26 @@ static void unary_f32(void)
         CHECK_EQ(rd32(272), 0u);                             /* relu(-1) = 0 */
     }
     set_path(0);
+
+    /* abs is the simulator's x < 0 ? -x : x: abs(-1.5) = 1.5, but -0 and a NaN of either
+     * sign compare false and pass unchanged (a sign-bit clear would give +0 and 0x7FA00001) */
+    ptort_tile a = T(PTORT_F32, 1, 8, 0), ad = T(PTORT_F32, 1, 8, 256);
+    uint32_t ax[8] = {0xBFC00000u, 0x80000000u, 0xFFA00001u, 0xFFC00000u, 0x7F800001u,
+                      0xFF800000u, 0x00000001u, 0x80000001u};
+    memcpy(vec(a5), ax, 32);
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        CHECK(ptort_vunary(a5, PTORT_VOP_ABS, &a, &ad) == PTORT_OK);
+        CHECK_EQ(rd32(256), 0x3FC00000u);
+        CHECK_EQ(rd32(260), 0x80000000u);
+        CHECK_EQ(rd32(264), 0xFFA00001u);
+        CHECK_EQ(rd32(268), 0xFFC00000u);
+        CHECK_EQ(rd32(272), 0x7F800001u);
+        CHECK_EQ(rd32(276), 0x7F800000u);                    /* abs(-Inf) = +Inf */
+        CHECK_EQ(rd32(280), 0x00000001u);
+        CHECK_EQ(rd32(284), 0x00000001u);                    /* abs(-min subnormal) */
+    }
+    set_path(0);
 }
 
 /* ---- reductions ------------------------------------------------------------------------------ */
@@ -513,6 +534,22 @@ static void reductions(void)
     CHECK(rd_f32(268) == 2.0f);
     CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &z, NULL, &zd) == PTORT_OK);
     CHECK_EQ(rd32(260), 0x00000000u);            /* 0 + -0 + ... = +0 */
+
+    /* bf16 -> f32 max/min of a row or column starting with a signalling NaN: the NaN widened
+     * as tcvt widens bf16 (a 16-bit shift, 0x7F81 -> 0x7F810000), not quieted */
+    ptort_tile b = T(PTORT_BF16, 2, 16, 0), bd = T(PTORT_F32, 8, 1, 256), bc = T(PTORT_F32, 1, 16, 512);
+    bd.blayout = PTORT_BL_COL_MAJOR;
+    bd.valid_rows = 2;
+    uint16_t bx[32] = {0x7F81, 0x3F80, 0x4000};
+    bx[16] = 0x3F80;
+    bx[17] = 0xFFA5;                             /* a later NaN is never taken */
+    memcpy(vec(a5), bx, 64);
+    CHECK(ptort_vrowreduce(a5, PTORT_VOP_MAX, &b, NULL, &bd) == PTORT_OK);
+    CHECK_EQ(rd32(256), 0x7F810000u);
+    CHECK_EQ(rd32(260), 0x3F800000u);
+    CHECK(ptort_vcolreduce(a5, PTORT_VOP_MIN, &b, NULL, &bc) == PTORT_OK);
+    CHECK_EQ(rd32(512), 0x7F810000u);
+    CHECK_EQ(rd32(516), 0x3F800000u);            /* min(1, NaN) = 1 */
 
     /* f16 row sum accumulates in f32 and rounds once: 1 + 2^-11 + 2^-11 = 1 + 2^-10
      * (0x3C01); the column sum accumulates in f16 and rounds each step: 1 + 2^-11 -> 1,
