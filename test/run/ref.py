@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """ref.py: the reference model of `ptoas run`, in Python 3 (standard library only).
 
-It is written from the project's docs alone (docs/numerics.md, docs/cli.md, docs/language.md)
-and shares no code with the C runtime, so that the end-to-end tests in test/run/ compare two independent readings:
+It is written from the project's docs alone (docs/numerics.md, docs/vector-ops.md, docs/cli.md,
+docs/language.md; the vector ops also from the pto-isa CPU simulator's rules) and shares no code
+with the C runtime, so that the end-to-end tests in test/run/ compare two independent readings:
 
     python3 ref.py run KERNEL.pto [--func NAME] --in NAME=FILE.npy ... --out NAME=FILE.npy ... \
-                   [--arg NAME=INT]
-    python3 ref.py --self-test          every worked vector of docs/numerics.md, and more
+                   [--arg NAME=VALUE]
+    python3 ref.py --self-test          every worked vector of docs/numerics.md and
+                                        docs/vector-ops.md, and more
 
 `run` interprets the kernel (the PTO subset that the runtime executes: tquant INT8 and MX,
 tdequant, tgemv.bias, tmov, tload/tstore through make_tensor_view/partition_view, alloc_tile,
-tassign, arith.constant, return; Level 1 and Level 2) tile by tile: each tile is its own array
+tassign, the vector ops -- elementwise, tile-scalar, texpands, row and column reductions and
+broadcasts, tcvt, tci --, arith's scalar ops, scf.for / scf.if / scf.yield, return; Level 1
+and Level 2) tile by tile: each tile is its own array
 of element bit patterns in logical (row, col) order over the full physical shape, zero at the
 start, so positions no op writes read back as 0 (docs/cli.md). It does not model addresses: two tiles
 never share bytes here.
@@ -1261,19 +1265,51 @@ def parse_funcs(text):
     return funcs
 
 
-OP_START = re.compile(r'(?m)^[ \t]*((?:%[\w$.-]+[ \t]*,[ \t]*)*%[\w$.-]+[ \t]*=[ \t]*)?'
-                      r'(pto\.[\w.]+|tgemv\.bias|arith\.constant|func\.return|return)\b')
-NAME = r'%[\w$.-]+'
+OP_START = re.compile(r'(?m)^[ \t]*((?:%[\w$.-]+(?::\d+)?[ \t]*,[ \t]*)*%[\w$.-]+(?::\d+)?[ \t]*=[ \t]*)?'
+                      r'(pto\.[\w.]+|tgemv\.bias|arith\.\w+|scf\.\w+|func\.return|func\.call|call|return)\b')
+NAME = r'%[\w$.-]+(?:#\d+)?'
+REGION_OPS = ('scf.for', 'scf.if')
 
 
-def split_ops(body):
-    starts = list(OP_START.finditer(body))
+def _result_names(group):
+    """Result names of `%a, %b =` or `%r:2 =` (the pack's members are r#0, r#1)."""
+    out = []
+    for m in re.finditer(r'%([\w$.-]+)(?::(\d+))?', group or ''):
+        if m.group(2):
+            out += ['%s#%d' % (m.group(1), k) for k in range(int(m.group(2)))]
+        else:
+            out.append(m.group(1))
+    return out
+
+
+def split_ops(body, start=0, end=None):
+    """The ops of a block: (name, result names, text, line, regions) where a region op
+    (scf.for, scf.if) has its header as text and its bodies, each a list of ops, as regions."""
+    end = len(body) if end is None else end
     ops = []
-    for i, m in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
-        res = re.findall(NAME, m.group(1) or '')
-        ops.append((m.group(2), [r[1:] for r in res], body[m.end():end].strip(),
-                    body[:m.start()].count('\n')))
+    pos = start
+    m = OP_START.search(body, pos, end)
+    while m:
+        name = m.group(2)
+        line = body.count('\n', 0, m.start())
+        if name in REGION_OPS:
+            lb = body.index('{', m.end())
+            rb = _matching(body, lb, '{', '}')
+            regions = [split_ops(body, lb + 1, rb)]
+            nxt = rb + 1
+            em = re.compile(r'\s*else\s*\{').match(body, nxt) if name == 'scf.if' else None
+            if em:
+                lb2 = em.end() - 1
+                rb2 = _matching(body, lb2, '{', '}')
+                regions.append(split_ops(body, lb2 + 1, rb2))
+                nxt = rb2 + 1
+            ops.append((name, _result_names(m.group(1)), body[m.end():lb].strip(), line, regions))
+            m = OP_START.search(body, nxt, end)
+            continue
+        n = OP_START.search(body, m.end(), end)
+        stop = n.start() if n else end
+        ops.append((name, _result_names(m.group(1)), body[m.end():stop].strip(), line, None))
+        m = n
     return ops
 
 
@@ -1321,6 +1357,173 @@ def _l1_result_types(text):
     if rs.startswith('('):
         rs = rs[1:rs.rfind(')')]
     return [parse_type(t) for t in _split_top(rs)]
+
+
+def int_width(ty):
+    """Bit width of an integer type (index is 64-bit); None for other types."""
+    if ty == 'index':
+        return 64
+    m = re.match(r'^[su]?i(\d+)$', ty)
+    return int(m.group(1)) if m else None
+
+
+def sext(v, w):
+    """v as a signed w-bit integer (i1: 0 or 1)."""
+    v &= (1 << w) - 1
+    if w > 1 and v >> (w - 1):
+        v -= 1 << w
+    return v
+
+
+def float_round(ty, x):
+    if ty == 'f64':
+        return x
+    if math.isnan(x):
+        return x
+    return to_float(ty, float_to_bits(ty, x))
+
+
+def arith_binary(kind, ty, a, b, fail):
+    """arith integer and float binary ops (MLIR): integers wrap at the type's width, division
+    by zero, divsi's INT_MIN / -1 and shifts of at least the width are errors."""
+    if kind in ('addf', 'subf', 'mulf', 'divf', 'maximumf', 'minimumf', 'maxnumf', 'minnumf', 'remf'):
+        if kind in ('maximumf', 'minimumf'):
+            if math.isnan(a) or math.isnan(b):
+                return NAN
+            if a == b == 0:
+                neg = math.copysign(1, a) < 0
+                negb = math.copysign(1, b) < 0
+                pick = (neg and negb) if kind == 'maximumf' else (neg or negb)
+                return -0.0 if pick else 0.0
+            return max(a, b) if kind == 'maximumf' else min(a, b)
+        if kind in ('maxnumf', 'minnumf'):
+            if math.isnan(a):
+                return b
+            if math.isnan(b):
+                return a
+            return max(a, b) if kind == 'maxnumf' else min(a, b)
+        if ty not in FLOAT_FMT:
+            fail('%s on %s is not modelled' % (kind, ty))
+        dt = ty
+        ab, bb_ = float_to_bits(dt, a), float_to_bits(dt, b)
+        if math.isnan(a) or math.isnan(b):
+            return NAN
+        op = {'addf': 'add', 'subf': 'sub', 'mulf': 'mul', 'divf': 'div'}.get(kind)
+        if op is None:
+            fail('%s is not modelled' % kind)
+        return to_float(dt, farith(op, dt, ab, bb_))
+    w = int_width(ty)
+    if w is None:
+        fail('%s on %s is not modelled' % (kind, ty))
+    mask = (1 << w) - 1
+    ua, ub = a & mask, b & mask
+    sa, sb = sext(a, w), sext(b, w)
+    if kind in ('divsi', 'divui', 'remsi', 'remui', 'ceildivsi', 'floordivsi') and ub == 0:
+        fail('%s: division by zero' % kind)
+    if kind in ('divsi', 'ceildivsi', 'floordivsi') and sb == -1 and sa == -(1 << (w - 1)) and w > 1:
+        fail('%s: signed overflow' % kind)
+    if kind in ('shli', 'shrsi', 'shrui') and ub >= w:
+        fail('%s: shift amount %d is at least the bit width %d' % (kind, ub, w))
+    if kind == 'addi':
+        r = sa + sb
+    elif kind == 'subi':
+        r = sa - sb
+    elif kind == 'muli':
+        r = sa * sb
+    elif kind == 'divsi':
+        q = abs(sa) // abs(sb)
+        r = q if (sa < 0) == (sb < 0) else -q
+    elif kind == 'divui':
+        r = ua // ub
+    elif kind == 'remsi':
+        q = abs(sa) % abs(sb)
+        r = -q if sa < 0 else q
+    elif kind == 'remui':
+        r = ua % ub
+    elif kind == 'ceildivsi':
+        r = -((-sa) // sb)
+    elif kind == 'floordivsi':
+        r = sa // sb
+    elif kind == 'maxsi':
+        r = max(sa, sb)
+    elif kind == 'minsi':
+        r = min(sa, sb)
+    elif kind == 'maxui':
+        r = max(ua, ub)
+    elif kind == 'minui':
+        r = min(ua, ub)
+    elif kind == 'andi':
+        r = ua & ub
+    elif kind == 'ori':
+        r = ua | ub
+    elif kind == 'xori':
+        r = ua ^ ub
+    elif kind == 'shli':
+        r = ua << ub
+    elif kind == 'shrsi':
+        r = sa >> ub
+    elif kind == 'shrui':
+        r = ua >> ub
+    else:
+        fail('arith.%s is not modelled' % kind)
+    return sext(r, w)
+
+
+def arith_cmp(kind, pred, ty, a, b):
+    if kind == 'cmpf':
+        if math.isnan(a) or math.isnan(b):
+            return int(pred in ('une', 'uno', 'ueq', 'ult', 'ule', 'ugt', 'uge', 'true'))
+        base = pred[1:] if pred[0] in 'ou' else pred
+        return int({'eq': a == b, 'ne': a != b, 'lt': a < b, 'le': a <= b, 'gt': a > b,
+                    'ge': a >= b, 'rd': True, 'o': True, 'rue': True}.get(base, pred == 'true'))
+    w = int_width(ty)
+    mask = (1 << w) - 1
+    if pred[0] == 'u':
+        a, b = a & mask, b & mask
+    else:
+        a, b = sext(a, w), sext(b, w)
+    op = pred[1:] if pred[0] in 'su' else pred
+    return int({'eq': a == b, 'ne': a != b, 'lt': a < b, 'le': a <= b, 'gt': a > b,
+                'ge': a >= b}[op])
+
+
+def arith_cast(kind, src_ty, dst_ty, v, fail):
+    ws, wd = int_width(src_ty), int_width(dst_ty)
+    if kind in ('index_cast', 'extsi'):
+        r = sext(v, ws)
+        if kind == 'index_cast' and sext(r, wd) != r:
+            fail('index_cast: %d does not fit in %s' % (r, dst_ty))
+        return sext(r, wd)
+    if kind in ('index_castui', 'extui'):
+        r = v & ((1 << ws) - 1)
+        if kind == 'index_castui' and r >> wd:
+            fail('index_castui: %d does not fit in %s' % (r, dst_ty))
+        return sext(r, wd)
+    if kind == 'trunci':
+        return sext(v, wd)
+    if kind in ('sitofp', 'uitofp'):
+        x = sext(v, ws) if kind == 'sitofp' else v & ((1 << ws) - 1)
+        return to_float(dst_ty, FLOAT_FMT[dst_ty].encode_exact(x < 0, Fraction(abs(x)), False))
+    if kind in ('extf', 'truncf'):
+        return float_round(dst_ty, v)
+    fail('arith.%s is not modelled' % kind)
+
+
+def scalar_arg(ty, text):
+    """The value of --arg NAME=TEXT for a scalar argument of type ty: an integer wrapped to
+    the type's width, or a float rounded once to a float type."""
+    text = str(text)
+    if ty in FLOAT_FMT or ty == 'f64':
+        try:
+            fr = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return float_round(ty, float(text))
+        if ty == 'f64':
+            return float(fr)
+        return to_float(ty, FLOAT_FMT[ty].encode_exact(fr < 0 or text.strip().startswith('-'), abs(fr), False))
+    w = int_width(ty)
+    v = int(text, 0)
+    return sext(v, w) if w else v
 
 
 class Machine:
@@ -1399,7 +1602,7 @@ class Machine:
             else:
                 if name not in self.scalars:
                     raise RefError("scalar argument '%%%s' needs --arg" % name)
-                self.env[name] = self.scalars[name]
+                self.env[name] = scalar_arg(t[1], self.scalars[name])
 
     def constant(self, text, line):
         """The value of `arith.constant LITERAL : TYPE`: an int for integer types (true/false
@@ -1422,7 +1625,8 @@ class Machine:
             return to_float(ty, FLOAT_FMT[ty].encode_exact(fr < 0 or lit.startswith('-'), abs(fr), False))
         if lit in ('true', 'false'):
             return int(lit == 'true')
-        return int(lit, 0)
+        w = int_width(ty)
+        return sext(int(lit, 0), w) if w else int(lit, 0)
 
     def scalar_bits(self, name, dt):
         """A scalar operand as the bits of one element of dt."""
@@ -1471,8 +1675,92 @@ class Machine:
 
     def run(self):
         self.bind_args()
-        for opname, res, text, line in split_ops(self.func.body):
-            self.step(opname, res, text, line)
+        self.run_block(split_ops(self.func.body))
+
+    def run_block(self, ops):
+        """Runs a block's ops; returns the values of its scf.yield (or [])."""
+        for opname, res, text, line, regions in ops:
+            if opname == 'scf.yield':
+                return [self.env[n] for n in _l1_operands(text)]
+            if regions is not None:
+                self.region_op(opname, res, text, line, regions)
+            elif opname.startswith('arith.') and opname != 'arith.constant':
+                self.arith(opname, res, text, line)
+            else:
+                self.step(opname, res, text, line)
+        return []
+
+    def region_op(self, op, res, text, line, regions):
+        """scf.for (signed induction from lb while < ub by a positive step, iter_args carried,
+        results the last values) and scf.if (the then or else region's yield)."""
+        env = self.env
+        if op == 'scf.if':
+            cond = self.int_of(re.findall(NAME, text)[0][1:])
+            if cond & 1:
+                vals = self.run_block(regions[0])
+            elif len(regions) > 1:
+                vals = self.run_block(regions[1])
+            else:
+                vals = []
+            for n, v in zip(res, vals):
+                env[n] = v
+            return
+        m = re.match(r'\s*(' + NAME + r')\s*=\s*(' + NAME + r')\s+to\s+(' + NAME + r')\s+step\s+(' + NAME + ')', text)
+        if not m:
+            self.fail(line, 'cannot read the scf.for header')
+        iv = m.group(1)[1:]
+        lb, ub, st = (self.int_of(m.group(k)[1:]) for k in (2, 3, 4))
+        if st <= 0:
+            self.fail(line, 'scf.for step %d is not positive' % st)
+        carried = []
+        im = re.search(r'iter_args\s*\(', text)
+        if im:
+            inner = text[im.end():_matching(text, im.end() - 1, '(', ')')]
+            for item in _split_top(inner):
+                a, b = [x.strip()[1:] for x in item.split('=')]
+                carried.append(a)
+                env[a] = env[b]
+        i = lb
+        while i < ub:
+            env[iv] = i
+            vals = self.run_block(regions[0])
+            for n, v in zip(carried, vals):
+                env[n] = v
+            i += st
+        for n, c in zip(res, carried):
+            env[n] = env[c]
+
+    def int_of(self, name):
+        v = self.env.get(name)
+        if not isinstance(v, int):
+            raise RefError('%%%s is not a known integer' % name)
+        return v
+
+    def arith(self, op, res, text, line):
+        """The arith dialect on scalars (MLIR's semantics; undefined behaviour is an error)."""
+        env = self.env
+        kind = op[6:]
+        names = [n[1:] for n in re.findall(NAME, text.split(':')[0])]
+        ty = text[text.rfind(':') + 1:].strip()
+        if kind in ('index_cast', 'index_castui', 'extsi', 'extui', 'trunci', 'sitofp', 'uitofp',
+                    'fptosi', 'fptoui', 'extf', 'truncf', 'bitcast'):
+            src_ty, dst_ty = [x.strip() for x in ty.split(' to ')] if ' to ' in ty else (ty, ty)
+            env[res[0]] = arith_cast(kind, src_ty, dst_ty, env[names[0]], lambda msg: self.fail(line, msg))
+            return
+        if kind == 'cmpi' or kind == 'cmpf':
+            pm = re.match(r'\s*"?(\w+)"?\s*,', text)
+            a, b = env[names[0]], env[names[1]]
+            env[res[0]] = arith_cmp(kind, pm.group(1), ty, a, b)
+            return
+        if kind == 'select':
+            c, a, b = (env[n] for n in names[:3])
+            env[res[0]] = a if c & 1 else b
+            return
+        if kind == 'negf':
+            env[res[0]] = float_round(ty, -env[names[0]])
+            return
+        a, b = env[names[0]], env[names[1]]
+        env[res[0]] = arith_binary(kind, ty, a, b, lambda msg: self.fail(line, msg))
 
     def step(self, op, res, text, line):
         env = self.env
@@ -1701,7 +1989,7 @@ def cmd_run(argv):
     scal = {}
     for s in o.args:
         n, v = s.split('=', 1)
-        scal[n.lstrip('%')] = int(v, 0)
+        scal[n.lstrip('%')] = v
     mach = Machine(cand[0], inputs, scal)
     mach.run()
     for s in o.outs:
@@ -2050,6 +2338,69 @@ def self_test():
     check('tci i16 wraps', [d.get(0, j) for j in range(4)], [0x7FFE, 0x7FFF, 0x8000, 0x8001])
     op_tci(d, 1, True)
     check('tci descending', [d.get(0, j) for j in range(4)], [1, 0, 0xFFFF, 0xFFFE])
+    # ---- arith (MLIR semantics) and scf ----
+    def nofail(msg):
+        raise RefError(msg)
+    check('divsi -7 / 2', arith_binary('divsi', 'i32', -7, 2, nofail), -3)
+    check('remsi -7 % 2', arith_binary('remsi', 'i32', -7, 2, nofail), -1)
+    check('floordivsi -7 / 2', arith_binary('floordivsi', 'index', -7, 2, nofail), -4)
+    check('ceildivsi -7 / 2, 7 / 2', [arith_binary('ceildivsi', 'index', -7, 2, nofail),
+                                      arith_binary('ceildivsi', 'index', 7, 2, nofail)], [-3, 4])
+    check('shrsi -8 >> 1', arith_binary('shrsi', 'i8', -8, 1, nofail), -4)
+    check('shrui i8 -8 >> 1', arith_binary('shrui', 'i8', -8, 1, nofail), 124)
+    check('addi i8 127 + 1 wraps', arith_binary('addi', 'i8', 127, 1, nofail), -128)
+    check('muli index wraps', arith_binary('muli', 'index', 1 << 62, 4, nofail), 0)
+    check('maxui i32 -1, 1', arith_binary('maxui', 'i32', -1, 1, nofail), -1)
+    check('minsi i32 -1, 1', arith_binary('minsi', 'i32', -1, 1, nofail), -1)
+    check('cmpi ult -1, 1', arith_cmp('cmpi', 'ult', 'i32', -1, 1), 0)
+    check('cmpi slt -1, 1', arith_cmp('cmpi', 'slt', 'i32', -1, 1), 1)
+    check('index_cast i32 -> index', arith_cast('index_cast', 'i32', 'index', -5, nofail), -5)
+    check('index_castui i32 -> index', arith_cast('index_castui', 'i32', 'index', -1, nofail), 0xFFFFFFFF)
+    check('trunci 300 -> i8', arith_cast('trunci', 'i32', 'i8', 300, nofail), 44)
+    check('maximumf(-0, +0)', math.copysign(1, arith_binary('maximumf', 'f32', -0.0, 0.0, nofail)), 1.0)
+    check('minimumf(-0, +0)', math.copysign(1, arith_binary('minimumf', 'f32', -0.0, 0.0, nofail)), -1.0)
+    check('addf f32 rounds', arith_binary('addf', 'f32', 1.0, 2.0 ** -24, nofail), 1.0)
+    for what, args in (('divsi by zero', ('divsi', 'i32', 1, 0)), ('divsi overflow', ('divsi', 'i32', -2 ** 31, -1)),
+                       ('shli by the width', ('shli', 'i32', 1, 32))):
+        try:
+            arith_binary(*args, nofail)
+            fails.append('%s: no error' % what)
+        except RefError:
+            pass
+    try:
+        arith_cast('index_cast', 'index', 'i32', 1 << 40, nofail)
+        fails.append('index_cast out of range: no error')
+    except RefError:
+        pass
+    kernel = '''module {
+  func.func @k(%n: index, %t: !pto.tile_buf<vec, 1x8xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %z = arith.constant 0 : i32
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z, %cnt = %z) -> (i32, i32) {
+      %ii = arith.index_cast %i : index to i32
+      %p = arith.cmpi slt, %i, %c3 : index
+      %a2 = scf.if %p -> (i32) {
+        %x = arith.addi %acc, %ii : i32
+        scf.yield %x : i32
+      } else {
+        %y = arith.subi %acc, %ii : i32
+        scf.yield %y : i32
+      }
+      %one = arith.constant 1 : i32
+      %c2 = arith.addi %cnt, %one : i32
+      scf.yield %a2, %c2 : i32, i32
+    }
+    %s = arith.muli %r#0, %r#1 : i32
+    pto.tci ins(%s : i32) outs(%t : !pto.tile_buf<vec, 1x8xi32>)
+    return
+  }
+}'''
+    for n, want in ((5, -20), (1, 0), (0, 0), (3, 9)):
+        mach = Machine(parse_funcs(kernel)[0], {}, {'n': str(n)})
+        mach.run()
+        check('scf.for/if kernel n=%d' % n, to_int('i32', mach.env['t'].get(0, 1)), want + 1)   # element 1: start + 1
     # ---- .npy bytes as numpy.save writes them ----
     hdr = npy_bytes(Array('<f4', (32, 64), [0] * 2048))[:128]
     check('npy header', hdr, b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, "

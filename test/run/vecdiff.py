@@ -200,6 +200,18 @@ def build_cases():
             cases.append(Case('rowexpand', op, dst(dt), [make(dt, R, 1, VR, 1, rng, 'c'), full(dt)]))
             cases.append(Case('rowexpand', op, dst(dt), [full(dt), make(dt, R, per, VR, per, rng)]))
             cases.append(Case('colexpand', op, dst(dt), [full(dt), make(dt, 1, C, 1, VC, rng)]))
+    # big tiles of any bits: the hand-written kernels' fast paths and their fallbacks
+    def anybits(dt, n=64):
+        return Spec(dt, n, n, n, n, 'r', [rng.getrandbits(8 * SIZE[dt]) if rng.random() < 0.5
+                                          else rand_bits(dt, rng) for _ in range(n * n)])
+    for op in ('sqrt', 'recip', 'rsqrt'):
+        cases.append(Case('unary', op, dst('f32', 64, 64, 64, 64), [anybits('f32')]))
+    for op in ('add', 'sub', 'mul', 'div'):
+        for dt in FLOATS:
+            cases.append(Case('binary', op, dst(dt, 64, 64, 64, 64), [anybits(dt), anybits(dt)]))
+    for ddt in ('f16', 'bf16', 'i32', 'i16'):
+        for sat in (0, 1):
+            cases.append(Case('tcvt', '-', dst(ddt, 64, 64, 64, 64), [anybits('f32')], sat=sat))
     cvt = {'f32': ('f16', 'bf16', 'f32', 'i32', 'i16'), 'f16': ('f32', 'i32', 'i16', 'i8', 'ui8'),
            'bf16': ('f32', 'i32', 'f16'), 'i32': ('f32', 'i16', 'ui16', 'ui8'),
            'i16': ('f16', 'f32', 'i32', 'ui32', 'ui8'), 'i8': ('f16', 'i16', 'i32'),
