@@ -448,6 +448,81 @@ static void enc_fp8_row_avx2(const uint32_t *x, uint8_t *out, int64_t ng, const 
     }
 }
 
+/* The AVX-512 form of enc_fp8_row_avx2 (same steps on 16 lanes; masks instead of blends;
+ * the sign from the pattern's top bit), two groups per step: the four vectors' codes are
+ * packed to bytes with unsigned saturation (codes are <= 0xFF) and put back in order. */
+#define MX_Z __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2")))
+MX_Z static inline __m512i e4m3_code_avx512(__m512 y)
+{
+    __m512i yi = _mm512_castps_si512(y);
+    __m512i a = _mm512_and_si512(yi, _mm512_set1_epi32(0x7FFFFFFF));
+    __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(a, 20), _mm512_set1_epi32(1));
+    __m512i norm = _mm512_add_epi32(a, _mm512_set1_epi32(0x7FFFF - (960 << 20)));
+    norm = _mm512_srli_epi32(_mm512_add_epi32(norm, lsb), 20);
+    norm = _mm512_min_epu32(norm, _mm512_set1_epi32(0x7E));
+    __m512i sub = _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_set1_ps(16384.0f)));
+    sub = _mm512_sub_epi32(sub, _mm512_set1_epi32(0x46800000));
+    __m512i mag = _mm512_mask_mov_epi32(norm, _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x3C800000)), sub);
+    return _mm512_mask_or_epi32(mag, _mm512_movepi32_mask(yi), mag, _mm512_set1_epi32(0x80));
+}
+
+/* group_max_avx2 on 16 groups at a time: 16 vectors of lane maxima reduced by a transpose
+ * tree whose last step leaves the groups in order (lane 4k + j: group 4k + j). */
+MX_Z static inline __m512i lane_max_avx512(const uint32_t *x)
+{
+    const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF);
+    return _mm512_max_epi32(_mm512_and_si512(_mm512_loadu_si512((const void *)x), abs),
+                            _mm512_and_si512(_mm512_loadu_si512((const void *)(x + 16)), abs));
+}
+
+MX_Z static void group_max_avx512(const uint32_t *x, int64_t ng, uint32_t *out)
+{
+    int64_t g = 0;
+    for (; g + 16 <= ng; g += 16) {
+        const uint32_t *xg = x + g * GROUP;
+        /* written out: GCC -O2 keeps arrays of vectors in memory */
+#define MX_P(k) _mm512_max_epi32(_mm512_unpacklo_epi32(lane_max_avx512(xg + 64 * (k)), lane_max_avx512(xg + 64 * (k) + 32)), \
+                                 _mm512_unpackhi_epi32(lane_max_avx512(xg + 64 * (k)), lane_max_avx512(xg + 64 * (k) + 32)))
+#define MX_Q(a, b) _mm512_max_epi32(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b))
+        __m512i p0 = MX_P(0), p1 = MX_P(1), p2 = MX_P(2), p3 = MX_P(3);
+        __m512i p4 = MX_P(4), p5 = MX_P(5), p6 = MX_P(6), p7 = MX_P(7);
+        __m512i q[4] = {MX_Q(p0, p1), MX_Q(p2, p3), MX_Q(p4, p5), MX_Q(p6, p7)};
+#undef MX_P
+#undef MX_Q
+        __m512i r01 = _mm512_max_epi32(_mm512_shuffle_i32x4(q[0], q[1], 0x44), _mm512_shuffle_i32x4(q[0], q[1], 0xEE));
+        __m512i r23 = _mm512_max_epi32(_mm512_shuffle_i32x4(q[2], q[3], 0x44), _mm512_shuffle_i32x4(q[2], q[3], 0xEE));
+        _mm512_storeu_si512((void *)(out + g), _mm512_max_epi32(_mm512_shuffle_i32x4(r01, r23, 0x88),
+                                                                 _mm512_shuffle_i32x4(r01, r23, 0xDD)));
+    }
+    if (g < ng)
+        group_max_avx2(x + g * GROUP, ng - g, out + g);
+}
+
+MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv)
+{
+    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    int64_t g = 0;
+    for (; g + 2 <= ng; g += 2) {
+        const float *p = (const float *)(const void *)(x + g * GROUP);
+        __m512 s0 = _mm512_set1_ps(sv[g]), s1 = _mm512_set1_ps(sv[g + 1]);
+        __m512i c0 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p), s0));
+        __m512i c1 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 16), s0));
+        __m512i c2 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 32), s1));
+        __m512i c3 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 48), s1));
+        /* per 128-bit lane k: bytes c0[4k..4k+3] c1[..] c2[..] c3[..] */
+        __m512i b = _mm512_packus_epi16(_mm512_packus_epi32(c0, c1), _mm512_packus_epi32(c2, c3));
+        _mm512_storeu_si512((void *)(out + g * GROUP), _mm512_permutexvar_epi32(perm, b));
+    }
+    if (g < ng) {
+        const float *p = (const float *)(const void *)(x + g * GROUP);
+        __m512 s0 = _mm512_set1_ps(sv[g]);
+        __m512i c0 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p), s0));
+        __m512i c1 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 16), s0));
+        _mm_storeu_si128((__m128i *)(void *)(out + g * GROUP), _mm512_cvtepi32_epi8(c0));
+        _mm_storeu_si128((__m128i *)(void *)(out + g * GROUP + 16), _mm512_cvtepi32_epi8(c1));
+    }
+}
+
 /* Widens a f16 / bf16 row to fp32 patterns (vcvtph2ps is exact; it quiets a signalling NaN,
  * which only matters for a NaN group, whose outputs do not depend on the payload). */
 __attribute__((target("avx2,f16c")))
@@ -486,6 +561,7 @@ static void widen_row_avx2(ptort_dtype dt, const uint8_t *p, uint32_t *out, int6
  * widening pass; the group maxima are 16-bit integer maxima too. */
 typedef struct {
     uint16_t t[7][16];                     /* threshold i, broadcast to a vector's 16 lanes */
+    uint16_t c[32];                        /* t0 .. t6 in lanes 0 .. 6 (AVX-512 lookups) */
 } Fp4Thr;
 
 static Fp4Thr fp4_thr[2][256] __attribute__((aligned(32)));    /* [bf16][e] */
@@ -516,6 +592,7 @@ static const Fp4Thr *fp4_thresholds(int bf16)
                 }
                 for (int l = 0; l < 16; l++)
                     __atomic_store_n(&fp4_thr[bf16][e].t[i][l], (uint16_t)lo, __ATOMIC_RELAXED);
+                __atomic_store_n(&fp4_thr[bf16][e].c[i], (uint16_t)lo, __ATOMIC_RELAXED);
             }
         __atomic_store_n(&fp4_thr_ready[bf16], 1, __ATOMIC_RELEASE);
     }
@@ -588,6 +665,78 @@ static void enc_fp4_h_avx2(const uint16_t *x, uint8_t *out, int64_t ng, const ui
         _mm_storeu_si128((__m128i *)(void *)(out + g * 16), _mm256_castsi256_si128(w));
     }
     _mm256_zeroupper();
+}
+
+/* enc_fp4_h_avx2 with one 32-lane vector per group and a binary search instead of 7
+ * compares: the code's magnitude is the number of thresholds below |x|'s pattern, i.e.
+ * 4 [|x| > t3] + 2 [|x| > t(that + 1)] + [|x| > t(that)], the thresholds looked up per lane
+ * (vpermw) from the compact copy. madd pairs the codes (lo + 16 * hi, one per 32-bit lane);
+ * four groups' pairs are packed to 64 bytes and put back in order. */
+MX_Z static inline __m512i fp4_pairs_avx512(const uint16_t *x, const Fp4Thr *t)
+{
+    const __m512i abs = _mm512_set1_epi16(0x7FFF), one = _mm512_set1_epi16(1);
+    __m512i tv = _mm512_loadu_si512((const void *)t->c);
+    __m512i t3 = _mm512_broadcast_i64x4(_mm256_load_si256((const __m256i *)(const void *)t->t[3]));
+    __m512i h = _mm512_loadu_si512((const void *)x);
+    __m512i a = _mm512_and_si512(h, abs);
+    __m512i c = _mm512_maskz_mov_epi16(_mm512_cmpgt_epi16_mask(a, t3), _mm512_set1_epi16(4));
+    __m512i th = _mm512_permutexvar_epi16(_mm512_add_epi16(c, one), tv);
+    c = _mm512_mask_add_epi16(c, _mm512_cmpgt_epi16_mask(a, th), c, _mm512_set1_epi16(2));
+    th = _mm512_permutexvar_epi16(c, tv);
+    c = _mm512_mask_add_epi16(c, _mm512_cmpgt_epi16_mask(a, th), c, one);
+    c = _mm512_mask_add_epi16(c, _mm512_movepi16_mask(h), c, _mm512_set1_epi16(8));   /* c < 8 */
+    return _mm512_madd_epi16(c, _mm512_set1_epi32(0x00100001));
+}
+
+MX_Z static void enc_fp4_h_avx512(const uint16_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
+                                  const Fp4Thr *thr)
+{
+    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    int64_t g = 0;
+    for (; g + 4 <= ng; g += 4) {
+        __m512i m0 = fp4_pairs_avx512(x + g * GROUP, &thr[ge[g] & 0xFFu]);
+        __m512i m1 = fp4_pairs_avx512(x + (g + 1) * GROUP, &thr[ge[g + 1] & 0xFFu]);
+        __m512i m2 = fp4_pairs_avx512(x + (g + 2) * GROUP, &thr[ge[g + 2] & 0xFFu]);
+        __m512i m3 = fp4_pairs_avx512(x + (g + 3) * GROUP, &thr[ge[g + 3] & 0xFFu]);
+        /* per 128-bit lane k: bytes m0[4k..4k+3] m1[..] m2[..] m3[..] */
+        __m512i b = _mm512_packus_epi16(_mm512_packus_epi32(m0, m1), _mm512_packus_epi32(m2, m3));
+        _mm512_storeu_si512((void *)(out + g * 16), _mm512_permutexvar_epi32(perm, b));
+    }
+    for (; g < ng; g++)
+        _mm_storeu_si128((__m128i *)(void *)(out + g * 16),
+                         _mm512_cvtepi32_epi8(fp4_pairs_avx512(x + g * GROUP, &thr[ge[g] & 0xFFu])));
+}
+
+/* group_max16_avx2 on 16 groups at a time: a transpose tree over 16-bit lanes leaves the
+ * maxima of groups 0-7 in the first 128-bit lane and of groups 8-15 in the third. */
+MX_Z static void group_max16_avx512(const uint16_t *x, int64_t ng, int bf16, uint32_t *out)
+{
+    const __m512i abs = _mm512_set1_epi16(0x7FFF);
+    int64_t g = 0;
+    for (; g + 16 <= ng; g += 16) {
+        const uint16_t *xg = x + g * GROUP;
+#define MX_A(k) _mm512_and_si512(_mm512_loadu_si512((const void *)(xg + 32 * (k))), abs)
+#define MX_P(k) _mm512_max_epu16(_mm512_unpacklo_epi16(MX_A(2 * (k)), MX_A(2 * (k) + 1)), \
+                                 _mm512_unpackhi_epi16(MX_A(2 * (k)), MX_A(2 * (k) + 1)))
+#define MX_Q(a, b) _mm512_max_epu16(_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b))
+#define MX_R(a, b) _mm512_max_epu16(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b))
+        __m512i p0 = MX_P(0), p1 = MX_P(1), p2 = MX_P(2), p3 = MX_P(3);
+        __m512i p4 = MX_P(4), p5 = MX_P(5), p6 = MX_P(6), p7 = MX_P(7);
+        __m512i r0 = MX_R(MX_Q(p0, p1), MX_Q(p2, p3)), r1 = MX_R(MX_Q(p4, p5), MX_Q(p6, p7));
+#undef MX_A
+#undef MX_P
+#undef MX_Q
+#undef MX_R
+        __m512i s = _mm512_max_epu16(_mm512_shuffle_i32x4(r0, r1, 0x44), _mm512_shuffle_i32x4(r0, r1, 0xEE));
+        s = _mm512_max_epu16(s, _mm512_shuffle_i32x4(s, s, 0xB1));
+        __m256i w = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_castsi512_si128(s)),
+                                            _mm512_extracti32x4_epi32(s, 2), 1);
+        __m512i f = bf16 ? _mm512_slli_epi32(_mm512_cvtepu16_epi32(w), 16)
+                         : _mm512_castps_si512(_mm512_cvtph_ps(w));
+        _mm512_storeu_si512((void *)(out + g), f);
+    }
+    if (g < ng)
+        group_max16_avx2(x + g * GROUP, ng - g, bf16, out + g);
 }
 #endif
 
@@ -754,11 +903,13 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
             x16 = b;
             xst = npad;
         }
+        void (*gmx)(const uint16_t *, int64_t, int, uint32_t *) =
+            ptort_use_avx512() ? group_max16_avx512 : group_max16_avx2;
         if (xst == npad)
-            group_max16_avx2(x16, tg, cfg->bf16_src, gmax);
+            gmx(x16, tg, cfg->bf16_src, gmax);
         else
             for (int64_t r = 0; r < m; r++)
-                group_max16_avx2(x16 + r * xst, ng, cfg->bf16_src, gmax + r * ng);
+                gmx(x16 + r * xst, ng, cfg->bf16_src, gmax + r * ng);
     } else {
         if (src->dtype == PTORT_F32 && n == npad) {
             x = (const uint32_t *)(const void *)sb;
@@ -775,11 +926,13 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
             x = xbuf;
             xst = npad;
         }
+        void (*gmx)(const uint32_t *, int64_t, uint32_t *) =
+            ptort_use_avx512() ? group_max_avx512 : group_max_avx2;
         if (xst == npad)
-            group_max_avx2(x, tg, gmax);
+            gmx(x, tg, gmax);
         else
             for (int64_t r = 0; r < m; r++)
-                group_max_avx2(x + r * xst, ng, gmax + r * ng);
+                gmx(x + r * xst, ng, gmax + r * ng);
     }
 
     /* pass 2: parameters (as fp32, then max and scaling in the src dtype: RNE, exact for
@@ -809,7 +962,9 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     const Fp4Thr *thr = cfg->fp4 ? fp4_thresholds(cfg->bf16_src) : NULL;
     if (n == npad && xst == npad && dst_st == ng * gbytes) {
         if (cfg->fp4)
-            enc_fp4_h_avx2(x16, db, tg, ge, thr);
+            (ptort_use_avx512() ? enc_fp4_h_avx512 : enc_fp4_h_avx2)(x16, db, tg, ge, thr);
+        else if (ptort_use_avx512())
+            enc_fp8_row_avx512(x, db, tg, gs);
         else
             enc_fp8_row_avx2(x, db, tg, gs);
         for (int64_t i = 0; i < tg && anynan; i++)
@@ -820,7 +975,9 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     for (int64_t r = 0; r < m; r++) {
         uint8_t *out = n == npad ? db + r * dst_st : codes;
         if (cfg->fp4)
-            enc_fp4_h_avx2(x16 + r * xst, out, ng, ge + r * ng, thr);
+            (ptort_use_avx512() ? enc_fp4_h_avx512 : enc_fp4_h_avx2)(x16 + r * xst, out, ng, ge + r * ng, thr);
+        else if (ptort_use_avx512())
+            enc_fp8_row_avx512(x + r * xst, out, ng, gs + r * ng);
         else
             enc_fp8_row_avx2(x + r * xst, out, ng, gs + r * ng);
         for (int64_t gi = 0; gi < ng && anynan; gi++)

@@ -728,10 +728,18 @@ static void random_groups(void)
     CHECK(bad == 0);
 }
 
-/* The AVX2 row kernels against the portable code on random bit patterns: NaN groups, +-Inf,
+/* The AVX-512 and AVX2 row kernels against the portable code on random bit patterns: NaN groups, +-Inf,
  * subnormals, huge and tiny groups, every source dtype, both algorithms, widths that are and
  * are not multiples of 32; every byte of dst, exp, max and scaling must agree. */
 extern int ptort_force_portable;
+extern int ptort_force_no_avx512;
+
+/* 0 = the widest kernels the CPU has, 1 = AVX2 at most, 2 = portable */
+static void set_pass(int pass)
+{
+    ptort_force_portable = pass == 2;
+    ptort_force_no_avx512 = pass >= 1;
+}
 
 static void fast_vs_portable(void)
 {
@@ -775,9 +783,9 @@ static void fast_vs_portable(void)
                     setup(&io, fp4, sdt, PTORT_AXIS1, M, C, M, widths[wi], 0);
                     ptort_tile_fill(ctx, &io.src, host, M, C);
                     (void)sz;
-                    static uint8_t out[2][A_SC + 8192];
-                    for (int pass = 0; pass < 2; pass++) {
-                        ptort_force_portable = pass;
+                    static uint8_t out[3][A_SC + 8192];
+                    for (int pass = 0; pass < 3; pass++) {
+                        set_pass(pass);
                         memset(mem + A_DST, 0xA5, sizeof out[0] - A_DST);
                         (void)(CHECK(ptort_tquant_mx(ctx, fp4 ? PTORT_MXFP4_E2M1 : PTORT_MXFP8,
                                               nv ? PTORT_SCALE_NV : PTORT_SCALE_OCP, PTORT_AXIS1,
@@ -787,29 +795,31 @@ static void fast_vs_portable(void)
                                     (long long)widths[wi], ptort_error(ctx)));
                         memcpy(out[pass] + A_DST, mem + A_DST, sizeof out[0] - A_DST);
                     }
-                    ptort_force_portable = 0;
-                    bad += memcmp(out[0] + A_DST, out[1] + A_DST, sizeof out[0] - A_DST) != 0;
+                    set_pass(0);
+                    bad += memcmp(out[0] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0;
+                    bad += memcmp(out[1] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0;
                 }
     CHECK_EQ(bad, 0);
 }
 
-/* The MXFP4 16-bit kernels (thresholds per exponent, AVX2) against the portable fp32 path
+/* The MXFP4 16-bit kernels (thresholds per exponent, AVX-512 and AVX2) against the portable fp32 path
  * at every scale: for every maximum of each exponent field (mantissa 0 and all ones, and
  * +Inf), groups hold that maximum and every pattern not above it whose exponent is within
  * 12 of the maximum's (every 97th one further down), both signs; f16 and bf16, OCP and NV.
  * Every byte of dst, exp, max and scaling must agree. */
 static int fp4_flush(Io *io, ptort_scale_alg alg, uint8_t *mem)
 {
-    static uint8_t out[2][A_SC + 8192];
-    for (int pass = 0; pass < 2; pass++) {
-        ptort_force_portable = pass;
+    static uint8_t out[3][A_SC + 8192];
+    for (int pass = 0; pass < 3; pass++) {
+        set_pass(pass);
         memset(mem + A_DST, 0xA5, sizeof out[0] - A_DST);
         CHECK(ptort_tquant_mx(ctx, PTORT_MXFP4_E2M1, alg, PTORT_AXIS1, &io->src, &io->dst,
                               &io->exp, &io->max, &io->sc, NULL) == PTORT_OK);
         memcpy(out[pass] + A_DST, mem + A_DST, sizeof out[0] - A_DST);
     }
-    ptort_force_portable = 0;
-    return memcmp(out[0] + A_DST, out[1] + A_DST, sizeof out[0] - A_DST) != 0;
+    set_pass(0);
+    return memcmp(out[0] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0 ||
+           memcmp(out[1] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0;
 }
 
 static void fp4_all_scales(void)
@@ -926,10 +936,11 @@ int main(void)
     random_groups();
     fast_vs_portable();
     fp4_all_scales();
-    fp4_all_halves();
-    ptort_force_portable = 1;
-    fp4_all_halves();
-    ptort_force_portable = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        set_pass(pass);
+        fp4_all_halves();
+    }
+    set_pass(0);
     ptort_ctx_free(ctx);
     return unit_done();
 }
