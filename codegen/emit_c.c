@@ -999,6 +999,11 @@ static void emit_op(Emit *e, const Op *op)
             emit_partition(e, op);
         break;
     case OC_RETURN: break; /* results are read by the harness */
+    case OC_FOR:
+    case OC_IF:
+    case OC_YIELD:
+        fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
+        break;
     case OC_TILE_VIEW: /* a new descriptor (treshape, subview) or a new valid shape */
         if (op->kind == OP_SET_VALIDSHAPE)
             emit_set_validshape(e, op);

@@ -196,7 +196,9 @@ typedef enum {
     OP_COUNT
 } OpKind;
 
-typedef enum { SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN } OpSyntax;
+typedef enum {
+    SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN, SYN_FOR, SYN_IF
+} OpSyntax;
 
 /* What an op does: the verifier and the C emitter have one function per class. */
 typedef enum {
@@ -213,6 +215,9 @@ typedef enum {
     OC_TILE_VIEW,   /* treshape, subview, set_validshape: views of a tile's bytes */
     OC_CONSTANT,    /* arith.constant */
     OC_RETURN,      /* func.return */
+    OC_FOR,         /* scf.for: a loop over its region */
+    OC_IF,          /* scf.if: one of its two regions */
+    OC_YIELD,       /* scf.yield: ends a region of scf.for / scf.if */
     OC_COUNT
 } OpClass;
 
@@ -236,7 +241,9 @@ enum {
     X(LHS, "lhs") X(RHS, "rhs") X(BIAS, "bias") X(FP, "fp") X(PRE_QUANT_SCALAR, "preQuantScalar") \
     X(ADDR, "addr") X(VALID_ROW, "valid_row") X(VALID_COL, "valid_col") X(TILE, "tile")          \
     X(PTR, "ptr") X(SHAPE, "shape") X(STRIDES, "strides") X(OFFSETS, "offsets") X(SIZES, "sizes") \
-    X(SOURCE, "source") X(OPERANDS, "operands")
+    X(SOURCE, "source") X(OPERANDS, "operands")                                                   \
+    X(LOWER_BOUND, "lowerBound") X(UPPER_BOUND, "upperBound") X(STEP, "step")                     \
+    X(INIT_ARGS, "initArgs") X(CONDITION, "condition") X(RESULTS, "results")
 
 typedef enum {
 #define X(id, s) ROLE_##id,

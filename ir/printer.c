@@ -357,7 +357,67 @@ static void print_tile_view(Printer *pr, const Op *op)
     put_result_types(pr, op);
 }
 
-static void print_custom(Printer *pr, const Op *op)
+static void print_blocks(Printer *pr, const Region *r, int indent, bool labels, bool terminators);
+
+/* ` {` the region `}` of a custom form: ops two columns right of the op. */
+static void put_custom_region(Printer *pr, const Region *r, int indent, bool terminators)
+{
+    sb_puts(&pr->b, " {\n");
+    print_blocks(pr, r, indent + 2, false, terminators);
+    sb_printf(&pr->b, "%*s}", indent, "");
+}
+
+/* scf.for and scf.if in MLIR's custom form; the terminator is shown only
+ * when it carries values (MLIR's printer does the same). */
+static void print_region_op(Printer *pr, const Op *op, int indent)
+{
+    StrBuf *b = &pr->b;
+    if (op->kind == OP_SCF_FOR) {
+        const Block *body = op->regions[0].first;
+        sb_putc(b, ' ');
+        put_value(pr, body->args[0]);
+        sb_puts(b, " = ");
+        put_value(pr, op->opnds[0]);
+        sb_puts(b, " to ");
+        put_value(pr, op->opnds[1]);
+        sb_puts(b, " step ");
+        put_value(pr, op->opnds[2]);
+        if (op->seg[3]) {
+            sb_puts(b, " iter_args(");
+            for (uint32_t i = 0; i < op->seg[3]; i++) {
+                sb_puts(b, i ? ", " : "");
+                put_value(pr, body->args[1 + i]);
+                sb_puts(b, " = ");
+                put_value(pr, op->opnds[3 + i]);
+            }
+            sb_puts(b, ") -> (");
+            put_value_types(pr, op->opnds + 3, op->seg[3]);
+            sb_putc(b, ')');
+        }
+        const Type *ivty = pr->f->values[body->args[0]].type;
+        if (ivty && !(ivty->kind == TY_SCALAR && ivty->dtype == DT_INDEX)) {
+            sb_puts(b, " : ");
+            put_type(pr, ivty);
+        }
+        put_custom_region(pr, &op->regions[0], indent, op->seg[3] > 0);
+    } else {
+        sb_putc(b, ' ');
+        put_value(pr, op->opnds[0]);
+        if (op->nres) {
+            sb_puts(b, " -> (");
+            put_value_types(pr, op->res, op->nres);
+            sb_putc(b, ')');
+        }
+        put_custom_region(pr, &op->regions[0], indent, op->nres > 0);
+        if (op->regions[1].first) {
+            sb_puts(b, " else");
+            put_custom_region(pr, &op->regions[1], indent, op->nres > 0);
+        }
+    }
+    put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+}
+
+static void print_custom(Printer *pr, const Op *op, int indent)
 {
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
@@ -475,6 +535,10 @@ static void print_custom(Printer *pr, const Op *op)
             put_value_types(pr, op->opnds, op->nopnds);
         }
         return;
+    case SYN_FOR:
+    case SYN_IF:
+        print_region_op(pr, op, indent);
+        return;
     }
 }
 
@@ -482,7 +546,8 @@ static void print_custom(Printer *pr, const Op *op)
 static bool needs_segments(const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
-    if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN)
+    if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN ||
+        in->syntax == SYN_FOR || in->syntax == SYN_IF)
         return false;
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1)
         return false;
@@ -492,7 +557,7 @@ static bool needs_segments(const Op *op)
     return in->syntax == SYN_COMPUTE;
 }
 
-static void print_generic(Printer *pr, const Op *op)
+static void print_generic(Printer *pr, const Op *op, int indent)
 {
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
@@ -525,6 +590,13 @@ static void print_generic(Printer *pr, const Op *op)
         sb_puts(b, " <{value = ");
         print_attr_value(b, op->constant);
         sb_puts(b, "}>");
+    }
+    for (uint32_t i = 0; i < op->nregions; i++) { /* ({ ^bb0(...): ... }, { ... }) */
+        sb_puts(b, i ? ", {\n" : " ({\n");
+        print_blocks(pr, &op->regions[i], indent + 2, true, true);
+        sb_printf(b, "%*s}", indent, "");
+        if (i + 1 == op->nregions)
+            sb_putc(b, ')');
     }
     put_attr_dict(pr, op->attrs, op->nattrs, pre.p, true);
     sb_free(&pre);
@@ -574,8 +646,9 @@ static void put_block_args(Printer *pr, const Block *b)
 /* The blocks of a region, their ops at indent. labels: each block that has
  * arguments, or is not the first, gets its `^bbN(...):` line two columns
  * left of its ops (MLIR's generic form; a custom form shows its entry
- * block's arguments in the op's own syntax). */
-static void print_blocks(Printer *pr, const Region *r, int indent, bool labels)
+ * block's arguments in the op's own syntax). terminators false: a block's
+ * last op, its terminator, is left out. */
+static void print_blocks(Printer *pr, const Region *r, int indent, bool labels, bool terminators)
 {
     unsigned k = 0;
     for (const Block *b = r->first; b; b = b->next, k++) {
@@ -589,7 +662,8 @@ static void print_blocks(Printer *pr, const Region *r, int indent, bool labels)
             sb_puts(&pr->b, ":\n");
         }
         for (const Op *op = b->first; op; op = op->next)
-            print_op(pr, op, indent);
+            if (terminators || op != b->last || op->kind != OP_SCF_YIELD)
+                print_op(pr, op, indent);
     }
 }
 
@@ -606,9 +680,9 @@ static void print_op(Printer *pr, const Op *op, int indent)
         sb_puts(&pr->b, " = ");
     }
     if (pr->generic || !custom_form_fits(op))
-        print_generic(pr, op);
+        print_generic(pr, op, indent);
     else
-        print_custom(pr, op);
+        print_custom(pr, op, indent);
     sb_putc(&pr->b, '\n');
     flush_if_big(pr);
 }
@@ -653,7 +727,7 @@ static void print_func(Printer *pr, const Func *f, int depth)
             sb_printf(b, ", sym_visibility = \"%s\"", vis[f->visibility]);
         sb_puts(b, "}> ({\n");
         if (!f->decl) /* a declaration's region is empty: no block */
-            print_blocks(pr, &f->body, depth + 2, true);
+            print_blocks(pr, &f->body, depth + 2, true, true);
         sb_printf(b, "%s})", indent);
         put_attr_dict(pr, f->attrs, f->nattrs, NULL, true);
         sb_puts(b, " : () -> ()\n");
@@ -677,7 +751,7 @@ static void print_func(Printer *pr, const Func *f, int depth)
         return;
     }
     sb_puts(b, " {\n");
-    print_blocks(pr, &f->body, depth + 2, false);
+    print_blocks(pr, &f->body, depth + 2, false, true);
     sb_printf(b, "%s}\n", indent);
 }
 

@@ -76,8 +76,14 @@ void pb_push_titem(Parser *p, Span key, Span val, int tok)
     PUSH(p->titems, p->ntitems, p->titems_cap, t);
 }
 
+static void region_pop(Parser *p);
+
 void pb_op_reset(Parser *p)
 {
+    /* regions whose '}' error recovery skipped are closed here */
+    while (p->nframes && p->depth < p->frames[p->nframes - 1].depth)
+        region_pop(p);
+    p->nbargs = 0;
     p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->ntitems = 0;
     p->open_type.end = p->open_type.begin;
     p->multi_result = false;
@@ -288,6 +294,9 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
     f->name_span = name;
     f->name = fname;
     f->visibility = (uint8_t)visibility;
+    while (p->nframes)
+        region_pop(p);
+    p->npend = 0;
     p->fn = f;
     p->blk = ir_entry(f);
     names_clear(p);
@@ -393,10 +402,14 @@ void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs)
 void pb_func_end(Parser *p, Span close)
 {
     Func *f = p->fn;
+    while (p->nframes) /* regions a syntax error left open */
+        region_pop(p);
     f->end_span = close;
     /* A syntax error after the last op may have swallowed the return. */
     const Op *last = ir_entry(f)->last;
-    if ((!last || last->kind != OP_RETURN) && diag_error_count(p->diag) == p->errors_at_op)
+    /* (an scf.yield there is the verifier's: it stands outside scf) */
+    if ((!last || (last->kind != OP_RETURN && last->kind != OP_SCF_YIELD)) &&
+        diag_error_count(p->diag) == p->errors_at_op)
         ERR(close, "function must end with 'return'");
     p->in_body = false;
     pb_op_reset(p);
@@ -585,6 +598,18 @@ static Op *emit(Parser *p, Draft *d)
         ids[i] = resolve_use(p, d->uses[i], d->utys ? d->utys[i] : NULL, &bad);
     Op *op = ir_op_new(p->m);
     ir_block_append(p->blk, op);
+    if (p->gen_nregions) { /* a generic op's regions, parsed before it */
+        uint32_t n = p->gen_nregions;
+        Region *r = ir_regions_new(p->m, op, n);
+        for (uint32_t i = 0; i < n; i++) {
+            r[i] = *p->pend[p->npend - n + i];
+            r[i].parent = op;
+            for (Block *b = r[i].first; b; b = b->next)
+                b->parent = &r[i];
+        }
+        p->npend -= n;
+        p->gen_nregions = 0;
+    }
     op->kind = d->kind;
     op->form = d->form;
     op->bad = bad;
@@ -1205,7 +1230,24 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
     return assign_group(p, d, 0, in->nroles, d->n, "");
 }
 
-void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults, uint32_t nattrs)
+static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults, uint32_t nattrs,
+                       uint32_t nregions);
+
+/* The generic form; the op's nregions regions are parsed already (pend):
+ * the op built takes them, and an op not built drops them. */
+void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults, uint32_t nattrs,
+                   uint32_t nregions)
+{
+    if (nregions > p->npend) /* a region lost to error recovery */
+        nregions = (uint32_t)p->npend;
+    p->gen_nregions = nregions;
+    op_generic(p, name, nuses, nparams, nresults, nattrs, nregions);
+    p->npend -= p->gen_nregions;
+    p->gen_nregions = 0;
+}
+
+static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults, uint32_t nattrs,
+                       uint32_t nregions)
 {
     Draft d;
     draft_init(p, &d, name, FORM_L2, nuses, nattrs);
@@ -1239,6 +1281,11 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
     const OpInfo *in = op_info(d.kind);
     if (in->syntax == SYN_COMPUTE && nresults)
         d.form = FORM_L1;
+    if (nregions && in->syntax != SYN_FOR && in->syntax != SYN_IF) {
+        ERR(name, "'%s' op requires zero regions", op_name(d.kind));
+        emit_broken(p, &d);
+        return;
+    }
     AttrValue *segs = take_attr(&d, "operandSegmentSizes");
     bool ok = true;
     int64_t tile_addr = 0;
@@ -1267,6 +1314,21 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
         }
         break;
     }
+    case SYN_FOR: /* lowerBound upperBound step initArgs...; the rest is the verifier's */
+        if (nuses < 3) {
+            ERR(name, "'scf.for' op expected 3 or more operands, but found %u", nuses);
+            ok = false;
+        }
+        d.seg[0] = d.seg[1] = d.seg[2] = 1;
+        d.seg[3] = nuses - 3;
+        break;
+    case SYN_IF:
+        if (nuses != 1) {
+            ERR(name, "'scf.if' op expected 1 operands, but found %u", nuses);
+            ok = false;
+        }
+        d.seg[0] = 1;
+        break;
     case SYN_CONSTANT:
         value = take_attr(&d, "value");
         if (nuses || nresults != 1 || !value) {
@@ -1281,7 +1343,10 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
         ok = generic_segments(p, &d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
         if (ok && in->syntax != SYN_COMPUTE) {
             uint32_t want = in->syntax == SYN_RETURN || d.kind == OP_SET_VALIDSHAPE ? 0 : 1;
-            if (nresults != want) {
+            if (nresults && in->syntax == SYN_RETURN) {
+                ERR(name, "'%s' op requires zero results", op_name(d.kind));
+                ok = false;
+            } else if (nresults != want) {
                 ERR(name, "'%s' op expects %u result%s, but got %u", op_name(d.kind), want, want == 1 ? "" : "s",
                     nresults);
                 ok = false;
@@ -1449,4 +1514,260 @@ void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs)
     append_attrs(p, &mod->attrs, &mod->nattrs, nattrs);
     check_module_attrs(p, mod);
     pb_module_end(p, mod);
+}
+
+/* ---- regions ---------------------------------------------------------------------------------
+ * A region opens at its '{': the enclosing op's stacks are saved in a Frame and the region's
+ * ops start from empty ones; its block becomes the one ops go to; recovery resumes at its
+ * depth. At its '}' the names defined inside go out of scope (MLIR: a value defined in a
+ * region is not visible outside it) and everything is restored. */
+
+#define SAVE(fr, arr, n)                                                           \
+    do {                                                                           \
+        (fr)->n = p->n;                                                            \
+        (fr)->arr = p->n ? xmalloc(p->n * sizeof *p->arr) : NULL;                  \
+        if (p->n)                                                                  \
+            memcpy((fr)->arr, p->arr, p->n * sizeof *p->arr);                      \
+    } while (0)
+#define RESTORE(fr, arr, n)                                                        \
+    do {                                                                           \
+        if ((fr)->n)                                                               \
+            memcpy(p->arr, (fr)->arr, (fr)->n * sizeof *p->arr);                   \
+        p->n = (fr)->n;                                                            \
+        free((fr)->arr);                                                           \
+    } while (0)
+
+static void region_push(Parser *p, Op *op, Region *r)
+{
+    xgrow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames);
+    Frame *fr = &p->frames[p->nframes++];
+    memset(fr, 0, sizeof *fr);
+    fr->blk = p->blk;
+    fr->op = op;
+    fr->depth = p->lbrace_depth;
+    fr->body_depth = p->body_depth;
+    fr->in_body = p->in_body;
+    fr->values_begin = p->fn->nvalues;
+    fr->multi_result = p->multi_result;
+    SAVE(fr, uses, nuses);
+    SAVE(fr, tys, ntys);
+    fr->ty_spans = p->ntys ? arena_dup(&p->m->arena, p->ty_spans, p->ntys * sizeof *p->ty_spans) : NULL;
+    SAVE(fr, attrs, nattrs);
+    SAVE(fr, avals, navals);
+    SAVE(fr, ints, nints);
+    SAVE(fr, results, nresults);
+    fr->rnames = p->nresults ? arena_dup(&p->m->arena, p->rnames, p->nresults * sizeof *p->rnames) : NULL;
+    SAVE(fr, kws, nkws);
+    SAVE(fr, bargs, nbargs);
+    p->blk = ir_block_add(p->m, r);
+    p->in_body = true;
+    p->body_depth = p->lbrace_depth;
+    p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->nbargs = 0;
+    p->multi_result = false;
+}
+
+static void region_pop(Parser *p)
+{
+    Frame *fr = &p->frames[--p->nframes];
+    Func *f = p->fn;
+    for (uint32_t v = fr->values_begin; v < f->nvalues; v++) {
+        NameSlot *slot = name_slot(p, f->values[v].name);
+        if (slot->name.p && slot->id == v)
+            slot->id = NO_VALUE; /* out of scope: a tombstone keeps the probe chains */
+    }
+    p->blk = fr->blk;
+    p->in_body = fr->in_body;
+    p->body_depth = fr->body_depth;
+    p->multi_result = fr->multi_result;
+    RESTORE(fr, uses, nuses);
+    if (fr->ntys)
+        memcpy(p->ty_spans, fr->ty_spans, fr->ntys * sizeof *p->ty_spans);
+    RESTORE(fr, tys, ntys);
+    RESTORE(fr, attrs, nattrs);
+    RESTORE(fr, avals, navals);
+    RESTORE(fr, ints, nints);
+    if (fr->nresults)
+        memcpy(p->rnames, fr->rnames, fr->nresults * sizeof *p->rnames);
+    RESTORE(fr, results, nresults);
+    RESTORE(fr, kws, nkws);
+    RESTORE(fr, bargs, nbargs);
+}
+
+void pb_frames_free(Parser *p)
+{
+    while (p->nframes)
+        region_pop(p);
+    free(p->frames);
+}
+
+void pb_keyword(Parser *p, Span s, const char *word)
+{
+    Str t = pb_text(p, s);
+    if (!str_eq(t, word, strlen(word)))
+        ERR(s, "expected '%s', but got '%.*s'", word, (int)t.len, t.p);
+}
+
+void pb_push_barg(Parser *p, Span s) { PUSH(p->bargs, p->nbargs, p->bargs_cap, s); }
+
+/* A block argument of the region just opened: its name must not be visible
+ * already (MLIR: "region entry argument ... is already in use"). */
+static ValueId block_arg(Parser *p, Span s, const Type *t, Span tspan)
+{
+    Str name = ssa_name(p, s);
+    NameSlot *slot = name_slot(p, name);
+    if (slot->name.p && slot->id != NO_VALUE && !p->fn->values[slot->id].undefined) {
+        ERR(s, "region entry argument '%%%.*s' is already in use", (int)name.len, name.p);
+        diag_note(p->diag, p->fn->values[slot->id].def, "previously referenced here");
+        ValueId id = ir_block_arg_add(p->m, p->fn, p->blk, name, t, s);
+        p->fn->values[id].poisoned = true;
+        p->fn->values[id].type_span = tspan;
+        slot->id = id; /* uses in the region refer to it: nothing more is reported */
+        return id;
+    }
+    ValueId id = define_value(p, s, (Str){NULL, 0}, t, NULL, p->blk);
+    p->fn->values[id].type_span = tspan;
+    return id;
+}
+
+void pb_block_arg(Parser *p, Span name, const Type *t, Span tspan) { block_arg(p, name, t, tspan); }
+
+/* A custom region op whose operands are the top n uses, typed tys[i] (NULL:
+ * untyped), appended to the current block with nregions empty regions. */
+static Op *region_op(Parser *p, Span name, OpKind kind, uint32_t n, const Type *const *tys, uint32_t nregions)
+{
+    Op *op = ir_op_new(p->m);
+    op->kind = kind;
+    op->form = FORM_L2;
+    op->name_span = name;
+    op->nopnds = n;
+    op->opnds = arena_alloc(&p->m->arena, (n ? n : 1) * sizeof *op->opnds);
+    op->opnd_spans = arena_dup(&p->m->arena, p->uses + p->nuses - n, n * sizeof *op->opnd_spans);
+    bool bad = false;
+    for (uint32_t i = 0; i < n; i++)
+        op->opnds[i] = resolve_use(p, op->opnd_spans[i], tys[i], &bad);
+    op->bad = bad;
+    ir_regions_new(p->m, op, nregions);
+    ir_block_append(p->blk, op);
+    return op;
+}
+
+void pb_for_body(Parser *p, Span name, Span iv, Span to_kw, Span step_kw, uint32_t ninits, uint32_t nres,
+                 const Type *ivty, Span lbrace)
+{
+    pb_keyword(p, to_kw, "to");
+    pb_keyword(p, step_kw, "step");
+    bool bad = false;
+    if (ninits && !nres) {
+        ERR(lbrace, "expected '->'");
+        bad = true;
+    } else if (ninits != nres) {
+        ERR(name, "custom op 'scf.for' mismatch in number of loop-carried values and defined values");
+        bad = true;
+    }
+    if (!ivty)
+        ivty = type_scalar(&p->m->types, DT_INDEX);
+    uint32_t n = 3 + ninits;
+    const Type **tys = arena_alloc(&p->m->arena, n * sizeof *tys);
+    tys[0] = tys[1] = tys[2] = ivty;
+    for (uint32_t i = 0; i < ninits; i++) /* an init has its result's type */
+        tys[3 + i] = bad ? NULL : p->tys[p->ntys - nres + i];
+    Op *op = region_op(p, name, OP_SCF_FOR, n, tys, 1);
+    op->bad |= bad;
+    op->nres = nres;
+    op->seg[0] = op->seg[1] = op->seg[2] = 1;
+    op->seg[3] = ninits;
+    Span *names = arena_dup(&p->m->arena, p->bargs + p->nbargs - ninits, ninits * sizeof *names);
+    region_push(p, op, &op->regions[0]);
+    block_arg(p, iv, ivty, iv);
+    for (uint32_t i = 0; i < ninits; i++)
+        block_arg(p, names[i], tys[3 + i], names[i]);
+}
+
+void pb_if_then(Parser *p, Span name, uint32_t nres)
+{
+    const Type *i1 = type_scalar(&p->m->types, DT_I1);
+    Op *op = region_op(p, name, OP_SCF_IF, 1, &i1, 2);
+    op->nres = nres;
+    op->seg[0] = 1;
+    region_push(p, op, &op->regions[0]);
+}
+
+void pb_if_else(Parser *p, Span kw)
+{
+    (void)kw;
+    Op *op = p->frames[p->nframes - 1].op;
+    region_pop(p);
+    region_push(p, op, &op->regions[1]);
+}
+
+void pb_gregion_begin(Parser *p)
+{
+    Region *r = arena_zalloc(&p->m->arena, sizeof *r);
+    xgrow((void **)&p->pend, &p->pend_cap, p->npend + 1, sizeof *p->pend);
+    p->pend[p->npend++] = r;
+    region_push(p, NULL, r);
+}
+
+void pb_block_label(Parser *p, Span label) { p->blk->label = label; }
+
+/* The end of a generic region: `{ }` with neither label nor ops has no block. */
+void pb_region_end(Parser *p)
+{
+    if (!p->nframes)
+        return;
+    Block *b = p->blk;
+    region_pop(p);
+    if (!b->first && !b->nargs && b->label.end == b->label.begin)
+        b->parent->first = b->parent->last = NULL;
+}
+
+/* MLIR's custom scf parsers end a block that lacks one with an empty scf.yield. */
+static void ensure_yield(Parser *p, Op *op, Region *r)
+{
+    Block *b = r->first;
+    if (!b || (b->last && b->last->kind == OP_SCF_YIELD))
+        return;
+    Op *y = ir_op_new(p->m);
+    y->kind = OP_SCF_YIELD;
+    y->form = FORM_L2;
+    y->synthetic = true;
+    y->name_span = op->name_span;
+    ir_block_append(b, y);
+}
+
+void pb_region_op_end(Parser *p, Span close, uint32_t nattrs)
+{
+    (void)close;
+    if (!p->nframes || !p->frames[p->nframes - 1].op)
+        return; /* lost to error recovery */
+    Op *op = p->frames[p->nframes - 1].op;
+    region_pop(p);
+    for (uint32_t i = 0; i < op->nregions; i++)
+        ensure_yield(p, op, &op->regions[i]);
+    op->nattrs = nattrs;
+    op->attrs = take_attrs(p, nattrs);
+    /* results: the types after '->', the first on the op's type stack (op->nres
+     * holds their count until here) */
+    uint32_t nres = op->nres;
+    const Type *const *rtys = p->ntys >= nres ? p->tys : NULL;
+    const Span *rspans = p->ty_spans;
+    if (p->multi_result) {
+        nres = 0; /* reported */
+    } else if (p->nresults && !nres) {
+        ERR(p->results[0], "cannot name an operation with no results");
+    } else if (p->nresults != nres && rtys && !op->bad) {
+        ERR(op->name_span, "operation defines %u result%s but was provided %zu to bind", nres, nres == 1 ? "" : "s",
+            p->nresults);
+    }
+    bool ok = !p->multi_result && p->nresults == nres && rtys;
+    op->nres = ok ? nres : 0;
+    op->res = arena_alloc(&p->m->arena, (p->nresults ? p->nresults : 1) * sizeof *op->res);
+    for (uint32_t i = 0; i < p->nresults; i++) {
+        ValueId v = define_value(p, p->results[i], p->rnames[i], ok ? rtys[i] : NULL, op, p->blk);
+        p->fn->values[v].type_span = ok ? rspans[i] : p->results[i];
+        p->fn->values[v].poisoned |= !ok || op->bad;
+        if (ok)
+            op->res[i] = v;
+    }
+    p->errors_at_op = diag_error_count(p->diag);
 }

@@ -37,6 +37,26 @@ typedef struct TypeMemo {
     const Type *type;
 } TypeMemo;
 
+/* A region being parsed: the enclosing block and recovery state, the names
+ * to take out of scope at its end, and the enclosing op's per-op stacks,
+ * saved so that the region's ops start from empty ones. */
+typedef struct Frame {
+    Block *blk;
+    Op *op;                    /* the custom region op (scf.for, scf.if); NULL in a generic region */
+    int depth, body_depth;     /* depth inside its '{'; the enclosing body's */
+    bool in_body;
+    uint32_t values_begin;     /* the values defined from here on are the region's */
+    bool multi_result;
+    size_t nuses, ntys, nattrs, navals, nints, nresults, nkws, nbargs;
+    Span *uses, *ty_spans, *results, *bargs;
+    const Type **tys;
+    Attr *attrs;
+    AttrValue **avals;
+    int64_t *ints;
+    Str *rnames;
+    KwOperand *kws;
+} Frame;
+
 typedef struct Parser {
     Lexer lx;
     DiagEngine *diag;
@@ -69,6 +89,14 @@ typedef struct Parser {
     Str *rnames; size_t rnames_cap; /* per result: the name of a %r:N member ("r#1"), len 0 = the span's */
     KwOperand *kws; size_t nkws, kws_cap;
     TypeItem *titems; size_t ntitems, titems_cap;
+    Span *bargs; size_t nbargs, bargs_cap; /* scf.for's iter_args names */
+
+    /* regions (docs/architecture.md): the open ones, innermost last, and the
+     * generic regions parsed and waiting for their op */
+    Frame *frames; size_t nframes, frames_cap;
+    Region **pend; size_t npend, pend_cap;
+    uint32_t gen_nregions;     /* regions the generic op being built takes from pend */
+    int lbrace_depth;          /* depth inside the last '{' lexed */
 
     /* module / function header state */
     Attr *hdr_attrs; uint32_t hdr_nattrs;
@@ -153,8 +181,23 @@ void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, 
 void pb_op_constant(Parser *p, Span name, AttrValue *v);
 void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes);
 void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults,
-                   uint32_t nattrs);
+                   uint32_t nattrs, uint32_t nregions);
 void pb_multi_result(Parser *p, Span name, Span count);
+
+/* Region ops. The custom forms build the op when its first region opens
+ * (operands resolved, block arguments defined) and finish it at the end. */
+void pb_keyword(Parser *p, Span s, const char *word);
+void pb_push_barg(Parser *p, Span s);
+void pb_for_body(Parser *p, Span name, Span iv, Span to_kw, Span step_kw, uint32_t ninits, uint32_t nres,
+                 const Type *ivty, Span lbrace);
+void pb_if_then(Parser *p, Span name, uint32_t nres);
+void pb_if_else(Parser *p, Span kw);
+void pb_region_op_end(Parser *p, Span close, uint32_t nattrs);
+void pb_gregion_begin(Parser *p);
+void pb_block_arg(Parser *p, Span name, const Type *t, Span tspan);
+void pb_block_label(Parser *p, Span label);
+void pb_region_end(Parser *p);
+void pb_frames_free(Parser *p); /* closes every open region (end of input) */
 
 /* Generic spellings of func.func and builtin.module (region ops). */
 AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s);

@@ -68,16 +68,18 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token HEX "a hex integer" DIMS "a shape" SHAPED "a shaped type" INT "an integer" FLOAT "a float"
 %token STRING "a string"
 %token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
-%token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN
+%token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
+%token ELSE "'else'"
 %token <type> TYPE_MEMO "a memoized type"
 
 %type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
-%type <n> opt_func_results opt_visibility type_val
+%type <n> opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results
+%type <n> opt_gregions gregions
 %type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
 %type <head> func_head
 %type <tu> typed_uses tu_items tu_item
 %type <sig> compute_sig
-%type <type> type opt_arrow_type
+%type <type> type opt_arrow_type opt_for_type
 %type <aval> attr_value subview_sizes
 
 %%
@@ -215,8 +217,75 @@ op_body
       { pb_op_return(p, @1, 0, 0); }
     | OP_RETURN uses ':' types
       { pb_op_return(p, @1, $2, $4); }
-    | STRING '(' opt_uses ')' opt_props opt_attr_dict ':' '(' opt_types ')' ARROW result_types
-      { pb_op_generic(p, @1, $3, $9, $12, $5 + $6); }
+    /* scf.for %iv = %lb to %ub step %s (iter_args(%a = %init, ...))? (-> (T, ...))? (: T)? { ... } */
+    | OP_FOR SSA '=' use IDENT use IDENT use for_iters opt_region_results opt_for_type
+      '{' { pb_for_body(p, @1, @2, @5, @7, $9, $10, $11, @12); } ops '}' opt_attr_dict
+      { pb_region_op_end(p, @15, $16); }
+    /* scf.if %c (-> (T, ...))? { ... } (else { ... })? */
+    | OP_IF use opt_region_results
+      '{' { pb_if_then(p, @1, $3); } ops '}' opt_else opt_attr_dict
+      { pb_region_op_end(p, @7, $9); }
+    | STRING '(' opt_uses ')' opt_props opt_gregions opt_attr_dict ':' '(' opt_types ')' ARROW result_types
+      { pb_op_generic(p, @1, $3, $10, $13, $5 + $7, $6); }
+    ;
+
+for_iters
+    : %empty { $$ = 0; }
+    | IDENT '(' iter_inits ')' { pb_keyword(p, @1, "iter_args"); $$ = $3; }
+    ;
+
+iter_inits
+    : iter_init                { $$ = 1; }
+    | iter_inits ',' iter_init { $$ = $1 + 1; }
+    ;
+
+iter_init
+    : SSA '=' SSA { pb_push_barg(p, @1); pb_push_use(p, @3); }
+    ;
+
+opt_region_results
+    : %empty             { $$ = 0; }
+    | ARROW result_types { $$ = $2; }
+    ;
+
+opt_for_type
+    : %empty   { $$ = NULL; }
+    | ':' type { $$ = $2; }
+    ;
+
+opt_else
+    : %empty
+    | ELSE '{' { pb_if_else(p, @1); } ops '}'
+    ;
+
+/* MLIR's generic regions: ({ ^bb0(%a: T, ...): ops }, { ... }) */
+opt_gregions
+    : %empty           { $$ = 0; }
+    | '(' gregions ')' { $$ = $2; }
+    ;
+
+gregions
+    : gregion              { $$ = 1; }
+    | gregions ',' gregion { $$ = $1 + 1; }
+    ;
+
+gregion
+    : '{' { pb_gregion_begin(p); } opt_gblock ops '}' { pb_region_end(p); }
+    ;
+
+opt_gblock
+    : %empty
+    | CARET ':'                   { pb_block_label(p, @1); }
+    | CARET '(' gblock_args ')' ':' { pb_block_label(p, @1); }
+    ;
+
+gblock_args
+    : gblock_arg
+    | gblock_args ',' gblock_arg
+    ;
+
+gblock_arg
+    : SSA ':' type { pb_block_arg(p, @1, $3, @3); }
     ;
 
 use
@@ -381,7 +450,7 @@ attr_key
 
 any_ident
     : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
-    | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN
+    | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
     ;
 
 attr_value
@@ -450,6 +519,8 @@ static int classify_ident(Parser *p, Span s)
     const char *t = p->src->text + s.begin;
     uint32_t n = s.end - s.begin;
     /* Every op name is dotted or "return": skip the table for the rest. */
+    if (n == 4 && memcmp(t, "else", 4) == 0)
+        return T_ELSE;
     if (!memchr(t, '.', n) && !(n == 6 && memcmp(t, "return", 6) == 0))
         return T_IDENT;
     OpKind k = op_lookup(t, n);
@@ -458,6 +529,7 @@ static int classify_ident(Parser *p, Span s)
     static const int syn_tok[] = {
         [SYN_COMPUTE] = T_OP_COMPUTE, [SYN_ALLOC] = T_OP_ALLOC, [SYN_TASSIGN] = T_OP_TASSIGN,
         [SYN_VIEW] = T_OP_VIEW, [SYN_TILEVIEW] = T_OP_TILEVIEW, [SYN_CONSTANT] = T_OP_CONSTANT, [SYN_RETURN] = T_OP_RETURN,
+        [SYN_FOR] = T_OP_FOR, [SYN_IF] = T_OP_IF,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -489,8 +561,9 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
         /* a dotted identifier there is an unknown op (yylex reports it) */
         if (t == T_IDENT)
             return memchr(p->src->text + loc.begin, '.', loc.end - loc.begin) != NULL;
-        return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC ||
-               t == T_OP_TASSIGN || t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN;
+        return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC || t == T_OP_TASSIGN ||
+               t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN || t == T_OP_FOR ||
+               t == T_OP_IF;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -604,7 +677,7 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
         else if (t == T_BANG && (lval->type = memo_find(p, loc)) != NULL)
             t = T_TYPE_MEMO;
         else if (t == '{')
-            p->depth++;
+            p->lbrace_depth = ++p->depth;
         else if (t == '}')
             p->depth--;
         bool sync = is_sync(p, t, *loc, p->lx.bol);
@@ -652,6 +725,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_STRING: return "a string";
     case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
     case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
+    case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -665,6 +739,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_ATTRIBUTES: case YYSYMBOL_PRIVATE: case YYSYMBOL_PUBLIC: case YYSYMBOL_ARRAY:
     case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
     case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
+    case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF: case YYSYMBOL_ELSE:
         return true;
     default:
         return false;

@@ -21,4 +21,8 @@ bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *op
  * false when it reported an error. */
 bool verify_tile_view(DiagEngine *d, Func *f, const Op *op);
 
+/* The rules of scf.for, scf.if, scf.yield and where func.return may stand
+ * (verify_scf.c); false when it reported an error. */
+bool verify_scf(DiagEngine *d, const Func *f, const Op *op);
+
 #endif

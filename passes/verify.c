@@ -981,6 +981,21 @@ static bool verify_tile_views(V *v)
 }
 
 /* One verifier per op class; the op's row and its kind give the per-op data. */
+/* scf.for, scf.if, scf.yield (verify_scf.c) */
+static bool verify_region_op(V *v)
+{
+    if (verify_scf(v->d, v->f, v->op))
+        return true;
+    v->errors = true;
+    return false;
+}
+
+/* func.return: where it stands (verify_scf.c), then what it returns */
+static bool verify_return_at(V *v)
+{
+    return verify_region_op(v) && verify_return(v);
+}
+
 static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_QUANT] = verify_tquant_int8,
     [OC_MX_QUANT] = verify_tquant_mx,
@@ -992,7 +1007,10 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_ALLOC] = verify_alloc,
     [OC_TASSIGN] = verify_tassign,
     [OC_TILE_VIEW] = verify_tile_views,
-    [OC_RETURN] = verify_return,
+    [OC_RETURN] = verify_return_at,
+    [OC_FOR] = verify_region_op,
+    [OC_IF] = verify_region_op,
+    [OC_YIELD] = verify_region_op,
     /* OC_VIEW, OC_CONSTANT: their types say everything (the parser checked them) */
 };
 

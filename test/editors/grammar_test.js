@@ -144,19 +144,24 @@ function model(text) {
     const spans = []; // open bodies: {kind, start (after '<'), end (at '>' or the token that ends it)}
     let body = null; // 'type' | 'attr' | null
     // Braces: an attribute dictionary or a region (a function's or module's
-    // body, a generic op's '({'). In a func.func or module header, '{' after
-    // 'attributes' is a dictionary and any other '{' the body; elsewhere '({'
-    // opens a region and any other '{' a dictionary (ops take no regions in
-    // the custom form).
+    // body, a generic op's '({', scf.for's and scf.if's bodies). In a
+    // func.func or module header, '{' after 'attributes' is a dictionary and
+    // any other '{' the body; after scf.for / scf.if the first '{' outside
+    // parentheses opens its region, as does '{' after 'else'; elsewhere '({'
+    // opens a region and any other '{' a dictionary.
     const braces = [];
     let header = false;
+    let regionOp = false;
     const ITEM = new Set(['ident', 'keyword', 'shaped', 'dims', 'int', 'hex', 'bang', 'comment']);
     for (let i = 0; i < toks.length; i++) {
         const t = toks[i], next = toks[i + 1], prev = toks[i - 1];
         if (t.kind === 'keyword' && (t.text === 'func.func' || t.text === 'module') && !(next && next.text === '=')) header = true;
+        if ((t.text === 'scf.for' || t.text === 'scf.if') && !(next && next.text === '=')) regionOp = true;
         if (t.text === '{' && t.kind === 'punct') {
-            const dict = header ? prev && prev.text === 'attributes' : !(prev && prev.text === '(');
+            const opRegion = (regionOp && braces[braces.length - 1] !== 'other') || (prev && prev.text === 'else');
+            const dict = header ? prev && prev.text === 'attributes' : !(prev && prev.text === '(') && !opRegion;
             if (!dict) header = false;
+            if (opRegion) regionOp = false;
             braces.push(dict ? 'dict' : 'region');
         }
         if ((t.text === '(' || t.text === '[') && t.kind === 'punct') braces.push('other');

@@ -1,0 +1,175 @@
+/* verify_scf.c - the rules of the region ops scf.for and scf.if and their
+ * terminator scf.yield (docs/verify.md, "Control flow"), in mlir-opt-19's
+ * order and words: what MLIR's verifier rejects, ptoas rejects with the
+ * same text at the same op. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "pass.h"
+
+typedef struct S {
+    DiagEngine *d;
+    const Func *f;
+    const Op *op;
+} S;
+
+static bool fail(S *s, const char *fmt, ...) DIAG_PRINTF(2, 3);
+static bool fail(S *s, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_error(s->d, s->op->name_span, "'%s' op %s", op_info(s->op->kind)->name, msg);
+    return false;
+}
+
+static const Type *vty(const S *s, ValueId v) { return s->f->values[v].type; }
+
+static const char *tstr(const Type *t, char *buf, size_t n) { return t ? type_str(t, buf, n) : "<<NULL TYPE>>"; }
+
+/* MLIR's AnySignlessIntegerOrIndex: i1 ... i64 or index (si/ui are signed/unsigned, not signless). */
+static bool signless_int_or_index(const Type *t)
+{
+    if (!t || t->kind != TY_SCALAR)
+        return false;
+    switch (t->dtype) {
+    case DT_I1: case DT_I8: case DT_I16: case DT_I32: case DT_I64: case DT_INDEX: return true;
+    default: return false;
+    }
+}
+
+/* The scf.yield that ends region r's block, or NULL (reported) when the region
+ * has no block or its block ends otherwise. */
+static const Op *terminator(S *s, const Region *r)
+{
+    const Block *b = r->first;
+    if (!b->first) {
+        fail(s, "expects a non-empty block");
+        return NULL;
+    }
+    if (b->last->kind != OP_SCF_YIELD) {
+        fail(s, "expects regions to end with 'scf.yield', found '%s'", op_info(b->last->kind)->name);
+        return NULL;
+    }
+    return b->last;
+}
+
+static bool verify_for(S *s)
+{
+    const Op *op = s->op;
+    char a[256], b[256];
+    if (op->nregions != 1)
+        return fail(s, "requires one region");
+    for (uint32_t i = 0; i < 3; i++)
+        if (!signless_int_or_index(vty(s, op->opnds[i])))
+            return fail(s, "operand #%u must be signless integer or index, but got '%s'", i,
+                        tstr(vty(s, op->opnds[i]), a, sizeof a));
+    if (vty(s, op->opnds[0]) != vty(s, op->opnds[1]) || vty(s, op->opnds[0]) != vty(s, op->opnds[2]))
+        return fail(s, "failed to verify that all of {lowerBound, upperBound, step} have same type");
+    const Region *r = &op->regions[0];
+    if (!r->first || r->first != r->last)
+        return fail(s, "region #0 ('region') failed to verify constraint: region with 1 blocks");
+    const Block *body = r->first;
+    const Op *y = terminator(s, r);
+    if (!y)
+        return false;
+    uint32_t ninits = op->seg[3];
+    if (ninits != op->nres)
+        return fail(s, "mismatch in number of loop-carried values and defined values");
+    /* MLIR counts the iter_args as the block's arguments after the first */
+    uint64_t niter = (uint64_t)body->nargs - 1;
+    if (body->nargs == 0 || ninits != niter)
+        return fail(s, "different number of inits and region iter_args: %u != %llu", ninits,
+                    (unsigned long long)niter);
+    if (y->nopnds && y->nopnds != niter)
+        return fail(s, "different number of region iter_args and yielded values: %llu != %u",
+                    (unsigned long long)niter, y->nopnds);
+    for (uint32_t i = 0; i < ninits; i++) {
+        const Type *init = vty(s, op->opnds[3 + i]), *arg = vty(s, body->args[1 + i]);
+        if (init != arg)
+            return fail(s, "%u-th init and %u-th region iter_arg have different type: '%s' != '%s'", i, i,
+                        tstr(init, a, sizeof a), tstr(arg, b, sizeof b));
+        if (y->nopnds && arg != vty(s, y->opnds[i]))
+            return fail(s, "%u-th region iter_arg and %u-th yielded value have different type: '%s' != '%s'", i, i,
+                        tstr(arg, a, sizeof a), tstr(vty(s, y->opnds[i]), b, sizeof b));
+    }
+    for (uint32_t i = 0; i < ninits; i++) {
+        const Type *arg = vty(s, body->args[1 + i]), *res = vty(s, op->res[i]);
+        if (arg != res)
+            return fail(s, "%u-th region iter_arg and %u-th loop result have different type: '%s' != '%s'", i, i,
+                        tstr(arg, a, sizeof a), tstr(res, b, sizeof b));
+    }
+    if (vty(s, body->args[0]) != vty(s, op->opnds[0]))
+        return fail(s, "expected induction variable to be same type as bounds and step");
+    /* the yield back to the loop's start carries the iter_args (MLIR's region branch check) */
+    if (y->nopnds != niter)
+        return fail(s, " region control flow edge from Region #0 to Region #0: source has %u operands, but target "
+                       "successor needs %llu", y->nopnds, (unsigned long long)niter);
+    return true;
+}
+
+static bool verify_if(S *s)
+{
+    const Op *op = s->op;
+    char a[256], b[256];
+    if (op->nregions != 2)
+        return fail(s, "expected 2 regions");
+    const Type *c = vty(s, op->opnds[0]);
+    if (!c || c->kind != TY_SCALAR || c->dtype != DT_I1)
+        return fail(s, "operand #0 must be 1-bit signless integer, but got '%s'", tstr(c, a, sizeof a));
+    const Region *then = &op->regions[0], *els = &op->regions[1];
+    if (!then->first || then->first != then->last)
+        return fail(s, "region #0 ('thenRegion') failed to verify constraint: region with 1 blocks");
+    if (els->first && els->first != els->last)
+        return fail(s, "expects region #1 to have 0 or 1 blocks");
+    for (uint32_t i = 0; i < 2; i++)
+        if (op->regions[i].first && op->regions[i].first->nargs)
+            return fail(s, "region #%u should have no arguments", i);
+    if (op->nres && !els->first)
+        return fail(s, "must have an else block if defining values");
+    for (uint32_t i = 0; i < 2; i++) {
+        if (!op->regions[i].first)
+            continue;
+        const Op *y = terminator(s, &op->regions[i]);
+        if (!y)
+            return false;
+        if (y->nopnds != op->nres)
+            return fail(s, " region control flow edge from Region #%u to parent results: source has %u operands, but "
+                           "target successor needs %u", i, y->nopnds, op->nres);
+        for (uint32_t k = 0; k < op->nres; k++)
+            if (vty(s, y->opnds[k]) != vty(s, op->res[k]))
+                return fail(s, " along control flow edge from Region #%u to parent results: source type #%u '%s' "
+                               "should match input type #%u '%s'", i, k, tstr(vty(s, y->opnds[k]), a, sizeof a), k,
+                            tstr(vty(s, op->res[k]), b, sizeof b));
+    }
+    return true;
+}
+
+static bool verify_yield(S *s)
+{
+    const Op *op = s->op;
+    const Op *owner = ir_block_owner(op->parent);
+    if (!owner || (owner->kind != OP_SCF_FOR && owner->kind != OP_SCF_IF))
+        return fail(s, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, "
+                       "scf.while'");
+    if (op->next)
+        return fail(s, "must be the last operation in the parent block");
+    return true;
+}
+
+bool verify_scf(DiagEngine *d, const Func *f, const Op *op)
+{
+    S s = {d, f, op};
+    switch (op->kind) {
+    case OP_SCF_FOR: return verify_for(&s);
+    case OP_SCF_IF: return verify_if(&s);
+    case OP_SCF_YIELD: return verify_yield(&s);
+    case OP_RETURN: /* func.return ends a function's body, never a nested region */
+        if (ir_block_owner(op->parent))
+            return fail(&s, "expects parent op 'func.func'");
+        return true;
+    default: return true;
+    }
+}
