@@ -12,6 +12,7 @@
  * op and nothing is written. */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <stdarg.h>
 #include "emit_c.h"
@@ -595,7 +596,7 @@ static void emit_partition(Emit *e, const Op *op)
 
 /* Runtime enum spellings of an attribute (`@arg` in ops.def), indexed by its value. */
 typedef struct AttrArg {
-    const char *arg, *key;
+    const char *arg, *key, *alias; /* alias: another key PTOAS reads (NULL if none) */
     EnumKind kind;             /* EK_COUNT: a BoolAttr, names[0] false, names[1] true */
     int dflt;
     int count;
@@ -610,14 +611,22 @@ static const char *const rt_alg[] = {"PTORT_SCALE_OCP", "PTORT_SCALE_NV"};
 static const char *const rt_axis[] = {"PTORT_AXIS1", "PTORT_AXIS0"};
 static const char *const rt_phase[] = {"PTORT_ACC_UNSPECIFIED", "PTORT_ACC_PARTIAL", "PTORT_ACC_FINAL"};
 static const char *const rt_interleave[] = {"0", "PTORT_MX_INTERLEAVE"};
+/* tcvt: PTOAS's RoundMode order; CAST_RINT (the default) is RINT */
+static const char *const rt_rmode[] = {"PTORT_RM_NONE", "PTORT_RM_RINT", "PTORT_RM_ROUND", "PTORT_RM_FLOOR",
+                                       "PTORT_RM_CEIL", "PTORT_RM_TRUNC", "PTORT_RM_ODD", "PTORT_RM_RINT"};
+static const char *const rt_sat[] = {"1", "0"}; /* ON, OFF: the saturate flag */
+static const char *const rt_bool[] = {"0", "1"};
 
 static const AttrArg attr_args[] = {
-    {"quant_type", "quant_type", EK_QUANT_TYPE, QT_INT8_SYM, 4, rt_qt_int8},
-    {"quant_type_mx", "quant_type", EK_QUANT_TYPE, QT_MXFP8, 4, rt_qt_mx},
-    {"quantScaleAlg", "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP, 2, rt_alg},
-    {"grpAxis", "grpAxis", EK_MX_GROUP_AXIS, GA_AXIS1, 2, rt_axis},
-    {"accPhase", "accPhase", EK_ACC_PHASE, 0, 3, rt_phase},
-    {"interleave", "interleave", EK_COUNT, 0, 2, rt_interleave},
+    {"quant_type", "quant_type", NULL, EK_QUANT_TYPE, QT_INT8_SYM, 4, rt_qt_int8},
+    {"quant_type_mx", "quant_type", NULL, EK_QUANT_TYPE, QT_MXFP8, 4, rt_qt_mx},
+    {"quantScaleAlg", "quantScaleAlg", NULL, EK_QUANT_SCALE_ALG, QSA_OCP, 2, rt_alg},
+    {"grpAxis", "grpAxis", NULL, EK_MX_GROUP_AXIS, GA_AXIS1, 2, rt_axis},
+    {"accPhase", "accPhase", NULL, EK_ACC_PHASE, 0, 3, rt_phase},
+    {"interleave", "interleave", NULL, EK_COUNT, 0, 2, rt_interleave},
+    {"rmode", "rmode", NULL, EK_ROUND_MODE, RM_CAST_RINT, 8, rt_rmode},
+    {"sat_mode", "sat_mode", "satmode", EK_SAT_MODE, SAT_OFF, 2, rt_sat},
+    {"descending", "descending", NULL, EK_COUNT, 0, 2, rt_bool},
 };
 
 static const char *attr_arg(const Op *op, const char *arg)
@@ -626,11 +635,81 @@ static const char *attr_arg(const Op *op, const char *arg)
         const AttrArg *a = &attr_args[i];
         if (strcmp(a->arg, arg) != 0)
             continue;
-        int v = a->kind == EK_COUNT ? bool_attr(op, a->key) : enum_attr(op, a->key, a->kind, a->dflt);
+        const char *key = a->alias && !ir_attr_find(op->attrs, op->nattrs, a->key) ? a->alias : a->key;
+        int v = a->kind == EK_COUNT ? bool_attr(op, key) : enum_attr(op, key, a->kind, a->dflt);
         return a->names[v >= 0 && v < a->count ? v : a->dflt];
     }
     DIAG_INTERNAL("ops.def: no runtime spelling for attribute '@%s' of '%s'", arg, op_info(op->kind)->name);
     return NULL;
+}
+
+/* The bits of x in a binary float format with p fraction bits and exponent range
+ * [emin, emax], rounded to nearest even (x is exact as a double, so scaling by
+ * powers of two and rint are exact). */
+static uint32_t float_bits(double x, int p, int emin, int emax)
+{
+    int ebits = emax == 15 ? 5 : 8;
+    uint32_t sign = signbit(x) ? 1u << (p + ebits) : 0;
+    uint32_t inf = ((1u << ebits) - 1) << p;
+    if (isnan(x))
+        return sign | inf | (1u << (p - 1));
+    double a = fabs(x);
+    if (isinf(a))
+        return sign | inf;
+    if (a == 0)
+        return sign;
+    int e;
+    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    int E = e - 1;
+    if (E < emin) /* subnormal: a multiple of 2^(emin - p); may round up to the smallest normal */
+        return sign | (uint32_t)rint(ldexp(a, p - emin));
+    double q = rint(ldexp(m, p + 1)); /* in [2^p, 2^(p+1)] */
+    if (q == ldexp(1, p + 1)) {
+        q /= 2;
+        E++;
+    }
+    if (E > emax)
+        return sign | inf;
+    return sign | ((uint32_t)(E - emin + 1) << p) | ((uint32_t)q - (1u << p));
+}
+
+/* The vector ops' scalar (ptort.h): the raw bits of one element of type d
+ * holding v -- a constant converted to d (round to nearest even), or an integer
+ * argument; NULL (reported) otherwise. */
+static const char *scalar_bits(Emit *e, ValueId v, DType d, const Op *op)
+{
+    const Value *x = val(e, v);
+    const AttrValue *c = x->def_op && x->def_op->kind == OP_CONSTANT ? x->def_op->constant : NULL;
+    bool fdst = d == DT_F32 || d == DT_F16 || d == DT_BF16;
+    if (c && c->kind == AV_FLOAT && fdst) {
+        double f = c->u.f.d;
+        if (c->u.f.bits && x->type && x->type->dtype != DT_F32 && x->type->dtype != DT_F64 && x->type->dtype == d)
+            return arena_str(e, "0x%llxu", (unsigned long long)c->u.f.raw);
+        if (c->u.f.bits && x->type && x->type->dtype == DT_F32) {
+            uint32_t r = (uint32_t)c->u.f.raw;
+            float g;
+            memcpy(&g, &r, sizeof g);
+            f = g;
+        } else if (c->u.f.bits && !(x->type && x->type->dtype == DT_F64)) {
+            fail(e, op->name_span, "codegen supports a bit-pattern scalar of the tile's own type only");
+            return NULL;
+        }
+        uint32_t bits;
+        if (d == DT_F32) {
+            float g = (float)f;
+            memcpy(&bits, &g, sizeof bits);
+        } else {
+            bits = d == DT_F16 ? float_bits(f, 10, -14, 15) : float_bits(f, 7, -126, 127);
+        }
+        return arena_str(e, "0x%08xu", bits);
+    }
+    if (fdst || (c && c->kind != AV_INT) || !x->type || x->type->kind != TY_SCALAR || dtype_is_float(x->type->dtype)) {
+        fail(e, op->name_span, "codegen expects '%%%.*s' to be a constant of the tile's kind (float or integer) or an "
+             "integer argument", (int)x->name.len, x->name.p);
+        return NULL;
+    }
+    const char *s = scalar(e, v, op);
+    return s ? arena_str(e, "(uint32_t)(%s)", s) : NULL;
 }
 
 /* One argument of a runtime call; NULL (reported) on error. */
@@ -657,7 +736,8 @@ static const char *call_arg(Emit *e, const Op *op, const OpArg *a)
     if (fl & ROLE_GM)
         return use_view(e, v, op);
     if (fl & ROLE_NUM)
-        return scalar(e, v, op);
+        return in->rid[r] == ROLE_SCALAR ? scalar_bits(e, v, val(e, role(op, ROLE_DST))->type->tile.dtype, op)
+                                         : scalar(e, v, op);
     return use_tile(e, v, op);
 }
 

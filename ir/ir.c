@@ -13,6 +13,7 @@ typedef struct RoleSpec {
 #define IN_OPT(r) {ROLE_##r, ROLE_OPT},
 #define IN_VAR(r) {ROLE_##r, ROLE_VAR},
 #define IN_GM(r) {ROLE_##r, ROLE_GM},
+#define IN_NUM(r) {ROLE_##r, ROLE_NUM},
 #define IN_NUM_OPT(r) {ROLE_##r, ROLE_NUM | ROLE_OPT},
 #define OUT(r) {ROLE_##r, ROLE_OUT},
 #define OUT_OPT(r) {ROLE_##r, ROLE_OUT | ROLE_OPT},
@@ -44,6 +45,7 @@ static const uint8_t op_nroles[OP_COUNT] = {
 #undef IN_OPT
 #undef IN_VAR
 #undef IN_GM
+#undef IN_NUM
 #undef IN_NUM_OPT
 #undef OUT
 #undef OUT_OPT

@@ -90,7 +90,7 @@ typedef enum { SL_NONE_BOX, SL_ROW_MAJOR, SL_COL_MAJOR } SLayout;
 typedef enum {
     EK_LOC, EK_BLAYOUT, EK_SLAYOUT,
     EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE, EK_ACC_PHASE,
-    EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT,
+    EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT, EK_ROUND_MODE, EK_SAT_MODE,
     EK_COUNT
 } EnumKind;
 
@@ -98,6 +98,9 @@ typedef enum { QT_INT8_SYM, QT_INT8_ASYM, QT_MXFP8, QT_MXFP4_E2M1 } QuantType;
 typedef enum { QSA_OCP, QSA_NV } QuantScaleAlg;
 typedef enum { GA_AXIS1, GA_AXIS0 } GroupAxis;
 typedef enum { SM_ND, SM_NZ } StoreMode;
+/* tcvt's rmode (PTOAS's RoundMode, in its order) and sat_mode */
+typedef enum { RM_NONE, RM_RINT, RM_ROUND, RM_FLOOR, RM_CEIL, RM_TRUNC, RM_ODD, RM_CAST_RINT } RoundMode;
+typedef enum { SAT_ON, SAT_OFF } SatMode;
 
 typedef struct EnumInfo {
     const char *kind;            /* "loc", "quant_type", "kernel_kind", ... */
@@ -218,6 +221,17 @@ typedef enum {
     OC_FOR,         /* scf.for: a loop over its region */
     OC_IF,          /* scf.if: one of its two regions */
     OC_YIELD,       /* scf.yield: ends a region of scf.for / scf.if */
+    /* the vector ops (docs/vector-ops.md): vec tiles, one runtime entry point per class */
+    OC_BINARY,      /* tadd tsub tmul tdiv tmax tmin: dst = src0 op src1 */
+    OC_UNARY,       /* tabs tneg trecip tsqrt trsqrt trelu: dst = op(src) */
+    OC_TILE_SCALAR, /* tadds tsubs tmuls tdivs tmaxs tmins: dst = src op scalar */
+    OC_EXPANDS,     /* texpands: dst = scalar */
+    OC_ROW_REDUCE,  /* trowsum trowmax trowmin: dst[r][0] = reduce(src[r][*]) */
+    OC_COL_REDUCE,  /* tcolsum tcolmax tcolmin: dst[0][c] = reduce(src[*][c]) */
+    OC_ROW_EXPAND,  /* trowexpand[add|sub|mul|div|max|min]: per-row scalars broadcast */
+    OC_COL_EXPAND,  /* tcolexpand[add|sub|mul|div|max|min]: per-column scalars broadcast */
+    OC_CONVERT,     /* tcvt: element type conversion with a rounding mode */
+    OC_CI,          /* tci: dst[0][j] = S + j (or S - j) */
     OC_COUNT
 } OpClass;
 
@@ -229,8 +243,10 @@ enum {
     OF_STORES = 8,      /* writes global memory through a view operand (no tile result) */
     OF_SCRATCH = 16,    /* bufferize creates its missing scratch tiles (SCR roles) */
     OF_VIEW = 32,       /* makes no storage: names bytes of global memory or of a tile */
-    OF_DST_SECOND = 64  /* PTOAS's generic form orders its operands src, dst, then the
+    OF_DST_SECOND = 64, /* PTOAS's generic form orders its operands src, dst, then the
                            optional ins (tmov, tstore) */
+    OF_ATTRS_IN_INS = 128 /* PTOAS's custom form writes the attributes inside ins(...),
+                             after the operands (tcvt, tcolsum) */
 };
 
 /* Operand roles, one global list: a role's index in an op's row is found with
@@ -243,7 +259,8 @@ enum {
     X(PTR, "ptr") X(SHAPE, "shape") X(STRIDES, "strides") X(OFFSETS, "offsets") X(SIZES, "sizes") \
     X(SOURCE, "source") X(OPERANDS, "operands")                                                   \
     X(LOWER_BOUND, "lowerBound") X(UPPER_BOUND, "upperBound") X(STEP, "step")                     \
-    X(INIT_ARGS, "initArgs") X(CONDITION, "condition") X(RESULTS, "results")
+    X(INIT_ARGS, "initArgs") X(CONDITION, "condition") X(RESULTS, "results")                      \
+    X(SRC0, "src0") X(SRC1, "src1") X(SCALAR, "scalar") X(S, "S")
 
 typedef enum {
 #define X(id, s) ROLE_##id,

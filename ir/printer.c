@@ -453,6 +453,8 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 }
             } else {
             put_values(pr, op->opnds, nin);
+            if (in->opflags & OF_ATTRS_IN_INS) /* PTOAS's tcvt: `ins(%src {rmode = ...} : T)` */
+                put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
             if (nin) {
                 sb_puts(b, " : ");
                 put_value_types(pr, op->opnds, nin);
@@ -465,7 +467,8 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 put_value_types(pr, op->opnds + nin, op->nopnds - nin);
             }
             sb_putc(b, ')');
-            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+            if (!(in->opflags & OF_ATTRS_IN_INS))
+                put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
         }
         return;
     case SYN_ALLOC: {

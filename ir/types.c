@@ -49,6 +49,8 @@ static const char *const store_names[] = {"nd", "nz"};
 static const char *const phase_names[] = {"unspecified", "partial", "final"};
 static const char *const kk_names[] = {"vector", "cube"};
 static const char *const layout_names[] = {"nd", "dn", "nz", "mx_a_zz", "mx_b_nn"};
+static const char *const rmode_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT"};
+static const char *const sat_names[] = {"ON", "OFF"};
 
 #define ENUM(kind, dotted, arr) {kind, dotted, arr, (int)(sizeof arr / sizeof arr[0])}
 const EnumInfo enum_info[EK_COUNT] = {
@@ -63,6 +65,8 @@ const EnumInfo enum_info[EK_COUNT] = {
     [EK_KERNEL_KIND] = ENUM("kernel_kind", true, kk_names),
     [EK_ADDRESS_SPACE] = ENUM("address_space", true, loc_names),
     [EK_LAYOUT] = ENUM("layout", true, layout_names),
+    [EK_ROUND_MODE] = ENUM("round_mode", false, rmode_names),
+    [EK_SAT_MODE] = ENUM("saturation_mode", false, sat_names),
 };
 
 int enum_lookup(EnumKind k, const char *s, size_t n)

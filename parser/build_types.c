@@ -197,7 +197,8 @@ AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s)
 
 /* The #pto<KIND v> attribute kinds (the dotted ones are #pto.KIND<v>). */
 static const EnumKind attr_kinds[] = {EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE,
-                                      EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT};
+                                      EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT,
+                                      EK_ROUND_MODE, EK_SAT_MODE};
 
 /* The other attribute kinds of the PTO dialect (PTOAS e32488c): accepted in
  * either spelling and kept as written, for ops and passes ptoas does not
@@ -209,8 +210,8 @@ static const char *const opaque_kinds[] = {
     "exp_precision", "fence_scope", "fmod_precision", "func_core_type", "gather_oob", "l1cache", "ld_l2cache",
     "log_precision", "mad_sat_mode", "mad_unit_flag_mode", "mask_pattern", "membar", "module_core_type",
     "notify_op", "pad_value", "padmode", "pipe", "pipe_event_type", "pow_precision", "print_format",
-    "quant_pre_mode", "recip_precision", "reduce_op", "relu_pre_mode", "rem_precision", "round_mode",
-    "rounding", "rsqrt_precision", "saturation", "saturation_mode", "scatter_atomic_op", "scatter_conflict",
+    "quant_pre_mode", "recip_precision", "reduce_op", "relu_pre_mode", "rem_precision",
+    "rounding", "rsqrt_precision", "saturation", "scatter_atomic_op", "scatter_conflict",
     "scatter_oob", "signedness", "sqrt_precision", "st_l2cache", "st_phase", "sync_all_mode",
     "sync_core_type", "sync_op_type", "tinsert_mode", "unit_flag_ctrl", "vector_function", "wait_cmp",
 };

@@ -256,6 +256,31 @@ static void collect(T *t)
                 e->end = t->n ? t->n - 1 : 0;
         }
     }
+    /* A pinned tile read before any write whose exact bytes another pinned tile wrote
+     * (one buffer under two types, docs/memory.md 5) holds that tile's data: it is
+     * live from the latest such write before its first read, not from entry. */
+    for (uint32_t i = 0; i < t->ne; i++) {
+        Entry *e = &t->e[i];
+        if (!e->pinned || e->is_arg || e->start != 0 || e->first_is_write || e->first <= 0)
+            continue;
+        int64_t from = -1;
+        for (uint32_t j = 0; j < t->ne; j++) {
+            const Entry *a = &t->e[j];
+            if (j != i && a->pinned && !a->dropped && a->loc == e->loc && a->addr == e->addr && a->size == e->size &&
+                a->start >= 0 && a->last_write >= 0 && a->first <= e->first && (a->first_is_write || a->is_arg))
+                from = a->first > from ? a->first : from;
+        }
+        if (from >= 0)
+            e->start = from;
+    }
+}
+
+/* x's last access is a read at the op whose write starts y, at x's address: the op
+ * writes its result over an input it reads for the last time (in place, docs/memory.md 5). */
+static bool in_place(const Entry *x, const Entry *y)
+{
+    return x->addr == y->addr && x->end == y->start && x->last_read == x->end && x->last_write < x->end && !x->to_exit &&
+           y->first_is_write && y->first == y->start && !y->is_arg;
 }
 
 /* ---- checks on explicit addresses ------------------------------------------------------ */
@@ -338,6 +363,10 @@ static void check_pinned(T *t)
                 continue; /* dead before b: never meets a later tile either */
             active[keep++] = active[j];
             if (a->loc != b->loc || a->addr >= b->addr + b->size || b->addr >= a->addr + a->size)
+                continue;
+            /* the same bytes exactly: one buffer under two types (PyPTO's kernels read an
+             * [R, 1] result as [1, R], or write an op's result over its input) */
+            if ((a->addr == b->addr && a->size == b->size) || in_place(a, b) || in_place(b, a))
                 continue;
             uint32_t later = active[j] > order[k] ? active[j] : order[k];
             uint32_t earlier = active[j] > order[k] ? order[k] : active[j];

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pass.h"
+#include "verify_int.h"
 
 /* ---- layout facts ------------------------------------------------------------ */
 static bool row_major(const TileBody *b) { return b->blayout == BL_ROW_MAJOR && b->slayout == SL_NONE_BOX; }
@@ -29,18 +29,6 @@ static bool is_i8(DType d) { return d == DT_I8 || d == DT_SI8; }
 static bool is_i16(DType d) { return d == DT_I16 || d == DT_SI16; }
 
 /* ---- the context of one op ---------------------------------------------------- */
-typedef struct V {
-    DiagEngine *d;
-    Func *f;
-    const Op *op;
-    OptArch arch;
-    bool errors;
-    /* operand by role: value and type; NO_VALUE when the role is empty */
-    ValueId val[MAX_ROLES];
-    const Type *ty[MAX_ROLES];
-    const TileBody *tb[MAX_ROLES];
-} V;
-
 static void put_dim(char *buf, size_t n, int64_t x)
 {
     if (known(x))
@@ -50,8 +38,7 @@ static void put_dim(char *buf, size_t n, int64_t x)
 }
 
 /* Reports "'op' op MSG" at the op name and a note at role's definition. */
-static bool fail(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
-static bool fail(V *v, int role, const char *fmt, ...)
+bool verify_fail(V *v, int role, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -66,6 +53,7 @@ static bool fail(V *v, int role, const char *fmt, ...)
     return false;
 }
 
+#define fail verify_fail
 static int R(const V *v, RoleId role) { return op_role(v->op->kind, role); }
 
 /* ---- section 1: tile types ------------------------------------------------------- */
@@ -776,7 +764,7 @@ static bool verify_tmov_fp(V *v, int src, int dst)
 
 /* An attribute ptoas keeps as written (AV_OPAQUE, e.g. `#pto<st_phase final>`): present, and
  * whether its text contains word. */
-static bool opaque_attr(const Op *op, const char *key, const char *word, bool *has)
+bool opaque_attr(const Op *op, const char *key, const char *word, bool *has)
 {
     const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
     *has = a && a->val && a->val->kind == AV_OPAQUE;
@@ -1036,7 +1024,9 @@ static void verify_op(V *v)
         poison_outputs(v);
         return;
     }
-    if (verify_class[in->cls])
+    if (in->cls >= OC_BINARY && in->cls <= OC_CI) /* the vector ops: verify_vec.c */
+        verify_vec_op(v);
+    else if (verify_class[in->cls])
         verify_class[in->cls](v);
     if (v->errors != before)
         poison_outputs(v);

@@ -30,6 +30,18 @@ SECTIONS = [
     ("other-ops.pto", "6. Other ops, returns, uses"),
     ("scf.pto", "7. Control flow: scf.for, scf.if, scf.yield (custom forms; mlir-opt-19's messages)"),
     ("scf-generic.pto", "7. Control flow: the generic forms of scf.for, scf.if, scf.yield"),
+    ("vec-binary-a3.pto", "8. Vector ops: elementwise binary (A2/A3)"),
+    ("vec-binary-a5.pto", "8. Vector ops: elementwise binary (A5)"),
+    ("vec-unary-a3.pto", "8. Vector ops: elementwise unary (A2/A3)"),
+    ("vec-unary-a5.pto", "8. Vector ops: elementwise unary (A5)"),
+    ("vec-scalar-a3.pto", "8. Vector ops: tile-scalar and texpands (A2/A3)"),
+    ("vec-scalar-a5.pto", "8. Vector ops: tile-scalar and texpands (A5)"),
+    ("vec-reduce-a3.pto", "8. Vector ops: row and column reductions (A2/A3)"),
+    ("vec-reduce-a5.pto", "8. Vector ops: row and column reductions (A5)"),
+    ("vec-expand-a3.pto", "8. Vector ops: row and column broadcasts (A2/A3)"),
+    ("vec-expand-a5.pto", "8. Vector ops: row and column broadcasts (A5)"),
+    ("vec-convert-a3.pto", "8. Vector ops: tcvt and tci (A2/A3)"),
+    ("vec-convert-a5.pto", "8. Vector ops: tcvt and tci (A5)"),
     ("poison.pto", "Poisoning (each error once, no cascade)"),
 ]
 

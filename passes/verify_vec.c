@@ -1,0 +1,735 @@
+/* verify_vec.c - the rules of the vector ops (docs/verify.md section 8), PTOAS's
+ * verifier in its order and words: one function per op class (ir.h OC_BINARY ...
+ * OC_CI), with the per-op facts (element types per architecture, messages, the
+ * variant of a class) in vec_ops[] below. */
+#include <stdarg.h>
+#include <string.h>
+#include "verify_int.h"
+
+#define fail verify_fail
+
+/* ---- element types ------------------------------------------------------------ */
+/* PTOAS tests integers by width (i8, si8 and ui8 are all 8-bit) and floats by kind. */
+enum { E_I8 = 1, E_I16 = 2, E_I32 = 4, E_F16 = 8, E_BF16 = 16, E_F32 = 32 };
+
+static unsigned elem_bit(DType d)
+{
+    switch (d) {
+    case DT_I8: case DT_SI8: case DT_UI8: return E_I8;
+    case DT_I16: case DT_SI16: case DT_UI16: return E_I16;
+    case DT_I32: case DT_SI32: case DT_UI32: return E_I32;
+    case DT_F16: return E_F16;
+    case DT_BF16: return E_BF16;
+    case DT_F32: return E_F32;
+    default: return 0;
+    }
+}
+
+static bool is_int(DType d) { return (elem_bit(d) & (E_I8 | E_I16 | E_I32)) || d == DT_I64 || d == DT_UI64 || d == DT_SI64 || d == DT_I1; }
+static bool is_float(DType d) { return dtype_is_float(d); }
+
+/* PTOAS's low-precision types: fp8, hif8, e8m0, packed fp4, hif8x2, bf16x2. */
+static bool low_precision(DType d)
+{
+    switch (d) {
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F4E2M1X2: case DT_F8E4M3:
+    case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
+    default: return false;
+    }
+}
+
+/* ---- per-op facts --------------------------------------------------------------- */
+/* Variants inside a class, where PTOAS's rules differ by op. */
+enum {
+    VU_ABS, VU_RELU, VU_NEG, VU_RECIP, VU_SQRT, VU_RSQRT,      /* OC_UNARY */
+    VR_PLAIN, VR_ADD, VR_SUB_MUL, VR_DIV, VR_MAXMIN,           /* OC_ROW_EXPAND */
+    VC_PLAIN, VC_OP, VC_DIV,                                   /* OC_COL_EXPAND */
+    VCR_MAXMIN, VCR_SUM                                        /* OC_COL_REDUCE */
+};
+
+typedef struct VecOp {
+    const char *mnem;          /* the op's name without "pto." (messages) */
+    unsigned a3, a5;           /* element types accepted on A2/A3 and A5 (E_*) */
+    const char *msg_a3, *msg_a5;
+    int variant;
+} VecOp;
+
+#define I_F (E_I16 | E_I32 | E_F16 | E_F32)
+static const VecOp vec_ops[OP_COUNT] = {
+    [OP_TADD] = {"tadd", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tadd element type to be i32/i16/f16/f32",
+                 "expects A5 tadd element type to be i32/i16/i8/f16/bf16/f32", 0},
+    [OP_TSUB] = {"tsub", I_F, I_F | E_I8, "expects A2/A3 tsub element type to be i32/i16/f16/f32",
+                 "expects A5 tsub element type to be i32/i16/i8/f16/f32", 0},
+    [OP_TMUL] = {"tmul", I_F, I_F, "expects A2/A3 tmul element type to be i32/i16/f16/f32",
+                 "expects A5 tmul element type to be i32/i16/f16/f32", 0},
+    [OP_TDIV] = {"tdiv", E_F16 | E_F32, I_F, "expects A2/A3 tdiv element type to be f16 or f32",
+                 "expects A5 tdiv element type to be i32/i16/f16/f32", 0},
+    [OP_TMAX] = {"tmax", I_F, I_F | E_I8, "expects A2/A3 tmax element type to be i32/i16/f16/f32",
+                 "expects A5 tmax element type to be i32/i16/i8/f16/f32", 0},
+    [OP_TMIN] = {"tmin", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmin element type to be i32/i16/f16/f32",
+                 "expects A5 tmin element type to be i32/i16/i8/f16/bf16/f32", 0},
+    [OP_TABS] = {"tabs", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
+                 "expects element type to be f16 or f32", VU_ABS},
+    [OP_TRELU] = {"trelu", E_I32 | E_F16 | E_F32, E_I32 | E_F16 | E_F32,
+                  "expects A2/A3 trelu element type to be i32/f16/f32", "expects A5 trelu element type to be i32/f16/f32",
+                  VU_RELU},
+    [OP_TNEG] = {"tneg", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tneg element type to be i16/i32/f16/f32",
+                 "expects A5 tneg element type to be i8/i16/i32/f16/f32/bf16", VU_NEG},
+    [OP_TRECIP] = {"trecip", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
+                   "expects element type to be f16 or f32", VU_RECIP},
+    [OP_TSQRT] = {"tsqrt", E_F16 | E_F32, E_F16 | E_F32, "expects src and dst element type to be float or half",
+                  "expects src and dst element type to be float or half", VU_SQRT},
+    [OP_TRSQRT] = {"trsqrt", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
+                   "expects element type to be f16 or f32", VU_RSQRT},
+    [OP_TADDS] = {"tadds", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tadds element type to be i32/i16/f16/f32",
+                  "expects A5 tadds element type to be i32/i16/i8/f16/bf16/f32", 0},
+    [OP_TSUBS] = {"tsubs", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tsubs element type to be i32/i16/f16/f32",
+                  "expects A5 tsubs element type to be i32/i16/i8/f16/bf16/f32", 0},
+    [OP_TMULS] = {"tmuls", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmuls element type to be i32/i16/f16/f32",
+                  "expects A5 tmuls element type to be i32/i16/i8/f16/bf16/f32", 0},
+    [OP_TDIVS] = {"tdivs", I_F, I_F | E_I8, "expects A2/A3 tdivs element type to be i32/i16/f16/f32",
+                  "expects A5 tdivs element type to be i32/i16/i8/f16/f32", 0},
+    [OP_TMAXS] = {"tmaxs", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmaxs element type to be i32/i16/f16/f32",
+                  "expects A5 tmaxs element type to be i32/i16/i8/f16/bf16/f32", 0},
+    [OP_TMINS] = {"tmins", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmins element type to be i32/i16/f16/f32",
+                  "expects A5 tmins element type to be i32/i16/i8/f16/bf16/f32", 0},
+    [OP_TEXPANDS] = {"texpands", I_F | E_BF16, I_F | E_BF16 | E_I8,
+                     "expects A2/A3 texpands dst element type to be i16/i32/f16/bf16/f32",
+                     "expects A5 texpands dst element type to be i8/i16/i32/f16/bf16/f32", 0},
+    [OP_TROWSUM] = {"trowsum", I_F, I_F, "expects element type to be i16/i32/f16/f32",
+                    "expects element type to be i16/i32/f16/f32", 0},
+    [OP_TROWMAX] = {"trowmax", I_F, I_F, "expects element type to be i16/i32/f16/f32",
+                    "expects element type to be i16/i32/f16/f32", 0},
+    [OP_TROWMIN] = {"trowmin", I_F, I_F, "expects element type to be i16/i32/f16/f32",
+                    "expects element type to be i16/i32/f16/f32", 0},
+    [OP_TCOLSUM] = {"tcolsum", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tcolsum element type to be f16/f32/i16/i32",
+                    "expects A5 tcolsum element type to be i8/i16/i32/f16/bf16/f32", VCR_SUM},
+    [OP_TCOLMAX] = {"tcolmax", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tcolmax element type to be f16/f32/i16/i32",
+                    "expects A5 tcolmax element type to be i8/i16/i32/f16/bf16/f32", VCR_MAXMIN},
+    [OP_TCOLMIN] = {"tcolmin", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tcolmin element type to be f16/f32/i16/i32",
+                    "expects A5 tcolmin element type to be i8/i16/i32/f16/bf16/f32", VCR_MAXMIN},
+    [OP_TROWEXPAND] = {"trowexpand", 0, 0, NULL, NULL, VR_PLAIN},
+    [OP_TROWEXPANDADD] = {"trowexpandadd", I_F, I_F | E_I8, "expects A2/A3 trowexpandadd element type to be i16/i32/f16/f32",
+                          "expects A5 trowexpandadd element type to be i8/i16/i32/f16/f32", VR_ADD},
+    [OP_TROWEXPANDSUB] = {"trowexpandsub", I_F, I_F | E_I8, "expects A2/A3 trowexpandsub element type to be i16/i32/f16/f32",
+                          "expects A5 trowexpandsub element type to be i8/i16/i32/f16/f32", VR_SUB_MUL},
+    [OP_TROWEXPANDMUL] = {"trowexpandmul", I_F, I_F | E_I8, "expects A2/A3 trowexpandmul element type to be i16/i32/f16/f32",
+                          "expects A5 trowexpandmul element type to be i8/i16/i32/f16/f32", VR_SUB_MUL},
+    [OP_TROWEXPANDDIV] = {"trowexpanddiv", E_F16 | E_F32, I_F | E_I8, "expects element type to be f16 or f32",
+                          "expects A5 trowexpanddiv element type to be i8/i16/i32/f16/f32", VR_DIV},
+    [OP_TROWEXPANDMAX] = {"trowexpandmax", I_F, I_F | E_I8, "expects A2/A3 trowexpandmax element type to be i16/i32/f16/f32",
+                          "expects A5 trowexpandmax element type to be i8/i16/i32/f16/f32", VR_MAXMIN},
+    [OP_TROWEXPANDMIN] = {"trowexpandmin", I_F, I_F | E_I8, "expects A2/A3 trowexpandmin element type to be i16/i32/f16/f32",
+                          "expects A5 trowexpandmin element type to be i8/i16/i32/f16/f32", VR_MAXMIN},
+    [OP_TCOLEXPAND] = {"tcolexpand", 0, 0, NULL, NULL, VC_PLAIN},
+    [OP_TCOLEXPANDADD] = {"tcolexpandadd", I_F, I_F | E_I8, "expects A2/A3 tcolexpandadd element type to be i16/i32/f16/f32",
+                          "expects A5 tcolexpandadd element type to be i8/i16/i32/f16/f32", VC_OP},
+    [OP_TCOLEXPANDSUB] = {"tcolexpandsub", I_F, I_F | E_I8, "expects A2/A3 tcolexpandsub element type to be i16/i32/f16/f32",
+                          "expects A5 tcolexpandsub element type to be i8/i16/i32/f16/f32", VC_OP},
+    [OP_TCOLEXPANDMUL] = {"tcolexpandmul", I_F, I_F | E_I8, "expects A2/A3 tcolexpandmul element type to be i16/i32/f16/f32",
+                          "expects A5 tcolexpandmul element type to be i8/i16/i32/f16/f32", VC_OP},
+    [OP_TCOLEXPANDDIV] = {"tcolexpanddiv", E_F16 | E_F32, I_F | E_I8, "expects tcolexpanddiv element type to be f16 or f32",
+                          "expects A5 tcolexpanddiv element type to be i8/i16/i32/f16/f32", VC_DIV},
+    [OP_TCOLEXPANDMAX] = {"tcolexpandmax", I_F, I_F | E_I8, "expects A2/A3 tcolexpandmax element type to be i16/i32/f16/f32",
+                          "expects A5 tcolexpandmax element type to be i8/i16/i32/f16/f32", VC_OP},
+    [OP_TCOLEXPANDMIN] = {"tcolexpandmin", I_F, I_F | E_I8, "expects A2/A3 tcolexpandmin element type to be i16/i32/f16/f32",
+                          "expects A5 tcolexpandmin element type to be i8/i16/i32/f16/f32", VC_OP},
+};
+
+/* ---- shared checks (PTOAS's helpers, same order and words) ---------------------------- */
+static bool known(int64_t x) { return x != DIM_DYNAMIC; }
+static bool differ(int64_t a, int64_t b) { return known(a) && known(b) && a != b; }
+static bool a5(const V *v) { return v->arch == OPT_ARCH_A5; }
+static int R(const V *v, RoleId r) { return op_role(v->op->kind, r); }
+static const TileBody *T(const V *v, RoleId r) { return R(v, r) >= 0 ? v->tb[R(v, r)] : NULL; }
+static const char *N(const V *v, RoleId r) { (void)v; return role_name(r); }
+
+/* the element type test of the op's row for the architecture */
+static bool elem_ok(const V *v, const VecOp *o, DType d)
+{
+    return (elem_bit(d) & (a5(v) ? o->a5 : o->a3)) != 0;
+}
+static bool elem_fail(V *v, const VecOp *o) { return fail(v, -1, "%s", a5(v) ? o->msg_a5 : o->msg_a3); }
+
+/* verifyTileBufCommon: the low-precision types are not for these ops */
+static bool tile_common(V *v, RoleId r, bool allow_low)
+{
+    const TileBody *t = T(v, r);
+    if (t && !allow_low && low_precision(t->dtype))
+        return fail(v, R(v, r), "%s: dtype %s is not supported by this op yet", N(v, r), dtype_name(t->dtype));
+    return true;
+}
+
+static bool in_vec(V *v, RoleId r)
+{
+    if (T(v, r)->loc != LOC_VEC)
+        return fail(v, R(v, r), "expects %s to be in the vec address space", N(v, r));
+    return true;
+}
+
+/* verifyVecTileCommon: vec space and row_major blayout */
+static bool vec_tile(V *v, RoleId r)
+{
+    if (!tile_common(v, r, false) || !in_vec(v, r))
+        return false;
+    if (T(v, r)->blayout != BL_ROW_MAJOR)
+        return fail(v, R(v, r), "expects %s to use the row_major blayout", N(v, r));
+    return true;
+}
+
+/* verifyNDStyleVecTile: vec, row_major, none_box */
+static bool nd_vec_tile(V *v, RoleId r)
+{
+    if (!vec_tile(v, r))
+        return false;
+    if (T(v, r)->slayout != SL_NONE_BOX)
+        return fail(v, R(v, r), "expects %s to use the none_box slayout", N(v, r));
+    return true;
+}
+
+static bool same_elem(V *v, RoleId a, RoleId b)
+{
+    if (T(v, a)->dtype != T(v, b)->dtype)
+        return fail(v, R(v, a), "expects %s and %s to have the same element type", N(v, a), N(v, b));
+    return true;
+}
+
+static bool same_valid(V *v, RoleId a, RoleId b)
+{
+    const TileBody *x = T(v, a), *y = T(v, b);
+    if (differ(x->vrow, y->vrow) || differ(x->vcol, y->vcol))
+        return fail(v, R(v, a), "expects %s and %s to have the same valid_shape", N(v, a), N(v, b));
+    return true;
+}
+
+static bool same_valid_dim(V *v, RoleId a, RoleId b, int dim)
+{
+    const TileBody *x = T(v, a), *y = T(v, b);
+    if (dim == 0 ? differ(x->vrow, y->vrow) : differ(x->vcol, y->vcol))
+        return fail(v, R(v, a), "expects %s and %s to have the same valid_shape[%d]", N(v, a), N(v, b), dim);
+    return true;
+}
+
+static bool nonzero(V *v, RoleId r, int dim)
+{
+    const TileBody *t = T(v, r);
+    if ((dim == 0 ? t->vrow : t->vcol) == 0)
+        return fail(v, R(v, r), "expects %s valid_shape[%d] to be non-zero", N(v, r), dim);
+    return true;
+}
+
+static bool is_row_major(const TileBody *t) { return t->blayout == BL_ROW_MAJOR; }
+static int64_t static_bytes(const TileBody *t) { return t->rows * t->cols * (int64_t)dtype_size(t->dtype); }
+
+static bool tmp_capacity(V *v, int64_t need)
+{
+    const TileBody *t = T(v, ROLE_TMP);
+    if (static_bytes(t) < need)
+        return fail(v, R(v, ROLE_TMP), "expects tmp capacity to be at least %lld bytes, but got %lld bytes",
+                    (long long)need, (long long)static_bytes(t));
+    return true;
+}
+
+/* ---- elementwise binary ------------------------------------------------------------------ */
+static bool verify_binary(V *v, const VecOp *o)
+{
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
+        return false;
+    if (!same_elem(v, ROLE_SRC0, ROLE_SRC1) || !same_elem(v, ROLE_SRC0, ROLE_DST) ||
+        !same_valid(v, ROLE_SRC0, ROLE_SRC1) || !same_valid(v, ROLE_SRC0, ROLE_DST))
+        return false;
+    if (!is_row_major(T(v, ROLE_SRC0)) || !is_row_major(T(v, ROLE_SRC1)) || !is_row_major(T(v, ROLE_DST)))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    return elem_ok(v, o, T(v, ROLE_SRC0)->dtype) || elem_fail(v, o);
+}
+
+/* ---- elementwise unary --------------------------------------------------------------------- */
+static bool verify_unary(V *v, const VecOp *o)
+{
+    DType e = T(v, ROLE_SRC)->dtype;
+    switch (o->variant) {
+    case VU_NEG:
+        if (!tile_common(v, ROLE_SRC, false) || !in_vec(v, ROLE_SRC) || !tile_common(v, ROLE_DST, false) ||
+            !in_vec(v, ROLE_DST) || !same_elem(v, ROLE_SRC, ROLE_DST))
+            return false;
+        /* A5 tneg only needs the columns to agree */
+        if (a5(v) ? !same_valid_dim(v, ROLE_SRC, ROLE_DST, 1) : !same_valid(v, ROLE_SRC, ROLE_DST))
+            return false;
+        return elem_ok(v, o, e) || elem_fail(v, o);
+    case VU_ABS:
+    case VU_RELU:
+        if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_elem(v, ROLE_SRC, ROLE_DST) ||
+            !same_valid(v, ROLE_SRC, ROLE_DST))
+            return false;
+        return elem_ok(v, o, e) || elem_fail(v, o);
+    default: /* trecip tsqrt trsqrt: verifyVecTileUnaryOp without bf16 and i8 */
+        if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_elem(v, ROLE_SRC, ROLE_DST))
+            return false;
+        if (!(elem_bit(e) & I_F))
+            return fail(v, -1, "expects vec tile element types to be supported");
+        if (!same_valid(v, ROLE_SRC, ROLE_DST))
+            return false;
+        if (!elem_ok(v, o, e))
+            return elem_fail(v, o);
+        if (o->variant == VU_RECIP && v->arch == OPT_ARCH_A3 && v->val[R(v, ROLE_SRC)] == v->val[R(v, ROLE_DST)])
+            return fail(v, -1, "expects A3 trecip src and dst to use different storage");
+        if (o->variant == VU_RSQRT) {
+            bool has, high = opaque_attr(v->op, "precisionType", "high_precision", &has);
+            if (high && !T(v, ROLE_TMP))
+                return fail(v, -1, "expects tmp when precisionType is high_precision");
+            if (T(v, ROLE_TMP)) {
+                if (!vec_tile(v, ROLE_TMP))
+                    return false;
+                if (static_bytes(T(v, ROLE_TMP)) < 32)
+                    return fail(v, R(v, ROLE_TMP), "expects tmp to be at least 32 bytes when provided");
+            }
+        }
+        return true;
+    }
+}
+
+/* ---- tile-scalar ops and texpands --------------------------------------------------------------- */
+/* The scalar of role r: an integer or a float (not an index). */
+static bool scalar_numeric(V *v, RoleId r)
+{
+    const Type *t = v->ty[R(v, r)];
+    if (!t || t->kind != TY_SCALAR || !(is_int(t->dtype) || is_float(t->dtype)))
+        return fail(v, R(v, r), "scalar must be a scalar type (integer/float)");
+    return true;
+}
+
+static bool verify_tile_scalar(V *v, const VecOp *o)
+{
+    if (!tile_common(v, ROLE_SRC, false) || !tile_common(v, ROLE_DST, false) || !in_vec(v, ROLE_SRC) ||
+        !in_vec(v, ROLE_DST) || !same_elem(v, ROLE_SRC, ROLE_DST) || !same_valid_dim(v, ROLE_SRC, ROLE_DST, 0) ||
+        !same_valid_dim(v, ROLE_SRC, ROLE_DST, 1) || !scalar_numeric(v, ROLE_SCALAR))
+        return false;
+    return elem_ok(v, o, T(v, ROLE_SRC)->dtype) || elem_fail(v, o);
+}
+
+static bool verify_expands(V *v, const VecOp *o)
+{
+    const TileBody *d = T(v, ROLE_DST);
+    if (!tile_common(v, ROLE_DST, false))
+        return false;
+    if (d->loc != LOC_VEC && d->loc != LOC_MAT)
+        return fail(v, R(v, ROLE_DST), "expects dst to be in the vec or mat address space");
+    const Type *s = v->ty[R(v, ROLE_SCALAR)];
+    if (!s || s->kind != TY_SCALAR || s->dtype != d->dtype)
+        return fail(v, R(v, ROLE_SCALAR), "expects scalar type == dst element type");
+    if (!a5(v) && d->loc == LOC_VEC && !is_row_major(d))
+        return fail(v, R(v, ROLE_DST), "expects vec dst to use row-major layout on A2/A3");
+    return elem_ok(v, o, d->dtype) || elem_fail(v, o);
+}
+
+/* ---- reductions ------------------------------------------------------------------------------ */
+/* verifyRowReductionDstLayout */
+static bool row_reduce_dst(V *v)
+{
+    const TileBody *d = T(v, ROLE_DST);
+    if (!tile_common(v, ROLE_DST, false) || !in_vec(v, ROLE_DST))
+        return false;
+    if (d->slayout != SL_NONE_BOX)
+        return fail(v, R(v, ROLE_DST), "expects dst to use the none_box slayout");
+    if (d->blayout == BL_COL_MAJOR && d->cols != 1)
+        return fail(v, R(v, ROLE_DST), "expects DN-style dst to have shape[1] == 1");
+    return true;
+}
+
+static bool verify_row_reduce(V *v, const VecOp *o)
+{
+    const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!nd_vec_tile(v, ROLE_SRC))
+        return false;
+    if (t && (!tile_common(v, ROLE_TMP, false) || !in_vec(v, ROLE_TMP)))
+        return false;
+    if (!row_reduce_dst(v) || !same_elem(v, ROLE_SRC, ROLE_DST))
+        return false;
+    if (t && !a5(v) && t->dtype != s->dtype)
+        return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp to have the same element type as src and dst");
+    /* a 0x0 dst is PyPTO's no-op marker: accepted */
+    if (!(d->vrow == 0 && d->vcol == 0)) {
+        if (!nonzero(v, ROLE_SRC, 0) || !nonzero(v, ROLE_SRC, 1) || !same_valid_dim(v, ROLE_SRC, ROLE_DST, 0))
+            return false;
+        if (known(d->vcol) && d->vcol != 1)
+            return fail(v, R(v, ROLE_DST), "expects dst valid_shape[1] to be 1");
+    }
+    if (!elem_ok(v, o, s->dtype))
+        return elem_fail(v, o);
+    if (t && !a5(v))
+        return tmp_capacity(v, 32);
+    return true;
+}
+
+static bool col_reduce_region(V *v)
+{
+    const TileBody *d = T(v, ROLE_DST);
+    if (d->vrow == 0 && d->vcol == 0)
+        return true;
+    if (a5(v) && (!nonzero(v, ROLE_SRC, 0) || !nonzero(v, ROLE_SRC, 1)))
+        return false;
+    return same_valid_dim(v, ROLE_SRC, ROLE_DST, 1);
+}
+
+static bool verify_col_reduce(V *v, const VecOp *o)
+{
+    const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!nd_vec_tile(v, ROLE_SRC) || !nd_vec_tile(v, ROLE_DST))
+        return false;
+    if (o->variant == VCR_MAXMIN) {
+        if (!same_elem(v, ROLE_SRC, ROLE_DST) || !col_reduce_region(v))
+            return false;
+        return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+    }
+    const Attr *bin = ir_attr_find(v->op->attrs, v->op->nattrs, "isBinary");
+    bool binary = bin && bin->val->kind == AV_BOOL && bin->val->u.b;
+    if (t && !bin)
+        return fail(v, -1, "tmp operand requires isBinary attribute");
+    if (t) {
+        if (!nd_vec_tile(v, ROLE_TMP))
+            return false;
+        if (s->dtype != d->dtype || s->dtype != t->dtype)
+            return fail(v, -1, "expects src/tmp/dst element types to match");
+        if (binary && known(s->vcol) && t->cols < s->vcol)
+            return fail(v, R(v, ROLE_TMP),
+                        "expects tmp shape[1] to be at least src valid_shape[1] when isBinary is true; got %lld vs %lld",
+                        (long long)t->cols, (long long)s->vcol);
+        if (binary) {
+            if (!known(s->vrow) || !known(s->vcol))
+                return fail(v, -1, "expects static src valid_shape and element size to verify tcolsum tmp");
+            if (!tmp_capacity(v, (s->vrow + 1) / 2 * s->vcol * (int64_t)dtype_size(s->dtype)))
+                return false;
+        }
+    }
+    if (s->dtype != d->dtype)
+        return fail(v, -1, "expects src/dst element types to match");
+    if (!col_reduce_region(v))
+        return false;
+    return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+}
+
+/* ---- broadcasts ----------------------------------------------------------------------------- */
+static bool vec_elem_supported(DType d) { return (elem_bit(d) & (I_F | E_BF16 | E_I8)) != 0; }
+
+/* 32 bytes of the element type: the row-major per-row operand's width */
+static int64_t block_cols(DType d) { return elem_bit(d) & E_I8 ? 32 : elem_bit(d) & (E_F16 | E_I16) ? 16 : 8; }
+
+/* PTOAS's A2/A3 tmp contract of the tmp form: a col-major per-row scalar operand,
+ * a vec tmp of dst's element type, big enough for dst's rows. */
+static bool row_expand_tmp_contract(V *v)
+{
+    const TileBody *t = T(v, ROLE_TMP), *d = T(v, ROLE_DST);
+    if (!t || a5(v))
+        return true;
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1);
+    bool s0full = !differ(s0->vrow, d->vrow) && !differ(s0->vcol, d->vcol);
+    bool s1full = !differ(s1->vrow, d->vrow) && !differ(s1->vcol, d->vcol);
+    const TileBody *x = s0full ? s1 : s1full ? s0 : NULL;
+    if (!x || x->blayout != BL_COL_MAJOR || (known(x->vcol) && x->vcol != 1))
+        return fail(v, -1, "expects A2/A3 tmp-form trowexpand to use mode 1 (ColMajor per-row scalar expanded "
+                           "operand)");
+    if (!tile_common(v, ROLE_TMP, false) || !in_vec(v, ROLE_TMP))
+        return false;
+    if (t->dtype != d->dtype)
+        return fail(v, R(v, ROLE_TMP), "expects tmp and dst to have the same element type");
+    int64_t need = !known(d->vrow) ? 8192 : d->vrow < 256 ? (d->vrow + 7) / 8 * 256 : 30 * 256;
+    if (static_bytes(t) < need)
+        return fail(v, R(v, ROLE_TMP), "expects A2/A3 trowexpand tmp capacity to be at least %lld bytes, but got %lld bytes",
+                    (long long)need, (long long)static_bytes(t));
+    return true;
+}
+
+/* the per-row operand of trowexpandmax/min: [R, 1] or row-major [R, 32 bytes] */
+static bool row_bcast_operand(V *v, RoleId r, bool need_non_row_major)
+{
+    const TileBody *x = T(v, r), *d = T(v, ROLE_DST);
+    if (differ(x->vrow, d->vrow))
+        return fail(v, R(v, r), "expects %s valid_shape[0] to equal dst valid_shape[0]", N(v, r));
+    if (need_non_row_major && is_row_major(x))
+        return fail(v, R(v, r), "expects %s to use a non-row-major layout when tmp is present", N(v, r));
+    if (is_row_major(x)) {
+        if (known(x->vcol) && x->vcol != block_cols(d->dtype))
+            return fail(v, R(v, r), "expects row-major %s valid_shape[1] to be 32/sizeof(dtype)", N(v, r));
+        return true;
+    }
+    if (known(x->vcol) && x->vcol != 1)
+        return fail(v, R(v, r), "expects non-row-major %s valid_shape[1] to be 1", N(v, r));
+    return true;
+}
+
+/* src `full` matches dst and `bc` is the per-row operand (PTOAS's checkFullAndBroadcast) */
+static bool row_full_and_bcast(V *v, RoleId full, RoleId bc)
+{
+    const TileBody *f = T(v, full), *dt = T(v, ROLE_DST);
+    if (!is_row_major(f))
+        return fail(v, R(v, full), "expects %s to use row-major layout when it matches dst", N(v, full));
+    if (differ(f->vrow, dt->vrow))
+        return fail(v, R(v, full), "expects %s valid_shape[0] to equal dst valid_shape[0]", N(v, full));
+    if (differ(f->vcol, dt->vcol))
+        return fail(v, R(v, full), "expects %s valid_shape[1] to equal dst valid_shape[1]", N(v, full));
+    return row_bcast_operand(v, bc, T(v, ROLE_TMP) && v->arch == OPT_ARCH_A3);
+}
+
+static bool verify_row_expand_maxmin(V *v, const VecOp *o)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
+        return false;
+    if (t) {
+        if (!tile_common(v, ROLE_TMP, false))
+            return false;
+        if (t->dtype != d->dtype)
+            return fail(v, R(v, ROLE_TMP), "expects tmp and dst to have the same element type");
+    }
+    if (s0->dtype != d->dtype || s1->dtype != d->dtype)
+        return fail(v, -1, "expects src0, src1, and dst to have the same element type");
+    if (!elem_ok(v, o, d->dtype))
+        return elem_fail(v, o);
+    if (!is_row_major(d))
+        return fail(v, R(v, ROLE_DST), "expects dst to use row-major layout");
+    if (d->vrow == 0 && d->vcol == 0)
+        return true;
+    if (!nonzero(v, ROLE_DST, 0) || !nonzero(v, ROLE_DST, 1))
+        return false;
+    bool s0m = !differ(s0->vrow, d->vrow) && !differ(s0->vcol, d->vcol);
+    bool s1m = !differ(s1->vrow, d->vrow) && !differ(s1->vcol, d->vcol);
+    /* PTOAS tries src0 as the full operand, then src1; the first failed check reports */
+    if (s0m)
+        return row_full_and_bcast(v, ROLE_SRC0, ROLE_SRC1) && row_expand_tmp_contract(v);
+    if (s1m)
+        return row_full_and_bcast(v, ROLE_SRC1, ROLE_SRC0) && row_expand_tmp_contract(v);
+    return fail(v, -1, "expects one of src0/src1 to match dst valid_shape and the other to be a per-row scalar vector");
+}
+
+static bool verify_row_expand(V *v, const VecOp *o)
+{
+    if (o->variant == VR_PLAIN) {
+        const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST);
+        if (!tile_common(v, ROLE_SRC, false) || !nd_vec_tile(v, ROLE_DST) || !in_vec(v, ROLE_SRC))
+            return false;
+        if (s->slayout != SL_NONE_BOX)
+            return fail(v, R(v, ROLE_SRC), "expects src to use the none_box slayout");
+        if (s->dtype != d->dtype)
+            return fail(v, -1, "expects src and dst to have the same element type");
+        if (!vec_elem_supported(s->dtype))
+            return fail(v, -1, "expects trowexpand element type to be supported");
+        if (d->vrow == 0 && d->vcol == 0)
+            return true;
+        return same_valid_dim(v, ROLE_SRC, ROLE_DST, 0) && nonzero(v, ROLE_SRC, 0) && nonzero(v, ROLE_SRC, 1) &&
+               nonzero(v, ROLE_DST, 0) && nonzero(v, ROLE_DST, 1);
+    }
+    if (o->variant == VR_MAXMIN)
+        return verify_row_expand_maxmin(v, o);
+    /* verifyTRowExpandBinaryCore */
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false) ||
+        (T(v, ROLE_TMP) && !tile_common(v, ROLE_TMP, false)))
+        return false;
+    if (!same_elem(v, ROLE_SRC0, ROLE_DST))
+        return false;
+    if (s0->dtype != s1->dtype)
+        return fail(v, -1, "expects src0 and src1 to have the same element type");
+    if (!is_row_major(d))
+        return fail(v, R(v, ROLE_DST), "expects dst to use row-major layout");
+    if (o->variant == VR_ADD) {
+        if (!same_valid(v, ROLE_SRC0, ROLE_DST))
+            return false;
+        if (!is_row_major(s0))
+            return fail(v, R(v, ROLE_SRC0), "expects src0 to use row-major layout");
+    }
+    if (!elem_ok(v, o, s0->dtype))
+        return elem_fail(v, o);
+    if (o->variant == VR_ADD) {
+        if (differ(s1->vrow, d->vrow))
+            return fail(v, R(v, ROLE_SRC1), "expects src1 valid_shape[0] to equal dst valid_shape[0]");
+        if (is_row_major(s1) && known(s1->vcol) && s1->vcol != block_cols(s0->dtype))
+            return fail(v, R(v, ROLE_SRC1), "expects row-major src1 valid_shape[1] to be 32/sizeof(dtype)");
+        if (!is_row_major(s1) && known(s1->vcol) && s1->vcol != 1)
+            return fail(v, R(v, ROLE_SRC1), "expects non-row-major src1 valid_shape[1] to be 1");
+    }
+    if (o->variant == VR_DIV) {
+        bool has, high = opaque_attr(v->op, "precisionType", "high_precision", &has);
+        if (high && !T(v, ROLE_TMP))
+            return fail(v, -1, "expects tmp when precisionType is high_precision");
+    }
+    return row_expand_tmp_contract(v);
+}
+
+static bool verify_col_expand(V *v, const VecOp *o)
+{
+    if (o->variant == VC_PLAIN) {
+        const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST);
+        if (!nd_vec_tile(v, ROLE_SRC) || !nd_vec_tile(v, ROLE_DST))
+            return false;
+        if (s->dtype != d->dtype)
+            return fail(v, -1, "expects src and dst to have the same element type");
+        if (!vec_elem_supported(s->dtype))
+            return fail(v, -1, "expects tcolexpand element type to be supported");
+        return same_valid_dim(v, ROLE_SRC, ROLE_DST, 1);
+    }
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
+    bool ints = o->variant != VC_DIV || a5(v);
+    unsigned ok = E_F16 | E_F32 | (ints ? E_I16 | E_I32 | (a5(v) ? E_I8 : 0) : 0);
+    if (!(elem_bit(s0->dtype) & ok) || !(elem_bit(s1->dtype) & ok) || !(elem_bit(d->dtype) & ok))
+        return elem_fail(v, o);
+    if (s0->rows != d->rows || s0->cols != d->cols)
+        return fail(v, -1, "expects src0/dst to have same shape");
+    if (!same_valid(v, ROLE_SRC0, ROLE_DST))
+        return false;
+    if (!is_row_major(s0))
+        return fail(v, R(v, ROLE_SRC0), "expects src0 to use row-major layout");
+    if (!is_row_major(s1))
+        return fail(v, R(v, ROLE_SRC1), "expects src1 to use row-major layout");
+    if (!is_row_major(d))
+        return fail(v, R(v, ROLE_DST), "expects dst to use row-major layout");
+    if (differ(s1->vcol, d->vcol))
+        return fail(v, R(v, ROLE_SRC1), "expects src1 valid_shape[1] to equal dst valid_shape[1]");
+    return true;
+}
+
+/* ---- tcvt and tci ------------------------------------------------------------------------ */
+static bool fp8(DType d) { return d == DT_F8E4M3FN || d == DT_F8E5M2 || d == DT_F8E4M3; }
+static bool fp4(DType d) { return d == DT_F4E2M1X2 || d == DT_F4E1M2X2; }
+
+/* PTO-ISA's A5 low-precision conversions (PTOAS isA5LowPrecisionTCvtPair) */
+static bool a5_low_pair(DType s, DType d)
+{
+    if (s == DT_F32)
+        return fp8(d) || d == DT_HIF8;
+    if (s == DT_F16)
+        return d == DT_HIF8;
+    if (s == DT_BF16)
+        return fp4(d);
+    if (fp4(s))
+        return d == DT_BF16;
+    if (fp8(s) || s == DT_HIF8)
+        return d == DT_F32;
+    return false;
+}
+
+/* a packed fp4 tile counts two elements per byte along its packed dimension */
+static void logical(const TileBody *t, bool valid, int64_t out[2])
+{
+    out[0] = valid ? t->vrow : t->rows;
+    out[1] = valid ? t->vcol : t->cols;
+    if (fp4(t->dtype)) {
+        int k = t->blayout == BL_COL_MAJOR ? 0 : 1;
+        if (known(out[k]))
+            out[k] *= 2;
+    }
+}
+
+static int tcvt_sat_mode(const Op *op)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, "sat_mode");
+    if (!a)
+        a = ir_attr_find(op->attrs, op->nattrs, "satmode");
+    if (a && a->val->kind == AV_ENUM && a->val->u.e.kind == EK_SAT_MODE)
+        return a->val->u.e.value;
+    return SAT_OFF;
+}
+
+static bool verify_cvt(V *v)
+{
+    const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    int64_t a[2], b[2];
+    logical(s, false, a);
+    logical(d, false, b);
+    if (differ(a[0], b[0]) || differ(a[1], b[1]))
+        return fail(v, -1, "expects src and dst to have compatible shapes");
+    logical(s, true, a);
+    logical(d, true, b);
+    if (differ(a[0], b[0]) || differ(a[1], b[1]))
+        return fail(v, -1, "expects src and dst to have the same valid_shape");
+    if (a5(v)) {
+        if ((low_precision(s->dtype) || low_precision(d->dtype)) && !a5_low_pair(s->dtype, d->dtype))
+            return fail(v, -1, "expects A5 tcvt low-precision type pairs to match PTO-ISA support");
+        return !t || vec_tile(v, ROLE_TMP);
+    }
+    if (low_precision(s->dtype) || low_precision(d->dtype))
+        return fail(v, -1, "expects A2/A3 tcvt low-precision element types to be unsupported");
+    if (!t)
+        return true;
+    if (!vec_tile(v, ROLE_TMP))
+        return false;
+    bool i16 = elem_bit(d->dtype) & E_I16, i8 = elem_bit(d->dtype) & E_I8;
+    bool needs = tcvt_sat_mode(v->op) == SAT_OFF &&
+                 ((s->dtype == DT_F32 && i16) || (s->dtype == DT_F16 && (i16 || i8)));
+    if (!needs)
+        return true;
+    if (!known(d->vrow) || !known(d->vcol))
+        return fail(v, -1, "expects static src shape and dst valid_shape to verify tcvt tmp");
+    int64_t rows = d->vrow, cols = d->vcol, need = 0;
+    if (rows > 0 && cols > 0 && s->dtype == DT_F32) {
+        int64_t head = 4 * 64 * (cols / 64 < 255 ? cols / 64 : 255);
+        int64_t rem = cols % 64;
+        int64_t tail = rem == 0 ? 0 : 32 * (((rows < 255 ? rows : 255) - 1) * (s->cols / 8) + (rem + 7) / 8);
+        need = head > tail ? head : tail;
+    } else if (cols > 0 && s->dtype == DT_F16) {
+        int64_t w = cols < 64 ? cols : 64;
+        int64_t h16 = 32 * ((w + 7) / 8), h8 = 128 + 32 * ((w + 15) / 16);
+        need = i8 ? (h16 > h8 ? h16 : h8) : h16;
+    }
+    if (static_bytes(t) < need)
+        return fail(v, R(v, ROLE_TMP), "expects tcvt tmp capacity to be at least %lld bytes", (long long)need);
+    return true;
+}
+
+static bool verify_ci(V *v)
+{
+    const TileBody *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!tile_common(v, ROLE_DST, false) || (t && !tile_common(v, ROLE_TMP, false)))
+        return false;
+    unsigned e = elem_bit(d->dtype);
+    if (!is_int(d->dtype))
+        return fail(v, R(v, ROLE_DST), "expects dst element type to be integer");
+    if (!(e & (E_I16 | E_I32)))
+        return fail(v, R(v, ROLE_DST), "expects dst element type to be i16/i32");
+    bool w32 = e & E_I32;
+    if (t && !a5(v)) {
+        if (t->loc != LOC_VEC)
+            return fail(v, R(v, ROLE_TMP), "expects tmp to be in vec address space");
+        if (t->dtype != DT_F32 && !(elem_bit(t->dtype) & E_I32))
+            return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp element type to be a 4-byte type");
+        if (t->blayout != BL_ROW_MAJOR)
+            return fail(v, R(v, ROLE_TMP), "expects tmp blayout to be row_major");
+        if (t->slayout != SL_NONE_BOX)
+            return fail(v, R(v, ROLE_TMP), "expects tmp slayout to be none_box");
+        if (t->fractal != 512)
+            return fail(v, R(v, ROLE_TMP), "expects tmp fractal size to be 512");
+        if (static_bytes(t) < (w32 ? 768 : 1792))
+            return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp capacity to be at least %d bytes for %d-bit dst element type",
+                        w32 ? 768 : 1792, w32 ? 32 : 16);
+    }
+    const Type *s = v->ty[R(v, ROLE_S)];
+    if (!s || s->kind != TY_SCALAR || !is_int(s->dtype) || s->dtype == DT_INDEX)
+        return fail(v, R(v, ROLE_S), "expects S to be integer");
+    if (s->dtype != d->dtype)
+        return fail(v, R(v, ROLE_S), "expects S and dst element type to be exactly the same type");
+    if (d->cols == 1)
+        return fail(v, R(v, ROLE_DST), "expects dst cols to be different from 1");
+    return true;
+}
+
+bool verify_vec_op(V *v)
+{
+    const OpInfo *in = op_info(v->op->kind);
+    const VecOp *o = &vec_ops[v->op->kind];
+    /* a Level 1 op without its result has nothing to check yet */
+    for (int r = 0; r < in->nroles; r++)
+        if (!(in->flags[r] & (ROLE_OPT | ROLE_NUM)) && !v->tb[r])
+            return true;
+    switch (in->cls) {
+    case OC_BINARY: return verify_binary(v, o);
+    case OC_UNARY: return verify_unary(v, o);
+    case OC_TILE_SCALAR: return verify_tile_scalar(v, o);
+    case OC_EXPANDS: return verify_expands(v, o);
+    case OC_ROW_REDUCE: return verify_row_reduce(v, o);
+    case OC_COL_REDUCE: return verify_col_reduce(v, o);
+    case OC_ROW_EXPAND: return verify_row_expand(v, o);
+    case OC_COL_EXPAND: return verify_col_expand(v, o);
+    case OC_CONVERT: return verify_cvt(v);
+    case OC_CI: return verify_ci(v);
+    default: return true;
+    }
+}
