@@ -18,6 +18,10 @@ run examples/int8_roundtrip.pto --in x=$D/x_32x64_f32.npy --in inv_scale=$D/inv_
     --in scale=$D/scale_32x1_f32.npy --in offset=$D/offset_32x1_f32.npy
 run examples/gemv_bias.pto --in a=$D/a_1x256_f16.npy --in b=$D/b_256x64_f16.npy --in bias=$D/bias_1x64_f32.npy
 run examples/gemv_i8.pto --in a=$D/a_1x256_i8.npy --in b=$D/b_256x64_i8.npy --in bias=$D/bias_1x64_i32.npy
+run examples/int8_rowquant.pto --in x=$D/x_32x128_f32.npy
+run examples/rmsnorm_quant.pto --in x=$D/x_32x128_f32.npy --in gamma=$D/gamma_1x128_f32.npy
+run examples/dequant_scale.pto --in q=$D/q_32x128_i8.npy --in row_scale=$D/row_scale_32x1_f32.npy \
+    --in col_scale=$D/col_scale_1x128_f32.npy
 run examples/level1_mixed.pto --in x=$D/x_32x64_f32.npy --in inv_scale=$D/inv_scale_32x1_f32.npy \
     --in scale=$D/scale_32x1_f32.npy --in offset=$D/offset_32x1_f32.npy
 echo

@@ -75,6 +75,14 @@ def main(argv):
     npy(os.path.join(out, 'a_1x256_i8.npy'), '|i1', (1, 256), [rng.randint(-128, 127) for _ in range(256)])
     npy(os.path.join(out, 'b_256x64_i8.npy'), '|i1', (256, 64), [rng.randint(-128, 127) for _ in range(256 * 64)])
     npy(os.path.join(out, 'bias_1x64_i32.npy'), '<i4', (1, 64), [rng.randint(-100000, 100000) for _ in range(64)])
+
+    # int8_rowquant and rmsnorm_quant: a 32x128 f32 activation tile and a 1x128 RMSNorm gain
+    npy(os.path.join(out, 'x_32x128_f32.npy'), '<f4', (32, 128), activation(rng, 32, 128))
+    npy(os.path.join(out, 'gamma_1x128_f32.npy'), '<f4', (1, 128), [f32(rng.uniform(0.5, 1.5)) for _ in range(128)])
+    # dequant_scale: int8 codes, a per-row and a per-column scale
+    npy(os.path.join(out, 'q_32x128_i8.npy'), '|i1', (32, 128), [rng.randint(-127, 127) for _ in range(32 * 128)])
+    npy(os.path.join(out, 'row_scale_32x1_f32.npy'), '<f4', (32, 1), [f32(rng.uniform(0.001, 0.05)) for _ in range(32)])
+    npy(os.path.join(out, 'col_scale_1x128_f32.npy'), '<f4', (1, 128), [f32(2.0 ** rng.randint(-3, 3) * rng.uniform(0.5, 1.0)) for _ in range(128)])
     print('make_inputs.py: wrote the example inputs to %s' % out)
     return 0
 
