@@ -1368,9 +1368,9 @@ def int_width(ty):
 
 
 def sext(v, w):
-    """v as a signed w-bit integer (i1: 0 or 1)."""
+    """v as a signed w-bit integer (i1 true is -1, as docs/scalars.md holds it)."""
     v &= (1 << w) - 1
-    if w > 1 and v >> (w - 1):
+    if v >> (w - 1):
         v -= 1 << w
     return v
 
@@ -1771,6 +1771,23 @@ class Machine:
             names = _l1_operands(text)
             for n in names:
                 self.returned[n] = env[n]
+            return
+        if op in ('pto.load_scalar', 'pto.store_scalar'):
+            # %v = pto.load_scalar %p[%i] : !pto.ptr<T> -> T; pto.store_scalar %v, %p[%i] : ...
+            names = [n[1:] for n in re.findall(NAME, text.split(':')[0])]
+            dt = re.search(r'!pto\.ptr<\s*(\w+)', text).group(1)
+            if op == 'pto.load_scalar':
+                mem, k = env[names[0]], self.int_of(names[1])
+            else:
+                mem, k = env[names[1]], self.int_of(names[2])
+            if not isinstance(mem, Array) or not 0 <= k < len(mem.data):
+                self.fail(line, '%s: element %d is outside the buffer' % (op, k))
+            if op == 'pto.load_scalar':
+                b = mem.data[k]
+                env[res[0]] = to_float(dt, b) if is_float(dt) else sext(b, 8 * dsize(dt))
+            else:
+                v = env[names[0]]
+                mem.data[k] = float_to_bits(dt, v) if is_float(dt) else from_int(dt, v)
             return
         if op == 'pto.alloc_tile':
             tt = parse_type(text[text.rfind(':') + 1:])
