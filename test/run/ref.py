@@ -16,8 +16,10 @@ tassign, the vector ops -- elementwise, tile-scalar, texpands, row and column re
 broadcasts, tcvt, tci --, arith's scalar ops, scf.for / scf.if / scf.yield, return; Level 1
 and Level 2) tile by tile: each tile is its own array
 of element bit patterns in logical (row, col) order over the full physical shape, zero at the
-start, so positions no op writes read back as 0 (docs/cli.md). It does not model addresses: two tiles
-never share bytes here.
+start, so positions no op writes read back as 0 (docs/cli.md). It does not model the
+compiler's placement: two tiles it places never share bytes here. Tiles given an address by
+`pto.alloc_tile addr = ...` (Level 3) do live at that address of a zeroed memory space, so
+tiles placed over the same bytes alias, as PTOAS's kernels use them.
 
 Numerics: fp32 values are Python floats holding exactly a binary32 value; every written fp32
 operation is rounded once (a product or sum of two binary32 values is computed exactly or with
@@ -1526,6 +1528,11 @@ def scalar_arg(ty, text):
     return sext(v, w) if w else v
 
 
+# bytes of each modelled memory space (the largest capacity of docs/memory.md; bounds are
+# ptoas's to check)
+SPACE_BYTES = 1 << 20
+
+
 class Machine:
     def __init__(self, func, inputs, args):
         self.func = func
@@ -1533,6 +1540,7 @@ class Machine:
         self.inputs = inputs           # name -> Array
         self.scalars = args            # name -> int
         self.returned = {}
+        self.spaces = {}               # loc -> bytearray: the tiles placed with alloc_tile addr
 
     def one_out(self, text, res):
         """The ins operand names and the dst tile of an op with one output, in
@@ -1798,6 +1806,16 @@ class Machine:
             m = re.search(r'valid_col\s*=\s*(' + NAME + ')', text)
             if m:
                 vc = self.scalar(m.group(1)[1:])
+            m = re.search(r'\baddr\s*=\s*(' + NAME + ')', text)
+            if m:
+                # Level 3: the tile's bytes are at that address of its memory space, shared
+                # with every other tile placed over them (PTOAS's kernels alias on purpose)
+                addr = self.scalar(m.group(1)[1:])
+                mem = self.spaces.setdefault(tt.loc, bytearray(SPACE_BYTES))
+                if not 0 <= addr <= len(mem) - tile_nbytes(tt):
+                    self.fail(line, 'alloc_tile address %d outside the %s space' % (addr, tt.loc))
+                env[res[0]] = Tile(tt, vr, vc, mem=mem, base=addr)
+                return
             env[res[0]] = Tile(tt, vr, vc)
             return
         if op == 'pto.tassign':
