@@ -198,6 +198,7 @@ typedef struct Emit {
     CNames global;
     StrBuf decls, code;    /* the whole file: descriptor constants; functions */
     bool any_calls;        /* ptoas_fail is needed */
+    bool any_step;         /* ptoas_bad_step is needed */
     bool errors;
 
     /* the function being emitted */
@@ -1081,9 +1082,7 @@ static void emit_op(Emit *e, const Op *op)
     case OC_RETURN: break; /* results are read by the harness */
     case OC_FOR:
     case OC_IF:
-    case OC_YIELD:
-        fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
-        break;
+    case OC_YIELD: break; /* emit_block's */
     case OC_TILE_VIEW: /* a new descriptor (treshape, subview) or a new valid shape */
         if (op->kind == OP_SET_VALIDSHAPE)
             emit_set_validshape(e, op);
@@ -1091,6 +1090,159 @@ static void emit_op(Emit *e, const Op *op)
             emit_view(e, op, op->kind == OP_SUBVIEW);
         break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
+    }
+}
+
+/* ---- control flow ---------------------------------------------------------------------
+ * scf.for is a C for over int64 with its bounds and step read once, a step that is not
+ * positive a located runtime error (docs/codegen.md); scf.if is a C if. Scalar iteration
+ * arguments and results are int64 locals declared before the op: the loop's carried values
+ * are assigned all at once from its scf.yield (through temporaries), and the results are
+ * those locals after it; an scf.if's results are assigned in each branch. */
+
+static bool is_int_scalar(const Type *t);
+
+static const Op *emit_block(Emit *e, const Block *b);
+
+/* A new int64 local for scalar value v, declared (uninitialized, or = init) in the body. */
+static const char *scalar_local(Emit *e, ValueId v, const Op *op, const char *init)
+{
+    const Value *x = val(e, v);
+    if (!is_int_scalar(x->type)) {
+        char tb[256];
+        fail(e, op->name_span, "codegen supports integer and index values through '%s' only, but '%%%.*s' is '%s'",
+             op_info(op->kind)->name, (int)x->name.len, x->name.p, type_str(x->type, tb, sizeof tb));
+        return NULL;
+    }
+    const char *n = unique_name(&e->local, "s_", x->name.p, x->name.len);
+    if (init)
+        sb_printf(&e->body, "    int64_t %s = %s;\n", n, init);
+    else
+        sb_printf(&e->body, "    int64_t %s = 0;\n", n);
+    e->cexpr[v] = n;
+    return n;
+}
+
+/* dst[i] = the yield's operands, all read before any is written. */
+static void assign_yield(Emit *e, const Op *y, const char *const *dst, uint32_t n, const Op *at)
+{
+    const char **tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+    for (uint32_t i = 0; i < n && !e->errors; i++) {
+        const char *v = scalar(e, y->opnds[i], at);
+        if (!v)
+            break;
+        tmp[i] = unique_name(&e->local, "y_", dst[i], strlen(dst[i]));
+        sb_printf(&e->body, "    int64_t %s = %s;\n", tmp[i], v);
+    }
+    for (uint32_t i = 0; i < n && !e->errors; i++)
+        sb_printf(&e->body, "    %s = %s;\n", dst[i], tmp[i]);
+    free(tmp);
+}
+
+static void emit_for(Emit *e, const Op *op)
+{
+    const Block *body = op->regions[0].first;
+    const char *lb = scalar(e, op->opnds[0], op), *ub = lb ? scalar(e, op->opnds[1], op) : NULL;
+    const char *st = ub ? scalar(e, op->opnds[2], op) : NULL;
+    if (!st)
+        return;
+    uint32_t n = op->seg[3];
+    const char **carried = arena_alloc(&e->m->arena, (n ? n : 1) * sizeof *carried);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *init = scalar(e, op->opnds[3 + i], op);
+        if (!init || !(carried[i] = scalar_local(e, body->args[1 + i], op, init)))
+            return;
+        e->cexpr[op->res[i]] = carried[i];
+    }
+    const Value *iv = val(e, body->args[0]);
+    const char *i = unique_name(&e->local, "i_", iv->name.p, iv->name.len);
+    const char *hi = unique_name(&e->local, i, "_ub", 3), *step = unique_name(&e->local, i, "_step", 5);
+    e->cexpr[body->args[0]] = i;
+    uint32_t line, col;
+    source_line_col(e->src, op->name_span.begin, &line, &col);
+    sb_printf(&e->body, "    /* %u:%u scf.for */\n    {\n    int64_t %s = %s, %s = %s, %s = %s;\n", line + 1, col + 1,
+              i, lb, hi, ub, step, st);
+    sb_printf(&e->body, "    if (%s <= 0)\n        return ptoas_bad_step(", step);
+    where(e, &e->body, op->name_span);
+    sb_printf(&e->body, ", %s);\n    while (%s < %s) {\n", step, i, hi);
+    e->any_step = true;
+    const Op *y = emit_block(e, body);
+    if (y && n)
+        assign_yield(e, y, carried, n, y);
+    /* the next value only when it is below the bound: no overflow past INT64_MAX */
+    sb_printf(&e->body, "    if ((uint64_t)%s - (uint64_t)%s <= (uint64_t)%s)\n        break;\n    %s += %s;\n    }\n    }\n",
+              hi, i, step, i, step);
+}
+
+static void emit_if(Emit *e, const Op *op)
+{
+    const char *c = scalar(e, op->opnds[0], op);
+    if (!c)
+        return;
+    const char **res = arena_alloc(&e->m->arena, (op->nres ? op->nres : 1) * sizeof *res);
+    for (uint32_t i = 0; i < op->nres; i++)
+        if (!(res[i] = scalar_local(e, op->res[i], op, NULL)))
+            return;
+    uint32_t line, col;
+    source_line_col(e->src, op->name_span.begin, &line, &col);
+    sb_printf(&e->body, "    /* %u:%u scf.if */\n    if (%s) {\n", line + 1, col + 1, c);
+    const Op *y = emit_block(e, op->regions[0].first);
+    if (y && op->nres)
+        assign_yield(e, y, res, op->nres, y);
+    sb_puts(&e->body, "    }");
+    if (op->regions[1].first) {
+        sb_puts(&e->body, " else {\n");
+        y = emit_block(e, op->regions[1].first);
+        if (y && op->nres)
+            assign_yield(e, y, res, op->nres, y);
+        sb_puts(&e->body, "    }");
+    }
+    sb_putc(&e->body, '\n');
+}
+
+/* Emits block b's ops; returns its scf.yield (NULL if it has none). */
+static const Op *emit_block(Emit *e, const Block *b)
+{
+    for (const Op *op = b->first; op; op = op->next) {
+        switch (op_info(op->kind)->cls) {
+        case OC_FOR: emit_for(e, op); break;
+        case OC_IF: emit_if(e, op); break;
+        case OC_YIELD: return op;
+        case OC_TASSIGN:
+            if (ir_block_owner(b)) { /* a binding that differs by iteration or branch */
+                fail(e, op->name_span, "codegen does not support 'pto.tassign' inside 'scf.for' or 'scf.if' yet");
+                break;
+            }
+            emit_op(e, op);
+            break;
+        default: emit_op(e, op); break;
+        }
+    }
+    return NULL;
+}
+
+/* The op emitters write every line at one level (4 spaces); control flow nests them. This
+ * copies the body re-indented by 4 spaces per open brace of emit_for / emit_if (a line
+ * ending in '{' opens, one starting with '}' closes). */
+static void put_indented(StrBuf *c, const char *p, size_t n)
+{
+    int depth = 0;
+    for (size_t at = 0; at < n;) {
+        const char *nl = memchr(p + at, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - (p + at)) : n - at;
+        const char *l = p + at;
+        size_t k = 0;
+        while (k < len && k < 4 && l[k] == ' ')
+            k++;
+        if (len > k && l[k] == '}')
+            depth--;
+        for (int d = 0; d < depth && len > k; d++)
+            sb_puts(c, "    ");
+        sb_putn(c, l, len);
+        sb_putc(c, '\n');
+        if (len && l[len - 1] == '{')
+            depth++;
+        at += len + 1;
     }
 }
 
@@ -1259,12 +1411,8 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         }
     }
     sb_putc(&call, '\0');
-    const Op *ret = NULL;
-    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
-        emit_op(e, op);
-        if (op->kind == OP_RETURN)
-            ret = op;
-    }
+    emit_block(e, entry);
+    const Op *ret = entry->last && entry->last->kind == OP_RETURN ? entry->last : NULL;
     /* where results are read when there is no return: after the last op */
     const Op *end = ret ? ret : entry->last;
 
@@ -1346,7 +1494,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             sb_puts(c, "    ptort_status st;\n");
         else
             sb_puts(c, "    (void)ctx;\n");
-        sb_putn(c, e->body.p, e->body.len);
+        put_indented(c, e->body.p, e->body.len);
         sb_puts(c, "    return PTORT_OK;\n}\n");
 
         /* the harness's view of it */
@@ -1506,7 +1654,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                     cnames_add(&e.global, b.p);
             }
         }
-    for (const char *const *n = (const char *const[]){"ptoas_fail", "main", NULL}; *n; n++)
+    for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "main", NULL}; *n; n++)
         cnames_add(&e.global, strcpy(xmalloc(strlen(*n) + 1), *n));
 
     for (uint32_t i = 0; i < m->nmods; i++) {
@@ -1530,6 +1678,12 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                         "static int ptoas_fail(ptort_ctx *ctx, ptort_status st, const char *where)\n{\n"
                         "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
                         "    return (int)st;\n}\n");
+        if (e.any_step)
+            sb_puts(&h, "\n/* An scf.for whose step is not positive: a runtime error at the op. */\n"
+                        "static int ptoas_bad_step(const char *where, int64_t step)\n{\n"
+                        "    fprintf(stderr, \"%s: runtime error: 'scf.for' step must be positive, but got %lld\\n\", where,\n"
+                        "            (long long)step);\n"
+                        "    return (int)PTORT_E_ARG;\n}\n");
         fwrite(h.p, 1, h.len, out);
         if (e.code.len)
             fwrite(e.code.p, 1, e.code.len, out);

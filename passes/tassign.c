@@ -33,8 +33,23 @@ typedef struct Entry {
     bool reported;        /* level3 error already given */
 } Entry;
 
+/* One access of an entry, for the loop rule (docs/memory.md section 3). */
+typedef struct Access {
+    uint32_t entry;
+    int64_t k;
+    bool write;
+    const Block *blk;     /* the block of the op that accesses it */
+} Access;
+
+/* An scf.for and the numbers of the first and last numbered op inside it. */
+typedef struct Loop {
+    const Op *op;
+    int64_t lo, hi;
+} Loop;
+
 typedef struct T {
     Module *m;
+    SourceFile *src;
     Func *f;
     DiagEngine *d;
     const Options *opt;
@@ -45,6 +60,10 @@ typedef struct T {
     uint32_t *op_entry;   /* alloc_tile op (by Op.index) -> its entry */
     int64_t *num;         /* op (by Op.index) -> number, -1 if none */
     int64_t n;            /* numbered ops */
+    Access *acc;          /* every access, in order */
+    uint32_t nacc, acc_cap;
+    Loop *loops;          /* the scf.for ops with numbered ops inside, in pre-order */
+    uint32_t nloops, loops_cap;
     bool errors;
 } T;
 
@@ -113,6 +132,8 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
         e->first = k;
         e->first_is_write = write;
     }
+    xgrow32((void **)&t->acc, &t->acc_cap, (size_t)t->nacc + 1, sizeof *t->acc);
+    t->acc[t->nacc++] = (Access){t->cur[v], k, write, op->parent};
     if (write)
         e->last_write = k;
     else
@@ -125,6 +146,69 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
 static bool role_is_write(const OpInfo *in, int r)
 {
     return in->flags[r] & (ROLE_OUT | ROLE_TEMP);
+}
+
+/* docs/memory.md section 3, loops: an entry used inside a loop is live over the whole
+ * loop when it is live before it, live after it, or read in an iteration before that
+ * iteration writes it (its first access in the loop is a read, or a write that may not
+ * happen: one inside an scf.if or an inner loop). Otherwise, and always for a tile
+ * allocated inside the loop, it lives over its uses in one iteration, at the same
+ * address in every iteration. Inner loops go first, so an
+ * outer loop sees the ranges they extended. */
+static bool op_inside(const Op *op, const Op *loop)
+{
+    for (const Op *up = op ? ir_block_owner(op->parent) : NULL; up; up = ir_block_owner(up->parent))
+        if (up == loop)
+            return true;
+    return false;
+}
+
+static void loop_ranges(T *t)
+{
+    /* the numbered ops each loop contains */
+    for (const Op *op = ir_first_op(t->f); op; op = ir_next_op(op)) {
+        int64_t k = t->num[op->index];
+        if (op->kind == OP_SCF_FOR) {
+            xgrow32((void **)&t->loops, &t->loops_cap, (size_t)t->nloops + 1, sizeof *t->loops);
+            t->loops[t->nloops++] = (Loop){op, -1, -1};
+        }
+        if (k < 0)
+            continue;
+        for (const Op *up = ir_block_owner(op->parent); up; up = ir_block_owner(up->parent))
+            for (uint32_t l = 0; l < t->nloops; l++)
+                if (t->loops[l].op == up) {
+                    if (t->loops[l].lo < 0)
+                        t->loops[l].lo = k;
+                    t->loops[l].hi = k;
+                }
+    }
+    uint32_t *first = xmalloc((t->ne ? t->ne : 1) * sizeof *first);
+    for (uint32_t l = t->nloops; l-- > 0;) {
+        const Loop *L = &t->loops[l];
+        if (L->lo < 0)
+            continue;
+        const Block *body = L->op->regions[0].first;
+        for (uint32_t i = 0; i < t->ne; i++)
+            first[i] = UINT32_MAX;
+        for (uint32_t a = 0; a < t->nacc; a++)
+            if (t->acc[a].k >= L->lo && t->acc[a].k <= L->hi && first[t->acc[a].entry] == UINT32_MAX)
+                first[t->acc[a].entry] = a;
+        for (uint32_t i = 0; i < t->ne; i++) {
+            Entry *e = &t->e[i];
+            /* an alloc_tile inside the loop is a fresh tile each iteration: nothing to carry */
+            if (first[i] == UINT32_MAX || e->start < 0 || op_inside(e->def_op, L->op))
+                continue;
+            const Access *a = &t->acc[first[i]];
+            bool carried = !a->write || a->blk != body;
+            if (e->start < L->lo || e->end > L->hi || carried) {
+                if (e->start > L->lo)
+                    e->start = L->lo;
+                if (e->end < L->hi)
+                    e->end = L->hi;
+            }
+        }
+    }
+    free(first);
 }
 
 /* Walks the ops once: entries, rebindings and accesses. */
@@ -273,6 +357,7 @@ static void collect(T *t)
         if (from >= 0)
             e->start = from;
     }
+    loop_ranges(t);
 }
 
 /* x's last access is a read at the op whose write starts y, at x's address: the op
@@ -930,6 +1015,24 @@ static int cmp_report(const void *x, const void *y)
 static void report(T *t, StrBuf *out, bool map)
 {
     sb_printf(out, "func @%.*s\n", (int)t->f->name.len, t->f->name.p);
+    /* the loops, as the op numbers they span: `loop L:C [lo, hi]`, or in the map a row
+     * with '-' over the ops inside */
+    for (uint32_t l = 0; l < t->nloops; l++) {
+        const Loop *L = &t->loops[l];
+        if (L->lo < 0)
+            continue;
+        uint32_t line, col;
+        source_line_col(t->src, L->op->name_span.begin, &line, &col);
+        if (!map) {
+            sb_printf(out, "loop scf.for at %u:%u ops [%lld, %lld]\n", line + 1, col + 1, (long long)L->lo,
+                      (long long)L->hi);
+            continue;
+        }
+        sb_printf(out, "loop scf.for at %u:%u ", line + 1, col + 1);
+        for (int64_t j = 0; j < t->n; j++)
+            sb_putc(out, j >= L->lo && j <= L->hi ? '-' : ' ');
+        sb_putc(out, '\n');
+    }
     RKey *keys = xmalloc((t->ne ? t->ne : 1) * sizeof *keys);
     for (int loc = 0; loc < LOC_COUNT; loc++) {
         uint32_t n = 0;
@@ -1035,6 +1138,12 @@ static void tassign_func(T *t)
             materialize(t);
     }
     free(t->cur);
+    free(t->acc);
+    t->acc = NULL;
+    t->nacc = t->acc_cap = 0;
+    free(t->loops);
+    t->loops = NULL;
+    t->nloops = t->loops_cap = 0;
     free(t->num);
     free(t->op_entry);
     free(t->e);
@@ -1044,12 +1153,12 @@ static void tassign_func(T *t)
 
 bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
 {
-    (void)src;
     T t;
     memset(&t, 0, sizeof t);
     t.m = m;
     t.d = d;
     t.opt = opt;
+    t.src = src;
     bool errors = false;
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
