@@ -1147,13 +1147,24 @@ def op_tcvt(src, dst, rmode, sat):
 
 
 class View:
-    """A strided 2-D window onto the memory behind a !pto.ptr (a flat list of element bits)."""
+    """A strided N-D window onto the memory behind a !pto.ptr (a flat list of element bits).
+    Tiles move through its last two dimensions (a 1-D view is one row); the leading ones must
+    have size 1 then."""
 
     def __init__(self, mem, dtype, shape, strides, base=0, parent_shape=None):
         self.mem, self.dtype, self.shape, self.strides, self.base = mem, dtype, shape, strides, base
 
+    def plane(self):
+        """(rows, cols), (row stride, col stride) of the 2-D plane tiles move through."""
+        if len(self.shape) == 1:
+            return (1, self.shape[0]), (0, self.strides[0])
+        if any(d != 1 for d in self.shape[:-2]):
+            raise RefError('a view of shape %s moves no 2-D tile' % list(self.shape))
+        return tuple(self.shape[-2:]), tuple(self.strides[-2:])
+
     def index(self, i, j):
-        k = self.base + i * self.strides[0] + j * self.strides[1]
+        _, st = self.plane()
+        k = self.base + i * st[0] + j * st[1]
         if not 0 <= k < len(self.mem.data):
             raise RefError('view accesses element %d, outside the buffer of %d elements'
                            % (k, len(self.mem.data)))
@@ -1163,7 +1174,7 @@ class View:
 def check_view_shape(view, tile):
     """The view shape equals the tile's valid shape, or holds as many elements in at least as
     many rows: tile row r then runs on along view row r (pto-isa's ND transfer)."""
-    (r, c), vr, vc = view.shape, tile.vr, tile.vc
+    (r, c), vr, vc = view.plane()[0], tile.vr, tile.vc
     if (r, c) != (vr, vc) and (vr > r or vr * vc != r * c):
         raise RefError('view shape %s does not fit the tile valid shape [%d, %d]' % (list(view.shape), vr, vc))
 
@@ -1864,7 +1875,9 @@ class Machine:
             for o, s, d in zip(offs, sizes, v.shape):
                 if o < 0 or s < 0 or o + s > d:
                     self.fail(line, 'partition outside its tensor')
-            base = v.base + offs[0] * v.strides[0] + offs[1] * v.strides[1]
+            if not len(offs) == len(sizes) == len(v.shape):
+                self.fail(line, 'partition_view of rank %d with %d offsets' % (len(v.shape), len(offs)))
+            base = v.base + sum(o * st for o, st in zip(offs, v.strides))
             env[res[0]] = View(v.mem, v.dtype, sizes, v.strides, base)
             return
         if op == 'pto.tload':
