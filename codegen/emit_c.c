@@ -775,6 +775,10 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         *nargs = 4;
         return true;
     }
+    case OC_TILE_SCALAR:
+        if (!*rt) /* tdivs with the scalar first */
+            return fail(e, op->name_span, "codegen does not support 'pto.tdivs' with the scalar first (scalar / tile)");
+        return true;
     case OC_QUANT: {
         /* The verifier takes either signedness for dst, as PTOAS does; the
          * runtime (like pto-isa's simulator) computes INT8_SYM into a signed
@@ -800,10 +804,10 @@ static void emit_compute(Emit *e, const Op *op)
     OpArg args[MAX_ARGS];
     int nargs = in->nargs;
     memcpy(args, in->args, sizeof args);
-    if (!rt)
-        DIAG_INTERNAL("ops.def: '%s' has no runtime entry point", in->name);
     if (!compute_form(e, op, &rt, args, &nargs))
         return;
+    if (!rt)
+        DIAG_INTERNAL("ops.def: '%s' has no runtime entry point", in->name);
     const char *a[MAX_ARGS];
     bool ok = true;
     for (int i = 0; i < nargs; i++)

@@ -20,6 +20,7 @@ typedef struct RoleSpec {
 #define OUT_GM(r) {ROLE_##r, ROLE_OUT | ROLE_GM},
 #define SCR(r) {ROLE_##r, ROLE_OUT | ROLE_SCRATCH},
 #define SCR_OPT(r) {ROLE_##r, ROLE_OUT | ROLE_SCRATCH | ROLE_OPT},
+#define IN_SCR_OPT(r) {ROLE_##r, ROLE_SCRATCH | ROLE_OPT},
 
 static const struct {
     const char *name, *alias;
@@ -52,6 +53,7 @@ static const uint8_t op_nroles[OP_COUNT] = {
 #undef OUT_GM
 #undef SCR
 #undef SCR_OPT
+#undef IN_SCR_OPT
 
 static const char *const role_names[ROLE_COUNT] = {
 #define X(id, s) [ROLE_##id] = s,

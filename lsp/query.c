@@ -40,6 +40,48 @@ static const char *const op_summary[OP_COUNT] = {
     [OP_SET_VALIDSHAPE] = "sets the valid rows and columns of a tile with a dynamic valid shape, from here on",
     [OP_CONSTANT] = "a constant scalar",
     [OP_RETURN] = "returns from the function with the given values",
+    [OP_TADD] = "`dst = src0 + src1` elementwise",
+    [OP_TSUB] = "`dst = src0 - src1` elementwise",
+    [OP_TMUL] = "`dst = src0 * src1` elementwise",
+    [OP_TDIV] = "`dst = src0 / src1` elementwise",
+    [OP_TMAX] = "`dst = max(src0, src1)` elementwise",
+    [OP_TMIN] = "`dst = min(src0, src1)` elementwise",
+    [OP_TABS] = "`dst = |src|` elementwise",
+    [OP_TNEG] = "`dst = -src` elementwise",
+    [OP_TRECIP] = "`dst = 1 / src` elementwise",
+    [OP_TSQRT] = "`dst = sqrt(src)` elementwise",
+    [OP_TRSQRT] = "`dst = 1 / sqrt(src)` elementwise",
+    [OP_TRELU] = "`dst = max(src, 0)` elementwise",
+    [OP_TADDS] = "`dst = src + scalar` elementwise",
+    [OP_TSUBS] = "`dst = src - scalar` elementwise",
+    [OP_TMULS] = "`dst = src * scalar` elementwise",
+    [OP_TDIVS] = "`dst = src / scalar` elementwise",
+    [OP_TDIVS_SF] = "`dst = scalar / src` elementwise",
+    [OP_TMAXS] = "`dst = max(src, scalar)` elementwise",
+    [OP_TMINS] = "`dst = min(src, scalar)` elementwise",
+    [OP_TEXPANDS] = "fills dst's valid region with the scalar",
+    [OP_TROWSUM] = "`dst[r][0]` = the sum of row r of src",
+    [OP_TROWMAX] = "`dst[r][0]` = the maximum of row r of src",
+    [OP_TROWMIN] = "`dst[r][0]` = the minimum of row r of src",
+    [OP_TCOLSUM] = "`dst[0][c]` = the sum of column c of src",
+    [OP_TCOLMAX] = "`dst[0][c]` = the maximum of column c of src",
+    [OP_TCOLMIN] = "`dst[0][c]` = the minimum of column c of src",
+    [OP_TROWEXPAND] = "`dst[r][c] = src[r][0]`: each row's scalar broadcast along the row",
+    [OP_TROWEXPANDADD] = "adds each row's scalar (an [R, 1] operand) to the row",
+    [OP_TROWEXPANDSUB] = "subtracts each row's scalar from the row",
+    [OP_TROWEXPANDMUL] = "multiplies each row by its scalar (an [R, 1] operand)",
+    [OP_TROWEXPANDDIV] = "divides each row by its scalar",
+    [OP_TROWEXPANDMAX] = "`max` of each element and its row's scalar",
+    [OP_TROWEXPANDMIN] = "`min` of each element and its row's scalar",
+    [OP_TCOLEXPAND] = "`dst[r][c] = src[0][c]`: each column's scalar broadcast down the column",
+    [OP_TCOLEXPANDADD] = "adds each column's scalar (a [1, C] operand) to the column",
+    [OP_TCOLEXPANDSUB] = "subtracts each column's scalar from the column",
+    [OP_TCOLEXPANDMUL] = "multiplies each column by its scalar (a [1, C] operand)",
+    [OP_TCOLEXPANDDIV] = "divides each column by its scalar",
+    [OP_TCOLEXPANDMAX] = "`max` of each element and its column's scalar",
+    [OP_TCOLEXPANDMIN] = "`min` of each element and its column's scalar",
+    [OP_TCVT] = "converts each element to dst's type with the rounding mode `rmode` (and `sat_mode`)",
+    [OP_TCI] = "`dst[0][j] = S + j` (`S - j` when descending): an index sequence",
 };
 
 typedef struct EnumDoc {
@@ -461,6 +503,8 @@ void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
     (void)w;
     for (int i = 0; i < OP_COUNT; i++) {
         const OpInfo *in = op_info((OpKind)i);
+        if (op_lookup(in->name, strlen(in->name)) != (OpKind)i)
+            continue; /* a second row of one spelling (tdivs with the scalar first) */
         add_item(out, in->name, strlen(in->name), op_summary[i], CK_FUNCTION);
     }
     static const char *const kws[] = {"func.func", "module", "attributes"};

@@ -546,6 +546,15 @@ static bool check_l1_results(Parser *p, Draft *d, uint32_t nres)
     return true;
 }
 
+/* pto.tdivs takes its scalar on either side (PTOAS): written first, it is the
+ * dividend (dst = scalar / src), a row of its own (TDIVS_SF) with that role order. */
+static OpKind classify_tdivs(const Draft *d)
+{
+    if (d->kind == OP_TDIVS && d->n >= 2 && d->utys && d->utys[0] && d->utys[0]->kind == TY_SCALAR)
+        return OP_TDIVS_SF;
+    return d->kind;
+}
+
 /* pto.tquant covers INT8 and MX: the operand shape decides when it can,
  * else the quant_type attribute. The verifier checks that they agree. */
 static OpKind classify_tquant(const Draft *d, uint32_t nins, uint32_t nouts_or_res, int nseg)
@@ -700,6 +709,7 @@ void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, Si
     d.nres = sig.nresults;
     d.rtys = rtys;
     d.kind = classify_tquant(&d, nopnds, sig.nresults, -1);
+    d.kind = classify_tdivs(&d);
     const OpInfo *in = op_info(d.kind);
     bool ok = assign_group(p, &d, 0, l1_operand_roles(in), nopnds, "");
     if (!ok || !check_l1_results(p, &d, d.nres)) {
@@ -771,6 +781,7 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
         return;
     }
     d.kind = classify_tquant(&d, nin_uses, nout_uses, -1);
+    d.kind = classify_tdivs(&d);
     const OpInfo *in = op_info(d.kind);
     if (outs.fp || (ins.fp && (in->cls != OC_STORE || ins.fp != 2))) {
         ERR(outs.fp ? outs.fp_at : ins.fp_at, "'%s' op expects 'fp' only before the second ins operand of "
@@ -1295,6 +1306,7 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
     if (d.kind == OP_TQUANT)
         d.kind = classify_tquant(&d, nresults ? nuses : 0, nresults,
                                  segs && segs->kind == AV_DENSE ? (int)segs->u.dense.n : -1);
+    d.kind = classify_tdivs(&d);
     switch (in->syntax) {
     case SYN_TASSIGN: {
         AttrValue *a = take_attr(&d, "addr");

@@ -92,27 +92,153 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, Ro
     return plain_body(src->dtype, 1, cols, 1, vc);
 }
 
+static const TileBody *role_body(const B *b, const Op *op, const ValueId *val, RoleId r)
+{
+    int i = op_role(op->kind, r);
+    return i >= 0 && val[i] != NO_VALUE ? &b->f->values[val[i]].type->tile : NULL;
+}
+
+static bool known_dims(int64_t a, int64_t b) { return a != DIM_DYNAMIC && b != DIM_DYNAMIC; }
+
+/* The tmp PTOAS materializes for a vector op that omits it (its
+ * PTOMaterializeImplicitTmp pass, docs/memory.md 2): 1 with *t set, 0 when none is
+ * needed, -1 when it is reported (level3 wants it written, or a shape is dynamic). */
+static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
+{
+    const OpInfo *in = op_info(op->kind);
+    const TileBody *src = role_body(b, op, val, ROLE_SRC), *dst = role_body(b, op, val, ROLE_DST);
+    bool a5 = b->arch == OPT_ARCH_A5, level3 = b->opt->level == OPT_LEVEL3;
+    const char *why = NULL;
+    if (!dst)
+        return 0;
+    switch (in->cls) {
+    case OC_ROW_REDUCE: /* A5: a 32-byte placeholder; A2/A3: src's shape */
+        if (a5) {
+            if (level3)
+                return 0;
+            int64_t n = 32 / dtype_size(src->dtype);
+            *t = plain_body(src->dtype, 1, n, 1, n);
+            return 1;
+        }
+        if (level3) {
+            why = "requires explicit tmp when PlanMemory is skipped";
+            break;
+        }
+        if (!known_dims(src->vrow, src->vcol)) {
+            why = "requires static tile_buf src to materialize implicit row-reduction tmp";
+            break;
+        }
+        *t = plain_body(src->dtype, src->rows, src->cols, src->vrow, src->vcol);
+        return 1;
+    case OC_COL_REDUCE: { /* binary tcolsum: ceil(rows / 2) rows of src's valid cols */
+        const Attr *a = ir_attr_find(op->attrs, op->nattrs, "isBinary");
+        if (op->kind != OP_TCOLSUM || !a || a->val->kind != AV_BOOL || !a->val->u.b)
+            return 0;
+        if (level3) {
+            why = "requires explicit tmp for binary tcolsum when PlanMemory is skipped";
+            break;
+        }
+        if (!known_dims(src->vrow, src->vcol)) {
+            why = "requires static src valid_shape to materialize binary tcolsum tmp";
+            break;
+        }
+        *t = plain_body(src->dtype, (src->vrow + 1) / 2, src->vcol, (src->vrow + 1) / 2, src->vcol);
+        return 1;
+    }
+    case OC_ROW_EXPAND: { /* A2/A3, a col-major [R, 1] operand: 8 KB (level3 keeps pto-isa's own) */
+        const TileBody *s0 = role_body(b, op, val, ROLE_SRC0), *s1 = role_body(b, op, val, ROLE_SRC1);
+        if (a5 || level3 || !s0 || !s1)
+            return 0;
+        bool m0 = !(known_dims(s0->vrow, dst->vrow) && s0->vrow != dst->vrow) &&
+                  !(known_dims(s0->vcol, dst->vcol) && s0->vcol != dst->vcol);
+        bool m1 = !(known_dims(s1->vrow, dst->vrow) && s1->vrow != dst->vrow) &&
+                  !(known_dims(s1->vcol, dst->vcol) && s1->vcol != dst->vcol);
+        const TileBody *x = m0 ? s1 : m1 ? s0 : NULL;
+        if (!x || x->blayout != BL_COL_MAJOR || (x->vcol != DIM_DYNAMIC && x->vcol != 1))
+            return 0;
+        int64_t n = 8192 / dtype_size(dst->dtype);
+        *t = plain_body(dst->dtype, 1, n, 1, n);
+        return 1;
+    }
+    case OC_CONVERT: { /* A2/A3 non-saturating f32 -> 16-bit int, f16 -> 8/16-bit int */
+        const Attr *sm = ir_attr_find(op->attrs, op->nattrs, "sat_mode");
+        if (!sm)
+            sm = ir_attr_find(op->attrs, op->nattrs, "satmode");
+        bool sat_on = sm && sm->val->kind == AV_ENUM && sm->val->u.e.kind == EK_SAT_MODE && sm->val->u.e.value == SAT_ON;
+        unsigned ds = dtype_size(dst->dtype);
+        bool dint = !dtype_is_float(dst->dtype);
+        bool needs = !a5 && !sat_on && dint &&
+                     ((src->dtype == DT_F32 && ds == 2) || (src->dtype == DT_F16 && (ds == 1 || ds == 2)));
+        if (!needs)
+            return 0;
+        if (level3) {
+            why = "requires explicit tmp for non-saturating narrowing tcvt when PlanMemory is skipped";
+            break;
+        }
+        if (!known_dims(dst->vrow, dst->vcol)) {
+            why = "requires static tile_buf shapes to materialize implicit tcvt tmp";
+            break;
+        }
+        int64_t rows = dst->vrow, cols = dst->vcol, need = 0;
+        if (rows > 0 && cols > 0 && src->dtype == DT_F32) {
+            int64_t head = 4 * 64 * (cols / 64 < 255 ? cols / 64 : 255), rem = cols % 64;
+            int64_t tail = rem ? 32 * (((rows < 255 ? rows : 255) - 1) * (src->cols / 8) + (rem + 7) / 8) : 0;
+            need = head > tail ? head : tail;
+        } else if (cols > 0) {
+            int64_t w = cols < 64 ? cols : 64, h16 = 32 * ((w + 7) / 8), h8 = 128 + 32 * ((w + 15) / 16);
+            need = ds == 1 ? (h16 > h8 ? h16 : h8) : h16;
+        }
+        int64_t bytes = (need + 31) / 32 * 32;
+        bytes = bytes < 32 ? 32 : bytes;
+        *t = plain_body(DT_I8, 1, bytes, 1, bytes);
+        return 1;
+    }
+    case OC_CI: /* A2/A3: 768 bytes for an i32 dst, 1792 for i16 */
+        if (a5)
+            return 0;
+        if (level3) {
+            why = "requires explicit tmp when PlanMemory is skipped";
+            break;
+        }
+        *t = plain_body(DT_F32, 1, dtype_size(dst->dtype) == 2 ? 448 : 192, 1, dtype_size(dst->dtype) == 2 ? 448 : 192);
+        return 1;
+    default:
+        return 0;
+    }
+    diag_error(b->d, op->name_span, "'%s' op %s", in->name, why);
+    b->errors = true;
+    return -1;
+}
+
 /* Adds the scratch tiles an op needs but lacks to val[] (counted in *added);
  * false (reported) when level3 forbids creating them. */
 static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
 {
     const OpInfo *in = op_info(op->kind);
     bool int8 = in->cls == OC_QUANT;
-    for (int r = in->nins; r < in->nroles; r++) {
+    for (int r = 0; r < in->nroles; r++) {
         if (!(in->flags[r] & ROLE_SCRATCH) || val[r] != NO_VALUE)
             continue;
         if (int8 && b->arch == OPT_ARCH_A5)
             continue; /* A5 needs no INT8 tmp */
-        if (b->opt->level == OPT_LEVEL3) {
+        TileBody body;
+        if (in->cls >= OC_BINARY && in->cls <= OC_CI) { /* the vector ops: PTOAS's rules */
+            int k = vec_tmp(b, op, val, &body);
+            if (k < 0)
+                return false;
+            if (k == 0)
+                continue;
+        } else if (b->opt->level == OPT_LEVEL3) {
             diag_error(b->d, op->name_span, "'%s' op requires an explicit %s operand when --pto-level=level3",
                        in->name, in->role[r]);
             b->errors = true;
             return false;
+        } else {
+            body = scratch_body(b->f, op, val, in->rid[r]);
         }
         char suffix[32];
         snprintf(suffix, sizeof suffix, ".%s", in->role[r]);
         ValueId dst = val[op_role(op->kind, ROLE_DST)];
-        TileBody body = scratch_body(b->f, op, val, in->rid[r]);
         const Type *t = type_tile(&b->m->types, TY_TILE_BUF, &body);
         Str name = ir_fresh_name(b->m, &b->names, b->f->values[dst].name, suffix);
         ValueId v = ir_value_add(b->f, name, t, op->name_span, NULL, op->parent);

@@ -89,6 +89,8 @@ static const VecOp vec_ops[OP_COUNT] = {
                   "expects A5 tmuls element type to be i32/i16/i8/f16/bf16/f32", 0},
     [OP_TDIVS] = {"tdivs", I_F, I_F | E_I8, "expects A2/A3 tdivs element type to be i32/i16/f16/f32",
                   "expects A5 tdivs element type to be i32/i16/i8/f16/f32", 0},
+    [OP_TDIVS_SF] = {"tdivs", I_F, I_F | E_I8, "expects A2/A3 tdivs element type to be i32/i16/f16/f32",
+                     "expects A5 tdivs element type to be i32/i16/i8/f16/f32", 0},
     [OP_TMAXS] = {"tmaxs", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmaxs element type to be i32/i16/f16/f32",
                   "expects A5 tmaxs element type to be i32/i16/i8/f16/bf16/f32", 0},
     [OP_TMINS] = {"tmins", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmins element type to be i32/i16/f16/f32",
