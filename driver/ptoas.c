@@ -72,6 +72,7 @@ static const char help_text[] =
     "  --print-ir-after-all            dump the IR to stderr after every pass\n"
     "  --memory-report                 print each function's memory use after the IR\n"
     "  --memory-map                    draw each function's memory use as a text picture\n"
+    "  --no-reuse                      place every tile at bytes of its own (no reuse after its last use)\n"
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
     "  --func NAME                     the function to run (--emit=c|exe, run; default: the only one or pto.entry)\n"
     "\n"
@@ -124,6 +125,7 @@ typedef enum {
     O_PRINT_AFTER_ALL,
     O_MEMORY_REPORT,
     O_MEMORY_MAP,
+    O_NO_REUSE,
     O_MEM_SIZE,
     O_FUNC,
     O_RUN_ARG,
@@ -152,6 +154,7 @@ static const struct LongOption {
     {"print-ir-after-all", O_PRINT_AFTER_ALL, ARG_NONE},
     {"memory-report", O_MEMORY_REPORT, ARG_NONE},
     {"memory-map", O_MEMORY_MAP, ARG_NONE},
+    {"no-reuse", O_NO_REUSE, ARG_NONE},
     {"mem-size", O_MEM_SIZE, ARG_REQUIRED},
     {"func", O_FUNC, ARG_REQUIRED},
     {"in", O_RUN_ARG, ARG_REQUIRED},
@@ -355,6 +358,9 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         break;
     case O_MEMORY_MAP:
         o->memory_map = true;
+        break;
+    case O_NO_REUSE:
+        o->no_reuse = true;
         break;
     case O_MEM_SIZE:
         parse_mem_size(o, value);

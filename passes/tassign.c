@@ -774,8 +774,41 @@ static int64_t lower_bound(const T *t, Loc loc, int64_t *at);
 /* Places the unpinned live entries of one space: first fit in a few orders,
  * keeping the lowest peak, then, if that misses the lower bound, a bounded
  * search for a placement that reaches it. */
+/* --no-reuse: each unpinned tile first-fit as if every tile were live throughout, so no
+ * two share a byte (pinned tiles keep theirs); a baseline for placement's results. */
+static void place_no_reuse(T *t, Loc loc)
+{
+    Iv *ivs = NULL;
+    size_t ivcap = 0;
+    int64_t *saved = xmalloc((t->ne ? t->ne : 1) * 2 * sizeof *saved);
+    int64_t last = t->n ? t->n - 1 : 0;
+    for (uint32_t i = 0; i < t->ne; i++) {
+        saved[2 * i] = t->e[i].start;
+        saved[2 * i + 1] = t->e[i].end;
+        if (in_space(&t->e[i], loc)) {
+            t->e[i].start = 0;
+            t->e[i].end = last;
+        }
+    }
+    for (uint32_t i = 0; i < t->ne; i++)
+        if (in_space(&t->e[i], loc) && !t->e[i].pinned) {
+            t->e[i].addr = first_fit(t, &t->e[i], &ivs, &ivcap);
+            t->e[i].placed = true;
+        }
+    for (uint32_t i = 0; i < t->ne; i++) {
+        t->e[i].start = saved[2 * i];
+        t->e[i].end = saved[2 * i + 1];
+    }
+    free(saved);
+    free(ivs);
+}
+
 static void place_space(T *t, Loc loc)
 {
+    if (t->opt->no_reuse) {
+        place_no_reuse(t, loc);
+        return;
+    }
     Key *keys = xmalloc((t->ne ? t->ne : 1) * sizeof *keys);
     int64_t *best = xmalloc((t->ne ? t->ne : 1) * sizeof *best);
     uint32_t n = 0;

@@ -65,6 +65,7 @@ typedef struct Options {
     bool print_ir_after[OPT_PASS_COUNT]; /* --print-ir-after=PASS, --print-ir-after-all */
     bool memory_report;       /* --memory-report: docs/memory.md section 6, on stdout after the IR */
     bool memory_map;          /* --memory-map: the same as a picture */
+    bool no_reuse;            /* --no-reuse: every tile at its own bytes (docs/memory.md 4) */
     uint64_t mem_size[OPT_LOC_COUNT]; /* --mem-size LOC=BYTES (1..4294967295); 0 = default */
     const char *func;         /* --func NAME: the function main() runs (--emit=c|exe, run) */
     bool run;                 /* `ptoas run`: build the executable in a temporary directory and run it */
