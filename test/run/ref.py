@@ -1175,6 +1175,8 @@ def check_view_shape(view, tile):
     """The view shape equals the tile's valid shape, or holds as many elements in at least as
     many rows: tile row r then runs on along view row r (pto-isa's ND transfer)."""
     (r, c), vr, vc = view.plane()[0], tile.vr, tile.vc
+    if vr == 0 or vc == 0:
+        return                                 # nothing moves, whatever the view's shape
     if (r, c) != (vr, vc) and (vr > r or vr * vc != r * c):
         raise RefError('view shape %s does not fit the tile valid shape [%d, %d]' % (list(view.shape), vr, vc))
 
