@@ -38,7 +38,7 @@ static void put_dim(char *buf, size_t n, int64_t x)
 }
 
 /* Reports "'op' op MSG" at the op name and a note at role's definition. */
-bool verify_fail(V *v, int role, const char *fmt, ...)
+bool verify_op_error(V *v, int role, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -53,7 +53,7 @@ bool verify_fail(V *v, int role, const char *fmt, ...)
     return false;
 }
 
-#define fail verify_fail
+#define fail verify_op_error
 static int R(const V *v, RoleId role) { return op_role(v->op->kind, role); }
 
 /* ---- section 1: tile types ------------------------------------------------------- */

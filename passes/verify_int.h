@@ -19,7 +19,7 @@ typedef struct V {
 
 /* Reports "'op' op MSG" at the op name and a note at role's definition (role -1:
  * no note); returns false. */
-bool verify_fail(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
+bool verify_op_error(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
 
 /* An attribute ptoas keeps as written (AV_OPAQUE): present (*has), and whether
  * its text contains word. */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "verify_int.h"
 
-#define fail verify_fail
+#define fail verify_op_error
 
 /* ---- element types ------------------------------------------------------------ */
 /* PTOAS tests integers by width (i8, si8 and ui8 are all 8-bit) and floats by kind. */

@@ -42,6 +42,7 @@ SECTIONS = [
     ("vec-expand-a5.pto", "8. Vector ops: row and column broadcasts (A5)"),
     ("vec-convert-a3.pto", "8. Vector ops: tcvt and tci (A2/A3)"),
     ("vec-convert-a5.pto", "8. Vector ops: tcvt and tci (A5)"),
+    ("vec-kinds.pto", "8. Vector ops: operand kinds, Level 1 forms"),
     ("poison.pto", "Poisoning (each error once, no cascade)"),
 ]
 
