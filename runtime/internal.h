@@ -64,6 +64,15 @@ extern int ptort_force_no_avx512;
 typedef void (*ptort_vbin_fn)(const void *a, const void *b, void *d, int64_t n, int scalar);
 typedef void (*ptort_vun_fn)(const void *a, void *d, int64_t n);
 ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt);
+/* Float reductions (f32 accumulators): column (init, acc[n]) and row (init, out[rows]) */
+typedef void (*ptort_vcred_fn)(const uint8_t *src, int64_t sstride, int64_t rows, int64_t n,
+                               int first, float init, float *acc);
+typedef void (*ptort_vrred_fn)(const uint8_t *src, int64_t sstride, int64_t rows, int64_t n,
+                               int first, float init, float *out, float *buf);
+typedef void (*ptort_vcvt_fn)(const void *s, void *d, int64_t n, int sat, ptort_rmode rm);
+ptort_vcvt_fn ptort_vecz_cvt(ptort_dtype sdt, ptort_dtype ddt, ptort_rmode rm);
+ptort_vcred_fn ptort_vecz_cred(ptort_vop op, ptort_dtype sdt, ptort_dtype ddt);
+ptort_vrred_fn ptort_vecz_rred(ptort_vop op, ptort_dtype sdt);
 ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt);
 
 /* Records a message in CTX (if not NULL) and returns ST. */

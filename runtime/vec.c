@@ -1176,6 +1176,8 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         RED_PICK(rred, k, max, src->dtype, ff, fi);
     else
         RED_PICK(rred, k, min, src->dtype, ff, fi);
+    if (isf && ptort_vecz_rred(op, src->dtype))
+        ff = ptort_vecz_rred(op, src->dtype);
     /* sums start from 0 (so -0 + -0 sums to +0); max/min start from element 0 */
     int first = op != PTORT_VOP_SUM;
     const uint8_t *sb = tile_base(ctx, src);
@@ -1236,6 +1238,8 @@ ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     } else {
         RED_PICK(cred, k, min, src->dtype, ff, fi);
     }
+    if (isf && ptort_vecz_cred(op, src->dtype, dst->dtype))
+        ff = ptort_vecz_cred(op, src->dtype, dst->dtype);
     int first = op != PTORT_VOP_SUM;
     const uint8_t *sb = tile_base(ctx, src);
     int64_t sstride = tile_row_stride(src) * ptort_dtype_size(src->dtype);
@@ -1440,6 +1444,8 @@ ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
     if (ctx->arch != PTORT_A5 && cvt_a5_only(src->dtype, dst->dtype))
         return ptort_fail(ctx, PTORT_E_ARCH, "%s: conversion %s -> %s needs arch a5", op,
                           ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    CvtFn zfn = ptort_vecz_cvt(src->dtype, dst->dtype, rmode);
+    fn = zfn ? zfn : fn;
     int64_t rows = dst->valid_rows, cols = dst->valid_cols;
     if (rows == 0 || cols == 0)
         return PTORT_OK;

@@ -289,6 +289,342 @@ DEF_ZU_F16(sqrt)
 DEF_ZU_F16(recip)
 DEF_ZU_F16(rsqrt16)
 
+/* ---- reductions ------------------------------------------------------------------------
+ * The steps are vec.c's: sum acc + x with acc's NaN first (z_add), max acc < x ? x : acc =
+ * vmaxps(x, acc), min x < acc ? x : acc = vminps(x, acc); sums into f16 / bf16 round every
+ * step. f16 widens with vcvtph2ps, bf16 by a shift. */
+
+ZI __m512 z_ld16h(const void *p)
+{
+    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p));
+}
+ZI __m512 z_ld16hm(const void *p, __mmask16 m)
+{
+    return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p));
+}
+ZI __m512 z_ld16b(const void *p)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)), 16));
+}
+ZI __m512 z_ld16bm(const void *p, __mmask16 m)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)), 16));
+}
+ZI __m512 z_ld16f(const void *p)
+{
+    return _mm512_loadu_ps(p);
+}
+ZI __m512 z_ld16fm(const void *p, __mmask16 m)
+{
+    return _mm512_maskz_loadu_ps(m, p);
+}
+ZI __m512 z_step_sum(__m512 a, __m512 x)
+{
+    return z_add(a, x);
+}
+ZI __m512 z_step_max(__m512 a, __m512 x)
+{
+    return _mm512_max_ps(x, a);
+}
+ZI __m512 z_step_min(__m512 a, __m512 x)
+{
+    return _mm512_min_ps(x, a);
+}
+ZI __m512 z_step_sumh(__m512 a, __m512 x)
+{
+    return _mm512_cvtph_ps(_mm512_cvtps_ph(z_add(a, x), RNE));
+}
+ZI __m512 z_step_sumb(__m512 a, __m512 x)
+{
+    return _mm512_castsi512_ps(_mm512_and_si512(z_bfround(z_add(a, x)), _mm512_set1_epi32((int)0xFFFF0000u)));
+}
+
+/* Column reductions: 64 columns (4 accumulators) per pass down the rows. */
+#define DEF_ZCRED(name, LD, ESZ, STEP)                                                       \
+    ZT static void zc_##name(const uint8_t *src, int64_t sst, int64_t rows, int64_t n,       \
+                             int first, float init, float *acc)                              \
+    {                                                                                        \
+        for (int64_t j = 0; j < n; j += 64) {                                                \
+            __mmask16 m0 = z_m16(n - j), m1 = z_m16(n - j - 16), m2 = z_m16(n - j - 32);     \
+            __mmask16 m3 = z_m16(n - j - 48);                                                \
+            m1 = n - j > 16 ? m1 : 0;                                                        \
+            m2 = n - j > 32 ? m2 : 0;                                                        \
+            m3 = n - j > 48 ? m3 : 0;                                                        \
+            const uint8_t *p = src + j * ESZ;                                                \
+            __m512 a0 = _mm512_set1_ps(init), a1 = a0, a2 = a0, a3 = a0;                     \
+            if (first) {                                                                     \
+                a0 = LD##m(p, m0);                                                           \
+                a1 = LD##m(p + 16 * ESZ, m1);                                                \
+                a2 = LD##m(p + 32 * ESZ, m2);                                                \
+                a3 = LD##m(p + 48 * ESZ, m3);                                                \
+            }                                                                                \
+            if (m3 == 0xFFFF) {                                                              \
+                for (int64_t i = first; i < rows; i++) {                                     \
+                    const uint8_t *q = p + i * sst;                                          \
+                    a0 = STEP(a0, LD(q));                                                    \
+                    a1 = STEP(a1, LD(q + 16 * ESZ));                                         \
+                    a2 = STEP(a2, LD(q + 32 * ESZ));                                         \
+                    a3 = STEP(a3, LD(q + 48 * ESZ));                                         \
+                }                                                                            \
+            } else {                                                                         \
+                for (int64_t i = first; i < rows; i++) {                                     \
+                    const uint8_t *q = p + i * sst;                                          \
+                    a0 = STEP(a0, LD##m(q, m0));                                             \
+                    a1 = STEP(a1, LD##m(q + 16 * ESZ, m1));                                  \
+                    a2 = STEP(a2, LD##m(q + 32 * ESZ, m2));                                  \
+                    a3 = STEP(a3, LD##m(q + 48 * ESZ, m3));                                  \
+                }                                                                            \
+            }                                                                                \
+            _mm512_mask_storeu_ps(acc + j, m0, a0);                                          \
+            _mm512_mask_storeu_ps(acc + j + 16, m1, a1);                                     \
+            _mm512_mask_storeu_ps(acc + j + 32, m2, a2);                                     \
+            _mm512_mask_storeu_ps(acc + j + 48, m3, a3);                                     \
+        }                                                                                    \
+    }
+DEF_ZCRED(sum_f16, z_ld16h, 2, z_step_sum)
+DEF_ZCRED(max_f16, z_ld16h, 2, z_step_max)
+DEF_ZCRED(min_f16, z_ld16h, 2, z_step_min)
+DEF_ZCRED(sum16_f16, z_ld16h, 2, z_step_sumh)
+DEF_ZCRED(sum_bf16, z_ld16b, 2, z_step_sum)
+DEF_ZCRED(max_bf16, z_ld16b, 2, z_step_max)
+DEF_ZCRED(min_bf16, z_ld16b, 2, z_step_min)
+DEF_ZCRED(sum16_bf16, z_ld16b, 2, z_step_sumb)
+
+/* Row reductions, 16 rows at a time: 16 x 16 blocks are loaded (widened), transposed in
+ * registers so that vector c holds column c of the 16 rows, and the accumulators (one lane
+ * per row) take the columns in order, so every row keeps its sequential order. The last
+ * block loads only the columns left (masked) and uses that many vectors; a last group of
+ * fewer than 16 rows repeats its last row and stores only the rows it has. */
+ZI void z_tr16(__m512 v[16])
+{
+    __m512 t[16];
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; k += 2) {
+        t[k] = _mm512_unpacklo_ps(v[k], v[k + 1]);
+        t[k + 1] = _mm512_unpackhi_ps(v[k], v[k + 1]);
+    }
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; k += 4) {
+        v[k] = _mm512_shuffle_ps(t[k], t[k + 2], 0x44);
+        v[k + 1] = _mm512_shuffle_ps(t[k], t[k + 2], 0xEE);
+        v[k + 2] = _mm512_shuffle_ps(t[k + 1], t[k + 3], 0x44);
+        v[k + 3] = _mm512_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
+    }
+#pragma GCC unroll 16
+    for (int k = 0; k < 4; k++) {
+        t[k] = _mm512_shuffle_f32x4(v[k], v[k + 4], 0x88);
+        t[k + 4] = _mm512_shuffle_f32x4(v[k], v[k + 4], 0xDD);
+        t[k + 8] = _mm512_shuffle_f32x4(v[k + 8], v[k + 12], 0x88);
+        t[k + 12] = _mm512_shuffle_f32x4(v[k + 8], v[k + 12], 0xDD);
+    }
+#pragma GCC unroll 16
+    for (int k = 0; k < 4; k++) {
+        v[k] = _mm512_shuffle_f32x4(t[k], t[k + 8], 0x88);
+        v[k + 8] = _mm512_shuffle_f32x4(t[k], t[k + 8], 0xDD);
+        v[k + 4] = _mm512_shuffle_f32x4(t[k + 4], t[k + 12], 0x88);
+        v[k + 12] = _mm512_shuffle_f32x4(t[k + 4], t[k + 12], 0xDD);
+    }
+}
+
+#define ZU16 _Pragma("GCC unroll 16")
+/* One 16-column block of the 16 rows ROW into ACC (columns from C0 when this is the row's
+ * first block of a max/min: ACC starts as column 0). */
+#define ZR_BLOCK(LD, ESZ, STEP, row, acc)                                                    \
+    do {                                                                                     \
+        __m512 v[16];                                                                        \
+        ZU16 for (int k = 0; k < 16; k++)                                                    \
+            v[k] = LD((row)[k] + j * ESZ);                                                   \
+        z_tr16(v);                                                                           \
+        if (j == 0 && first) {                                                               \
+            acc = v[0];                                                                      \
+            ZU16 for (int c = 1; c < 16; c++)                                                \
+                acc = STEP(acc, v[c]);                                                       \
+        } else {                                                                             \
+            ZU16 for (int c = 0; c < 16; c++)                                                \
+                acc = STEP(acc, v[c]);                                                       \
+        }                                                                                    \
+    } while (0)
+#define ZR_TAIL(LD, ESZ, STEP, row, acc)                                                     \
+    do {                                                                                     \
+        __m512 v[16];                                                                        \
+        __mmask16 m = z_m16(n - j);                                                          \
+        ZU16 for (int k = 0; k < 16; k++)                                                    \
+            v[k] = LD##m((row)[k] + j * ESZ, m);                                             \
+        z_tr16(v);                                                                           \
+        int c = 0;                                                                           \
+        if (j == 0 && first) {                                                               \
+            acc = v[0];                                                                      \
+            c = 1;                                                                           \
+        }                                                                                    \
+        for (; c < n - j; c++)                                                               \
+            acc = STEP(acc, v[c]);                                                           \
+    } while (0)
+/* Two groups of 16 rows per pass, so that one group's chain of steps overlaps the other's
+ * loads and transposes. */
+#define DEF_ZRRED(name, LD, ESZ, STEP)                                                       \
+    ZT static void zr_##name(const uint8_t *src, int64_t sst, int64_t rows, int64_t n,       \
+                             int first, float init, float *out, float *buf)                  \
+    {                                                                                        \
+        (void)buf;                                                                           \
+        for (int64_t r = 0; r < rows; r += 32) {                                             \
+            const uint8_t *ra[16], *rb[16];                                                  \
+            for (int k = 0; k < 16; k++) {                                                   \
+                ra[k] = src + (r + k < rows ? r + k : rows - 1) * sst;                       \
+                rb[k] = src + (r + 16 + k < rows ? r + 16 + k : rows - 1) * sst;             \
+            }                                                                                \
+            __m512 acca = _mm512_set1_ps(init), accb = acca;                                 \
+            int two = rows - r > 16;                                                         \
+            int64_t j = 0;                                                                   \
+            for (; j + 16 <= n; j += 16) {                                                   \
+                ZR_BLOCK(LD, ESZ, STEP, ra, acca);                                           \
+                if (two)                                                                     \
+                    ZR_BLOCK(LD, ESZ, STEP, rb, accb);                                       \
+            }                                                                                \
+            if (j < n) {                                                                     \
+                ZR_TAIL(LD, ESZ, STEP, ra, acca);                                            \
+                if (two)                                                                     \
+                    ZR_TAIL(LD, ESZ, STEP, rb, accb);                                        \
+            }                                                                                \
+            _mm512_mask_storeu_ps(out + r, z_m16(rows - r), acca);                           \
+            if (two)                                                                         \
+                _mm512_mask_storeu_ps(out + r + 16, z_m16(rows - r - 16), accb);             \
+        }                                                                                    \
+    }
+DEF_ZRRED(sum_f32, z_ld16f, 4, z_step_sum)
+DEF_ZRRED(max_f32, z_ld16f, 4, z_step_max)
+DEF_ZRRED(min_f32, z_ld16f, 4, z_step_min)
+DEF_ZRRED(sum_f16, z_ld16h, 2, z_step_sum)
+DEF_ZRRED(max_f16, z_ld16h, 2, z_step_max)
+DEF_ZRRED(min_f16, z_ld16h, 2, z_step_min)
+DEF_ZRRED(sum_bf16, z_ld16b, 2, z_step_sum)
+DEF_ZRRED(max_bf16, z_ld16b, 2, z_step_max)
+DEF_ZRRED(min_bf16, z_ld16b, 2, z_step_min)
+
+/* ---- tcvt -----------------------------------------------------------------------------
+ * vec.c's conversions on 16 lanes. Saturation clamps to [lo, hi] first (NaN -> hi, as
+ * vk_clampf); float -> int converts with the mode's rounding (vcvtps2dq with embedded
+ * rounding, vcvttps2dq for truncation: out of range and NaN give INT32_MIN, the x86 cast
+ * vk_f2i models; rounding an exact integral value first changes nothing) and keeps the low
+ * bytes (vpmovdb / vpmovdw). Only the modes x86 has (RINT, FLOOR, CEIL, TRUNC, NONE) and destinations narrower than 32 bits
+ * are here; the rest stay with vec.c. */
+ZI __m512 z_clamp(__m512 x, float lo, float hi)
+{
+    __m512 vh = _mm512_set1_ps(hi);
+    x = _mm512_mask_mov_ps(x, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), vh);
+    return _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(lo)), vh);
+}
+ZI __m512i z_f2i(__m512 x, int sat, int mode, float lo, float hi)
+{
+    if (sat)
+        x = z_clamp(x, lo, hi);
+    /* the conversion itself rounds per mode (embedded rounding): the same as rounding to
+     * an integral value first */
+    switch (mode) {
+    case PTORT_RM_RINT: return _mm512_cvt_roundps_epi32(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    case PTORT_RM_FLOOR: return _mm512_cvt_roundps_epi32(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    case PTORT_RM_CEIL: return _mm512_cvt_roundps_epi32(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    default: return _mm512_cvttps_epi32(x);   /* TRUNC, NONE */
+    }
+}
+ZI void z_st_i8(void *p, __mmask16 m, __m512i v)
+{
+    if (m == 0xFFFF)
+        _mm_storeu_si128((__m128i *)p, _mm512_cvtepi32_epi8(v));
+    else
+        _mm_mask_storeu_epi8(p, m, _mm512_cvtepi32_epi8(v));
+}
+ZI void z_st_i16(void *p, __mmask16 m, __m512i v)
+{
+    if (m == 0xFFFF)
+        _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(v));
+    else
+        _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(v));
+}
+
+/* to bytes, 64 per step: the low bytes of four vectors packed (no saturation: they are cut
+ * to 8 bits first) and put back in order */
+#define DEF_ZCVT_F2B(name, LD, SSZ, LO, HI)                                                  \
+    ZT static void zv_##name(const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm)   \
+    {                                                                                        \
+        const uint8_t *s = ps;                                                               \
+        uint8_t *d = pd;                                                                     \
+        int mode = (int)rm;                                                                  \
+        const __m512i lo8 = _mm512_set1_epi32(0xFF);                                         \
+        const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15); \
+        int64_t i = 0;                                                                       \
+        for (; i + 64 <= n; i += 64) {                                                       \
+            __m512i a = _mm512_and_si512(z_f2i(LD(s + i * SSZ), sat, mode, LO, HI), lo8);    \
+            __m512i b = _mm512_and_si512(z_f2i(LD(s + (i + 16) * SSZ), sat, mode, LO, HI), lo8); \
+            __m512i c = _mm512_and_si512(z_f2i(LD(s + (i + 32) * SSZ), sat, mode, LO, HI), lo8); \
+            __m512i e = _mm512_and_si512(z_f2i(LD(s + (i + 48) * SSZ), sat, mode, LO, HI), lo8); \
+            __m512i w = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, e)); \
+            _mm512_storeu_si512((void *)(d + i), _mm512_permutexvar_epi32(perm, w));         \
+        }                                                                                    \
+        for (; i < n; i += 16) {                                                             \
+            __mmask16 m = z_m16(n - i);                                                      \
+            z_st_i8(d + i, m, z_f2i(LD##m(s + i * SSZ, m), sat, mode, LO, HI));              \
+        }                                                                                    \
+    }
+DEF_ZCVT_F2B(f16_i8, z_ld16h, 2, -128.0f, 127.0f)
+DEF_ZCVT_F2B(f16_u8, z_ld16h, 2, 0.0f, 255.0f)
+/* to 16 bits, 32 per step: two vectors' low halves packed and put back in order */
+#define DEF_ZCVT_F2W(name, LD, SSZ, LO, HI)                                                  \
+    ZT static void zv_##name(const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm)   \
+    {                                                                                        \
+        const uint8_t *s = ps;                                                               \
+        uint8_t *d = pd;                                                                     \
+        int mode = (int)rm;                                                                  \
+        const __m512i lo16 = _mm512_set1_epi32(0xFFFF);                                      \
+        const __m512i perm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);                      \
+        int64_t i = 0;                                                                       \
+        for (; i + 32 <= n; i += 32) {                                                       \
+            __m512i a = _mm512_and_si512(z_f2i(LD(s + i * SSZ), sat, mode, LO, HI), lo16);   \
+            __m512i b = _mm512_and_si512(z_f2i(LD(s + (i + 16) * SSZ), sat, mode, LO, HI), lo16); \
+            _mm512_storeu_si512((void *)(d + 2 * i),                                         \
+                                _mm512_permutexvar_epi64(perm, _mm512_packus_epi32(a, b)));  \
+        }                                                                                    \
+        for (; i < n; i += 16) {                                                             \
+            __mmask16 m = z_m16(n - i);                                                      \
+            z_st_i16(d + 2 * i, m, z_f2i(LD##m(s + i * SSZ, m), sat, mode, LO, HI));         \
+        }                                                                                    \
+    }
+DEF_ZCVT_F2W(f16_i16, z_ld16h, 2, -32768.0f, 32767.0f)
+DEF_ZCVT_F2W(f32_i16, z_ld16f, 4, -32768.0f, 32767.0f)
+
+/* f32 -> f16 (vcvtps2ph RNE) and f16 -> f32 (vcvtph2ps), saturating to +-65504 first */
+ZT static void zv_f32_f16(const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm)
+{
+    const float *s = ps;
+    uint16_t *d = pd;
+    (void)rm;
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 m = z_m16(n - i);
+        __m512 x = _mm512_maskz_loadu_ps(m, s + i);
+        if (sat)
+            x = z_clamp(x, -65504.0f, 65504.0f);
+        z_sthm(d + i, m, x);
+    }
+}
+ZT static void zv_f16_f32(const void *ps, void *pd, int64_t n, int sat, ptort_rmode rm)
+{
+    const uint16_t *s = ps;
+    float *d = pd;
+    (void)rm;
+    int64_t i = 0;
+    if (!sat)
+        for (; i + 32 <= n; i += 32) {
+            _mm512_storeu_ps(d + i, z_ldh(s + i));
+            _mm512_storeu_ps(d + i + 16, z_ldh(s + i + 16));
+        }
+    for (; i < n; i += 16) {
+        __mmask16 m = z_m16(n - i);
+        __m512 x = z_ldhm(s + i, m);
+        if (sat)
+            x = z_clamp(x, -65504.0f, 65504.0f);
+        _mm512_mask_storeu_ps(d + i, m, x);
+    }
+}
+
 /* ---- tables ----------------------------------------------------------------------------- */
 
 static const ptort_vbin_fn zbin[PTORT_NUM_VOPS][PTORT_NUM_DTYPES] = {
@@ -311,6 +647,54 @@ ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt)
     return ptort_use_avx512() ? zbin[op][dt] : NULL;
 }
 
+ptort_vcvt_fn ptort_vecz_cvt(ptort_dtype sdt, ptort_dtype ddt, ptort_rmode rm)
+{
+    if (!ptort_use_avx512())
+        return NULL;
+    if (sdt == PTORT_F32 && ddt == PTORT_F16)
+        return zv_f32_f16;
+    if (sdt == PTORT_F16 && ddt == PTORT_F32)
+        return zv_f16_f32;
+    if (rm == PTORT_RM_ROUND || rm == PTORT_RM_ODD)
+        return NULL;
+    if (sdt == PTORT_F16)
+        return ddt == PTORT_I8 ? zv_f16_i8 : ddt == PTORT_U8 ? zv_f16_u8 : ddt == PTORT_I16 ? zv_f16_i16 : NULL;
+    if (sdt == PTORT_F32 && ddt == PTORT_I16)
+        return zv_f32_i16;
+    return NULL;
+}
+
+ptort_vcred_fn ptort_vecz_cred(ptort_vop op, ptort_dtype sdt, ptort_dtype ddt)
+{
+    if (!ptort_use_avx512() || (sdt != PTORT_F16 && sdt != PTORT_BF16))
+        return NULL;
+    int b = sdt == PTORT_BF16;
+    switch (op) {
+    case PTORT_VOP_SUM:
+        if (ddt == sdt)
+            return b ? zc_sum16_bf16 : zc_sum16_f16;
+        return b ? zc_sum_bf16 : zc_sum_f16;
+    case PTORT_VOP_MAX: return b ? zc_max_bf16 : zc_max_f16;
+    case PTORT_VOP_MIN: return b ? zc_min_bf16 : zc_min_f16;
+    default: return NULL;
+    }
+}
+
+ptort_vrred_fn ptort_vecz_rred(ptort_vop op, ptort_dtype sdt)
+{
+    if (!ptort_use_avx512())
+        return NULL;
+#define ZR_CASE(dt, DT) \
+    case PTORT_##DT: return op == PTORT_VOP_SUM ? zr_sum_##dt : op == PTORT_VOP_MAX ? zr_max_##dt : zr_min_##dt;
+    switch (sdt) {
+    ZR_CASE(f32, F32)
+    ZR_CASE(f16, F16)
+    ZR_CASE(bf16, BF16)
+    default: return NULL;
+    }
+#undef ZR_CASE
+}
+
 ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt)
 {
     return ptort_use_avx512() ? zun[op][dt] : NULL;
@@ -321,6 +705,24 @@ ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt)
 ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt)
 {
     (void)op, (void)dt;
+    return NULL;
+}
+
+ptort_vcvt_fn ptort_vecz_cvt(ptort_dtype sdt, ptort_dtype ddt, ptort_rmode rm)
+{
+    (void)sdt, (void)ddt, (void)rm;
+    return NULL;
+}
+
+ptort_vcred_fn ptort_vecz_cred(ptort_vop op, ptort_dtype sdt, ptort_dtype ddt)
+{
+    (void)op, (void)sdt, (void)ddt;
+    return NULL;
+}
+
+ptort_vrred_fn ptort_vecz_rred(ptort_vop op, ptort_dtype sdt)
+{
+    (void)op, (void)sdt;
     return NULL;
 }
 
