@@ -47,14 +47,14 @@ Z_PIN(z_sub, "vsubps")
 Z_PIN(z_mul, "vmulps")
 Z_PIN(z_div, "vdivps")
 
-/* lanes [0, k) of 16 / 32 */
+/* lanes [0, k) of 16 / 32 (none for k <= 0) */
 ZI __mmask16 z_m16(int64_t k)
 {
-    return k >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << k) - 1);
+    return k >= 16 ? (__mmask16)0xFFFF : k <= 0 ? 0 : (__mmask16)((1u << k) - 1);
 }
 ZI __mmask32 z_m32(int64_t k)
 {
-    return k >= 32 ? (__mmask32)0xFFFFFFFFu : (__mmask32)((1u << k) - 1);
+    return k >= 32 ? (__mmask32)0xFFFFFFFFu : k <= 0 ? 0 : (__mmask32)((1u << k) - 1);
 }
 
 /* ---- f16 <-> f32 --------------------------------------------------------------------- */
@@ -347,9 +347,6 @@ ZI __m512 z_step_sumb(__m512 a, __m512 x)
         for (int64_t j = 0; j < n; j += 64) {                                                \
             __mmask16 m0 = z_m16(n - j), m1 = z_m16(n - j - 16), m2 = z_m16(n - j - 32);     \
             __mmask16 m3 = z_m16(n - j - 48);                                                \
-            m1 = n - j > 16 ? m1 : 0;                                                        \
-            m2 = n - j > 32 ? m2 : 0;                                                        \
-            m3 = n - j > 48 ? m3 : 0;                                                        \
             const uint8_t *p = src + j * ESZ;                                                \
             __m512 a0 = _mm512_set1_ps(init), a1 = a0, a2 = a0, a3 = a0;                     \
             if (first) {                                                                     \
