@@ -1132,6 +1132,8 @@ static void assign_yield(Emit *e, const Op *y, const char *const *dst, uint32_t 
 {
     const char **tmp = xmalloc((n ? n : 1) * sizeof *tmp);
     for (uint32_t i = 0; i < n && !e->errors; i++) {
+        if (!dst[i])
+            continue; /* a tile: the yield passes the result's own buffer */
         const char *v = scalar(e, y->opnds[i], at);
         if (!v)
             break;
@@ -1139,7 +1141,8 @@ static void assign_yield(Emit *e, const Op *y, const char *const *dst, uint32_t 
         sb_printf(&e->body, "    int64_t %s = %s;\n", tmp[i], v);
     }
     for (uint32_t i = 0; i < n && !e->errors; i++)
-        sb_printf(&e->body, "    %s = %s;\n", dst[i], tmp[i]);
+        if (dst[i])
+            sb_printf(&e->body, "    %s = %s;\n", dst[i], tmp[i]);
     free(tmp);
 }
 
@@ -1153,6 +1156,13 @@ static void emit_for(Emit *e, const Op *op)
     uint32_t n = op->seg[3];
     const char **carried = arena_alloc(&e->m->arena, (n ? n : 1) * sizeof *carried);
     for (uint32_t i = 0; i < n; i++) {
+        if (type_is_tile(val(e, op->opnds[3 + i])->type)) {
+            /* one buffer (bufferize): the iter_arg and the result name the init's */
+            carried[i] = NULL;
+            e->buf_of[body->args[1 + i]] = e->buf_of[op->opnds[3 + i]];
+            e->buf_of[op->res[i]] = e->buf_of[op->opnds[3 + i]];
+            continue;
+        }
         const char *init = scalar(e, op->opnds[3 + i], op);
         if (!init || !(carried[i] = scalar_local(e, body->args[1 + i], op, init)))
             return;
@@ -1184,9 +1194,18 @@ static void emit_if(Emit *e, const Op *op)
     if (!c)
         return;
     const char **res = arena_alloc(&e->m->arena, (op->nres ? op->nres : 1) * sizeof *res);
-    for (uint32_t i = 0; i < op->nres; i++)
+    const Block *then = op->regions[0].first;
+    for (uint32_t i = 0; i < op->nres; i++) {
+        if (type_is_tile(val(e, op->res[i])->type)) {
+            /* the buffer both regions yield (bufferize) */
+            res[i] = NULL;
+            if (then->last && then->last->kind == OP_SCF_YIELD && i < then->last->nopnds)
+                e->buf_of[op->res[i]] = e->buf_of[then->last->opnds[i]];
+            continue;
+        }
         if (!(res[i] = scalar_local(e, op->res[i], op, NULL)))
             return;
+    }
     uint32_t line, col;
     source_line_col(e->src, op->name_span.begin, &line, &col);
     sb_printf(&e->body, "    /* %u:%u scf.if */\n    if (%s) {\n", line + 1, col + 1, c);

@@ -5,7 +5,13 @@
  * rewritten in place to its ins/outs form; function signatures follow. Compiler-owned scratch tiles (MX
  * `max` and `scaling`, the A2/A3 INT8 `tmp`) are created for Level 1 ops and
  * for Level 2 ops that omit an optional scratch operand, named
- * `%<dst>.max`, `%<dst>.scaling`, `%<dst>.tmp` (`_1`, ... on a clash). */
+ * `%<dst>.max`, `%<dst>.scaling`, `%<dst>.tmp` (`_1`, ... on a clash).
+ *
+ * Tiles through control flow (docs/memory.md 2.2): an scf.for's tile init, its
+ * iter_arg, the value its scf.yield carries and its result are one buffer, and an
+ * scf.if's tile result is one buffer both regions yield; a `pto.tmov` copies into
+ * that buffer only where a value cannot be it (an init used elsewhere, a yielded
+ * value the iteration still needs the iter_arg beside). */
 #include <stdlib.h>
 #include <string.h>
 #include "pass.h"
@@ -298,6 +304,158 @@ static void lower_compute(B *b, Op *o)
     memcpy(o->seg, seg, sizeof seg);
 }
 
+/* ---- tiles through scf.for / scf.if ------------------------------------------------ */
+
+/* `pto.tmov ins(src) outs(dst)` before op at. */
+static void emit_tmov(B *b, ValueId src, ValueId dst, Op *at)
+{
+    Op *m = ir_op_new(b->m);
+    m->kind = OP_TMOV;
+    m->form = FORM_L2;
+    m->synthetic = true;
+    m->name_span = at->name_span;
+    m->nopnds = 2;
+    m->opnds = arena_alloc(&b->m->arena, 2 * sizeof *m->opnds);
+    m->opnds[0] = src;
+    m->opnds[1] = dst;
+    m->opnd_spans = arena_alloc(&b->m->arena, 2 * sizeof *m->opnd_spans);
+    m->opnd_spans[0] = m->opnd_spans[1] = at->name_span;
+    m->seg[op_role(OP_TMOV, ROLE_SRC)] = 1;
+    m->seg[op_role(OP_TMOV, ROLE_DST)] = 1;
+    ir_insert_before(at, m);
+}
+
+/* A new buffer like v's, allocated before op at: `%<v>.copy`. */
+static ValueId new_buffer(B *b, ValueId v, Op *at, const char *suffix)
+{
+    Value *x = &b->f->values[v];
+    Str name = ir_fresh_name(b->m, &b->names, x->name, suffix);
+    ValueId n = ir_value_add(b->f, name, x->type, at->name_span, NULL, at->parent);
+    b->f->values[n].type_span = at->name_span;
+    emit_alloc(b, n, at);
+    return n;
+}
+
+/* Uses of v other than operand i of op `except`, and the pre-order number of the last. */
+static uint32_t other_uses(const Func *f, ValueId v, const Op *except, uint32_t i, uint32_t *last)
+{
+    uint32_t n = 0;
+    *last = 0;
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
+        for (uint32_t k = 0; k < op->nopnds; k++)
+            if (op->opnds[k] == v && !(op == except && k == i)) {
+                n++;
+                *last = op->index;
+            }
+    return n;
+}
+
+/* Is v used by op `from` (but as its operand i), inside it, or by any op after it? */
+static bool used_from(const Func *f, ValueId v, const Op *from, uint32_t i)
+{
+    ir_number_ops(f);
+    for (const Op *op = from; op; op = ir_next_op(op))
+        for (uint32_t k = 0; k < op->nopnds; k++)
+            if (op->opnds[k] == v && !(op == from && k == i))
+                return true;
+    return false;
+}
+
+static void replace_uses(Func *f, ValueId from, ValueId to)
+{
+    for (Op *op = ir_first_op(f); op; op = ir_next_op(op))
+        for (uint32_t k = 0; k < op->nopnds; k++)
+            if (op->opnds[k] == from)
+                op->opnds[k] = to;
+}
+
+/* Makes yield y (at block blk's end) carry buffer dst in operand i: the yielded
+ * value becomes dst itself when it is a buffer allocated in blk whose first write
+ * comes after the last use of dst there (so dst's old contents are not needed any
+ * more), else a tmov copies it. */
+static void yield_into(B *b, Op *y, uint32_t i, ValueId dst)
+{
+    Func *f = b->f;
+    ValueId v = y->opnds[i];
+    if (v == dst)
+        return;
+    Value *x = &f->values[v];
+    ir_number_ops(f);
+    uint32_t last_dst = 0, last_v;
+    bool dst_used = other_uses(f, dst, y, i, &last_dst) > 0;
+    other_uses(f, v, y, i, &last_v);
+    if (x->def_op && x->def_op->kind == OP_ALLOC_TILE && x->block == y->parent && !x->def_op->nopnds &&
+        (!dst_used || last_dst < x->def_op->index) && x->type == f->values[dst].type) {
+        /* the first write of v follows its alloc: dst is free there */
+        Op *a = x->def_op;
+        replace_uses(f, v, dst);
+        Block *blk = a->parent;
+        if (a->prev)
+            a->prev->next = a->next;
+        else
+            blk->first = a->next;
+        if (a->next)
+            a->next->prev = a->prev;
+        else
+            blk->last = a->prev;
+        return;
+    }
+    emit_tmov(b, v, dst, y);
+    y->opnds[i] = dst;
+}
+
+static void bufferize_for(B *b, Op *op)
+{
+    Func *f = b->f;
+    Block *body = op->regions[0].first;
+    Op *y = body ? body->last : NULL;
+    if (!y || y->kind != OP_SCF_YIELD)
+        return;
+    for (uint32_t i = 0; i < op->seg[3] && i < op->nres; i++) {
+        ValueId init = op->opnds[3 + i], arg = body->args[1 + i];
+        if (!type_is_tile(f->values[arg].type))
+            continue;
+        /* the loop writes the buffer: an init used at or after the loop other than
+         * as this init (or an argument, the caller's) gets a copy of its own */
+        if (used_from(f, init, op, 3 + i) || !f->values[init].def_op) {
+            ValueId c = new_buffer(b, init, op, ".iter");
+            emit_tmov(b, init, c, op);
+            op->opnds[3 + i] = c;
+        }
+        yield_into(b, y, i, arg);
+    }
+}
+
+static void bufferize_if(B *b, Op *op)
+{
+    Func *f = b->f;
+    for (uint32_t i = 0; i < op->nres; i++) {
+        if (!type_is_tile(f->values[op->res[i]].type))
+            continue;
+        /* done already (Level 2 input): every region yields one buffer from before the op */
+        ValueId same = NO_VALUE;
+        bool done = true;
+        for (uint32_t r = 0; r < 2; r++) {
+            const Block *blk = op->regions[r].first;
+            if (!blk)
+                continue;
+            ValueId v = blk->last && blk->last->kind == OP_SCF_YIELD && i < blk->last->nopnds ? blk->last->opnds[i]
+                                                                                              : NO_VALUE;
+            const Value *x = v == NO_VALUE ? NULL : &f->values[v];
+            done &= x && (same == NO_VALUE || same == v) && x->def_op && x->block == op->parent;
+            same = v;
+        }
+        if (done)
+            continue;
+        ValueId buf = new_buffer(b, op->res[i], op, ".if");
+        for (uint32_t r = 0; r < 2; r++) {
+            Block *blk = op->regions[r].first;
+            if (blk && blk->last && blk->last->kind == OP_SCF_YIELD && i < blk->last->nopnds)
+                yield_into(b, blk->last, i, buf);
+        }
+    }
+}
+
 static void bufferize_func(B *b)
 {
     Func *f = b->f;
@@ -309,6 +467,12 @@ static void bufferize_func(B *b)
     for (Op *op = ir_first_op(f); op; op = ir_next_op(op))
         if (op_info(op->kind)->syntax == SYN_COMPUTE)
             lower_compute(b, op);
+    for (Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        if (op->kind == OP_SCF_FOR)
+            bufferize_for(b, op);
+        else if (op->kind == OP_SCF_IF)
+            bufferize_if(b, op);
+    }
     nameset_free(&b->names);
 }
 

@@ -288,6 +288,24 @@ static void collect(T *t)
                 t->cur[op->res[0]] = e;
             continue;
         }
+        if (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF) {
+            /* bufferize made a tile iter_arg, its init and the loop's result one buffer,
+             * and an scf.if's tile result the buffer both regions yield: names of it */
+            const Block *body = op->regions[0].first;
+            for (uint32_t r = 0; r < op->nres && body; r++) {
+                ValueId from = NO_VALUE;
+                if (op->kind == OP_SCF_FOR && r < op->seg[3]) {
+                    from = op->opnds[3 + r];
+                    t->cur[body->args[1 + r]] = t->cur[from];
+                } else if (op->kind == OP_SCF_IF && body->last && body->last->kind == OP_SCF_YIELD &&
+                           r < body->last->nopnds) {
+                    from = body->last->opnds[r];
+                }
+                if (from != NO_VALUE && type_is_tile(f->values[from].type))
+                    t->cur[op->res[r]] = t->cur[from];
+            }
+            continue;
+        }
         if (in->cls == OC_TILE_VIEW && op->nres) {
             /* treshape / subview name their source's bytes: no entry of their own, and
              * every access through them (or a view of them) is an access of the source */
