@@ -872,6 +872,11 @@ static void emit_alloc(Emit *e, const Op *op)
     if (vc != NO_VALUE && !(b->vc = scalar(e, vc, op)))
         return;
     e->buf_of[r] = (int)e->nbufs++;
+    /* a dynamic valid shape's local descriptor is made here, where the tile is bound: this
+     * op comes before every use, in the scope of all of them (uses may be in loops and
+     * branches, docs/codegen.md) */
+    if ((b->vr || b->vc) && b->has_addr && !use_tile(e, r, op))
+        return;
     /* A returned tile starts as fresh memory (docs/cli.md: never-written positions
      * read 0), even where tassign reuses bytes of a tile that died before. */
     if (e->returned[r]) {
@@ -1046,6 +1051,8 @@ static void emit_tassign(Emit *e, const Op *op)
     b->desc = -1;
     if (op->nres)
         e->buf_of[op->res[0]] = bi;
+    if ((b->vr || b->vc) && !b->view) /* the local of a dynamic valid shape, made at the binding */
+        use_tile(e, op->opnds[0], op);
 }
 
 static void emit_constant(Emit *e, const Op *op)
