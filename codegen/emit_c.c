@@ -170,6 +170,8 @@ typedef struct Buf {
     int approx;            /* argument whose tquant -> tdequant round trip it holds, -1 */
     ValueId approx_val;    /* the name the tdequant wrote it under */
     const char *view;      /* a tile view: the local descriptor made at its op, else NULL */
+    const char *mut;       /* rebound inside a region or at a computed address: the local
+                              descriptor every use reads and every tassign rewrites, else NULL */
     int parent;            /* a tile view: the buffer whose bytes it shares, else -1 */
 } Buf;
 
@@ -215,6 +217,7 @@ typedef struct Emit {
     int *ptr_arg;          /* view value -> the ptr argument it reads, -1 */
     uint32_t *uses;        /* value -> number of uses */
     bool *returned;        /* value -> an operand of the function's return */
+    bool *rebound;         /* value -> a tassign inside a region, or at a computed address, binds it */
     int *quant_origin;     /* op (by Op.index) -> argument the tquant quantized, -1 */
     bool calls;
     Entry *entries;
@@ -365,6 +368,19 @@ static bool cur_desc(Emit *e, int bi, const Op *op, int *out)
     return true;
 }
 
+/* Buffer bi's mutable local descriptor, declared where the buffer is made (its binding
+ * dominates every use, in loops and branches too) from its static descriptor. */
+static void make_mutable(Emit *e, int bi)
+{
+    Buf *b = &e->bufs[bi];
+    int di = b->desc >= 0 ? b->desc : (b->desc = new_desc(e, b));
+    if (b->first_desc < 0)
+        b->first_desc = di;
+    const Value *x = val(e, b->val);
+    b->mut = unique_name(&e->local, "m_", x->name.p, x->name.len);
+    sb_printf(&e->body, "    ptort_tile %s = %s;\n", b->mut, e->descs[di].name);
+}
+
 /* The C expression of a pointer to tile value v's descriptor, for a call in
  * op; NULL (reported) when it has none. */
 static const char *use_tile(Emit *e, ValueId v, const Op *op)
@@ -377,6 +393,8 @@ static const char *use_tile(Emit *e, ValueId v, const Op *op)
     }
     if (e->bufs[bi].view)
         return arena_str(e, "&%s", e->bufs[bi].view);
+    if (e->bufs[bi].mut)
+        return arena_str(e, "&%s", e->bufs[bi].mut);
     int di;
     if (!cur_desc(e, bi, op, &di))
         return NULL;
@@ -413,6 +431,8 @@ static const char *scalar(Emit *e, ValueId v, const Op *op)
 /* The constant integer value of v (addresses), false if it is not one. */
 static bool const_int(Emit *e, ValueId v, int64_t *out)
 {
+    if (v == NO_VALUE)
+        return false;
     const Value *x = val(e, v);
     const Op *d = x->def_op;
     if (!d)
@@ -872,6 +892,8 @@ static void emit_alloc(Emit *e, const Op *op)
     if (vc != NO_VALUE && !(b->vc = scalar(e, vc, op)))
         return;
     e->buf_of[r] = (int)e->nbufs++;
+    if (e->rebound[r])
+        make_mutable(e, e->buf_of[r]);
     /* a dynamic valid shape's local descriptor is made here, where the tile is bound: this
      * op comes before every use, in the scope of all of them (uses may be in loops and
      * branches, docs/codegen.md) */
@@ -1039,6 +1061,16 @@ static void emit_tassign(Emit *e, const Op *op)
     }
     Buf *b = &e->bufs[bi];
     int64_t addr = op->tile_addr;
+    if (b->mut) { /* a new address in the local: the runtime checks it at each use */
+        const char *x = op->has_tile_addr ? arena_str(e, "%lld", (long long)addr) : scalar(e, role(op, ROLE_ADDR), op);
+        if (!x)
+            return;
+        sb_printf(&e->body, "    %s.addr = %s;\n", b->mut, x);
+        b->has_addr = true;
+        if (op->nres)
+            e->buf_of[op->res[0]] = bi;
+        return;
+    }
     if (!op->has_tile_addr) {
         ValueId a = role(op, ROLE_ADDR);
         if (a == NO_VALUE || !const_int(e, a, &addr)) {
@@ -1238,13 +1270,6 @@ static const Op *emit_block(Emit *e, const Block *b)
         case OC_FOR: emit_for(e, op); break;
         case OC_IF: emit_if(e, op); break;
         case OC_YIELD: return op;
-        case OC_TASSIGN:
-            if (ir_block_owner(b)) { /* a binding that differs by iteration or branch */
-                fail(e, op->name_span, "codegen does not support 'pto.tassign' inside 'scf.for' or 'scf.if' yet");
-                break;
-            }
-            emit_op(e, op);
-            break;
         default: emit_op(e, op); break;
         }
     }
@@ -1361,6 +1386,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     e->ptr_arg = xmalloc(nv * sizeof *e->ptr_arg);
     e->uses = xcalloc(nv, sizeof *e->uses);
     e->returned = xcalloc(nv, sizeof *e->returned);
+    e->rebound = xcalloc(nv, sizeof *e->rebound);
     const Block *entry = ir_entry(f);
     uint32_t nops = ir_number_ops(f);
     e->quant_origin = xmalloc((nops ? nops : 1) * sizeof *e->quant_origin);
@@ -1368,6 +1394,10 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     for (uint32_t i = 0; i < nv; i++)
         e->buf_of[i] = e->ptr_arg[i] = -1;
     for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        /* a binding that differs by iteration, branch or run: the buffer's descriptor is a local */
+        if (op->kind == OP_TASSIGN && op->nopnds &&
+            (ir_block_owner(op->parent) || (!op->has_tile_addr && !const_int(e, role(op, ROLE_ADDR), &(int64_t){0}))))
+            e->rebound[op->opnds[0]] = true;
         e->quant_origin[op->index] = -1;
         for (uint32_t j = 0; j < op->nopnds; j++) {
             e->uses[op->opnds[j]]++;
@@ -1405,6 +1435,8 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             runtime_dtype(e, x->type_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
             runtime_boxes(e, x->type_span, &t->tile);
             e->buf_of[v] = (int)e->nbufs++;
+            if (e->rebound[v])
+                make_mutable(e, e->buf_of[v]);
             if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC) {
                 const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
                 const char *vr = unique_name(&e->local, n, "_valid_rows", 11);
@@ -1606,6 +1638,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     free(e->ptr_arg);
     free(e->uses);
     free(e->returned);
+    free(e->rebound);
     free(e->quant_origin);
     free(e->entries);
     free(e->descs);

@@ -24,6 +24,7 @@ typedef struct Entry {
     int64_t size, asize;  /* bytes, and rounded up to the space's alignment */
     int64_t addr;
     bool pinned, placed, dropped;
+    bool dynamic;         /* a pto.tassign whose address is computed: checked at run time */
     bool is_arg;          /* an argument's first binding: filled by the caller, live from entry */
     bool to_exit;         /* an argument's last binding: read by the caller, live to exit */
     bool implicit;        /* level3: made by bufferize for a Level 1 value, reported at its use */
@@ -282,7 +283,17 @@ static void collect(T *t)
                 t->e[e].is_arg = was_arg;
             }
             t->e[e].pinned = true;
-            t->e[e].addr = op->has_tile_addr ? op->tile_addr : const_value(t, op->opnds[1]);
+            const Op *ad = op->has_tile_addr ? NULL : f->values[op->opnds[1]].def_op;
+            if (op->has_tile_addr || (ad && ad->kind == OP_CONSTANT)) {
+                t->e[e].addr = op->has_tile_addr ? op->tile_addr : const_value(t, op->opnds[1]);
+            } else if (t->opt->level == OPT_LEVEL3) {
+                t->e[e].dynamic = true; /* docs/memory.md 5: its checks run at run time */
+            } else {
+                diag_error(t->d, op->name_span, "'pto.tassign' op with a computed address requires "
+                                                "--pto-level=level3");
+                t->errors = true;
+                t->e[e].dropped = true;
+            }
             t->cur[v] = e;
             if (op->nres)
                 t->cur[op->res[0]] = e;
@@ -426,7 +437,7 @@ static void check_pinned(T *t)
 {
     for (uint32_t i = 0; i < t->ne; i++) {
         Entry *e = &t->e[i];
-        if (!e->pinned || e->dropped)
+        if (!e->pinned || e->dropped || e->dynamic)
             continue;
         const char *on = op_name_of(e);
         Span at = !e->def_op ? e->def : e->def_op->name_span;
@@ -453,7 +464,7 @@ static void check_pinned(T *t)
     uint32_t n = 0, na = 0;
     for (uint32_t i = 0; i < t->ne; i++) {
         first[i] = NO_ENTRY;
-        if (t->e[i].pinned && !t->e[i].dropped && t->e[i].start >= 0)
+        if (t->e[i].pinned && !t->e[i].dropped && !t->e[i].dynamic && t->e[i].start >= 0)
             order[n++] = i;
     }
     sort_by_start(t, order, n);

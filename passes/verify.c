@@ -934,7 +934,13 @@ static bool verify_tassign(V *v)
 {
     if (v->op->nres && v->f->values[v->op->res[0]].type != v->ty[0])
         return fail(v, 0, "result type must match tile operand type");
-    return verify_addr(v, R(v, ROLE_ADDR));
+    /* a computed i64/index address is checked at run time (docs/memory.md 5) */
+    int r = R(v, ROLE_ADDR);
+    const Value *a = r < 0 || v->val[r] == NO_VALUE ? NULL : &v->f->values[v->val[r]];
+    if (a && a->type && a->type->kind == TY_SCALAR && (a->type->dtype == DT_I64 || a->type->dtype == DT_INDEX) &&
+        !(a->def_op && a->def_op->kind == OP_CONSTANT))
+        return true;
+    return verify_addr(v, r);
 }
 
 static bool verify_return(V *v)
