@@ -1832,7 +1832,20 @@ class Machine:
             env[res[0]] = Tile(tt, vr, vc)
             return
         if op == 'pto.tassign':
-            src = re.findall(NAME, text)[0][1:]
+            names = re.findall(NAME, text.split(':')[0])
+            src = names[0][1:]
+            if len(names) > 1:
+                # Level 3 at a computed address: from here on the tile (and the result) is the
+                # bytes at that address of its space, shared with every tile placed over them
+                t = self.tile(src)
+                addr = self.scalar(names[1][1:])
+                mem = self.spaces.setdefault(t.tt.loc, bytearray(SPACE_BYTES))
+                if not 0 <= addr <= len(mem) - tile_nbytes(t.tt):
+                    self.fail(line, 'tassign address %d outside the %s space' % (addr, t.tt.loc))
+                env[src] = Tile(t.tt, t.vr, t.vc, mem=mem, base=addr)
+                if res:
+                    env[res[0]] = env[src]
+                return
             if res:
                 env[res[0]] = env[src]          # the same buffer (placement only)
             return
