@@ -1112,8 +1112,12 @@ static void report(T *t, StrBuf *out, bool map)
                       (long long)lower_bound(t, (Loc)loc, &at));
             for (uint32_t k = 0; k < n; k++) {
                 const Entry *e = &t->e[keys[k].idx];
-                sb_printf(out, "  %%%.*s addr %lld size %lld live ", (int)e->name.len, e->name.p,
-                          (long long)e->addr, (long long)e->size);
+                if (e->dynamic) /* a computed tassign address: known at run time */
+                    sb_printf(out, "  %%%.*s addr ? size %lld live ", (int)e->name.len, e->name.p,
+                              (long long)e->size);
+                else
+                    sb_printf(out, "  %%%.*s addr %lld size %lld live ", (int)e->name.len, e->name.p,
+                              (long long)e->addr, (long long)e->size);
                 if (e->start < 0)
                     sb_puts(out, "[]\n");
                 else
