@@ -74,11 +74,11 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, Ro
         bool dyn = src->vrow == DIM_DYNAMIC || src->vcol == DIM_DYNAMIC;
         return plain_body(DT_F32, src->rows, src->cols, dyn ? src->rows : src->vrow, dyn ? src->cols : src->vcol);
     }
-    /* max / scaling: the exponent's valid shape, laid out as PTOAS's MX rules
-     * want (docs/verify.md 3): axis0 rows as wide as src's; axis1 canonical
-     * with rows padded to 32 bytes (an alloc_tile must be; the verifier lets
-     * this scratch be padded); axis1 flat with room for the scaling kernel's
-     * unrolled pass */
+    /* max / scaling: the exponent's grouping, laid out as PTOAS's MX rules
+     * want (docs/verify.md 3): axis0 rows as wide as src's; axis1 in the
+     * legacy flat form [1, M*G] (compact, with its row padded to 32 bytes, as
+     * an alloc_tile must be; a padded canonical [M, G] would not be compact),
+     * with room for the scaling kernel's unrolled pass when exp is flat too */
     const TileBody *e = &f->values[val[op_role(op->kind, ROLE_EXP)]].type->tile;
     int64_t vr = e->vrow == DIM_DYNAMIC ? e->rows : e->vrow;
     int64_t vc = e->vcol == DIM_DYNAMIC ? e->cols : e->vcol;
@@ -93,7 +93,7 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, Ro
     if (axis0)
         return plain_body(src->dtype, vr, src->cols > vc ? src->cols : vc, vr, vc);
     if (vr != 1)
-        return plain_body(src->dtype, vr, round_up(vc, 32 / dtype_size(src->dtype)), vr, vc);
+        return plain_body(src->dtype, 1, round_up(vr * vc, 32 / dtype_size(src->dtype)), 1, vr * vc);
     int64_t cols = src->dtype == DT_F32 ? round_up(2 * vc, 64) : round_up(vc, 128);
     return plain_body(src->dtype, 1, cols, 1, vc);
 }

@@ -65,8 +65,26 @@ typedef struct T {
     uint32_t nacc, acc_cap;
     Loop *loops;          /* the scf.for ops with numbered ops inside, in pre-order */
     uint32_t nloops, loops_cap;
+    struct Rng *rng;      /* value -> its bytes within its entry (views: a part of them) */
+    struct NoAlias *noalias; /* ops whose tiles must not share bytes (PTOAS's PlanMemory rule) */
+    uint32_t nnoalias, noalias_cap;
     bool errors;
 } T;
+
+/* The bytes a tile value names within its entry's storage, in PTOAS's terms: the full
+ * rows x cols x element size for a tile, the envelope of a subview's window; row and col
+ * strides in bytes (0 for boxed layouts, whose views keep the whole parent range). */
+typedef struct Rng {
+    int64_t off, bytes, rs, cs, es;
+} Rng;
+
+/* An op under the no-alias rule: its tile operands and their entries at that op. */
+typedef struct NoAlias {
+    const Op *op;
+    int n;
+    ValueId v[MAX_ROLES];
+    uint32_t e[MAX_ROLES];
+} NoAlias;
 
 /* ---- sizes ---------------------------------------------------------------------- */
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
@@ -100,6 +118,60 @@ static int64_t const_value(const T *t, ValueId v)
 {
     const Value *val = &t->f->values[v];
     return val->def_op->constant->u.i;
+}
+
+/* A tile's own range: offset 0, PTOAS's unrounded byte size and its affine strides. */
+static Rng tile_rng(const TileBody *b)
+{
+    int64_t es = dtype_size(b->dtype), plus = b->compact == 2;
+    bool rowm = b->blayout == BL_ROW_MAJOR;
+    Rng r = {0, b->rows * b->cols * es, 0, 0, es};
+    if (plus) {
+        int64_t major = rowm ? b->rows : b->cols, minor = rowm ? b->cols : b->rows;
+        r.bytes = ((major - 1) * (minor + 1) + minor) * es;
+    }
+    if (b->slayout == SL_NONE_BOX) {
+        r.rs = rowm ? (b->cols + plus) * es : es;
+        r.cs = rowm ? es : (b->rows + plus) * es;
+    }
+    return r;
+}
+
+/* A constant operand's value, or -1 when it is not a constant. */
+static int64_t const_or_none(const T *t, ValueId v)
+{
+    const Op *d = t->f->values[v].def_op;
+    return d && d->kind == OP_CONSTANT && d->constant ? d->constant->u.i : -1;
+}
+
+/* The range a view result names: a subview with constant offsets over an unboxed source is
+ * its window's envelope, anything else the source's whole range (a treshape takes the
+ * strides of its result type). */
+static Rng view_rng(const T *t, const Op *op)
+{
+    Rng r = t->rng[op->opnds[0]];
+    const Type *rt = t->f->values[op->res[0]].type;
+    if (!type_is_tile(rt))
+        return r;
+    if (op->kind == OP_TRESHAPE) {
+        Rng own = tile_rng(&rt->tile);
+        r.rs = own.rs;
+        r.cs = own.cs;
+        r.es = own.es;
+        return r;
+    }
+    if (op->kind != OP_SUBVIEW || op->nopnds < 3 || !r.rs || !r.cs)
+        return r;
+    int64_t row = const_or_none(t, op->opnds[1]), col = const_or_none(t, op->opnds[2]);
+    int64_t rows = rt->tile.rows, cols = rt->tile.cols;
+    if (row < 0 || col < 0)
+        return r;
+    int64_t off = row * r.rs + col * r.cs, span = (rows - 1) * r.rs + (cols - 1) * r.cs + r.es;
+    if (off > r.bytes || span > r.bytes - off)
+        return r;
+    r.off += off;
+    r.bytes = span;
+    return r;
 }
 
 static Str dotted_name(T *t, Str base, unsigned k)
@@ -212,6 +284,15 @@ static void loop_ranges(T *t)
     free(first);
 }
 
+/* tmov with a non-scaling third tile: the X-to-ZZ exponent move. */
+static bool is_x2zz(const Func *f, const Op *op)
+{
+    ValueId val[MAX_ROLES];
+    ir_op_roles(op, val);
+    ValueId tmp = val[op_role(op->kind, ROLE_TMP)];
+    return tmp != NO_VALUE && type_is_tile(f->values[tmp].type) && f->values[tmp].type->tile.loc != LOC_SCALING;
+}
+
 /* Walks the ops once: entries, rebindings and accesses. */
 static void collect(T *t)
 {
@@ -223,6 +304,10 @@ static void collect(T *t)
     t->num = xmalloc((nops ? nops : 1) * sizeof *t->num);
     t->op_entry = xmalloc((nops ? nops : 1) * sizeof *t->op_entry);
     unsigned *rebinds = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *rebinds);
+    t->rng = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *t->rng);
+    for (uint32_t i = 0; i < f->nvalues; i++)
+        if (type_is_tile(f->values[i].type))
+            t->rng[i] = tile_rng(&f->values[i].type->tile);
     const Block *entry = ir_entry(f);
     for (uint32_t i = 0; i < entry->nargs; i++) {
         ValueId v = entry->args[i];
@@ -320,8 +405,10 @@ static void collect(T *t)
         if (in->cls == OC_TILE_VIEW && op->nres) {
             /* treshape / subview name their source's bytes: no entry of their own, and
              * every access through them (or a view of them) is an access of the source */
-            if (op->nopnds)
+            if (op->nopnds) {
                 t->cur[op->res[0]] = t->cur[op->opnds[0]];
+                t->rng[op->res[0]] = view_rng(t, op);
+            }
             continue;
         }
         if (op->kind == OP_SET_VALIDSHAPE) { /* rewrites the tile's descriptor: a use of it */
@@ -336,6 +423,19 @@ static void collect(T *t)
         if (!(in->opflags & (OF_READS | OF_WRITES)) && !(is_return && tiles))
             continue;
         int64_t k = t->num[i] = t->n++;
+        if (op->kind == OP_TQUANT_MX || (op->kind == OP_TMOV && is_x2zz(f, op))) {
+            xgrow32((void **)&t->noalias, &t->noalias_cap, t->nnoalias + 1, sizeof *t->noalias);
+            NoAlias *na = &t->noalias[t->nnoalias++];
+            ValueId rv[MAX_ROLES];
+            ir_op_roles(op, rv);
+            na->op = op;
+            na->n = 0;
+            for (int r = 0; r < in->nroles; r++)
+                if (rv[r] != NO_VALUE && type_is_tile(f->values[rv[r]].type)) {
+                    na->v[na->n] = rv[r];
+                    na->e[na->n++] = t->cur[rv[r]];
+                }
+        }
         if (is_return) {
             for (uint32_t j = 0; j < op->nopnds; j++)
                 access(t, op->opnds[j], false, k, op);
@@ -495,17 +595,66 @@ static void check_pinned(T *t)
             continue;
         const Entry *b = &t->e[i], *a = &t->e[first[i]];
         Span at = !b->def_op ? b->def : b->def_op->name_span;
-        diag_error(t->d, at, "tile '%%%.*s' at [%lld, %lld) overlaps live tile '%%%.*s' at [%lld, %lld) in %s",
+        /* level3 places every tile by hand and PTOAS lets live tiles share bytes there (an
+         * in-place tmov, say): ptoas warns, and the runtime executes the aliasing exactly */
+        bool l3 = t->opt->level == OPT_LEVEL3;
+        (l3 ? diag_warning : diag_error)(
+                   t->d, at, "tile '%%%.*s' at [%lld, %lld) overlaps live tile '%%%.*s' at [%lld, %lld) in %s",
                    (int)b->name.len, b->name.p, (long long)b->addr, (long long)(b->addr + b->size),
                    (int)a->name.len, a->name.p, (long long)a->addr, (long long)(a->addr + a->size),
                    enum_info[EK_LOC].names[b->loc]);
         diag_note(t->d, !a->def_op ? a->def : a->def_op->name_span, "'%%%.*s' defined here",
                   (int)a->name.len, a->name.p);
-        t->errors = true;
+        t->errors |= !l3;
     }
     free(order);
     free(active);
     free(first);
+}
+
+/* PTOAS's PlanMemory no-alias rule, checked once addresses are known: the tiles of an MX
+ * tquant (src, dst, exp, max, scaling, exp_zz) and of an X-to-ZZ tmov (src, tmp, dst) share
+ * no byte. Two views of one tile compare their ranges within it; two tiles compare
+ * addresses when both are alloc_tiles (placed or pinned) in one space. Arguments, whose
+ * addresses the caller chooses, are not compared. */
+static void check_no_alias(T *t)
+{
+    for (uint32_t i = 0; i < t->nnoalias; i++) {
+        const NoAlias *na = &t->noalias[i];
+        const Op *op = na->op;
+        const ValueId *tiles = na->v;
+        int n = na->n;
+        bool found = false;
+        for (int a = 0; a < n && !found; a++)
+            for (int b = a + 1; b < n && !found; b++) {
+                uint32_t ea = na->e[a], eb = na->e[b];
+                if (ea == NO_ENTRY || eb == NO_ENTRY)
+                    continue;
+                const Entry *x = &t->e[ea], *y = &t->e[eb];
+                const Rng *p = &t->rng[tiles[a]], *q = &t->rng[tiles[b]];
+                int64_t lo1 = p->off, lo2 = q->off;
+                /* only alloc_tiles have ranges (PTOAS); an argument's the caller decides */
+                if (!x->def_op || x->def_op->kind != OP_ALLOC_TILE || !y->def_op || y->def_op->kind != OP_ALLOC_TILE)
+                    continue;
+                if (ea != eb) {
+                    if (!(x->pinned || x->placed) || !(y->pinned || y->placed) || x->loc != y->loc || x->dropped ||
+                        y->dropped)
+                        continue;
+                    lo1 += x->addr;
+                    lo2 += y->addr;
+                }
+                if (!p->bytes || !q->bytes || lo1 >= lo2 + q->bytes || lo2 >= lo1 + p->bytes)
+                    continue;
+                found = true;
+                const Value *va = &t->f->values[tiles[a]], *vb = &t->f->values[tiles[b]];
+                diag_error(t->d, op->name_span, "PlanMemory semantic no-alias violation: operand byte ranges overlap");
+                diag_note(t->d, op->name_span, "'%%%.*s' at [%lld, %lld) and '%%%.*s' at [%lld, %lld) in %s",
+                          (int)va->name.len, va->name.p, (long long)lo1, (long long)(lo1 + p->bytes),
+                          (int)vb->name.len, vb->name.p, (long long)lo2, (long long)(lo2 + q->bytes),
+                          enum_info[EK_LOC].names[x->loc]);
+                t->errors = true;
+            }
+    }
 }
 
 /* ---- placement -------------------------------------------------------------------------- */
@@ -1194,6 +1343,8 @@ static void tassign_func(T *t)
         for (int loc = 0; loc < LOC_COUNT; loc++)
             check_overflow(t, (Loc)loc);
     }
+    if (!t->errors)
+        check_no_alias(t);
     if (!t->errors) {
         record(t);
         if (t->opt->memory_report)
@@ -1210,6 +1361,10 @@ static void tassign_func(T *t)
     free(t->loops);
     t->loops = NULL;
     t->nloops = t->loops_cap = 0;
+    free(t->rng);
+    free(t->noalias);
+    t->noalias = NULL;
+    t->nnoalias = t->noalias_cap = 0;
     free(t->num);
     free(t->op_entry);
     free(t->e);
@@ -1226,6 +1381,7 @@ bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *op
     t.opt = opt;
     t.src = src;
     bool errors = false;
+    unsigned before = diag_error_count(d); /* --Werror counts the warnings too */
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
         t.arch = module_arch(mod->implicit ? NULL : mod, opt);
@@ -1236,5 +1392,5 @@ bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *op
             errors |= t.errors;
         }
     }
-    return !errors;
+    return !errors && diag_error_count(d) == before;
 }

@@ -65,7 +65,7 @@ static void copy_rect(const Side *d, const Side *s, int64_t rows, int64_t cols, 
         uint8_t *dp = d->p + side_row(d, r) * sz;
         const uint8_t *sp = s->p + side_row(s, r) * sz;
         if (!d->col && !s->col) {
-            memcpy(dp, sp, (size_t)(cols * sz));
+            memmove(dp, sp, (size_t)(cols * sz)); /* level3 tiles may alias (an in-place tmov) */
             continue;
         }
         switch (sz) {
@@ -175,7 +175,8 @@ ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
     Side s, d;
     tile_side(ctx, src, &ls, n, tables, &s);
     tile_side(ctx, dst, &ld, n, tables + n + 1, &d);
-    /* memmove semantics are not needed: operands of one op never share bytes (docs/memory.md 3). */
+    /* Placed tiles never share bytes; hand-placed level3 tiles may (docs/memory.md 5): the
+     * contiguous rows then move with memmove, an in-place tmov is a no-op. */
     copy_rect(&d, &s, src->valid_rows, n, ptort_dtype_size(src->dtype));
     return PTORT_OK;
 }

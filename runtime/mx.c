@@ -180,14 +180,12 @@ static void aux_init(ptort_ctx *ctx, Aux *a, const ptort_tile *t, int64_t ncols,
         table[c] = layout_col_off(&a->l, c);
 }
 
-static void put_group(Aux *ex, Aux *mx, Aux *sc, Aux *zz, int64_t ro_e, int64_t ro_m,
-                      int64_t ro_s, int64_t ro_z, int64_t c, const Group *g)
+static void put_group(Aux *ex, Aux *mx, Aux *sc, int64_t ro_e, int64_t ro_m, int64_t ro_s,
+                      int64_t c, const Group *g)
 {
     ex->base[ro_e + ex->col[c]] = (uint8_t)g->e;
     store_elem(mx->base, mx->size, ro_m + mx->col[c], g->maxv);
     store_elem(sc->base, sc->size, ro_s + sc->col[c], g->scalev);
-    if (zz)
-        zz->base[ro_z + zz->col[c]] = (uint8_t)g->e;
 }
 
 /* Row offset of row R of an aux tile; row-major none_box without the layout's division. */
@@ -215,6 +213,19 @@ static inline void put_row(Aux *a, int64_t ro, int64_t c0, const uint32_t *v, in
 }
 
 /* ---- checks ------------------------------------------------------------------------ */
+
+/* An axis1 aux tile in the legacy flat form [1, M*G] read as the [M, G] row-major tile it
+ * stores (group (r, g) at element r*G + g); any other tile as it is. */
+static ptort_tile as_grid(const ptort_tile *t, int64_t m, int64_t g)
+{
+    ptort_tile v = *t;
+    if (m > 1 && t->valid_rows == 1 && t->valid_cols == m * g) {
+        v.rows = v.valid_rows = m;
+        v.cols = v.valid_cols = g;
+        v.compact = PTORT_COMPACT_NULL;
+    }
+    return v;
+}
 
 static ptort_status check_mx(ptort_ctx *ctx, const MxCfg *cfg, ptort_group_axis axis,
                              int il, const ptort_tile *src, const ptort_tile *dst,
@@ -293,20 +304,28 @@ static ptort_status check_mx(ptort_ctx *ctx, const MxCfg *cfg, ptort_group_axis 
                               op, (long long)exp->valid_rows, (long long)exp->valid_cols);
         }
     }
-    /* max and scaling have the exponents' grouping; interleaving changes only exp */
-    int64_t gr = il ? m / GROUP : exp->valid_rows, gc = il ? n : exp->valid_cols;
-    if (max->valid_rows != gr || max->valid_cols != gc)
+    /* max and scaling have the exponents' grouping; interleaving changes only exp; on axis1
+     * each of exp, max and scaling is canonical [M, G] or flat [1, M*G] on its own */
+    int64_t gr = axis == PTORT_AXIS1 ? m : m / GROUP, gc = axis == PTORT_AXIS1 ? (n + GROUP - 1) / GROUP : n;
+    int any_flat = axis == PTORT_AXIS1;
+    if ((max->valid_rows != gr || max->valid_cols != gc) &&
+        !(any_flat && max->valid_rows == 1 && max->valid_cols == gr * gc))
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects max valid_shape to match the exp grouping", op);
-    if (scaling->valid_rows != gr || scaling->valid_cols != gc)
+    if ((scaling->valid_rows != gr || scaling->valid_cols != gc) &&
+        !(any_flat && scaling->valid_rows == 1 && scaling->valid_cols == gr * gc))
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects scaling valid_shape to match the exp grouping", op);
     if (zz) {
-        if (zz->dtype != exp->dtype || zz->loc != PTORT_VEC || zz->blayout != PTORT_BL_ROW_MAJOR ||
-            zz->slayout != PTORT_SL_ROW_MAJOR || zz->fractal != 32 ||
-            zz->valid_rows != exp->valid_rows || zz->valid_cols != exp->valid_cols)
+        /* PTOAS: an ND vec tile of 8-bit elements holding one exponent per group */
+        if (ptort_dtype_size(zz->dtype) != 1 || zz->loc != PTORT_VEC || zz->blayout != PTORT_BL_ROW_MAJOR ||
+            zz->slayout != PTORT_SL_NONE_BOX)
             return ptort_fail(ctx, PTORT_E_LAYOUT,
-                              "%s: expects exp_zz to be a row_major/row_major fractal-32 tile with exp's dtype and valid_shape", op);
+                              "%s: expects exp_zz to be a row_major none_box vec tile of 8-bit elements", op);
         if (axis != PTORT_AXIS1)
             return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects the deprecated exp_zz form to use grpAxis=axis1", op);
+        int64_t groups = m * ((n + GROUP - 1) / GROUP);
+        if (zz->valid_rows * zz->valid_cols != groups || ptort_tile_bytes(zz) < groups)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects exp_zz valid element count to equal MX group count", op);
+        /* docs/numerics.md 1.1: the ZZ order is made of 16-row, 2-group blocks */
         if (m % 16 != 0)
             return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects src valid rows to be a multiple of 16 for the ZZ exponent layout", op);
         if (n % 64 != 0)
@@ -331,9 +350,7 @@ static ptort_status check_mx(ptort_ctx *ctx, const MxCfg *cfg, ptort_group_axis 
 typedef struct {
     const MxCfg *cfg;
     const ptort_tile *src, *dst;
-    Aux ex, mx, sc, zz;
-    int has_zz;
-    int flat;                /* exp/max/scaling are [1, M*G] (axis1 legacy form) */
+    Aux ex, mx, sc;
     int il;                  /* axis0 interleaved: exp[b/2][2c + b%2] for group row b */
 } MxOp;
 
@@ -814,22 +831,20 @@ static void narrow(const uint32_t *v, int size, void *out, int64_t n)
     }
 }
 
-/* Writes the per-group values V (M rows of NG, element bits) to aux tile A; NV holds them
- * already narrowed to A's element size. Row-major / flat tiles get whole-row copies (rows
- * are short: 4 groups for 128 columns), the size class chosen once. */
-static void put_aux(const MxOp *o, Aux *a, const uint32_t *v, const uint8_t *nv, int64_t m,
-                    int64_t ng)
+/* Writes the per-group values V (M rows of NG, element bits) to aux tile A (a grid: flat
+ * tiles were made [M, G] by as_grid); NV holds them already narrowed to A's element size.
+ * Row-major tiles get whole-row copies (rows are short: 4 groups for 128 columns), the size
+ * class chosen once, and one copy in all when the rows are back to back. */
+static void put_aux(Aux *a, const uint32_t *v, const uint8_t *nv, int64_t m, int64_t ng)
 {
     int64_t len = ng * a->size;
-    if ((a->l.kind == LAY_ROW || a->l.kind == LAY_FLAT) && o->flat) {   /* [1, M*G] */
-        memcpy(a->base + aux_row_off(a, 0) * a->size, nv, (size_t)(m * len));
+    if (a->l.kind == LAY_ROW && a->l.stride == ng) {
+        memcpy(a->base, nv, (size_t)(m * len));
         return;
     }
-    if (a->l.kind != LAY_ROW || o->flat) {
-        for (int64_t r = 0; r < m; r++) {
-            int64_t cbase = o->flat ? r * ng : 0, rr = o->flat ? 0 : r;
-            put_row(a, aux_row_off(a, rr), cbase, v + r * ng, ng);
-        }
+    if (a->l.kind != LAY_ROW) {
+        for (int64_t r = 0; r < m; r++)
+            put_row(a, aux_row_off(a, r), 0, v + r * ng, ng);
         return;
     }
     uint8_t *d = a->base;
@@ -948,15 +963,13 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
         }
     }
 
-    /* pass 3: exp / max / scaling (and exp_zz) */
+    /* pass 3: exp / max / scaling */
     narrow(ge, o->ex.size, ne, tg);
     narrow(gm, o->mx.size, nm, tg);
     narrow(gsv, o->sc.size, ns, tg);
-    put_aux(o, &o->ex, ge, ne, m, ng);
-    put_aux(o, &o->mx, gm, nm, m, ng);
-    put_aux(o, &o->sc, gsv, ns, m, ng);
-    if (o->has_zz)
-        put_aux(o, &o->zz, ge, ne, m, ng);
+    put_aux(&o->ex, ge, ne, m, ng);
+    put_aux(&o->mx, gm, nm, m, ng);
+    put_aux(&o->sc, gsv, ns, m, ng);
 
     /* pass 4: codes, then the NaN groups */
     const Fp4Thr *thr = cfg->fp4 ? fp4_thresholds(cfg->bf16_src) : NULL;
@@ -1003,7 +1016,7 @@ static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
     const uint8_t *sb = tile_base(ctx, src);
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
-    int64_t re = 0, rm = 0, rs = 0, rz = 0;
+    int64_t re = 0, rm = 0, rs = 0;
     for (int64_t r = 0; r < m; r++) {
         const uint8_t *row = sb + r * sst;
         const uint32_t *x;
@@ -1013,20 +1026,14 @@ static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
             widen_row(src->dtype, row, xbuf, n, npad);
             x = xbuf;
         }
-        int64_t cbase = o->flat ? r * ng : 0;
-        if (!o->flat) {
-            re = layout_row_off(&o->ex.l, r);
-            rm = layout_row_off(&o->mx.l, r);
-            rs = layout_row_off(&o->sc.l, r);
-            if (o->has_zz)
-                rz = layout_row_off(&o->zz.l, r);
-        }
+        re = layout_row_off(&o->ex.l, r);
+        rm = layout_row_off(&o->mx.l, r);
+        rs = layout_row_off(&o->sc.l, r);
         for (int64_t gi = 0; gi < ng; gi++) {
             const uint32_t *xg = x + gi * GROUP;
             Group g;
             group_params(cfg, max_abs32(xg), &g);
-            put_group(&o->ex, &o->mx, &o->sc, o->has_zz ? &o->zz : NULL, re, rm, rs, rz,
-                      cbase + gi, &g);
+            put_group(&o->ex, &o->mx, &o->sc, re, rm, rs, gi, &g);
             if (g.nan)
                 memset(codes + gi * GROUP, cfg->nan_code, GROUP);
             else
@@ -1114,6 +1121,19 @@ ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_al
     return ptort_tquant_mx_ex(ctx, qt, alg, axis, 0, src, dst, exp, max, scaling, exp_zz);
 }
 
+/* storeMode nz (docs/numerics.md 1.1): exponent (r, g) of the M x G grid also goes to byte
+ * ((r/16 * G/2 + g/2) * 16 + r%16) * 2 + g%2 of EXP_ZZ's storage, as pto-isa's CPU model
+ * writes it (element (0, k) of the tile); read back from exp (a grid, see as_grid). */
+static void put_zz(ptort_ctx *ctx, const MxOp *o, int64_t m, int64_t ng, const ptort_tile *zz)
+{
+    uint8_t *zb = tile_base(ctx, zz);
+    for (int64_t r = 0; r < m; r++)
+        for (int64_t g = 0; g < ng; g++) {
+            uint8_t e = o->ex.base[aux_row_off(&o->ex, r) + o->ex.col[g]];
+            zb[((r / 16 * (ng / 2) + g / 2) * 16 + r % 16) * 2 + g % 2] = e;
+        }
+}
+
 ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg,
                                 ptort_group_axis axis, unsigned flags, const ptort_tile *src,
                                 const ptort_tile *dst, const ptort_tile *exp,
@@ -1148,7 +1168,14 @@ ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale
 
     int64_t m = src->valid_rows, n = src->valid_cols;
     int64_t ng = (n + GROUP - 1) / GROUP, npad = ng * GROUP;
-    int64_t ecols = exp->valid_cols;
+    /* axis1 flat tiles are addressed as the [M, G] grids they store */
+    ptort_tile eg = *exp, mg = *max, sg = *scaling;
+    if (axis == PTORT_AXIS1) {
+        eg = as_grid(exp, m, ng);
+        mg = as_grid(max, m, ng);
+        sg = as_grid(scaling, m, ng);
+    }
+    int64_t ecols = eg.valid_cols;
     /* Scratch: 4 column tables, then the widened block, column state and codes. */
     size_t tables = (size_t)(4 * (ecols + 1)) * sizeof(int64_t);
     int fast = 0;
@@ -1172,14 +1199,10 @@ ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale
     o.cfg = &cfg;
     o.src = src;
     o.dst = dst;
-    o.has_zz = exp_zz != NULL;
-    o.flat = axis == PTORT_AXIS1 && m > 1 && exp->valid_rows == 1;
     o.il = il;
-    aux_init(ctx, &o.ex, exp, ecols, tab);
-    aux_init(ctx, &o.mx, max, max->valid_cols, tab + (ecols + 1));
-    aux_init(ctx, &o.sc, scaling, scaling->valid_cols, tab + 2 * (ecols + 1));
-    if (exp_zz)
-        aux_init(ctx, &o.zz, exp_zz, ecols, tab + 3 * (ecols + 1));
+    aux_init(ctx, &o.ex, &eg, ecols, tab);
+    aux_init(ctx, &o.mx, &mg, mg.valid_cols, tab + (ecols + 1));
+    aux_init(ctx, &o.sc, &sg, sg.valid_cols, tab + 2 * (ecols + 1));
 #ifdef PTORT_MX_AVX2
     if (fast)
         run_axis1_fast(ctx, &o, xbuf, codes, codes + ((npad + 127) & ~(int64_t)63));
@@ -1189,5 +1212,7 @@ ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale
         run_axis1(ctx, &o, xbuf, codes);
     else
         run_axis0(ctx, &o, xbuf, maxb, sv, nanm, codes);
+    if (exp_zz)
+        put_zz(ctx, &o, m, ng, exp_zz);
     return PTORT_OK;
 }

@@ -247,8 +247,9 @@ ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_
 
 /* tquant MXFP8 / MXFP4_E2M1 (docs/numerics.md section 1), a5 only: writes the data tile DST, the
  * E8M0 exponent tile EXP ([M, G] or flat [1, M*G] for axis1, [M/32, N] for axis0), the MAX
- * and SCALING tiles, and, when EXP_ZZ is not NULL (storeMode nz), the exponents again in
- * EXP_ZZ's layout. Errors (docs/verify.md section 3): PTORT_E_ARCH, PTORT_E_ARG, descriptor
+ * and SCALING tiles (each canonical or, on axis1, flat on its own), and, when EXP_ZZ is not
+ * NULL (storeMode nz, axis1), the exponents again as bytes in ZZ order from EXP_ZZ's address
+ * (an ND tile of one 8-bit element per group; M % 16 == 0, N % 64 == 0). Errors (docs/verify.md section 3): PTORT_E_ARCH, PTORT_E_ARG, descriptor
  * errors, PTORT_E_DTYPE, PTORT_E_LAYOUT, PTORT_E_SHAPE. */
 ptort_status ptort_tquant_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg,
                              ptort_group_axis axis, const ptort_tile *src,

@@ -1062,6 +1062,8 @@ bool diag_verify(DiagEngine *d, uint32_t begin, uint32_t end)
             Expect *e = &v.ex[k];
             if (e->unknown || e->line != l || !expect_matches(e, r->msg))
                 continue;
+            if (e->kind == kind && e->matched)
+                continue; /* each expectation stands for one diagnostic, as in MLIR */
             if (e->kind == kind) {
                 e->matched = true;
                 matched = true;

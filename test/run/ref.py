@@ -672,22 +672,27 @@ def op_tquant_mx(kind, alg, axis, src, dst, exp, mx, scl, zz, interleave=False):
     M, N = src.vr, src.vc
     codes = {}
 
+    def at(t, r, g, G):
+        # canonical [r][g], or flat k = r * G + g for a [1, M*G] tile (each tile on its own)
+        if axis == 'axis1' and t.vr == 1 and t.vc == M * G and M != 1:
+            return 0, r * G + g
+        return r, g
+
     def put_aux(r, g, G, e, mb, sb):
-        # canonical [r][g], or flat k = r * G + g for a [1, M*G] exponent tile
-        if axis == 'axis1' and exp.vr == 1 and exp.vc == M * G and M != 1:
-            rr, cc = 0, r * G + g
-        else:
-            rr, cc = r, g
-        exp.set(rr, cc, e)
+        exp.set(*at(exp, r, g, G), e)
         if zz is not None:
-            zz.set(rr, cc, e)
+            # storeMode nz: byte ((r/16 * G/2 + g/2) * 16 + r%16) * 2 + g%2 of exp_zz's storage
+            k = ((r // 16 * (G // 2) + g // 2) * 16 + r % 16) * 2 + g % 2
+            zz.set(k // zz.tt.cols, k % zz.tt.cols, e)
         if mx is not None:
-            mx.set(rr, cc, mb)
+            mx.set(*at(mx, r, g, G), mb)
         if scl is not None:
-            scl.set(rr, cc, sb)
+            scl.set(*at(scl, r, g, G), sb)
 
     if axis == 'axis1':
         G = -(-N // 32)
+        if zz is not None and (M % 16 or G % 2 or zz.tt.slayout != 'none_box' or zz.tt.blayout != 'row_major'):
+            raise RefError('exp_zz needs an ND tile, valid rows % 16 == 0 and an even group count')
         for r in range(M):
             for g in range(G):
                 cols = range(32 * g, min(N, 32 * g + 32))

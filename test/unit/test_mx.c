@@ -520,7 +520,8 @@ static void flat_and_zz(void)
     CHECK_BYTES(e, we, 4);
 
     /* ZZ: M = 32, N = 128 (G = 4); group (r, g) has max 2^((r*4+g) % 8), so
-     * e = 0x77 + (r*4+g) % 8, and ZZ[((r/16*G/2 + g/2)*16 + r%16)*2 + g%2] = e[r][g]. */
+     * e = 0x77 + (r*4+g) % 8, and byte ((r/16*G/2 + g/2)*16 + r%16)*2 + g%2 of the exp_zz
+     * tile (an ND tile, written as plain bytes from its address) is e[r][g]. */
     setup(&io, 0, PTORT_F32, PTORT_AXIS1, 32, 128, 32, 128, 0);
     static float y[32 * 128];
     memset(y, 0, sizeof y);
@@ -528,9 +529,7 @@ static void flat_and_zz(void)
         for (int g = 0; g < 4; g++)
             y[r * 128 + g * 32 + 5] = ldexpf(1.0f, (r * 4 + g) % 8);
     ptort_tile_fill(ctx, &io.src, y, 32, 128);
-    io.zz = ptort_tile_make(PTORT_VEC, PTORT_U8, 32, 4, A_ZZ);
-    io.zz.slayout = PTORT_SL_ROW_MAJOR;
-    io.zz.fractal = 32;
+    io.zz = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 128, A_ZZ);
     uint8_t *vec = ptort_mem(ctx, PTORT_VEC, NULL);
     memset(vec + A_ZZ, 0xAA, 256);
     CHECK(ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1, &io.src, &io.dst,
@@ -547,15 +546,33 @@ static void flat_and_zz(void)
     CHECK_BYTES(vec + A_ZZ, want, 128);
     CHECK_EQ(vec[A_ZZ + 128], 0xAA);
 
-    /* exp_zz requires N % 64 == 0 */
+    /* the same from flat exponents ([1, 128]), into a 4 x 32 exp_zz tile: the same bytes */
+    setup(&io, 0, PTORT_F32, PTORT_AXIS1, 32, 128, 32, 128, 1);
+    ptort_tile_fill(ctx, &io.src, y, 32, 128);
+    io.zz = ptort_tile_make(PTORT_VEC, PTORT_U8, 4, 32, A_ZZ);
+    memset(vec + A_ZZ, 0xAA, 256);
+    CHECK(ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1, &io.src, &io.dst,
+                          &io.exp, &io.max, &io.sc, &io.zz) == PTORT_OK);
+    CHECK_BYTES(vec + A_ZZ, want, 128);
+    CHECK_EQ(vec[A_ZZ + 128], 0xAA);
+
+    /* exp_zz requires N % 64 == 0 (whole pairs of groups), one element per group, ND */
     setup(&io, 0, PTORT_F32, PTORT_AXIS1, 16, 32, 16, 32, 0);
-    io.zz = ptort_tile_make(PTORT_VEC, PTORT_U8, 16, 2, A_ZZ);
-    io.zz.slayout = PTORT_SL_ROW_MAJOR;
-    io.zz.fractal = 32;
-    io.zz.valid_cols = 1;
+    io.zz = ptort_tile_make(PTORT_VEC, PTORT_U8, 1, 32, A_ZZ);
+    io.zz.valid_cols = 16;
     CHECK_STATUS(ctx, ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1, &io.src,
                                       &io.dst, &io.exp, &io.max, &io.sc, &io.zz),
                  PTORT_E_SHAPE, "multiple of 64");
+    io.zz.valid_cols = 8;
+    CHECK_STATUS(ctx, ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1, &io.src,
+                                      &io.dst, &io.exp, &io.max, &io.sc, &io.zz),
+                 PTORT_E_SHAPE, "exp_zz valid element count to equal MX group count");
+    io.zz = ptort_tile_make(PTORT_VEC, PTORT_U8, 16, 32, A_ZZ);
+    io.zz.slayout = PTORT_SL_ROW_MAJOR;
+    io.zz.valid_cols = 1;
+    CHECK_STATUS(ctx, ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1, &io.src,
+                                      &io.dst, &io.exp, &io.max, &io.sc, &io.zz),
+                 PTORT_E_LAYOUT, "row_major none_box");
 }
 
 /* axis0 with interleave (PTORT_MX_INTERLEAVE): exp is [M/64, 2N], the exponents of row
