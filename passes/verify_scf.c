@@ -68,6 +68,20 @@ static bool verify_for(S *s)
                         tstr(vty(s, op->opnds[i]), a, sizeof a));
     if (vty(s, op->opnds[0]) != vty(s, op->opnds[1]) || vty(s, op->opnds[0]) != vty(s, op->opnds[2]))
         return fail(s, "failed to verify that all of {lowerBound, upperBound, step} have same type");
+    /* PTOAS's MLIR (newer than mlir-opt-19, which runs such a loop as undefined
+     * behaviour) rejects a step that is a constant and not positive; a computed
+     * step is checked at run time (docs/codegen.md) */
+    const Op *sdef = s->f->values[op->opnds[2]].def_op;
+    if (sdef && sdef->kind == OP_CONSTANT && sdef->constant && sdef->constant->kind == AV_INT) {
+        /* the constant as a signed value of the step's width (`255 : i8` is -1) */
+        unsigned bits = vty(s, op->opnds[2])->dtype == DT_I1 ? 1 : 8 * dtype_size(vty(s, op->opnds[2])->dtype);
+        uint64_t u = (uint64_t)sdef->constant->u.i;
+        int64_t step = bits >= 64 ? (int64_t)u
+                     : (int64_t)((u & ((UINT64_C(1) << bits) - 1)) ^ (UINT64_C(1) << (bits - 1))) -
+                           (int64_t)(UINT64_C(1) << (bits - 1));
+        if (step <= 0)
+            return fail(s, "constant step operand must be positive");
+    }
     const Region *r = &op->regions[0];
     if (!r->first || r->first != r->last)
         return fail(s, "region #0 ('region') failed to verify constraint: region with 1 blocks");
