@@ -1020,6 +1020,43 @@ static void verify_op(V *v)
         poison_outputs(v);
 }
 
+/* PTOAS's tileop helper contract (a function with the unit attribute
+ * pto.tileop.helper): tile or scalar arguments, no results, and a body of raw
+ * Vector or Cube compute ops -- which ptoas has none of, so a helper is always
+ * rejected, with the first of PTOAS's messages that applies. */
+static void verify_tileop_helper(V *v)
+{
+    const Func *f = v->f;
+    if (!ir_attr_find(f->attrs, f->nattrs, "pto.tileop.helper"))
+        return;
+    const Block *entry = ir_entry(f);
+    char buf[256];
+    for (uint32_t a = 0; a < entry->nargs; a++) {
+        const Type *t = f->values[entry->args[a]].type;
+        if (!t || (t->kind != TY_TILE_BUF && t->kind != TY_SCALAR)) {
+            diag_error(v->d, f->span, "'func.func' op tileop argument #%u must be !pto.tile_buf or a PTO scalar, got %s",
+                       a, t ? type_str(t, buf, sizeof buf) : "?");
+            v->errors = true;
+            return;
+        }
+    }
+    if (f->nresults) {
+        diag_error(v->d, f->span,
+                   "'func.func' op tileop helpers must not return values; write results through mutable Tile parameters");
+        v->errors = true;
+        return;
+    }
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
+        if (op_info(op->kind)->opflags & OF_TILE_OP) {
+            diag_error(v->d, op->name_span, "tileop helpers must not contain Tile allocation or high-level TileOps");
+            v->errors = true;
+            return;
+        }
+    diag_error(v->d, f->span,
+               "'func.func' op contains no Vector or Cube compute operation from which to infer tileop kind");
+    v->errors = true;
+}
+
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
 {
     (void)src;
@@ -1039,6 +1076,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
                 check_decl(&v, entry->args[a], DECL_ARG);
             for (v.op = ir_first_op(v.f); v.op; v.op = ir_next_op(v.op))
                 verify_op(&v);
+            verify_tileop_helper(&v);
             errors |= v.errors;
         }
     }
