@@ -795,10 +795,6 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         *nargs = 4;
         return true;
     }
-    case OC_TILE_SCALAR:
-        if (!*rt) /* tdivs with the scalar first */
-            return fail(e, op->name_span, "codegen does not support 'pto.tdivs' with the scalar first (scalar / tile)");
-        return true;
     case OC_QUANT: {
         /* The verifier takes either signedness for dst, as PTOAS does; the
          * runtime (like pto-isa's simulator) computes INT8_SYM into a signed

@@ -244,7 +244,7 @@ enum {
     OF_SCRATCH = 16,    /* bufferize creates its missing scratch tiles (SCR roles) */
     OF_VIEW = 32,       /* makes no storage: names bytes of global memory or of a tile */
     OF_DST_SECOND = 64, /* PTOAS's generic form orders its operands src, dst, then the
-                           optional ins (tmov, tstore) */
+                           optional ins (tmov, tstore, trsqrt) */
     OF_ATTRS_IN_INS = 128, /* PTOAS's custom form writes the attributes inside ins(...),
                              after the operands (tcvt, tcolsum) */
     OF_TILE_OP = 256    /* a tile op (PTOAS's TileOpInterface: its pto.t* ops) or a tile

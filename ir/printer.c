@@ -565,11 +565,12 @@ static void print_generic(Printer *pr, const Op *op, int indent)
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
     sb_printf(b, "\"%s\"(", op->kind == OP_RETURN ? "func.return" : printed_name(op));
-    /* tmov/tstore: PTOAS's operand order src, dst, fp, preQuantScalar (roles: src, fp,
-     * preQuantScalar, dst) */
-    bool ptoas_order = (in->opflags & OF_DST_SECOND) && needs_segments(op) && op->nopnds > 2;
+    /* tmov/tstore/trsqrt: PTOAS's operand order src, dst, then the optional ins (roles:
+     * src, the optional ins, dst) */
+    bool ptoas_order = (in->opflags & OF_DST_SECOND) && needs_segments(op) && op->nopnds > 2 &&
+                       op->nopnds <= MAX_ROLES;
     const ValueId *opnds = op->opnds;
-    ValueId perm[4];
+    ValueId perm[MAX_ROLES];
     if (ptoas_order) {
         for (uint32_t i = 0; i < op->nopnds; i++)
             perm[i] = op->opnds[i == 0 ? 0 : i == 1 ? op->nopnds - 1 : i - 1];
@@ -580,11 +581,10 @@ static void print_generic(Printer *pr, const Op *op, int indent)
     StrBuf pre = {0};
     if (needs_segments(op)) {
         sb_puts(&pre, "operandSegmentSizes = array<i32");
-        if (in->opflags & OF_DST_SECOND)
-            sb_printf(&pre, ": %u, %u, %u, %u", op->seg[0], op->seg[3], op->seg[1], op->seg[2]);
-        else
-            for (int r = 0; r < in->nroles; r++)
-                sb_printf(&pre, "%s%u", r ? ", " : ": ", op->seg[r]);
+        for (int i = 0; i < in->nroles; i++) { /* role r at generic position i */
+            int r = !(in->opflags & OF_DST_SECOND) ? i : i == 0 ? 0 : i == 1 ? in->nroles - 1 : i - 1;
+            sb_printf(&pre, "%s%u", i ? ", " : ": ", op->seg[r]);
+        }
         sb_putc(&pre, '>');
     } else if (op->has_tile_addr) {
         sb_printf(&pre, "addr = %lld : i64", (long long)op->tile_addr);

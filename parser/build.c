@@ -1172,6 +1172,27 @@ void pb_multi_result(Parser *p, Span name, Span count)
     }
 }
 
+/* OF_DST_SECOND ops: the generic-form position of role r of n (src, dst, then
+ * the optional ins in role order); the printer writes the same order. */
+static uint32_t dst_second_at(uint32_t r, uint32_t n) { return r == 0 ? 0 : r == n - 1 ? 1 : r + 1; }
+
+/* Operands written src, dst, then the optional ins: put them in role order. */
+static void dst_second_reorder(Parser *p, Draft *d)
+{
+    if (d->n <= 2)
+        return;
+    Span *u = arena_alloc(&p->m->arena, d->n * sizeof *u);
+    const Type **t = d->utys ? arena_alloc(&p->m->arena, d->n * sizeof *t) : NULL;
+    for (uint32_t i = 0; i < d->n; i++) {
+        uint32_t from = dst_second_at(i, d->n);
+        u[i] = d->uses[from];
+        if (t)
+            t[i] = d->utys[from];
+    }
+    d->uses = u;
+    d->utys = t;
+}
+
 /* Segment sizes of a generic op: operandSegmentSizes, or by position. */
 static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres)
 {
@@ -1190,11 +1211,12 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
             v = tq4;
             n = 5;
         }
-        int64_t fp4[4];
-        bool ptoas_order = (in->opflags & OF_DST_SECOND) && n == 4;
-        if (ptoas_order) { /* PTOAS: [src, dst, fp, preQuantScalar]; roles: src, fp, preQuantScalar, dst */
-            fp4[0] = v[0], fp4[1] = v[2], fp4[2] = v[3], fp4[3] = v[1];
-            v = fp4;
+        int64_t dst2[MAX_ROLES];
+        bool ptoas_order = (in->opflags & OF_DST_SECOND) && n == in->nroles;
+        if (ptoas_order) { /* PTOAS: [src, dst, the optional ins...]; roles: src, the optional ins..., dst */
+            for (uint32_t r = 0; r < n; r++)
+                dst2[r] = v[dst_second_at(r, n)];
+            v = dst2;
         }
         if (n != in->nroles) {
             ERR(segs->span, "'%s' op expects operandSegmentSizes with %u entries, but got %u", op_name(d->kind),
@@ -1221,20 +1243,12 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
                 (unsigned long long)sum, d->n);
             return false;
         }
-        if (ptoas_order && d->n > 2) { /* written src, dst, fp?, scalar?: reorder to role order */
-            Span *u = arena_alloc(&p->m->arena, d->n * sizeof *u);
-            const Type **t = d->utys ? arena_alloc(&p->m->arena, d->n * sizeof *t) : NULL;
-            for (uint32_t i = 0; i < d->n; i++) {
-                uint32_t from = i == 0 ? 0 : i == d->n - 1 ? 1 : i + 1;
-                u[i] = d->uses[from];
-                if (t)
-                    t[i] = d->utys[from];
-            }
-            d->uses = u;
-            d->utys = t;
-        }
+        if (ptoas_order)
+            dst_second_reorder(p, d);
         return true;
     }
+    if ((in->opflags & OF_DST_SECOND) && !nres)
+        dst_second_reorder(p, d);
     if (in->syntax == SYN_COMPUTE && nres)
         return assign_group(p, d, 0, l1_operand_roles(in), d->n, "") &&
                check_l1_results(p, d, nres);

@@ -435,6 +435,11 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
 ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
                            const ptort_tile *dst);
 
+/* tdivs with the scalar first: dst = scalar / src elementwise (f32, f16, bf16; the scalar's
+ * bits as for ptort_vscalar). */
+ptort_status ptort_vrdivs(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *src,
+                          const ptort_tile *dst);
+
 /* texpands: every element of dst's valid region = scalar. */
 ptort_status ptort_texpands(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *dst);
 

@@ -946,7 +946,8 @@ def narrow_f32(dt, bits):
 
 
 def op_velementwise(kind, op, srcs, dst, scalar=None):
-    """tadd.. (binary), tabs.. (unary), tadds.. (scalar: the right operand), texpands: over
+    """tadd.. (binary), tabs.. (unary), tadds.. (scalar: the right operand; rscalar: the left
+    one, tdivs with the scalar first), texpands: over
     dst's valid region; every source has dst's valid shape."""
     dt = dst.tt.dtype
     for s in srcs:
@@ -962,6 +963,8 @@ def op_velementwise(kind, op, srcs, dst, scalar=None):
                 v = vec_unary(op, dt, srcs[0].get(r, c))
             elif kind == 'scalar':
                 v = vec_binary(op, dt, srcs[0].get(r, c), scalar)
+            elif kind == 'rscalar':               # tdivs with the scalar first: scalar / src
+                v = vec_binary(op, dt, scalar, srcs[0].get(r, c))
             else:
                 v = scalar
             dst.set(r, c, v)
@@ -1987,7 +1990,9 @@ class Machine:
             n = 2 if cls == 'binary' else 1
             op_velementwise(cls, vop, tiles[:n], dst)
         elif cls == 'scalar':
-            op_velementwise('scalar', vop, tiles[:1], dst, self.scalar_bits(scal[0], dst.tt.dtype))
+            first = vop == 'div' and ins[0] in scal    # tdivs ins(%s, %tile ...): dst = s / tile
+            op_velementwise('rscalar' if first else 'scalar', vop, tiles[:1], dst,
+                            self.scalar_bits(scal[0], dst.tt.dtype))
         elif cls == 'expands':
             op_velementwise('expands', 'copy', [], dst, self.scalar_bits(scal[0], dst.tt.dtype))
         elif cls == 'rowreduce':
