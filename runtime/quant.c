@@ -52,21 +52,23 @@ static inline int32_t round_clamp(float v, float lo, float hi)
     return (int32_t)(f2u(v + 12582912.0f) - 0x4B400000u);
 }
 
-PTORT_VECTORIZE
-static void quant_sym_row_c(const uint32_t *x, int8_t *q, int64_t n, float s)
-{
-    for (int64_t c = 0; c < n; c++)
-        q[c] = (int8_t)round_clamp(u2f(x[c]) * s, -128.0f, 127.0f);
-}
+/* The quant row kernels, one definition per kernel shape for both kinds (X-macro QUANT_KINDS:
+ * name, the clamp range, the pack that saturates the low side, the element type written).
+ * SYM: v = x * s; ASYM: v = x * s + z (QZ_*). The portable loop is clamp(rint(v)), NaN -> 0. */
+#define QUANT_KINDS(X)                                      \
+    X(sym, -128.0f, 127.0f, packs)                          \
+    X(asym, 0.0f, 255.0f, packus)
+#define QZ_sym(v, z) ((void)(z), (v))
+#define QZ_asym(v, z) ((v) + (z))
 
-PTORT_VECTORIZE
-static void quant_asym_row_c(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
-{
-    for (int64_t c = 0; c < n; c++) {
-        float v = u2f(x[c]) * s;
-        q[c] = (uint8_t)round_clamp(v + z, 0.0f, 255.0f);
+#define DEF_QUANT_ROW_C(K, LO, HI, PK)                                                     \
+    PTORT_VECTORIZE                                                                        \
+    static void quant_##K##_row_c(const uint32_t *x, uint8_t *q, int64_t n, float s, float z) \
+    {                                                                                      \
+        for (int64_t c = 0; c < n; c++)                                                    \
+            q[c] = (uint8_t)round_clamp(QZ_##K(u2f(x[c]) * s, z), LO, HI);                 \
     }
-}
+QUANT_KINDS(DEF_QUANT_ROW_C)
 
 /* x86-64: the row kernels are written with SSE2 (baseline) and AVX2 intrinsics, chosen at
  * run time. Per element: v = x * s (then + z), for SYM NaN -> +0 (and with an ordered mask;
@@ -78,138 +80,109 @@ static void quant_asym_row_c(const uint32_t *x, uint8_t *q, int64_t n, float s, 
 #define PTORT_X86_KERNELS 1
 #include <immintrin.h>
 
-static void quant_sym_row_sse2(const uint32_t *x, int8_t *q, int64_t n, float s)
+/* One vector of v = x * s before the conversion, 4 and 8 lanes. ASYM: min(hi, v) keeps a NaN
+ * (minps returns its second operand then); cvtps2dq turns NaN into 0x80000000, which the
+ * unsigned pack saturates to 0. */
+__attribute__((always_inline))
+static inline __m128 qstep4_sym(__m128 v, __m128 vz, __m128 hi)
 {
-    const __m128 vs = _mm_set1_ps(s), hi = _mm_set1_ps(127.0f);
-    int64_t c = 0;
-    for (; c + 16 <= n; c += 16) {
-        __m128i r[4];
-        for (int k = 0; k < 4; k++) {
-            __m128 v = _mm_mul_ps(_mm_loadu_ps((const float *)(const void *)(x + c + 4 * k)), vs);
-            v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
-            v = _mm_min_ps(v, hi);
-            r[k] = _mm_cvtps_epi32(v);
-        }
-        __m128i a = _mm_packs_epi32(r[0], r[1]), b = _mm_packs_epi32(r[2], r[3]);
-        _mm_storeu_si128((__m128i *)(void *)(q + c), _mm_packs_epi16(a, b));
-    }
-    quant_sym_row_c(x + c, q + c, n - c, s);
+    (void)vz;
+    v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
+    return _mm_min_ps(v, hi);
 }
 
-static void quant_asym_row_sse2(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
+__attribute__((always_inline))
+static inline __m128 qstep4_asym(__m128 v, __m128 vz, __m128 hi)
 {
-    const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z), hi = _mm_set1_ps(255.0f);
-    int64_t c = 0;
-    for (; c + 16 <= n; c += 16) {
-        __m128i r[4];
-        for (int k = 0; k < 4; k++) {
-            __m128 v = _mm_mul_ps(_mm_loadu_ps((const float *)(const void *)(x + c + 4 * k)), vs);
-            v = _mm_add_ps(v, vz);
-            v = _mm_min_ps(hi, v);              /* NaN -> 0x80000000 -> 0, as above */
-            r[k] = _mm_cvtps_epi32(v);
-        }
-        __m128i a = _mm_packs_epi32(r[0], r[1]), b = _mm_packs_epi32(r[2], r[3]);
-        _mm_storeu_si128((__m128i *)(void *)(q + c), _mm_packus_epi16(a, b));
-    }
-    quant_asym_row_c(x + c, q + c, n - c, s, z);
-}
-
-__attribute__((target("avx2")))
-static void quant_sym_row_avx2(const uint32_t *x, int8_t *q, int64_t n, float s)
-{
-    const __m256 vs = _mm256_set1_ps(s), hi = _mm256_set1_ps(127.0f);
-    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    int64_t c = 0;
-    for (; c + 32 <= n; c += 32) {
-        __m256i r[4];
-        for (int k = 0; k < 4; k++) {
-            __m256 v = _mm256_mul_ps(_mm256_loadu_ps((const float *)(const void *)(x + c + 8 * k)), vs);
-            v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
-            v = _mm256_min_ps(v, hi);
-            r[k] = _mm256_cvtps_epi32(v);
-        }
-        /* in-lane packs give dword order 0 2 4 6 1 3 5 7 (in 4-byte groups); perm fixes it */
-        __m256i a = _mm256_packs_epi32(r[0], r[1]), b = _mm256_packs_epi32(r[2], r[3]);
-        __m256i p = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b), perm);
-        _mm256_storeu_si256((__m256i *)(void *)(q + c), p);
-    }
-    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
-     * state would stall on every row. */
-    _mm256_zeroupper();
-    if (c < n)
-        quant_sym_row_sse2(x + c, q + c, n - c, s);
-}
-
-__attribute__((target("avx2")))
-static void quant_asym_row_avx2(const uint32_t *x, uint8_t *q, int64_t n, float s, float z)
-{
-    const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z), hi = _mm256_set1_ps(255.0f);
-    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    int64_t c = 0;
-    for (; c + 32 <= n; c += 32) {
-        __m256i r[4];
-        for (int k = 0; k < 4; k++) {
-            __m256 v = _mm256_mul_ps(_mm256_loadu_ps((const float *)(const void *)(x + c + 8 * k)), vs);
-            v = _mm256_add_ps(v, vz);
-            /* min(hi, v) keeps a NaN (minps returns its second operand then); cvtps2dq
-             * turns NaN into 0x80000000, which the unsigned pack saturates to 0. */
-            v = _mm256_min_ps(hi, v);
-            r[k] = _mm256_cvtps_epi32(v);
-        }
-        __m256i a = _mm256_packs_epi32(r[0], r[1]), b = _mm256_packs_epi32(r[2], r[3]);
-        __m256i p = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, b), perm);
-        _mm256_storeu_si256((__m256i *)(void *)(q + c), p);
-    }
-    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
-     * state would stall on every row. */
-    _mm256_zeroupper();
-    if (c < n)
-        quant_asym_row_sse2(x + c, q + c, n - c, s, z);
+    return _mm_min_ps(hi, _mm_add_ps(v, vz));
 }
 
 __attribute__((target("avx2"), always_inline))
-static inline __m256i sym8_avx2(const float *p, __m256 vs, __m256 hi)
+static inline __m256 qstep8_sym(__m256 v, __m256 vz, __m256 hi)
 {
-    __m256 t = _mm256_mul_ps(_mm256_loadu_ps(p), vs);
-    t = _mm256_and_ps(t, _mm256_cmp_ps(t, t, _CMP_ORD_Q));
-    return _mm256_cvtps_epi32(_mm256_min_ps(t, hi));
+    (void)vz;
+    v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+    return _mm256_min_ps(v, hi);
 }
 
-/* Whole-tile AVX2 loops for valid widths that are multiples of 32 (no tail): one call per op
- * instead of one per row; the per-row parameters are read inline. */
-__attribute__((target("avx2")))
-static void quant_rows_avx2(int asym, const uint8_t *sb, int64_t sst, uint8_t *db, int64_t dstr,
-                            int64_t rows, int64_t n, const Param *ps, const Param *po)
+__attribute__((target("avx2"), always_inline))
+static inline __m256 qstep8_asym(__m256 v, __m256 vz, __m256 hi)
 {
-    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    for (int64_t r = 0; r < rows; r++) {
-        const float *x = (const float *)(const void *)(sb + r * sst);
-        uint8_t *q = db + r * dstr;
-        const __m256 vs = _mm256_set1_ps(param_at(ps, r));
-        if (!asym) {
-            const __m256 hi = _mm256_set1_ps(127.0f);
-#define SYM8(p) sym8_avx2(p, vs, hi)
-            for (int64_t c = 0; c < n; c += 32) {
-                __m256i v0 = SYM8(x + c), v1 = SYM8(x + c + 8), v2 = SYM8(x + c + 16),
-                        v3 = SYM8(x + c + 24);
-                __m256i a = _mm256_packs_epi32(v0, v1), b = _mm256_packs_epi32(v2, v3);
-                _mm256_storeu_si256((__m256i *)(void *)(q + c),
-                                    _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b), perm));
-            }
-        } else {
-            const __m256 hi = _mm256_set1_ps(255.0f), vz = _mm256_set1_ps(param_at(po, r));
-#define ASYM8(p) \
-    _mm256_cvtps_epi32(_mm256_min_ps(hi, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(p), vs), vz)))
-            for (int64_t c = 0; c < n; c += 32) {
-                __m256i v0 = ASYM8(x + c), v1 = ASYM8(x + c + 8), v2 = ASYM8(x + c + 16),
-                        v3 = ASYM8(x + c + 24);
-                __m256i a = _mm256_packs_epi32(v0, v1), b = _mm256_packs_epi32(v2, v3);
-                _mm256_storeu_si256((__m256i *)(void *)(q + c),
-                                    _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, b), perm));
-            }
-        }
-    }
+    return _mm256_min_ps(hi, _mm256_add_ps(v, vz));
 }
+
+#define DEF_QUANT_ROW_SSE2(K, LO, HI, PK)                                                  \
+    static void quant_##K##_row_sse2(const uint32_t *x, uint8_t *q, int64_t n, float s, float z) \
+    {                                                                                      \
+        const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z), hi = _mm_set1_ps(HI);       \
+        int64_t c = 0;                                                                     \
+        for (; c + 16 <= n; c += 16) {                                                     \
+            __m128i r[4];                                                                  \
+            for (int j = 0; j < 4; j++) {                                                  \
+                __m128 v = _mm_mul_ps(_mm_loadu_ps((const float *)(const void *)(x + c + 4 * j)), vs); \
+                r[j] = _mm_cvtps_epi32(qstep4_##K(v, vz, hi));                             \
+            }                                                                              \
+            __m128i a = _mm_packs_epi32(r[0], r[1]), b = _mm_packs_epi32(r[2], r[3]);      \
+            _mm_storeu_si128((__m128i *)(void *)(q + c), _mm_##PK##_epi16(a, b));          \
+        }                                                                                  \
+        quant_##K##_row_c(x + c, q + c, n - c, s, z);                                      \
+    }
+QUANT_KINDS(DEF_QUANT_ROW_SSE2)
+
+/* In-lane packs give dword order 0 2 4 6 1 3 5 7 (in 4-byte groups); QPERM fixes it. GCC 12
+ * leaves out vzeroupper before a tail call: an SSE tail after dirty AVX state would stall on
+ * every row, hence the explicit one. */
+#define QPERM _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)
+#define DEF_QUANT_ROW_AVX2(K, LO, HI, PK)                                                  \
+    __attribute__((target("avx2")))                                                        \
+    static void quant_##K##_row_avx2(const uint32_t *x, uint8_t *q, int64_t n, float s, float z) \
+    {                                                                                      \
+        const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z), hi = _mm256_set1_ps(HI); \
+        const __m256i perm = QPERM;                                                        \
+        int64_t c = 0;                                                                     \
+        for (; c + 32 <= n; c += 32) {                                                     \
+            __m256i r[4];                                                                  \
+            for (int j = 0; j < 4; j++) {                                                  \
+                __m256 v = _mm256_mul_ps(_mm256_loadu_ps((const float *)(const void *)(x + c + 8 * j)), vs); \
+                r[j] = _mm256_cvtps_epi32(qstep8_##K(v, vz, hi));                          \
+            }                                                                              \
+            __m256i a = _mm256_packs_epi32(r[0], r[1]), b = _mm256_packs_epi32(r[2], r[3]); \
+            __m256i p = _mm256_permutevar8x32_epi32(_mm256_##PK##_epi16(a, b), perm);      \
+            _mm256_storeu_si256((__m256i *)(void *)(q + c), p);                            \
+        }                                                                                  \
+        _mm256_zeroupper();                                                                \
+        if (c < n)                                                                         \
+            quant_##K##_row_sse2(x + c, q + c, n - c, s, z);                               \
+    }
+QUANT_KINDS(DEF_QUANT_ROW_AVX2)
+
+/* Whole-tile AVX2 loops for valid widths that are multiples of 32 (no tail): one call per op
+ * instead of one per row; the per-row parameters are read inline (PO is NULL for SYM). The
+ * four vectors are written out: GCC 12 keeps a loop over them (a third of the work). */
+#define DEF_QUANT_ROWS_AVX2(K, LO, HI, PK)                                                 \
+    __attribute__((target("avx2")))                                                        \
+    static void quant_##K##_rows_avx2(const uint8_t *sb, int64_t sst, uint8_t *db, int64_t dstr, \
+                                      int64_t rows, int64_t n, const Param *ps, const Param *po) \
+    {                                                                                      \
+        const __m256i perm = QPERM;                                                        \
+        const __m256 hi = _mm256_set1_ps(HI);                                              \
+        for (int64_t r = 0; r < rows; r++) {                                               \
+            const float *x = (const float *)(const void *)(sb + r * sst);                  \
+            uint8_t *q = db + r * dstr;                                                    \
+            const __m256 vs = _mm256_set1_ps(param_at(ps, r));                             \
+            const __m256 vz = _mm256_set1_ps(po ? param_at(po, r) : 0.0f);                \
+            for (int64_t c = 0; c < n; c += 32) {                                          \
+                __m256i v0 = _mm256_cvtps_epi32(qstep8_##K(_mm256_mul_ps(_mm256_loadu_ps(x + c), vs), vz, hi)); \
+                __m256i v1 = _mm256_cvtps_epi32(qstep8_##K(_mm256_mul_ps(_mm256_loadu_ps(x + c + 8), vs), vz, hi)); \
+                __m256i v2 = _mm256_cvtps_epi32(qstep8_##K(_mm256_mul_ps(_mm256_loadu_ps(x + c + 16), vs), vz, hi)); \
+                __m256i v3 = _mm256_cvtps_epi32(qstep8_##K(_mm256_mul_ps(_mm256_loadu_ps(x + c + 24), vs), vz, hi)); \
+                __m256i a = _mm256_packs_epi32(v0, v1), b = _mm256_packs_epi32(v2, v3);   \
+                _mm256_storeu_si256((__m256i *)(void *)(q + c),                            \
+                                    _mm256_permutevar8x32_epi32(_mm256_##PK##_epi16(a, b), perm)); \
+            }                                                                              \
+        }                                                                                  \
+    }
+QUANT_KINDS(DEF_QUANT_ROWS_AVX2)
 
 static int have_avx2(void)
 {
@@ -303,91 +276,77 @@ ptort_status ptort_tquant_int8(ptort_ctx *ctx, ptort_quant_type qt, const ptort_
     const uint8_t *sb = tile_base(ctx, src);
     uint8_t *db = tile_base(ctx, dst);
     int64_t sst = tile_row_stride(src) * 4, dstr = tile_row_stride(dst);
+    int asym = qt == PTORT_INT8_ASYM;
 #ifdef PTORT_X86_KERNELS
     if (dst->valid_cols % 32 == 0 && have_avx2()) {
-        quant_rows_avx2(qt == PTORT_INT8_ASYM, sb, sst, db, dstr, dst->valid_rows,
-                        dst->valid_cols, &ps, offset ? &po : NULL);
+        (asym ? quant_asym_rows_avx2 : quant_sym_rows_avx2)(sb, sst, db, dstr, dst->valid_rows, dst->valid_cols,
+                                                            &ps, offset ? &po : NULL);
         return PTORT_OK;
     }
 #endif
     /* kernels chosen once per op: AVX2, else SSE2, else portable C */
-    void (*sym_row)(const uint32_t *, int8_t *, int64_t, float) = quant_sym_row_c;
-    void (*asym_row)(const uint32_t *, uint8_t *, int64_t, float, float) = quant_asym_row_c;
+    void (*row)(const uint32_t *, uint8_t *, int64_t, float, float) = asym ? quant_asym_row_c : quant_sym_row_c;
 #ifdef PTORT_X86_KERNELS
-    if (have_avx2()) {
-        sym_row = quant_sym_row_avx2;
-        asym_row = quant_asym_row_avx2;
-    } else {
-        sym_row = quant_sym_row_sse2;
-        asym_row = quant_asym_row_sse2;
-    }
+    if (have_avx2())
+        row = asym ? quant_asym_row_avx2 : quant_sym_row_avx2;
+    else
+        row = asym ? quant_asym_row_sse2 : quant_sym_row_sse2;
 #endif
-    for (int64_t r = 0; r < dst->valid_rows; r++) {
-        const uint32_t *x = (const uint32_t *)(const void *)(sb + r * sst);
-        float s = param_at(&ps, r);
-        if (qt == PTORT_INT8_SYM)
-            sym_row(x, (int8_t *)(db + r * dstr), dst->valid_cols, s);
-        else
-            asym_row(x, db + r * dstr, dst->valid_cols, s, param_at(&po, r));
-    }
+    for (int64_t r = 0; r < dst->valid_rows; r++)
+        row((const uint32_t *)(const void *)(sb + r * sst), db + r * dstr, dst->valid_cols, param_at(&ps, r),
+            asym ? param_at(&po, r) : 0.0f);
     return PTORT_OK;
 }
 
-PTORT_VECTORIZE
-static void dequant_i8_row_c(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-    for (int64_t c = 0; c < n; c++) {
-        float v = (float)q[c] - z;
-        y[c] = f2u(v * s);
-    }
-}
+/* The dequant row kernels, one definition per kernel shape for both source types (X-macro
+ * DEQUANT_DTYPES: name, element type, elements per 16-byte SSE2 load, the int32 vectors it
+ * widens to, the AVX2 load of 8 elements and its widening). y = (float(q) - z) * s, where
+ * int -> fp32 is exact (cvtdq2ps). */
+#define DEQUANT_DTYPES(X)                                                                  \
+    X(i8, int8_t, 16, 4, _mm_loadl_epi64, _mm256_cvtepi8_epi32)                            \
+    X(i16, int16_t, 8, 2, _mm_loadu_si128, _mm256_cvtepi16_epi32)
 
-PTORT_VECTORIZE
-static void dequant_i16_row_c(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-    for (int64_t c = 0; c < n; c++) {
-        float v = (float)q[c] - z;
-        y[c] = f2u(v * s);
+#define DEF_DEQUANT_ROW_C(D, T, STEP, NW, LOAD8, CVT8)                                     \
+    PTORT_VECTORIZE                                                                        \
+    static void dequant_##D##_row_c(const T *q, uint32_t *y, int64_t n, float s, float z)  \
+    {                                                                                      \
+        for (int64_t c = 0; c < n; c++) {                                                  \
+            float v = (float)q[c] - z;                                                     \
+            y[c] = f2u(v * s);                                                             \
+        }                                                                                  \
     }
-}
+DEQUANT_DTYPES(DEF_DEQUANT_ROW_C)
 
 #ifdef PTORT_X86_KERNELS
-/* int -> fp32 is exact (cvtdq2ps), then the same subtract and multiply. */
-static void dequant_i8_row_sse2(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-    const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z);
-    int64_t c = 0;
-    for (; c + 16 <= n; c += 16) {
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c));
-        __m128i lo = _mm_srai_epi16(_mm_unpacklo_epi8(b, b), 8);
-        __m128i hi = _mm_srai_epi16(_mm_unpackhi_epi8(b, b), 8);
-        __m128i w[4] = {_mm_srai_epi32(_mm_unpacklo_epi16(lo, lo), 16),
-                        _mm_srai_epi32(_mm_unpackhi_epi16(lo, lo), 16),
-                        _mm_srai_epi32(_mm_unpacklo_epi16(hi, hi), 16),
-                        _mm_srai_epi32(_mm_unpackhi_epi16(hi, hi), 16)};
-        for (int k = 0; k < 4; k++) {
-            __m128 v = _mm_sub_ps(_mm_cvtepi32_ps(w[k]), vz);
-            _mm_storeu_ps((float *)(void *)(y + c + 4 * k), _mm_mul_ps(v, vs));
-        }
-    }
-    dequant_i8_row_c(q + c, y + c, n - c, s, z);
-}
+/* SSE2 sign extension of one 16-byte load B to int32 vectors W[NW] (unpack with itself, then
+ * an arithmetic shift). */
+#define WIDEN_SSE2_i16(b, w)                                                               \
+    do {                                                                                   \
+        (w)[0] = _mm_srai_epi32(_mm_unpacklo_epi16(b, b), 16);                             \
+        (w)[1] = _mm_srai_epi32(_mm_unpackhi_epi16(b, b), 16);                             \
+    } while (0)
+#define WIDEN_SSE2_i8(b, w)                                                                \
+    do {                                                                                   \
+        WIDEN_SSE2_i16(_mm_srai_epi16(_mm_unpacklo_epi8(b, b), 8), w);                     \
+        WIDEN_SSE2_i16(_mm_srai_epi16(_mm_unpackhi_epi8(b, b), 8), (w) + 2);               \
+    } while (0)
 
-static void dequant_i16_row_sse2(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-    const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z);
-    int64_t c = 0;
-    for (; c + 8 <= n; c += 8) {
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c));
-        __m128i w[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(b, b), 16),
-                        _mm_srai_epi32(_mm_unpackhi_epi16(b, b), 16)};
-        for (int k = 0; k < 2; k++) {
-            __m128 v = _mm_sub_ps(_mm_cvtepi32_ps(w[k]), vz);
-            _mm_storeu_ps((float *)(void *)(y + c + 4 * k), _mm_mul_ps(v, vs));
-        }
+#define DEF_DEQUANT_ROW_SSE2(D, T, STEP, NW, LOAD8, CVT8)                                  \
+    static void dequant_##D##_row_sse2(const T *q, uint32_t *y, int64_t n, float s, float z) \
+    {                                                                                      \
+        const __m128 vs = _mm_set1_ps(s), vz = _mm_set1_ps(z);                             \
+        int64_t c = 0;                                                                     \
+        for (; c + STEP <= n; c += STEP) {                                                 \
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c)), w[NW];    \
+            WIDEN_SSE2_##D(b, w);                                                          \
+            for (int j = 0; j < NW; j++) {                                                 \
+                __m128 v = _mm_sub_ps(_mm_cvtepi32_ps(w[j]), vz);                          \
+                _mm_storeu_ps((float *)(void *)(y + c + 4 * j), _mm_mul_ps(v, vs));        \
+            }                                                                              \
+        }                                                                                  \
+        dequant_##D##_row_c(q + c, y + c, n - c, s, z);                                    \
     }
-    dequant_i16_row_c(q + c, y + c, n - c, s, z);
-}
+DEQUANT_DTYPES(DEF_DEQUANT_ROW_SSE2)
 
 /* (float(w) - z) * s for 8 lanes already widened to int32, stored at y. */
 __attribute__((target("avx2"), always_inline))
@@ -396,64 +355,46 @@ static inline void dequant8_avx2(float *y, __m256i w, __m256 vs, __m256 vz)
     _mm256_storeu_ps(y, _mm256_mul_ps(_mm256_sub_ps(_mm256_cvtepi32_ps(w), vz), vs));
 }
 
-__attribute__((target("avx2")))
-static void dequant_i8_row_avx2(const int8_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-    const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z);
-    int64_t c = 0;
-    for (; c + 32 <= n; c += 32) {
-        for (int k = 0; k < 4; k++) {
-            __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + c + 8 * k));
-            dequant8_avx2((float *)(void *)(y + c + 8 * k), _mm256_cvtepi8_epi32(b), vs, vz);
-        }
+/* 8 elements at a time, NW per pass; the tail goes to the SSE2 kernel after an explicit
+ * vzeroupper (GCC 12 leaves it out before a tail call: an SSE tail after dirty AVX state
+ * would stall on every row). */
+#define DEF_DEQUANT_ROW_AVX2(D, T, STEP, NW, LOAD8, CVT8)                                  \
+    __attribute__((target("avx2")))                                                        \
+    static void dequant_##D##_row_avx2(const T *q, uint32_t *y, int64_t n, float s, float z) \
+    {                                                                                      \
+        const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z);                       \
+        int64_t c = 0;                                                                     \
+        for (; c + 8 * NW <= n; c += 8 * NW)                                               \
+            for (int j = 0; j < NW; j++) {                                                 \
+                __m128i b = LOAD8((const __m128i *)(const void *)(q + c + 8 * j));         \
+                dequant8_avx2((float *)(void *)(y + c + 8 * j), CVT8(b), vs, vz);          \
+            }                                                                              \
+        _mm256_zeroupper();                                                                \
+        if (c < n)                                                                         \
+            dequant_##D##_row_sse2(q + c, y + c, n - c, s, z);                             \
     }
-    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
-     * state would stall on every row. */
-    _mm256_zeroupper();
-    if (c < n)
-        dequant_i8_row_sse2(q + c, y + c, n - c, s, z);
-}
+DEQUANT_DTYPES(DEF_DEQUANT_ROW_AVX2)
 
-__attribute__((target("avx2")))
-static void dequant_i16_row_avx2(const int16_t *q, uint32_t *y, int64_t n, float s, float z)
-{
-    const __m256 vs = _mm256_set1_ps(s), vz = _mm256_set1_ps(z);
-    int64_t c = 0;
-    for (; c + 16 <= n; c += 16) {
-        for (int k = 0; k < 2; k++) {
-            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + c + 8 * k));
-            dequant8_avx2((float *)(void *)(y + c + 8 * k), _mm256_cvtepi16_epi32(b), vs, vz);
-        }
+/* Whole-tile AVX2 loops for valid widths that are multiples of 32 (no tail), 32 elements per
+ * pass written out 4 times: GCC 12 keeps a loop over k (a third of the work). */
+#define DEF_DEQUANT_ROWS_AVX2(D, T, STEP, NW, LOAD8, CVT8)                                 \
+    __attribute__((target("avx2")))                                                        \
+    static void dequant_##D##_rows_avx2(const uint8_t *sb, int64_t sst, uint8_t *db, int64_t dst_st, \
+                                        int64_t rows, int64_t n, const Param *ps, const Param *po) \
+    {                                                                                      \
+        for (int64_t r = 0; r < rows; r++) {                                               \
+            const T *q = (const T *)(const void *)(sb + r * sst);                          \
+            float *y = (float *)(void *)(db + r * dst_st);                                 \
+            const __m256 vs = _mm256_set1_ps(param_at(ps, r)), vz = _mm256_set1_ps(param_at(po, r)); \
+            for (int64_t c = 0; c < n; c += 32) {                                          \
+                dequant8_avx2(y + c, CVT8(LOAD8((const __m128i *)(const void *)(q + c))), vs, vz); \
+                dequant8_avx2(y + c + 8, CVT8(LOAD8((const __m128i *)(const void *)(q + c + 8))), vs, vz); \
+                dequant8_avx2(y + c + 16, CVT8(LOAD8((const __m128i *)(const void *)(q + c + 16))), vs, vz); \
+                dequant8_avx2(y + c + 24, CVT8(LOAD8((const __m128i *)(const void *)(q + c + 24))), vs, vz); \
+            }                                                                              \
+        }                                                                                  \
     }
-    /* GCC 12 leaves out vzeroupper before a tail call: an SSE tail after dirty AVX
-     * state would stall on every row. */
-    _mm256_zeroupper();
-    if (c < n)
-        dequant_i16_row_sse2(q + c, y + c, n - c, s, z);
-}
-#endif
-
-#ifdef PTORT_X86_KERNELS
-__attribute__((target("avx2")))
-static void dequant_i8_rows_avx2(const uint8_t *sb, int64_t sst, uint8_t *db, int64_t dst_st,
-                                 int64_t rows, int64_t n, const Param *ps, const Param *po)
-{
-    for (int64_t r = 0; r < rows; r++) {
-        const int8_t *q = (const int8_t *)(sb + r * sst);
-        float *y = (float *)(void *)(db + r * dst_st);
-        const __m256 vs = _mm256_set1_ps(param_at(ps, r)), vz = _mm256_set1_ps(param_at(po, r));
-        /* written out 4 times: GCC 12 keeps a loop over k (a third of the work) */
-#define DQ8(k)                                                                            \
-        do {                                                                              \
-            __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + c + 8 * (k)));  \
-            dequant8_avx2(y + c + 8 * (k), _mm256_cvtepi8_epi32(b), vs, vz);               \
-        } while (0)
-        for (int64_t c = 0; c < n; c += 32) {
-            DQ8(0); DQ8(1); DQ8(2); DQ8(3);
-        }
-#undef DQ8
-    }
-}
+DEQUANT_DTYPES(DEF_DEQUANT_ROWS_AVX2)
 #endif
 
 static int same_type(const ptort_tile *a, const ptort_tile *b)
@@ -513,9 +454,11 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
     uint8_t *db = tile_base(ctx, dst);
     int esz = ptort_dtype_size(src->dtype);
     int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst) * 4;
+    int i8 = esz == 1;
 #ifdef PTORT_X86_KERNELS
-    if (esz == 1 && dst->valid_cols % 32 == 0 && have_avx2()) {
-        dequant_i8_rows_avx2(sb, sst, db, dst_st, dst->valid_rows, dst->valid_cols, &ps, &po);
+    if (dst->valid_cols % 32 == 0 && have_avx2()) {
+        (i8 ? dequant_i8_rows_avx2 : dequant_i16_rows_avx2)(sb, sst, db, dst_st, dst->valid_rows, dst->valid_cols,
+                                                           &ps, &po);
         return PTORT_OK;
     }
 #endif
@@ -534,7 +477,7 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
         /* The scale is read at column 0 of row r (docs/numerics.md 3), through its layout. */
         float s = param_at(&ps, r), z = param_at(&po, r);
         uint32_t *y = (uint32_t *)(void *)(db + r * dst_st);
-        if (esz == 1)
+        if (i8)
             i8_row((const int8_t *)(sb + r * sst), y, dst->valid_cols, s, z);
         else
             i16_row((const int16_t *)(const void *)(sb + r * sst), y, dst->valid_cols, s, z);
