@@ -1,9 +1,11 @@
-/* cvt_sweep.h - tcvt f32 -> f16, f32 -> bf16 and f32 -> i16 on every STRIDE-th fp32 pattern
- * against the independent model of ref_vec.h (docs/vector-ops.md, tcvt). The patterns go
- * through ptort_tcvt in 512 x 512 tiles, so the kernels the CPU picks are the ones checked.
- * Saturation alternates per tile and the i16 rounding mode rotates over all seven, so every
- * (mode, saturation) setting sees patterns of every exponent. exhaustive.c runs it with
- * stride 1; test_cvt_sample.c with a large odd stride in `make check`.
+/* cvt_sweep.h - tcvt f32 -> f16, bf16, i16 and i32 on every STRIDE-th fp32 pattern against
+ * the independent model of ref_vec.h (docs/vector-ops.md, tcvt). The patterns go through
+ * ptort_tcvt in 512 x 512 tiles, so the kernels the CPU picks are the ones checked (exhaustive.c
+ * runs the sweep once per kernel set). Saturation alternates per tile and the integer rounding
+ * modes rotate over all seven (i32 one step behind i16), so every (mode, saturation) setting
+ * sees patterns of every exponent. exhaustive.c runs it with stride 1; test_cvt_sample.c with
+ * a large odd stride in `make check`. f32 has no integer destination narrower than i16 (the
+ * pto-isa tcvt table); cvt16_sweep covers f16 -> i8 / u8.
  */
 #ifndef CVT_SWEEP_H
 #define CVT_SWEEP_H
@@ -24,6 +26,7 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
     ptort_tile h = ptort_tile_make(PTORT_VEC, PTORT_F16, N, N, 4 * N * N);
     ptort_tile b = ptort_tile_make(PTORT_VEC, PTORT_BF16, N, N, 6 * N * N);
     ptort_tile s = ptort_tile_make(PTORT_VEC, PTORT_I16, N, N, 8 * N * N);
+    ptort_tile w = ptort_tile_make(PTORT_VEC, PTORT_I32, N, N, 10 * N * N);
     uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
     uint64_t bad = 0, n = 0, next = 0, end = 1ull << 32, tile = 0;
     while (next < end) {
@@ -34,11 +37,12 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
         for (int64_t i = filled; i < N * N; i++)
             x[i] = 0;
         int sat = (int)(tile & 1);
-        int rm = (int)((tile >> 1) % 7);
+        int rm = (int)((tile >> 1) % 7), rm32 = (int)(((tile >> 1) + 6) % 7);
         tile++;
         if (ptort_tcvt(ctx, &src, &h, PTORT_RM_RINT, sat, NULL) ||
             ptort_tcvt(ctx, &src, &b, PTORT_RM_RINT, sat, NULL) ||
-            ptort_tcvt(ctx, &src, &s, (ptort_rmode)rm, sat, NULL)) {
+            ptort_tcvt(ctx, &src, &s, (ptort_rmode)rm, sat, NULL) ||
+            ptort_tcvt(ctx, &src, &w, (ptort_rmode)rm32, sat, NULL)) {
             fprintf(stderr, "cvt_sweep: %s\n", ptort_error(ctx));
             bad++;
             break;
@@ -46,6 +50,7 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
         const uint16_t *hh = (const uint16_t *)(const void *)(mem + h.addr);
         const uint16_t *bb = (const uint16_t *)(const void *)(mem + b.addr);
         const uint16_t *ss = (const uint16_t *)(const void *)(mem + s.addr);
+        const uint32_t *ww = (const uint32_t *)(const void *)(mem + w.addr);
         for (int64_t i = 0; i < filled; i++) {
             uint32_t p = x[i];
             float f = unit_u2f(p);
@@ -63,13 +68,14 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
                 wb = ref_f32_to_bf16(p);
             }
             uint16_t ws = (uint16_t)ref_f2i(v, rm, sat, -32768.0, 32767.0, 16);
-            if (hh[i] != wh || bb[i] != wb || ss[i] != ws) {
+            uint32_t ww32 = ref_f2i(v, rm32, sat, -2147483648.0, 2147483647.0, 32);
+            if (hh[i] != wh || bb[i] != wb || ss[i] != ws || ww[i] != ww32) {
                 if (bad < 10)
-                    fprintf(stderr, "cvt mismatch at 0x%08x sat %d rm %d: f16 0x%04x/0x%04x bf16 0x%04x/0x%04x i16 0x%04x/0x%04x\n",
-                            p, sat, rm, hh[i], wh, bb[i], wb, ss[i], ws);
+                    fprintf(stderr, "cvt mismatch at 0x%08x sat %d rm %d/%d: f16 0x%04x/0x%04x bf16 0x%04x/0x%04x i16 0x%04x/0x%04x i32 0x%08x/0x%08x\n",
+                            p, sat, rm, rm32, hh[i], wh, bb[i], wb, ss[i], ws, ww[i], ww32);
                 bad++;
             }
-            n += 3;
+            n += 4;
         }
     }
     ptort_ctx_free(ctx);

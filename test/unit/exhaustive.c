@@ -1,6 +1,9 @@
 /* exhaustive.c - checks the runtime's e4m3 and e2m1 encoders against the reference of
- * ref_fp.h on every fp32 bit pattern (or every Nth with --stride N). `make test-exhaustive`
- * runs it with --stride 1. Exit status 0 iff there is no mismatch.
+ * ref_fp.h on every fp32 bit pattern (or every Nth with --stride N), tcvt f32 -> f16, bf16,
+ * i16 and i32 on every pattern and f16 -> i8 / u8 on every f16 pattern in every rmode and
+ * saturation setting, the tcvt sweeps once per kernel set (AVX-512 where the CPU has it,
+ * AVX2, portable). `make test-exhaustive` runs it with --stride 1. Exit status 0 iff there
+ * is no mismatch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +12,59 @@
 #include "ptort.h"
 #include "ref_fp.h"
 #include "cvt_sweep.h"
+
+extern int ptort_force_portable;
+extern int ptort_force_no_avx512;
+
+/* 0 = best available, 1 = AVX2 at most, 2 = portable */
+static void set_path(int p)
+{
+    ptort_force_portable = p == 2;
+    ptort_force_no_avx512 = p >= 1;
+}
+
+/* tcvt f16 -> i8 and f16 -> u8 on all 65536 f16 patterns, every rmode, with and without
+ * saturation, against ref_f2i (the value of an f16 pattern is exact in a double). */
+static uint64_t cvt16_sweep(uint64_t *checked)
+{
+    ptort_ctx *ctx = ptort_ctx_new(PTORT_A5, NULL);
+    if (!ctx)
+        return 1;
+    ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_F16, 256, 256, 0);
+    ptort_tile d8 = ptort_tile_make(PTORT_VEC, PTORT_I8, 256, 256, 131072);
+    ptort_tile u8 = ptort_tile_make(PTORT_VEC, PTORT_U8, 256, 256, 196608);
+    uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
+    for (int i = 0; i < 65536; i++) {
+        uint16_t h = (uint16_t)i;
+        memcpy(mem + 2 * i, &h, 2);
+    }
+    uint64_t bad = 0, n = 0;
+    for (int rm = 0; rm < 7; rm++)
+        for (int sat = 0; sat < 2; sat++) {
+            if (ptort_tcvt(ctx, &src, &d8, (ptort_rmode)rm, sat, NULL) ||
+                ptort_tcvt(ctx, &src, &u8, (ptort_rmode)rm, sat, NULL)) {
+                fprintf(stderr, "cvt16_sweep: %s\n", ptort_error(ctx));
+                ptort_ctx_free(ctx);
+                return bad + 1;
+            }
+            for (int i = 0; i < 65536; i++) {
+                double v = ref_f16_val((uint16_t)i);
+                uint8_t ws = (uint8_t)ref_f2i(v, rm, sat, -128.0, 127.0, 8);
+                uint8_t wu = (uint8_t)ref_f2i(v, rm, sat, 0.0, 255.0, 8);
+                uint8_t gs = mem[d8.addr + i], gu = mem[u8.addr + i];
+                if (gs != ws || gu != wu) {
+                    if (bad < 10)
+                        fprintf(stderr, "cvt16 mismatch at f16 0x%04x rm %d sat %d: i8 0x%02x/0x%02x u8 0x%02x/0x%02x\n",
+                                i, rm, sat, gs, ws, gu, wu);
+                    bad++;
+                }
+                n += 2;
+            }
+        }
+    ptort_ctx_free(ctx);
+    *checked = n;
+    return bad;
+}
 
 /* The MXFP8 row kernel (the AVX2 one where the CPU has it) on every pattern p with
  * |p| <= 0x43FFFFFF (all of e4m3's rounding and saturation range, NaN excluded): groups of
@@ -91,15 +147,26 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    uint64_t checked;
+    uint64_t checked = 0;
     uint64_t bad = ref_compare(stride, &checked);
     printf("exhaustive (stride %llu): %llu encodings checked, %llu mismatches\n",
            (unsigned long long)stride, (unsigned long long)checked, (unsigned long long)bad);
-    uint64_t kchecked, kbad = kernel_compare(stride, &kchecked);
+    uint64_t kchecked = 0, kbad = kernel_compare(stride, &kchecked);
     printf("exhaustive (stride %llu): %llu MXFP8 kernel encodings checked, %llu mismatches\n",
            (unsigned long long)stride, (unsigned long long)kchecked, (unsigned long long)kbad);
-    uint64_t cchecked, cbad = cvt_sweep(stride, &cchecked);
-    printf("exhaustive (stride %llu): %llu tcvt f32 -> f16/bf16/i16 conversions checked, %llu mismatches\n",
-           (unsigned long long)stride, (unsigned long long)cchecked, (unsigned long long)cbad);
+    static const char *const paths[] = {"best", "avx2", "portable"};
+    uint64_t cbad = 0;
+    for (int p = 0; p < 3; p++) {
+        set_path(p);
+        uint64_t cchecked = 0, b = cvt_sweep(stride, &cchecked);
+        printf("exhaustive (stride %llu, %s kernels): %llu tcvt f32 -> f16/bf16/i16/i32 conversions checked, %llu mismatches\n",
+               (unsigned long long)stride, paths[p], (unsigned long long)cchecked, (unsigned long long)b);
+        uint64_t hchecked = 0, hb = cvt16_sweep(&hchecked);
+        printf("exhaustive (%s kernels): %llu tcvt f16 -> i8/u8 conversions checked (7 rmodes, sat on/off), %llu mismatches\n",
+               paths[p], (unsigned long long)hchecked, (unsigned long long)hb);
+        cbad += b + hb;
+        fflush(stdout);
+    }
+    set_path(0);
     return bad || kbad || cbad ? 1 : 0;
 }
