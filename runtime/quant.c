@@ -60,6 +60,8 @@ static inline int32_t round_clamp(float v, float lo, float hi)
     X(asym, 0.0f, 255.0f, packus)
 #define QZ_sym(v, z) ((void)(z), (v))
 #define QZ_asym(v, z) ((v) + (z))
+#define QZP_sym(po, r) ((void)(po), 0.0f) /* the per-row offset (SYM has none) */
+#define QZP_asym(po, r) param_at(po, r)
 
 #define DEF_QUANT_ROW_C(K, LO, HI, PK)                                                     \
     PTORT_VECTORIZE                                                                        \
@@ -170,7 +172,7 @@ QUANT_KINDS(DEF_QUANT_ROW_AVX2)
             const float *x = (const float *)(const void *)(sb + r * sst);                  \
             uint8_t *q = db + r * dstr;                                                    \
             const __m256 vs = _mm256_set1_ps(param_at(ps, r));                             \
-            const __m256 vz = _mm256_set1_ps(po ? param_at(po, r) : 0.0f);                \
+            const __m256 vz = _mm256_set1_ps(QZP_##K(po, r));                              \
             for (int64_t c = 0; c < n; c += 32) {                                          \
                 __m256i v0 = _mm256_cvtps_epi32(qstep8_##K(_mm256_mul_ps(_mm256_loadu_ps(x + c), vs), vz, hi)); \
                 __m256i v1 = _mm256_cvtps_epi32(qstep8_##K(_mm256_mul_ps(_mm256_loadu_ps(x + c + 8), vs), vz, hi)); \
