@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 #include <stdarg.h>
+#include "arith.h"
 #include "emit_c.h"
 #include "pass.h"
 #include "ptort.h"
@@ -186,6 +187,7 @@ typedef struct Entry {
     int kind;              /* 0 tile, 1 ptr, 2 scalar */
     int arg;
     DType dtype;
+    const char *stype;     /* scalar: its type's name ("i32", "index", "f16", ...) */
     int in, out;           /* descriptor indices, -1 */
     unsigned flags;
     int approximates;
@@ -416,14 +418,14 @@ static const char *use_tile(Emit *e, ValueId v, const Op *op)
 
 /* ---- scalars ---------------------------------------------------------------------- */
 
-/* The C expression of an index/integer value: a literal for arith.constant, a
- * parameter for an argument. */
+/* The C expression of a scalar value: a literal for arith.constant, a parameter
+ * for an argument, a local for a scalar op's result. */
 static const char *scalar(Emit *e, ValueId v, const Op *op)
 {
     if (e->cexpr[v] && val(e, v)->type && val(e, v)->type->kind == TY_SCALAR)
         return e->cexpr[v];
     const Value *x = val(e, v);
-    fail(e, op->name_span, "codegen expects '%%%.*s' to be an integer constant or an index argument",
+    fail(e, op->name_span, "codegen expects '%%%.*s' to be a scalar it computes (a constant, an argument or a scalar op's result)",
          (int)x->name.len, x->name.p);
     return NULL;
 }
@@ -496,6 +498,24 @@ static void mark_written(Emit *e, const Op *op)
             }
         }
     }
+}
+
+/* Marks the tile arguments a Level 2 op reads (its ins) before anything wrote them: the
+ * harness requires an --in for those (zeros would be an invented input). */
+static void mark_read(Emit *e, const Op *op)
+{
+    const OpInfo *in = op_info(op->kind);
+    uint32_t at = 0;
+    for (int r = 0; r < in->nins; r++)
+        for (uint32_t i = 0; i < op->seg[r]; i++, at++) {
+            int bi = e->buf_of[op->opnds[at]];
+            bool written = false;
+            for (int b = bi; b >= 0; b = e->bufs[b].parent) {
+                written |= e->bufs[b].written;
+                if (e->bufs[b].parent < 0 && e->bufs[b].arg >= 0 && !written)
+                    e->entries[e->bufs[b].arg].flags |= PTORT_KARG_READ;
+            }
+        }
 }
 
 static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
@@ -1083,21 +1103,177 @@ static void emit_tassign(Emit *e, const Op *op)
         use_tile(e, op->opnds[0], op);
 }
 
+/* ---- the scalar ops (docs/scalars.md) ----------------------------------------------------
+ * An integer of width W is a C int64_t sign-extended from bit W-1 (i1 true is -1), a float
+ * (f16, bf16, f32) a C float holding a value of its type; each op is one checked runtime
+ * call (ptort_scalar_*) into a local, whose status check reports the op's location. */
+
+/* The integer width of a scalar type codegen computes with (0 if none). */
+static unsigned int_bits(const Type *t)
+{
+    if (!t || t->kind != TY_SCALAR)
+        return 0;
+    switch (t->dtype) {
+    case DT_I1: return 1;
+    case DT_I8: case DT_SI8: case DT_UI8: return 8;
+    case DT_I16: case DT_SI16: case DT_UI16: return 16;
+    case DT_I32: case DT_SI32: case DT_UI32: return 32;
+    case DT_I64: case DT_SI64: case DT_UI64: case DT_INDEX: return 64;
+    default: return 0;
+    }
+}
+
+/* The runtime dtype of a float scalar type codegen computes with (NULL if none). */
+static const char *float_rt(const Type *t)
+{
+    if (!t || t->kind != TY_SCALAR)
+        return NULL;
+    return t->dtype == DT_F16 ? "PTORT_F16" : t->dtype == DT_BF16 ? "PTORT_BF16" : t->dtype == DT_F32 ? "PTORT_F32" : NULL;
+}
+
+/* False (reported at op) when codegen has no C representation for t. */
+static bool scalar_type_ok(Emit *e, const Type *t, const Op *op)
+{
+    if (int_bits(t) || float_rt(t))
+        return true;
+    char b[128];
+    return fail(e, op->name_span, "codegen does not support '%s' on scalars of type '%s'", op_info(op->kind)->name,
+                type_str(t, b, sizeof b));
+}
+
+static const char *int_literal(Emit *e, int64_t x)
+{
+    return x == INT64_MIN ? "(-INT64_MAX - 1)" : arena_str(e, "%lld", (long long)x);
+}
+
 static void emit_constant(Emit *e, const Op *op)
 {
     if (!op->nres || !op->constant)
         return;
     const AttrValue *c = op->constant;
     ValueId r = op->res[0];
-    if (c->kind == AV_INT) {
-        if (c->u.i == INT64_MIN)
-            e->cexpr[r] = "(-INT64_MAX - 1)";
-        else
-            e->cexpr[r] = arena_str(e, "%lld", (long long)c->u.i);
+    const Type *t = val(e, r)->type;
+    unsigned w = int_bits(t);
+    if (c->kind == AV_INT && w) {
+        /* the numbers the parser read, in the held form (255 : i8 is -1) */
+        uint64_t u = (uint64_t)c->u.i;
+        int64_t x = w >= 64 ? (int64_t)u : (int64_t)((u & ((((uint64_t)1) << w) - 1)) ^ ((uint64_t)1 << (w - 1))) -
+                                               (int64_t)((uint64_t)1 << (w - 1));
+        e->cexpr[r] = int_literal(e, x);
     } else if (c->kind == AV_BOOL) {
-        e->cexpr[r] = c->u.b ? "1" : "0";
+        e->cexpr[r] = c->u.b ? "-1" : "0";
+    } else if (c->kind == AV_FLOAT && float_rt(t)) {
+        if (c->u.f.bits)
+            e->cexpr[r] = arena_str(e, "ptort_scalar_from_bits(0x%llxu, %s)", (unsigned long long)c->u.f.raw, float_rt(t));
+        else if (c->u.f.d - c->u.f.d == 0) /* finite */
+            e->cexpr[r] = arena_str(e, "ptort_scalar_round(%a, %s)", c->u.f.d, float_rt(t));
     }
-    /* float constants have no use in the ops codegen supports */
+    /* other constants (f64, 8-bit floats) have no C form: a use of one is reported */
+}
+
+/* A new local for result r of C type ctype ("int64_t", "float"). */
+static const char *scalar_local(Emit *e, ValueId r, const char *ctype)
+{
+    const Value *x = val(e, r);
+    const char *n = unique_name(&e->local, "s_", x->name.p, x->name.len);
+    sb_printf(&e->body, "    %s %s;\n", ctype, n);
+    e->cexpr[r] = n;
+    return n;
+}
+
+/* The ptort_sop of a scalar op: the first literal of its row's args (ops.def). */
+static const char *sop_name(OpKind k)
+{
+    const OpInfo *in = op_info(k);
+    return in->nargs && in->args[0].kind == ARG_LIT ? in->args[0].text : "PTORT_NUM_SOPS";
+}
+
+static unsigned flags_attr(const Op *op, const char *key)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    return a && a->val->kind == AV_FLAGS ? (unsigned)a->val->u.e.value : 0;
+}
+
+static void emit_scalar_op(Emit *e, const Op *op)
+{
+    ArithClass c = arith_class(op->kind);
+    const char *a[3] = {NULL, NULL, NULL};
+    bool access = op->kind == OP_LOAD_SCALAR || op->kind == OP_STORE_SCALAR;
+    for (uint32_t i = access ? 1 : 0; i < op->nopnds && i < 3; i++) /* a pointer is no scalar */
+        if (!(a[i] = scalar(e, op->opnds[i], op)))
+            return;
+    const Type *t = op->nopnds ? val(e, op->opnds[c == AC_SELECT ? 1 : 0])->type : NULL;
+    const Type *rt = op->nres ? val(e, op->res[0])->type : NULL;
+    if (access) {
+        ValueId p = op->opnds[0];
+        const Type *vt = op->kind == OP_LOAD_SCALAR ? rt : val(e, op->opnds[2])->type;
+        if (!e->csize[p]) {
+            fail(e, op->name_span, "codegen expects the pointer of '%s' to be a function argument",
+                 op_info(op->kind)->name);
+            return;
+        }
+        if (!scalar_type_ok(e, vt, op))
+            return;
+        bool fl = float_rt(vt) != NULL;
+        const char *r = op->kind == OP_LOAD_SCALAR ? scalar_local(e, op->res[0], fl ? "float" : "int64_t") : NULL;
+        /* floats by runtime dtype, integers by byte count (i1 takes a byte) */
+        const char *kind = fl ? float_rt(vt) : arena_str(e, "%u", int_bits(vt) > 8 ? int_bits(vt) / 8 : 1);
+        begin_call(e, op);
+        if (op->kind == OP_LOAD_SCALAR)
+            sb_printf(&e->body, "ptort_load_scalar_%s(ctx, %s, %s, %s, %s, &%s)", fl ? "float" : "int", e->cexpr[p],
+                      e->csize[p], a[1], kind, r);
+        else {
+            sb_printf(&e->body, "ptort_store_scalar_%s(ctx, %s, %s, %s, %s, %s)", fl ? "float" : "int", e->cexpr[p],
+                      e->csize[p], a[1], kind, a[2]);
+            if (e->ptr_arg[p] >= 0)
+                e->entries[e->ptr_arg[p]].flags |= PTORT_KARG_WRITTEN;
+        }
+        end_call(e, op);
+        return;
+    }
+    if (!scalar_type_ok(e, t, op) || !scalar_type_ok(e, rt, op))
+        return;
+    switch (c) {
+    case AC_CMPI: {
+        const Attr *pa = ir_attr_find(op->attrs, op->nattrs, ARITH_PREDICATE_KEY);
+        const char *r = scalar_local(e, op->res[0], "int64_t");
+        sb_printf(&e->body, "    %s = ptort_scalar_cmpi(%d, %s, %s, %u);\n", r, (int)pa->val->u.i, a[0], a[1], int_bits(t));
+        return;
+    }
+    case AC_SELECT: {
+        const char *r = scalar_local(e, op->res[0], float_rt(rt) ? "float" : "int64_t");
+        sb_printf(&e->body, "    %s = %s ? %s : %s;\n", r, a[0], a[1], a[2]);
+        return;
+    }
+    case AC_INT_BIN: {
+        const char *r = scalar_local(e, op->res[0], "int64_t");
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_scalar_int(ctx, %s, %s, %s, %u, %u, &%s)", sop_name(op->kind), a[0], a[1],
+                  int_bits(t), flags_attr(op, ARITH_OVERFLOW_KEY), r);
+        end_call(e, op);
+        return;
+    }
+    case AC_FLOAT_BIN:
+    case AC_FLOAT_UN: {
+        const char *r = scalar_local(e, op->res[0], "float");
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_scalar_float(ctx, %s, %s, %s, %s, %u, &%s)", sop_name(op->kind), a[0],
+                  c == AC_FLOAT_UN ? "0.0f" : a[1], float_rt(t), flags_attr(op, ARITH_FASTMATH_KEY), r);
+        end_call(e, op);
+        return;
+    }
+    case AC_CAST: {
+        const char *r = scalar_local(e, op->res[0], "int64_t");
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_scalar_cast(ctx, %s, %s, %u, %u, &%s)", sop_name(op->kind), a[0], int_bits(t),
+                  int_bits(rt), r);
+        end_call(e, op);
+        return;
+    }
+    case AC_NONE:
+        break;
+    }
+    fail(e, op->name_span, "codegen does not support '%s'", op_info(op->kind)->name);
 }
 
 static void emit_op(Emit *e, const Op *op)
@@ -1108,6 +1284,8 @@ static void emit_op(Emit *e, const Op *op)
              "codegen requires the Level 2 (ins/outs) form of '%s'; Level 1 ops need the bufferize pass", in->name);
         return;
     }
+    if (in->syntax == SYN_COMPUTE)
+        mark_read(e, op);
     switch (in->cls) {
     case OC_CONSTANT: emit_constant(e, op); break;
     case OC_ALLOC: emit_alloc(e, op); break;
@@ -1128,6 +1306,15 @@ static void emit_op(Emit *e, const Op *op)
         else
             emit_view(e, op, op->kind == OP_SUBVIEW);
         break;
+    case OC_INT_BIN:
+    case OC_FLOAT_BIN:
+    case OC_FLOAT_UN:
+    case OC_CMPI:
+    case OC_SELECT:
+    case OC_CAST:
+    case OC_CALL:
+    case OC_LOAD_SCALAR:
+    case OC_STORE_SCALAR: emit_scalar_op(e, op); break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }
@@ -1299,17 +1486,6 @@ static void put_indented(StrBuf *c, const char *p, size_t n)
 
 /* ---- functions ---------------------------------------------------------------------- */
 
-static bool is_int_scalar(const Type *t)
-{
-    if (!t || t->kind != TY_SCALAR)
-        return false;
-    switch (t->dtype) {
-    case DT_INDEX: case DT_I64: case DT_I32: case DT_I16: case DT_I8: case DT_I1:
-    case DT_SI32: case DT_SI16: case DT_SI8: case DT_UI32: case DT_UI16: case DT_UI8: return true;
-    default: return false;
-    }
-}
-
 /* The index of the function argument v is, or -1 (also for NO_VALUE). */
 static int scalar_arg_index(const Emit *e, ValueId v)
 {
@@ -1455,13 +1631,14 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             e->ptr_arg[v] = (int)i;
             add_entry(e, v, 1, (int)i);
             runtime_dtype(e, x->type_span, t->dtype, "pointers to");
-        } else if (is_int_scalar(t)) {
+        } else if (int_bits(t) || float_rt(t)) {
             const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
-            sb_printf(&params, ", int64_t %s", n);
-            sb_printf(&call, "a[%u].scalar", i);
+            bool fl = float_rt(t) != NULL;
+            sb_printf(&params, fl ? ", float %s" : ", int64_t %s", n);
+            sb_printf(&call, fl ? "(float)a[%u].fscalar" : "a[%u].scalar", i);
             sb_printf(&e->body, "    (void)%s;\n", n);
             e->cexpr[v] = n;
-            add_entry(e, v, 2, (int)i);
+            add_entry(e, v, 2, (int)i)->stype = dtype_name(t->dtype);
         } else {
             char tb[256];
             fail(e, x->type_span, "codegen does not support arguments of type '%s'", type_str(t, tb, sizeof tb));
@@ -1571,6 +1748,8 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
                 sb_printf(c, ", .kind = %s, .arg = %d", kinds[en->kind], en->arg);
                 if (en->kind != 2)
                     sb_printf(c, ", .dtype = %s", rt_dtype(en->dtype) ? rt_dtype(en->dtype) : "PTORT_NUM_DTYPES");
+                else if (en->stype) /* a name from the dtype table */
+                    sb_printf(c, ", .scalar_type = \"%s\"", en->stype);
                 if (en->kind == 0) {
                     sb_puts(c, ", .in = ");
                     put_desc_ref(e, c, en->in);
@@ -1580,8 +1759,9 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
                 sb_puts(c, ", .flags = ");
                 if (!en->flags)
                     sb_puts(c, "0");
-                static const char *const fl[] = {"PTORT_KARG_WRITTEN", "PTORT_KARG_RESULT", "PTORT_KARG_DYNAMIC"};
-                for (int j = 0, n = 0; j < 3; j++)
+                static const char *const fl[] = {"PTORT_KARG_WRITTEN", "PTORT_KARG_RESULT", "PTORT_KARG_DYNAMIC",
+                                                 "PTORT_KARG_READ"};
+                for (int j = 0, n = 0; j < 4; j++)
                     if (en->flags & (1u << j))
                         sb_printf(c, "%s%s", n++ ? " | " : "", fl[j]);
                 sb_printf(c, ", .approximates = %d, .where = ", en->approximates);

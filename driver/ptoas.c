@@ -80,7 +80,7 @@ static const char help_text[] =
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
     "  --out NAME=FILE                 write result %NAME as .npy after the run\n"
     "  --out-float NAME=FILE           the same decoded to float32 (bf16, fp8, e8m0, packed fp4); --out keeps raw bits\n"
-    "  --arg NAME=INT                  set the index/i64 argument %NAME\n"
+    "  --arg NAME=VALUE                set the scalar argument %NAME (integer or float)\n"
     "\n"
     "ptoas lsp: a Language Server Protocol server on stdin/stdout (docs/lsp.md)\n"
     "\n"

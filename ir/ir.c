@@ -15,6 +15,8 @@ typedef struct RoleSpec {
 #define IN_GM(r) {ROLE_##r, ROLE_GM},
 #define IN_NUM(r) {ROLE_##r, ROLE_NUM},
 #define IN_NUM_OPT(r) {ROLE_##r, ROLE_NUM | ROLE_OPT},
+#define NUM(r) {ROLE_##r, ROLE_NUM},
+#define NUM_VAR(r) {ROLE_##r, ROLE_NUM | ROLE_VAR},
 #define OUT(r) {ROLE_##r, ROLE_OUT},
 #define OUT_OPT(r) {ROLE_##r, ROLE_OUT | ROLE_OPT},
 #define OUT_GM(r) {ROLE_##r, ROLE_OUT | ROLE_GM},
@@ -48,6 +50,8 @@ static const uint8_t op_nroles[OP_COUNT] = {
 #undef IN_GM
 #undef IN_NUM
 #undef IN_NUM_OPT
+#undef NUM
+#undef NUM_VAR
 #undef OUT
 #undef OUT_OPT
 #undef OUT_GM

@@ -160,7 +160,9 @@ const char *type_str(const Type *t, char *buf, size_t size);
 /* ---- attributes ------------------------------------------------------------ */
 typedef enum {
     AV_UNIT, AV_BOOL, AV_INT, AV_FLOAT, AV_STRING, AV_ARRAY, AV_DENSE, AV_ENUM, AV_TYPE, AV_FUNCTYPE,
-    AV_OPAQUE                /* a PTOAS attribute ptoas does not interpret: kept as written (u.s) */
+    AV_OPAQUE,               /* a PTOAS attribute ptoas does not interpret: kept as written (u.s) */
+    AV_FLAGS,                /* #arith.overflow<...> (u.e.kind 0) or #arith.fastmath<...> (1): u.e.value bits */
+    AV_SYMBOL                /* @name (func.call's callee): u.s without the '@' */
 } AttrValueKind;
 
 typedef struct AttrValue AttrValue;
@@ -200,7 +202,8 @@ typedef enum {
 } OpKind;
 
 typedef enum {
-    SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN, SYN_FOR, SYN_IF
+    SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN, SYN_FOR, SYN_IF,
+    SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
 /* What an op does: the verifier and the C emitter have one function per class. */
@@ -232,6 +235,15 @@ typedef enum {
     OC_COL_EXPAND,  /* tcolexpand[add|sub|mul|div|max|min]: per-column scalars broadcast */
     OC_CONVERT,     /* tcvt: element type conversion with a rounding mode */
     OC_CI,          /* tci: dst[0][j] = S + j (or S - j) */
+    OC_INT_BIN,     /* arith.addi ... shrui: (T, T) -> T on signless integers and index */
+    OC_FLOAT_BIN,   /* arith.addf ... minimumf: (F, F) -> F */
+    OC_FLOAT_UN,    /* arith.negf */
+    OC_CMPI,        /* arith.cmpi: (T, T) -> i1 by a predicate */
+    OC_SELECT,      /* arith.select: (i1, T, T) -> T */
+    OC_CAST,        /* arith.index_cast, index_castui, extsi, extui, trunci */
+    OC_CALL,        /* func.call */
+    OC_LOAD_SCALAR, /* pto.load_scalar: one element behind a pointer */
+    OC_STORE_SCALAR,/* pto.store_scalar */
     OC_COUNT
 } OpClass;
 
@@ -262,7 +274,9 @@ enum {
     X(SOURCE, "source") X(OPERANDS, "operands")                                                   \
     X(LOWER_BOUND, "lowerBound") X(UPPER_BOUND, "upperBound") X(STEP, "step")                     \
     X(INIT_ARGS, "initArgs") X(CONDITION, "condition") X(RESULTS, "results")                      \
-    X(SRC0, "src0") X(SRC1, "src1") X(SCALAR, "scalar") X(S, "S")
+    X(SRC0, "src0") X(SRC1, "src1") X(SCALAR, "scalar") X(S, "S") \
+    X(OPERAND, "operand") X(TRUE_VALUE, "true_value") X(FALSE_VALUE, "false_value") X(IN, "in")     \
+    X(VALUE, "value")
 
 typedef enum {
 #define X(id, s) ROLE_##id,

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arith.h"
 #include "ir.h"
 
 typedef struct Printer {
@@ -179,6 +180,15 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
     case AV_OPAQUE:
         put_str(b, v->u.s);
         return;
+    case AV_FLAGS:
+        sb_puts(b, v->u.e.kind ? "#arith.fastmath<" : "#arith.overflow<");
+        arith_flags_print(b, v->u.e.kind, (unsigned)v->u.e.value);
+        sb_putc(b, '>');
+        return;
+    case AV_SYMBOL:
+        sb_putc(b, '@');
+        put_str(b, v->u.s);
+        return;
     case AV_FUNCTYPE:
         sb_putc(b, '(');
         for (uint32_t i = 0; i < v->u.fn.nparams; i++) {
@@ -304,12 +314,157 @@ static const char *printed_name(const Op *op)
 /* False for an op read in generic form that its custom syntax cannot spell: a
  * pto.subview without a `sizes` array, or with one valid operand of two. It
  * prints in generic form, so that what is printed reads back the same. */
-static bool custom_form_fits(const Op *op)
+static bool scalar_form_fits(const Printer *pr, const Op *op);
+
+static bool custom_form_fits(const Printer *pr, const Op *op)
 {
+    if (op_info(op->kind)->syntax >= SYN_ARITH)
+        return scalar_form_fits(pr, op);
     if (op->kind != OP_SUBVIEW)
         return true;
     const Attr *sizes = ir_attr_find(op->attrs, op->nattrs, "sizes");
     return sizes && sizes->val->kind == AV_ARRAY && sizes->val->u.arr.n > 0 && op->seg[2] == op->seg[3];
+}
+
+/* ---- the scalar ops (arith.h) ----------------------------------------------------------- */
+static const Type *vtype(const Printer *pr, ValueId v) { return pr->f->values[v].type; }
+
+/* An arith op's custom form gives one type to its operands and result (cmpi:
+ * to its operands; select: to its values) and spells its properties only when
+ * they are of their kinds: else the op prints in generic form. */
+static bool scalar_form_fits(const Printer *pr, const Op *op)
+{
+    ArithClass c = arith_class(op->kind);
+    if (op->nres != (op->kind == OP_STORE_SCALAR || op->kind == OP_CALL ? op->nres : 1u))
+        return false;
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        const Attr *a = &op->attrs[i];
+        const AttrValue *v = a->val;
+        unsigned props = arith_props(op->kind);
+        if ((props & AP_OVERFLOW) && STR_EQ_LIT(a->key, ARITH_OVERFLOW_KEY) && (v->kind != AV_FLAGS || v->u.e.kind != 0))
+            return false;
+        if ((props & AP_FASTMATH) && STR_EQ_LIT(a->key, ARITH_FASTMATH_KEY) && (v->kind != AV_FLAGS || v->u.e.kind != 1))
+            return false;
+    }
+    switch (c) {
+    case AC_INT_BIN:
+    case AC_FLOAT_BIN:
+    case AC_FLOAT_UN:
+    case AC_CMPI:
+        for (uint32_t i = 1; i < op->nopnds; i++)
+            if (vtype(pr, op->opnds[i]) != vtype(pr, op->opnds[0]))
+                return false;
+        if (c == AC_CMPI) {
+            const Attr *pa = ir_attr_find(op->attrs, op->nattrs, ARITH_PREDICATE_KEY);
+            const Type *rt = vtype(pr, op->res[0]);
+            return pa && pa->val->kind == AV_INT && pa->val->u.i >= 0 && pa->val->u.i < CMPI_COUNT &&
+                   pa->val->type == DT_I64 && rt && rt->kind == TY_SCALAR && rt->dtype == DT_I1;
+        }
+        return vtype(pr, op->res[0]) == vtype(pr, op->opnds[0]);
+    case AC_SELECT:
+        return vtype(pr, op->opnds[1]) == vtype(pr, op->opnds[2]) && vtype(pr, op->res[0]) == vtype(pr, op->opnds[1]);
+    case AC_CAST:
+        return true;
+    case AC_NONE:
+        break;
+    }
+    if (op->kind == OP_CALL) {
+        const Attr *ca = ir_attr_find(op->attrs, op->nattrs, "callee");
+        return ca && ca->val->kind == AV_SYMBOL;
+    }
+    return true;
+}
+
+/* The attributes but the properties the custom form spells (caller frees). */
+static Attr *scalar_rest_attrs(const Op *op, uint32_t *n)
+{
+    Attr *rest = xmalloc((op->nattrs ? op->nattrs : 1) * sizeof *rest);
+    *n = 0;
+    unsigned props = arith_props(op->kind);
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        Str k = op->attrs[i].key;
+        if (((props & AP_OVERFLOW) && STR_EQ_LIT(k, ARITH_OVERFLOW_KEY)) ||
+            ((props & AP_FASTMATH) && STR_EQ_LIT(k, ARITH_FASTMATH_KEY)) ||
+            ((props & AP_PREDICATE) && STR_EQ_LIT(k, ARITH_PREDICATE_KEY)) ||
+            (op->kind == OP_CALL && STR_EQ_LIT(k, "callee")))
+            continue;
+        rest[(*n)++] = op->attrs[i];
+    }
+    return rest;
+}
+
+static void put_attr_dict(Printer *pr, const Attr *attrs, uint32_t n, const char *prefix, bool leading_space);
+
+/* MLIR's custom forms: `arith.addi %a, %b overflow<nsw> : T`, `arith.cmpi slt, %a, %b : T`,
+ * `arith.select %c, %a, %b : T`, `arith.index_cast %a : T1 to T2`, `call @g(%a) : (T) -> R`,
+ * `pto.load_scalar %p[%i] : P -> T`, `pto.store_scalar %v, %p[%i] : P, T`. */
+static void print_scalar(Printer *pr, const Op *op)
+{
+    StrBuf *b = &pr->b;
+    ArithClass c = arith_class(op->kind);
+    uint32_t nrest;
+    Attr *rest = scalar_rest_attrs(op, &nrest);
+    sb_putc(b, ' ');
+    if (op->kind == OP_CALL) {
+        print_attr_value(b, ir_attr_find(op->attrs, op->nattrs, "callee")->val);
+        sb_putc(b, '(');
+        put_values(pr, op->opnds, op->nopnds);
+        sb_putc(b, ')');
+        put_attr_dict(pr, rest, nrest, NULL, true);
+        sb_puts(b, " : (");
+        put_value_types(pr, op->opnds, op->nopnds);
+        sb_puts(b, ") -> ");
+        if (op->nres == 1)
+            put_result_types(pr, op);
+        else {
+            sb_putc(b, '(');
+            put_value_types(pr, op->res, op->nres);
+            sb_putc(b, ')');
+        }
+    } else if (op->kind == OP_LOAD_SCALAR || op->kind == OP_STORE_SCALAR) {
+        if (op->kind == OP_STORE_SCALAR) {
+            put_value(pr, op->opnds[2]);
+            sb_puts(b, ", ");
+        }
+        put_value(pr, op->opnds[0]);
+        sb_putc(b, '[');
+        put_value(pr, op->opnds[1]);
+        sb_putc(b, ']');
+        put_attr_dict(pr, rest, nrest, NULL, true);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, 1);
+        sb_puts(b, op->kind == OP_LOAD_SCALAR ? " -> " : ", ");
+        if (op->kind == OP_LOAD_SCALAR)
+            put_result_types(pr, op);
+        else
+            put_value_types(pr, op->opnds + 2, 1);
+    } else {
+        if (c == AC_CMPI) {
+            sb_puts(b, cmpi_names[ir_attr_find(op->attrs, op->nattrs, ARITH_PREDICATE_KEY)->val->u.i]);
+            sb_puts(b, ", ");
+        }
+        put_values(pr, op->opnds, op->nopnds);
+        for (uint32_t i = 0; i < op->nattrs; i++)
+            if (op->attrs[i].val->kind == AV_FLAGS && op->attrs[i].val->u.e.value != 0 &&
+                (STR_EQ_LIT(op->attrs[i].key, ARITH_OVERFLOW_KEY) || STR_EQ_LIT(op->attrs[i].key, ARITH_FASTMATH_KEY))) {
+                sb_puts(b, op->attrs[i].val->u.e.kind ? " fastmath<" : " overflow<");
+                arith_flags_print(b, op->attrs[i].val->u.e.kind, (unsigned)op->attrs[i].val->u.e.value);
+                sb_putc(b, '>');
+            }
+        put_attr_dict(pr, rest, nrest, NULL, true);
+        sb_puts(b, " : ");
+        const Type *ct = vtype(pr, op->opnds[0]);
+        if (c == AC_SELECT && !(ct && ct->kind == TY_SCALAR && ct->dtype == DT_I1)) {
+            put_value_types(pr, op->opnds, 1);
+            sb_puts(b, ", ");
+        }
+        put_value_types(pr, op->opnds + (c == AC_SELECT ? 1 : 0), 1);
+        if (c == AC_CAST) {
+            sb_puts(b, " to ");
+            put_result_types(pr, op);
+        }
+    }
+    free(rest);
 }
 
 /* The custom forms of the tile views (PTOAS's): treshape `%t : T1 -> T2`, subview
@@ -421,7 +576,7 @@ static void print_custom(Printer *pr, const Op *op, int indent)
 {
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
-    sb_puts(b, op->kind == OP_RETURN ? "return" : printed_name(op));
+    sb_puts(b, op->kind == OP_RETURN ? "return" : op->kind == OP_CALL ? "call" : printed_name(op));
     switch (in->syntax) {
     case SYN_COMPUTE:
         if (op->form == FORM_L1) {
@@ -530,6 +685,12 @@ static void print_custom(Printer *pr, const Op *op, int indent)
         sb_putc(b, ' ');
         print_attr_value(b, op->constant);
         return;
+    case SYN_ARITH:
+    case SYN_CALL:
+    case SYN_LOAD_SCALAR:
+    case SYN_STORE_SCALAR:
+        print_scalar(pr, op);
+        return;
     case SYN_RETURN:
         if (op->nopnds) {
             sb_putc(b, ' ');
@@ -550,7 +711,7 @@ static bool needs_segments(const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
     if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN ||
-        in->syntax == SYN_FOR || in->syntax == SYN_IF)
+        in->syntax == SYN_FOR || in->syntax == SYN_IF || in->syntax >= SYN_ARITH)
         return false;
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1)
         return false;
@@ -682,7 +843,7 @@ static void print_op(Printer *pr, const Op *op, int indent)
         put_values(pr, op->res, op->nres);
         sb_puts(&pr->b, " = ");
     }
-    if (pr->generic || !custom_form_fits(op))
+    if (pr->generic || !custom_form_fits(pr, op))
         print_generic(pr, op, indent);
     else
         print_custom(pr, op, indent);

@@ -84,7 +84,7 @@ void pb_op_reset(Parser *p)
     while (p->nframes && p->depth < p->frames[p->nframes - 1].depth)
         region_pop(p);
     p->nbargs = 0;
-    p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->ntitems = 0;
+    p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->ntitems = p->nwords = 0;
     p->open_type.end = p->open_type.begin;
     p->multi_result = false;
 }
@@ -416,24 +416,6 @@ void pb_func_end(Parser *p, Span close)
 }
 
 /* ---- ops ------------------------------------------------------------------------------------ */
-/* One op being built: operand uses (with the types written at them, or
- * NULL), role segments, result names and types, attributes. */
-typedef struct Draft {
-    OpKind kind;
-    uint8_t form;
-    Span name;
-    uint32_t n;
-    const Span *uses;
-    const Type *const *utys;   /* NULL: no types written */
-    uint32_t seg[MAX_ROLES];
-    uint32_t nres;
-    const Span *res;
-    const Type *const *rtys;   /* NULL: results untyped (error) */
-    const Span *rspans;        /* where each result type is written (NULL: at the name) */
-    Attr *attrs;
-    uint32_t nattrs;
-    bool bad;
-} Draft;
 
 static const char *op_name(OpKind k) { return op_info(k)->name; }
 
@@ -1365,6 +1347,12 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
             ok = false;
         }
         break;
+    case SYN_ARITH:
+    case SYN_CALL:
+    case SYN_LOAD_SCALAR:
+    case SYN_STORE_SCALAR:
+        ok = pb_scalar_generic(p, &d, nresults);
+        break;
     default:
         ok = generic_segments(p, &d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
         if (ok && in->syntax != SYN_COMPUTE) {
@@ -1397,6 +1385,15 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
         op->tile_addr = tile_addr;
     }
     op->constant = value;
+}
+
+/* For the other builders (build_arith.c). */
+Op *pb_emit(Parser *p, Draft *d) { return emit(p, d); }
+void pb_emit_broken(Parser *p, Draft *d) { emit_broken(p, d); }
+bool pb_bind_results(Parser *p, Draft *d, uint32_t ntypes) { return bind_results(p, d, ntypes); }
+void pb_draft_init(Parser *p, Draft *d, Span name, uint8_t form, uint32_t nuses, uint32_t nattrs)
+{
+    draft_init(p, d, name, form, nuses, nattrs);
 }
 
 /* ---- generic func.func and builtin.module ------------------------------------------ */

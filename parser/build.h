@@ -12,6 +12,36 @@
         (arr)[(n)++] = (v);                                            \
     } while (0)
 
+/* One op being built: operand uses (with the types written at them, or
+ * NULL), role segments, result names and types, attributes. */
+typedef struct Draft {
+    OpKind kind;
+    uint8_t form;
+    Span name;
+    uint32_t n;
+    const Span *uses;
+    const Type *const *utys;   /* NULL: no types written */
+    uint32_t seg[MAX_ROLES];
+    uint32_t nres;
+    const Span *res;
+    const Type *const *rtys;   /* NULL: results untyped (error) */
+    const Span *rspans;        /* where each result type is written (NULL: at the name) */
+    Attr *attrs;
+    uint32_t nattrs;
+    bool bad;
+} Draft;
+
+/* Makes the op of a draft: resolves its uses, defines its results. */
+Op *pb_emit(Parser *p, Draft *d);
+/* Results of an op that could not be built: defined, poisoned. */
+void pb_emit_broken(Parser *p, Draft *d);
+/* The op's result names match its ntypes result types (else reported). */
+bool pb_bind_results(Parser *p, Draft *d, uint32_t ntypes);
+void pb_draft_init(Parser *p, Draft *d, Span name, uint8_t form, uint32_t nuses, uint32_t nattrs);
+
+/* The generic form of a scalar op (build_arith.c): counts and properties. */
+bool pb_scalar_generic(Parser *p, Draft *d, uint32_t nresults);
+
 /* A decimal or 0x integer with optional '-'; false when out of int64 range
  * (hex may use all 64 bits). */
 bool pb_parse_int(Str s, int64_t *out);

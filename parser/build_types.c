@@ -156,6 +156,8 @@ AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s)
         v->u.b = p->src->text[s.begin] == 't';
     else if (k == AV_STRING)
         v->u.s = (Str){p->src->text + s.begin + 1, s.end - s.begin - 2};
+    else if (k == AV_SYMBOL)
+        v->u.s = (Str){p->src->text + s.begin + 1, s.end - s.begin - 1};
     return v;
 }
 
@@ -220,6 +222,11 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
 {
     Str h = pb_text(p, hash), k = pb_text(p, kind), val = pb_text(p, value);
     bool dotted = kind.end == kind.begin;
+    if (dotted && (STR_EQ_LIT(h, "#arith.overflow") || STR_EQ_LIT(h, "#arith.fastmath"))) {
+        p->nwords = 0;
+        pb_push_word(p, value);
+        return pb_attr_flags(p, hash, 1, s);
+    }
     if (dotted) {
         if (h.len <= 5 || memcmp(h.p, "#pto.", 5) != 0) {
             ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);

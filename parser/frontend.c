@@ -62,5 +62,6 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     free(p.bargs);
     pb_frames_free(&p);
     free(p.pend);
+    free(p.words);
     return m;
 }

@@ -97,6 +97,9 @@ typedef struct Parser {
     Region **pend; size_t npend, pend_cap;
     uint32_t gen_nregions;     /* regions the generic op being built takes from pend */
     int lbrace_depth;          /* depth inside the last '{' lexed */
+    Span *words; size_t nwords, words_cap; /* flag words: overflow<...>, #arith.fastmath<...> */
+    Span arith_pred;           /* arith.cmpi's predicate word, len 0 if none */
+    Span arith_op;             /* the name of the arith op being read */
 
     /* module / function header state */
     Attr *hdr_attrs; uint32_t hdr_nattrs;
@@ -198,6 +201,17 @@ void pb_block_arg(Parser *p, Span name, const Type *t, Span tspan);
 void pb_block_label(Parser *p, Span label);
 void pb_region_end(Parser *p);
 void pb_frames_free(Parser *p); /* closes every open region (end of input) */
+/* The scalar ops (build_arith.c): arith's custom forms, func.call, pto.load_scalar and
+ * pto.store_scalar. */
+void pb_push_word(Parser *p, Span s);
+uint32_t pb_arith_flags(Parser *p, Span kw, uint32_t nwords, Span whole); /* pushes an attribute: 1 */
+AttrValue *pb_attr_flags(Parser *p, Span hash, uint32_t nwords, Span whole);
+void pb_to_keyword(Parser *p, Span kw);
+void pb_op_arith(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, uint32_t ntypes, const Type *to, Span ts);
+void pb_op_call(Parser *p, Span name, Span callee, uint32_t nuses, uint32_t nattrs, uint32_t nparams,
+                uint32_t nresults);
+void pb_op_load_scalar(Parser *p, Span name, uint32_t nattrs, const Type *pt, Span ps, const Type *rt, Span rs);
+void pb_op_store_scalar(Parser *p, Span name, uint32_t nattrs, const Type *pt, Span ps, const Type *vt, Span vs);
 
 /* Generic spellings of func.func and builtin.module (region ops). */
 AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s);

@@ -69,17 +69,19 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token STRING "a string"
 %token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
+%token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR
 %token ELSE "'else'"
 %token <type> TYPE_MEMO "a memoized type"
 
 %type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
 %type <n> opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results
+%type <n> arith_flags flag_words
 %type <n> opt_gregions gregions
 %type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
 %type <head> func_head
 %type <tu> typed_uses tu_items tu_item
 %type <sig> compute_sig
-%type <type> type opt_arrow_type opt_for_type
+%type <type> type opt_arrow_type opt_for_type opt_to_type
 %type <aval> attr_value subview_sizes
 
 %%
@@ -213,6 +215,14 @@ op_body
       { pb_op_set_validshape(p, @1, $7, $9, @9); }
     | OP_CONSTANT attr_value
       { pb_op_constant(p, @1, $2); }
+    | OP_ARITH { p->arith_op = @1; } arith_pred uses arith_flags opt_attr_dict ':' types opt_to_type
+      { pb_op_arith(p, @1, $4, $5 + $6, $8, $9, @9); }
+    | OP_CALL SYMBOL '(' opt_uses ')' opt_attr_dict ':' '(' opt_types ')' ARROW result_types
+      { pb_op_call(p, @1, @2, $4, $6, $9, $12); }
+    | OP_LOAD_SCALAR use '[' use ']' opt_attr_dict ':' type ARROW type
+      { pb_op_load_scalar(p, @1, $6, $8, @8, $10, @10); }
+    | OP_STORE_SCALAR use ',' use '[' use ']' opt_attr_dict ':' type ',' type
+      { pb_op_store_scalar(p, @1, $8, $10, @10, $12, @12); }
     | OP_RETURN
       { pb_op_return(p, @1, 0, 0); }
     | OP_RETURN uses ':' types
@@ -290,6 +300,31 @@ gblock_arg
 
 use
     : SSA { pb_push_use(p, @1); }
+    ;
+
+/* arith.cmpi's predicate before its operands: `slt, %a, %b` (or "slt") */
+arith_pred
+    : %empty           { p->arith_pred = (Span){0, 0}; }
+    | any_ident ','    { p->arith_pred = @1; }
+    | STRING ','       { p->arith_pred = @1; }
+    ;
+
+/* `overflow<nsw, nuw>` or `fastmath<nnan,ninf>`: pushed as one attribute (1), or 0 */
+arith_flags
+    : %empty                              { $$ = 0; }
+    | IDENT '<' { p->nwords = 0; } flag_words '>' { $$ = pb_arith_flags(p, @1, $4, @$); }
+    ;
+
+flag_words
+    : %empty                    { $$ = 0; }
+    | any_ident                 { pb_push_word(p, @1); $$ = 1; }
+    | flag_words ',' any_ident  { pb_push_word(p, @3); $$ = $1 + 1; }
+    ;
+
+/* a cast's `to T` */
+opt_to_type
+    : %empty     { $$ = NULL; @$.begin = @$.end; }
+    | IDENT type { pb_to_keyword(p, @1); $$ = $2; @$ = @2; }
     ;
 
 opt_uses
@@ -451,6 +486,7 @@ attr_key
 any_ident
     : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
+    | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR
     ;
 
 attr_value
@@ -473,6 +509,10 @@ attr_value
     | ARRAY '<' IDENT ':' ints '>' { $$ = pb_attr_dense(p, @3, $5, @$); }
     | HASH '<' any_ident any_ident '>' { $$ = pb_attr_enum(p, @1, @3, @4, @$); }
     | HASH '<' any_ident '>'  { $$ = pb_attr_enum(p, @1, (Span){0, 0}, @3, @$); }
+    /* #arith.overflow<nsw, nuw>, #arith.fastmath<nnan,ninf> */
+    | HASH '<' any_ident ',' { p->nwords = 0; pb_push_word(p, @3); } flag_words '>'
+      { $$ = pb_attr_flags(p, @1, $6 + 1, @$); }
+    | SYMBOL                  { $$ = pb_attr_simple(p, AV_SYMBOL, @1); }
     | type                    { $$ = pb_attr_type(p, $1, @1); }
     ;
 
@@ -521,7 +561,7 @@ static int classify_ident(Parser *p, Span s)
     /* Every op name is dotted or "return": skip the table for the rest. */
     if (n == 4 && memcmp(t, "else", 4) == 0)
         return T_ELSE;
-    if (!memchr(t, '.', n) && !(n == 6 && memcmp(t, "return", 6) == 0))
+    if (!memchr(t, '.', n) && !(n == 6 && memcmp(t, "return", 6) == 0) && !(n == 4 && memcmp(t, "call", 4) == 0))
         return T_IDENT;
     OpKind k = op_lookup(t, n);
     if (k == OP_COUNT)
@@ -530,6 +570,8 @@ static int classify_ident(Parser *p, Span s)
         [SYN_COMPUTE] = T_OP_COMPUTE, [SYN_ALLOC] = T_OP_ALLOC, [SYN_TASSIGN] = T_OP_TASSIGN,
         [SYN_VIEW] = T_OP_VIEW, [SYN_TILEVIEW] = T_OP_TILEVIEW, [SYN_CONSTANT] = T_OP_CONSTANT, [SYN_RETURN] = T_OP_RETURN,
         [SYN_FOR] = T_OP_FOR, [SYN_IF] = T_OP_IF,
+        [SYN_ARITH] = T_OP_ARITH, [SYN_CALL] = T_OP_CALL, [SYN_LOAD_SCALAR] = T_OP_LOAD_SCALAR,
+        [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -563,7 +605,8 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
             return memchr(p->src->text + loc.begin, '.', loc.end - loc.begin) != NULL;
         return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC || t == T_OP_TASSIGN ||
                t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN || t == T_OP_FOR ||
-               t == T_OP_IF;
+               t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
+               t == T_OP_STORE_SCALAR;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -726,6 +769,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
     case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
     case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF:
+    case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -740,6 +784,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_COMPUTE: case YYSYMBOL_OP_ALLOC: case YYSYMBOL_OP_TASSIGN:
     case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
     case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF: case YYSYMBOL_ELSE:
+    case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
         return true;
     default:
         return false;

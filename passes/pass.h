@@ -24,5 +24,8 @@ bool verify_tile_view(DiagEngine *d, Func *f, const Op *op);
 /* The rules of scf.for, scf.if, scf.yield and where func.return may stand
  * (verify_scf.c); false when it reported an error. */
 bool verify_scf(DiagEngine *d, const Func *f, const Op *op);
+/* The rules of the scalar ops (verify_arith.c); mod holds func.call's callees. False
+ * when it reported an error. */
+bool verify_scalar_op(DiagEngine *d, const ModuleOp *mod, const Func *f, const Op *op);
 
 #endif

@@ -957,6 +957,15 @@ static bool verify_tile_views(V *v)
 }
 
 /* One verifier per op class; the op's row and its kind give the per-op data. */
+/* the scalar ops and arith.constant (verify_arith.c) */
+static bool verify_scalar(V *v)
+{
+    if (verify_scalar_op(v->d, v->mod, v->f, v->op))
+        return true;
+    v->errors = true;
+    return false;
+}
+
 /* scf.for, scf.if, scf.yield (verify_scf.c) */
 static bool verify_region_op(V *v)
 {
@@ -987,7 +996,18 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_FOR] = verify_region_op,
     [OC_IF] = verify_region_op,
     [OC_YIELD] = verify_region_op,
-    /* OC_VIEW, OC_CONSTANT: their types say everything (the parser checked them) */
+    /* arith.constant and the scalar ops: verify_arith.c */
+    [OC_CONSTANT] = verify_scalar,
+    [OC_INT_BIN] = verify_scalar,
+    [OC_FLOAT_BIN] = verify_scalar,
+    [OC_FLOAT_UN] = verify_scalar,
+    [OC_CMPI] = verify_scalar,
+    [OC_SELECT] = verify_scalar,
+    [OC_CAST] = verify_scalar,
+    [OC_CALL] = verify_scalar,
+    [OC_LOAD_SCALAR] = verify_scalar,
+    [OC_STORE_SCALAR] = verify_scalar,
+    /* OC_VIEW: its types say everything (the parser checked them) */
 };
 
 
@@ -1071,6 +1091,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             v.d = d;
             v.f = mod->funcs[j];
             v.arch = arch;
+            v.mod = mod;
             const Block *entry = ir_entry(v.f);
             for (uint32_t a = 0; a < entry->nargs; a++)
                 check_decl(&v, entry->args[a], DECL_ARG);

@@ -10,6 +10,7 @@ typedef struct V {
     Func *f;
     const Op *op;
     OptArch arch;
+    const ModuleOp *mod;     /* the op's module: func.call's callees */
     bool errors;
     /* operand by role: value and type; NO_VALUE when the role is empty */
     ValueId val[MAX_ROLES];

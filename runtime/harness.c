@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "ptort.h"
@@ -43,12 +44,12 @@ typedef struct {
 static void usage(FILE *f, const ptort_kernel *k)
 {
     fprintf(f,
-            "usage: %s [--in NAME=FILE]... [--out NAME=FILE]... [--arg NAME=INT]...\n"
+            "usage: %s [--in NAME=FILE]... [--out NAME=FILE]... [--arg NAME=VALUE]...\n"
             "Runs @%s of %s on the CPU with the ptoas runtime.\n"
             "  --in NAME=FILE   fill argument %%NAME from a .npy file (or a raw .bin of the full physical shape)\n"
             "  --out NAME=FILE  write result %%NAME as .npy after the run\n"
             "  --out-float NAME=FILE  the same, decoded to float32 (<f4): bf16, fp8, e8m0, packed fp4 (two per byte)\n"
-            "  --arg NAME=INT   set the index/i64 argument %%NAME\n"
+            "  --arg NAME=VALUE set the scalar argument %%NAME (an integer, or a float for f16/bf16/f32)\n"
             "Without --out, every result is printed.\n",
             "kernel", k->func, k->source);
     fprintf(f, "arguments:");
@@ -476,7 +477,7 @@ static int option(int argc, char **argv, int *i, const char **name, size_t *nlen
         const char *v = NULL;
         if (strcmp(a, opts[k]) == 0) {
             if (*i + 1 >= argc) {
-                fprintf(stderr, "error: option '%s' needs a value NAME=%s\n", opts[k], k == 2 ? "INT" : "FILE");
+                fprintf(stderr, "error: option '%s' needs a value NAME=%s\n", opts[k], k == 2 ? "VALUE" : "FILE");
                 *err = 1;
                 return -1;
             }
@@ -488,7 +489,7 @@ static int option(int argc, char **argv, int *i, const char **name, size_t *nlen
         }
         const char *eq = strchr(v, '=');
         if (!eq || eq == v || !eq[1]) {
-            fprintf(stderr, "error: invalid value '%s' for %s, expected NAME=%s\n", v, opts[k], k == 2 ? "INT" : "FILE");
+            fprintf(stderr, "error: invalid value '%s' for %s, expected NAME=%s\n", v, opts[k], k == 2 ? "VALUE" : "FILE");
             *err = 1;
             return -1;
         }
@@ -498,6 +499,62 @@ static int option(int argc, char **argv, int *i, const char **name, size_t *nlen
         return k;
     }
     return -1;
+}
+
+/* The width of an integer scalar type, 0 for a float type (docs/scalars.md). */
+static unsigned scalar_width(const char *t)
+{
+    static const struct { const char *name; unsigned w; } ints[] = {
+        {"index", 64}, {"i1", 1}, {"i8", 8}, {"i16", 16}, {"i32", 32}, {"i64", 64},
+        {"si8", 8}, {"si16", 16}, {"si32", 32}, {"si64", 64}, {"ui8", 8}, {"ui16", 16}, {"ui32", 32}, {"ui64", 64},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (strcmp(t, ints[i].name) == 0)
+            return ints[i].w;
+    return 0;
+}
+
+/* --arg NAME=VALUE for a scalar argument of any type: an integer in its type's signed or
+ * unsigned range (i1 also true/false), held sign-extended; a float (decimal, hex, inf, nan)
+ * rounded to its type. False after printing why not. */
+static int scalar_value(const ptort_kernel_arg *e, const char *value, ptort_kernel_value *v)
+{
+    const char *t = e->scalar_type ? e->scalar_type : "index";
+    unsigned w = scalar_width(t);
+    char *end;
+    if (!w) {
+        ptort_dtype d = strcmp(t, "f16") == 0 ? PTORT_F16 : strcmp(t, "bf16") == 0 ? PTORT_BF16 : PTORT_F32;
+        errno = 0;
+        double x = strtod(value, &end);
+        if (*end || end == value || isspace((unsigned char)value[0])) {
+            fprintf(stderr, "error: argument '%%%s': '%s' is not a number of type '%s'\n", e->name, value, t);
+            return 0;
+        }
+        v->fscalar = ptort_scalar_round(x, d);
+        return 1;
+    }
+    if (w == 1 && (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)) {
+        v->scalar = value[0] == 't' ? -1 : 0;
+        return 1;
+    }
+    errno = 0;
+    int neg = value[0] == '-';
+    long long sv = 0;
+    unsigned long long uv = 0;
+    if (neg)
+        sv = strtoll(value, &end, 0);
+    else
+        uv = strtoull(value, &end, 0);
+    int bad = errno || *end || end == value || isspace((unsigned char)value[0]) || (!neg && value[0] == '+');
+    long long lo = w >= 64 ? INT64_MIN : -(1LL << (w - 1));
+    unsigned long long hi = w >= 64 ? UINT64_MAX : (1ULL << w) - 1;
+    if (bad || (neg && sv < lo) || (!neg && uv > hi)) {
+        fprintf(stderr, "error: argument '%%%s': '%s' is not an integer of type '%s' (%lld to %llu)\n", e->name, value,
+                t, lo, hi);
+        return 0;
+    }
+    v->scalar = ptort_sext(neg ? (uint64_t)sv : (uint64_t)uv, w);
+    return 1;
 }
 
 static int parse_args(Run *r, int argc, char **argv)
@@ -531,7 +588,7 @@ static int parse_args(Run *r, int argc, char **argv)
                 return 1;
             }
             if (opt == 0 && e->kind == PTORT_KARG_SCALAR) {
-                fprintf(stderr, "error: argument '%%%s' is a scalar: set it with --arg %s=INT\n", e->name, e->name);
+                fprintf(stderr, "error: argument '%%%s' is a scalar: set it with --arg %s=VALUE\n", e->name, e->name);
                 return 1;
             }
             if (opt == 2 && e->kind != PTORT_KARG_SCALAR) {
@@ -545,14 +602,8 @@ static int parse_args(Run *r, int argc, char **argv)
                 }
                 r->in[ei].file = value;
             } else {
-                char *end;
-                errno = 0;
-                long long v = strtoll(value, &end, 0);
-                if (errno || *end || end == value) {
-                    fprintf(stderr, "error: argument '%%%s': invalid integer '%s'\n", e->name, value);
+                if (!scalar_value(e, value, &r->values[e->arg]))
                     return 1;
-                }
-                r->values[e->arg].scalar = v;
                 r->values[e->arg].valid_rows = 1; /* marks it as given */
             }
         } else {
@@ -613,7 +664,12 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
         if (e->arg < 0)
             continue;
         if (e->kind == PTORT_KARG_SCALAR && !r.values[e->arg].valid_rows) {
-            fprintf(stderr, "error: argument '%%%s': missing --arg %s=INT\n", e->name, e->name);
+            fprintf(stderr, "error: argument '%%%s': missing --arg %s=VALUE\n", e->name, e->name);
+            goto done;
+        }
+        if (e->kind == PTORT_KARG_TILE && (e->flags & PTORT_KARG_READ) && !r.in[i].file) {
+            fprintf(stderr, "error: argument '%%%s': missing --in %s=FILE (the kernel reads it before writing it)\n",
+                    e->name, e->name);
             goto done;
         }
         if (e->kind == PTORT_KARG_PTR && !r.in[i].file) {

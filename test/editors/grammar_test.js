@@ -237,7 +237,8 @@ function model(text) {
             } else if (t.text === 'return') {
                 e('keyword.control.return.pto');
             } else if (OPS.has(t.text)) {
-                const dialect = t.text.includes('.') && t.text !== 'tgemv.bias' ? t.text.split('.')[0] : 'pto';
+                const dialect = t.text === 'call' ? 'func'
+                    : t.text.includes('.') && t.text !== 'tgemv.bias' ? t.text.split('.')[0] : 'pto';
                 e(`support.function.op.${dialect}.pto`);
             } else if (DTYPES.has(t.text) && prev && (prev.text === ':' || prev.text === ',' || prev.text === '(' || prev.text === '->')) {
                 e('storage.type.builtin.pto');

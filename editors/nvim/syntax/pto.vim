@@ -61,9 +61,10 @@ exe 'syn match ptoAttrKey "\%({\|,\|{ \|, \)\@2<=' . s:id . '\ze\s*[,}]"'
 exe 'syn match ptoBuiltinType "\%(' . s:nb . '\|\%([0-9?]x\)\@2<=\)' . s:dtypes . s:end . '"'
 
 " Ops of the pto, scf, arith and func dialects (not a key: {pto.entry}), the
-" alias tgemv.bias, and the quoted op name of the generic form.
+" aliases tgemv.bias and call, and the quoted op name of the generic form.
 exe 'syn match ptoOp "' . s:nb . '\%(pto\|scf\|arith\|func\)\.' . s:id . s:end . '\%(\s*[=,}]\)\@!"'
 exe 'syn match ptoOp "' . s:nb . 'tgemv\.bias' . s:end . '\%(\s*[=,}]\)\@!"'
+exe 'syn match ptoOp "' . s:nb . 'call' . s:end . '\%(\s*[=,}]\)\@!"'
 exe 'syn match ptoGenericOp +"\%(pto\|scf\|arith\|func\|builtin\)\.' . s:id . '"\%(\s*(\)\@=+'
 
 " Keywords of the syntax (matches, not :syn keyword, as names hold '.').
