@@ -1513,8 +1513,7 @@ def arith_cmp(kind, pred, ty, a, b):
 def arith_cast(kind, src_ty, dst_ty, v, fail):
     ws, wd = int_width(src_ty), int_width(dst_ty)
     if kind in ('index_cast', 'extsi'):
-        # sign-extension reads i1 true as -1 (mlir-opt folds `extsi true : i1 to i32` to -1)
-        r = -(v & 1) if ws == 1 else sext(v, ws)
+        r = sext(v, ws)
         if kind == 'index_cast' and sext(r, wd) != r:
             fail('index_cast: %d does not fit in %s' % (r, dst_ty))
         return sext(r, wd)
@@ -1541,7 +1540,7 @@ def scalar_arg(ty, text):
         try:
             fr = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            x = float.fromhex(text) if 'x' in text.lower() else float(text)   # C's strtod forms
+            x = float.fromhex(text) if 'x' in text.lower() else float(text)   # C's strtod forms (docs/scalars.md 4)
             return float_round(ty, x)
         if ty == 'f64':
             return float(fr)
@@ -1767,27 +1766,6 @@ class Machine:
             raise RefError('%%%s is not a known integer' % name)
         return v
 
-    def scalar_memory(self, op, res, text, line):
-        """pto.load_scalar %p[%i] : !pto.ptr<T> -> T and pto.store_scalar %v, %p[%i] : !pto.ptr<T>, T
-        (docs/scalars.md 3): element i of the memory behind the pointer; outside it is an error."""
-        names = [n[1:] for n in re.findall(NAME, text.split(':')[0])]
-        ty = text[text.rfind(':') + 1:]
-        if op == 'pto.load_scalar':
-            ptr, idx, dt = names[0], names[1], ty.split('->')[1].strip()
-        else:
-            ptr, idx, dt = names[1], names[2], ty.split(',')[1].strip()
-        arr, i = self.env.get(ptr), self.int_of(idx)
-        if not isinstance(arr, Array):
-            self.fail(line, '%%%s is not a pointer argument' % ptr)
-        if not 0 <= i < len(arr.data):
-            self.fail(line, "'%s': element %d is outside the buffer" % (op, i))
-        if op == 'pto.load_scalar':
-            bits = arr.data[i]
-            self.env[res[0]] = to_float(dt, bits) if dt in FLOAT_FMT else to_int(dt, bits)
-        else:
-            v = self.env[names[0]]
-            arr.data[i] = float_to_bits(dt, v) if dt in FLOAT_FMT else from_int(dt, v)
-
     def arith(self, op, res, text, line):
         """The arith dialect on scalars (MLIR's semantics; undefined behaviour is an error)."""
         env = self.env
@@ -1999,9 +1977,6 @@ class Machine:
         short = op[4:] if op.startswith('pto.') else op
         if short in VEC_OPS:
             self.vector_op(short, text, res, line)
-            return
-        if op in ('pto.load_scalar', 'pto.store_scalar'):
-            self.scalar_memory(op, res, text, line)
             return
         self.fail(line, 'op %s is not modelled' % op)
 
