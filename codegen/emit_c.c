@@ -1326,12 +1326,13 @@ static void emit_op(Emit *e, const Op *op)
  * are assigned all at once from its scf.yield (through temporaries), and the results are
  * those locals after it; an scf.if's results are assigned in each branch. */
 
-static bool is_int_scalar(const Type *t);
+/* Loop-carried and scf results: integers and index (codegen's int64 locals). */
+static bool is_int_scalar(const Type *t) { return int_bits(t) != 0; }
 
 static const Op *emit_block(Emit *e, const Block *b);
 
 /* A new int64 local for scalar value v, declared (uninitialized, or = init) in the body. */
-static const char *scalar_local(Emit *e, ValueId v, const Op *op, const char *init)
+static const char *carried_local(Emit *e, ValueId v, const Op *op, const char *init)
 {
     const Value *x = val(e, v);
     if (!is_int_scalar(x->type)) {
@@ -1386,7 +1387,7 @@ static void emit_for(Emit *e, const Op *op)
             continue;
         }
         const char *init = scalar(e, op->opnds[3 + i], op);
-        if (!init || !(carried[i] = scalar_local(e, body->args[1 + i], op, init)))
+        if (!init || !(carried[i] = carried_local(e, body->args[1 + i], op, init)))
             return;
         e->cexpr[op->res[i]] = carried[i];
     }
@@ -1425,7 +1426,7 @@ static void emit_if(Emit *e, const Op *op)
                 e->buf_of[op->res[i]] = e->buf_of[then->last->opnds[i]];
             continue;
         }
-        if (!(res[i] = scalar_local(e, op->res[i], op, NULL)))
+        if (!(res[i] = carried_local(e, op->res[i], op, NULL)))
             return;
     }
     uint32_t line, col;
