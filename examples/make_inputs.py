@@ -17,7 +17,7 @@ def npy(path, descr, shape, values):
     header = "{'descr': %r, 'fortran_order': False, 'shape': %r, }" % (descr, tuple(shape))
     header += ' ' * (21 - len(repr(shape[0])))
     header += ' ' * (64 - (10 + len(header) + 1) % 64) + '\n'
-    code = {'<f4': 'f', '<f2': 'e', '<u2': 'H', '|i1': 'b', '<i4': 'i'}[descr]
+    code = {'<f4': 'f', '<f2': 'e', '<u2': 'H', '|i1': 'b', '|u1': 'B', '<i4': 'i'}[descr]
     with open(path, 'wb') as f:
         f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode('latin1'))
         f.write(struct.pack('<%d%s' % (len(values), code), *values))
@@ -83,6 +83,14 @@ def main(argv):
     npy(os.path.join(out, 'q_32x128_i8.npy'), '|i1', (32, 128), [rng.randint(-127, 127) for _ in range(32 * 128)])
     npy(os.path.join(out, 'row_scale_32x1_f32.npy'), '<f4', (32, 1), [f32(rng.uniform(0.001, 0.05)) for _ in range(32)])
     npy(os.path.join(out, 'col_scale_1x128_f32.npy'), '<f4', (1, 128), [f32(2.0 ** rng.randint(-3, 3) * rng.uniform(0.5, 1.0)) for _ in range(128)])
+    # mxfp8_tensor: a 70x200 f32 tensor (tails in both directions) and zeroed result buffers
+    npy(os.path.join(out, 'act_70x200_f32.npy'), '<f4', (70, 200), activation(rng, 70, 200))
+    npy(os.path.join(out, 'q_70x200_f8.npy'), '|u1', (70, 200), [0] * (70 * 200))
+    npy(os.path.join(out, 'e_70x7_ui8.npy'), '|u1', (70, 7), [0] * (70 * 7))
+    # dequant_tensor: 70x200 int8 codes, one scale per column, a zeroed f32 result
+    npy(os.path.join(out, 'w_70x200_i8.npy'), '|i1', (70, 200), [rng.randint(-127, 127) for _ in range(70 * 200)])
+    npy(os.path.join(out, 'w_scale_1x200_f32.npy'), '<f4', (1, 200), [f32(rng.uniform(0.001, 0.02)) for _ in range(200)])
+    npy(os.path.join(out, 'y_70x200_f32.npy'), '<f4', (70, 200), [0.0] * (70 * 200))
     print('make_inputs.py: wrote the example inputs to %s' % out)
     return 0
 
