@@ -69,6 +69,8 @@ typedef void (*ptort_vcred_fn)(const uint8_t *src, int64_t sstride, int64_t rows
                                int first, float init, float *acc);
 typedef void (*ptort_vrred_fn)(const uint8_t *src, int64_t sstride, int64_t rows, int64_t n,
                                int first, float init, float *out, float *buf);
+/* Fills N elements of SIZE bytes at P with the element E; 0 when there is no such kernel. */
+int ptort_vecz_fill(uint8_t *p, int size, int64_t n, const uint8_t *e);
 typedef void (*ptort_vcvt_fn)(const void *s, void *d, int64_t n, int sat, ptort_rmode rm);
 ptort_vcvt_fn ptort_vecz_cvt(ptort_dtype sdt, ptort_dtype ddt, ptort_rmode rm);
 ptort_vcred_fn ptort_vecz_cred(ptort_vop op, ptort_dtype sdt, ptort_dtype ddt);

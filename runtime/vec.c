@@ -995,6 +995,8 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
  * compiler turns into vector stores. */
 VK_OPT static void fill_elems(uint8_t *p, int size, int64_t n, const uint8_t *e)
 {
+    if (ptort_vecz_fill(p, size, n, e))
+        return;
     if (size == 4) {
         uint32_t v, *q = (uint32_t *)(void *)p;
         memcpy(&v, e, 4);

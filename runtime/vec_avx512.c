@@ -622,6 +622,28 @@ ZT static void zv_f16_f32(const void *ps, void *pd, int64_t n, int sat, ptort_rm
     }
 }
 
+/* ---- fills (texpands, trowexpand / tcolexpand without an op) ---------------------------- */
+
+ZT static void z_fill(uint8_t *p, int size, int64_t n, const uint8_t *e)
+{
+    uint32_t v = 0;
+    memcpy(&v, e, (size_t)size);
+    __m512i x = size == 4 ? _mm512_set1_epi32((int)v) : size == 2 ? _mm512_set1_epi16((short)v)
+                                                                   : _mm512_set1_epi8((char)v);
+    int64_t bytes = n * size, i = 0;
+    for (; i + 256 <= bytes; i += 256) {
+        _mm512_storeu_si512((void *)(p + i), x);
+        _mm512_storeu_si512((void *)(p + i + 64), x);
+        _mm512_storeu_si512((void *)(p + i + 128), x);
+        _mm512_storeu_si512((void *)(p + i + 192), x);
+    }
+    for (; i < bytes; i += 64) {
+        int64_t k = bytes - i;
+        __mmask64 m = k >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << k) - 1);
+        _mm512_mask_storeu_epi8(p + i, m, x);
+    }
+}
+
 /* ---- tables ----------------------------------------------------------------------------- */
 
 static const ptort_vbin_fn zbin[PTORT_NUM_VOPS][PTORT_NUM_DTYPES] = {
@@ -642,6 +664,14 @@ static const ptort_vun_fn zun[PTORT_NUM_VOPS][PTORT_NUM_DTYPES] = {
 ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt)
 {
     return ptort_use_avx512() ? zbin[op][dt] : NULL;
+}
+
+int ptort_vecz_fill(uint8_t *p, int size, int64_t n, const uint8_t *e)
+{
+    if (!ptort_use_avx512())
+        return 0;
+    z_fill(p, size, n, e);
+    return 1;
 }
 
 ptort_vcvt_fn ptort_vecz_cvt(ptort_dtype sdt, ptort_dtype ddt, ptort_rmode rm)
@@ -703,6 +733,12 @@ ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt)
 {
     (void)op, (void)dt;
     return NULL;
+}
+
+int ptort_vecz_fill(uint8_t *p, int size, int64_t n, const uint8_t *e)
+{
+    (void)p, (void)size, (void)n, (void)e;
+    return 0;
 }
 
 ptort_vcvt_fn ptort_vecz_cvt(ptort_dtype sdt, ptort_dtype ddt, ptort_rmode rm)

@@ -2,9 +2,12 @@
  * ref_fp.h on every fp32 bit pattern (or every Nth with --stride N), tcvt f32 -> f16, bf16,
  * i16 and i32 on every pattern and f16 -> i8 / u8 on every f16 pattern in every rmode and
  * saturation setting, the tcvt sweeps once per kernel set (AVX-512 where the CPU has it,
- * AVX2, portable). `make test-exhaustive` runs it with --stride 1. Exit status 0 iff there
- * is no mismatch.
+ * AVX2, portable); trsqrt f32 on every pattern against the simulator's formula, and the
+ * f16 / bf16 binary ops on every pair of patterns (every Nth right operand) on the CPU's
+ * widest kernel set against the portable one. `make test-exhaustive` runs it with
+ * --stride 1. Exit status 0 iff there is no mismatch.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +64,99 @@ static uint64_t cvt16_sweep(uint64_t *checked)
                 n += 2;
             }
         }
+    ptort_ctx_free(ctx);
+    *checked = n;
+    return bad;
+}
+
+/* trsqrt f32 on every STRIDE-th pattern, 2^18 per call, with the kernels the CPU picks:
+ * (float)(1.0 / sqrt((double)x)) bit for bit. */
+static uint64_t rsqrt_sweep(uint64_t stride, uint64_t *checked)
+{
+    enum { N = 512 };
+    int64_t sizes[PTORT_NUM_LOCS] = {4 << 20, 0, 0, 0, 0, 0, 0};
+    ptort_ctx *ctx = ptort_ctx_new(PTORT_A5, sizes);
+    if (!ctx)
+        return 1;
+    ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_F32, N, N, 0);
+    ptort_tile dst = ptort_tile_make(PTORT_VEC, PTORT_F32, N, N, 4 * N * N);
+    uint32_t *x = (uint32_t *)(void *)ptort_mem(ctx, PTORT_VEC, NULL), *y = x + N * N;
+    uint64_t bad = 0, n = 0, next = 0, end = 1ull << 32;
+    while (next < end) {
+        int64_t filled = 0;
+        for (; filled < N * N && next < end; filled++, next += stride)
+            x[filled] = (uint32_t)next;
+        for (int64_t i = filled; i < N * N; i++)
+            x[i] = 0;
+        if (ptort_vunary(ctx, PTORT_VOP_RSQRT, &src, &dst)) {
+            fprintf(stderr, "rsqrt_sweep: %s\n", ptort_error(ctx));
+            bad++;
+            break;
+        }
+        for (int64_t i = 0; i < filled; i++) {
+            float f;
+            memcpy(&f, &x[i], 4);
+            float r = (float)(1.0 / sqrt((double)f));
+            uint32_t want;
+            memcpy(&want, &r, 4);
+            if (y[i] != want && bad++ < 10)
+                fprintf(stderr, "trsqrt mismatch at 0x%08x: 0x%08x want 0x%08x\n", x[i], y[i], want);
+        }
+        n += (uint64_t)filled;
+    }
+    ptort_ctx_free(ctx);
+    *checked = n;
+    return bad;
+}
+
+/* tadd, tsub, tmul, tdiv, tmax and tmin on f16 and bf16: every left operand against every
+ * STRIDE-th right operand, the widest kernel set against the portable one, byte for byte. */
+static uint64_t binary16_sweep(uint64_t stride, uint64_t *checked)
+{
+    int64_t sizes[PTORT_NUM_LOCS] = {4 << 20, 0, 0, 0, 0, 0, 0};
+    ptort_ctx *ctx = ptort_ctx_new(PTORT_A5, sizes);
+    if (!ctx)
+        return 1;
+    uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
+    uint16_t *xa = (uint16_t *)(void *)mem, *xb = xa + 65536;
+    const uint8_t *d0 = mem + 4 * 65536, *d1 = mem + 6 * 65536;
+    uint64_t bad = 0, n = 0;
+    for (int i = 0; i < 65536; i++)
+        xa[i] = (uint16_t)i;
+    for (int bf = 0; bf < 2; bf++) {
+        ptort_dtype dt = bf ? PTORT_BF16 : PTORT_F16;
+        ptort_tile a = ptort_tile_make(PTORT_VEC, dt, 256, 256, 0);
+        ptort_tile b = ptort_tile_make(PTORT_VEC, dt, 256, 256, 2 * 65536);
+        ptort_tile d[2] = {ptort_tile_make(PTORT_VEC, dt, 256, 256, 4 * 65536),
+                           ptort_tile_make(PTORT_VEC, dt, 256, 256, 6 * 65536)};
+        for (uint64_t yv = 0; yv < 65536; yv += stride) {
+            for (int i = 0; i < 65536; i++)
+                xb[i] = (uint16_t)yv;
+            for (int op = PTORT_VOP_ADD; op <= PTORT_VOP_MIN; op++) {
+                for (int path = 0; path < 2; path++) {
+                    ptort_force_portable = path;
+                    if (ptort_vbinary(ctx, (ptort_vop)op, &a, &b, &d[path])) {
+                        fprintf(stderr, "binary16_sweep: %s\n", ptort_error(ctx));
+                        ptort_force_portable = 0;
+                        ptort_ctx_free(ctx);
+                        return bad + 1;
+                    }
+                }
+                ptort_force_portable = 0;
+                if (memcmp(d0, d1, 2 * 65536) != 0) {
+                    for (int i = 0; i < 65536; i++) {
+                        uint16_t g, w;
+                        memcpy(&g, d0 + 2 * i, 2);
+                        memcpy(&w, d1 + 2 * i, 2);
+                        if (g != w && bad++ < 10)
+                            fprintf(stderr, "%s op %d 0x%04x, 0x%04x: 0x%04x, portable 0x%04x\n",
+                                    bf ? "bf16" : "f16", op, i, (unsigned)yv, g, w);
+                    }
+                }
+                n += 65536;
+            }
+        }
+    }
     ptort_ctx_free(ctx);
     *checked = n;
     return bad;
@@ -168,5 +264,11 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     set_path(0);
-    return bad || kbad || cbad ? 1 : 0;
+    uint64_t rchecked = 0, rbad = rsqrt_sweep(stride, &rchecked);
+    printf("exhaustive (stride %llu): %llu trsqrt f32 results checked, %llu mismatches\n",
+           (unsigned long long)stride, (unsigned long long)rchecked, (unsigned long long)rbad);
+    uint64_t bchecked = 0, bbad = binary16_sweep(stride, &bchecked);
+    printf("exhaustive (stride %llu): %llu f16/bf16 binary results checked against the portable kernels, %llu mismatches\n",
+           (unsigned long long)stride, (unsigned long long)bchecked, (unsigned long long)bbad);
+    return bad || kbad || cbad || rbad || bbad ? 1 : 0;
 }

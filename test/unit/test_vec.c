@@ -423,6 +423,40 @@ static void rsqrt_f32_patterns(void)
     CHECK(bad == 0);
 }
 
+/* texpands on every kernel set: element sizes 1, 2 and 4, valid widths 1 .. 200 of a
+ * 3 x 256 tile (so the last stores are partial) and one dense tile; every valid element is
+ * the scalar, every other byte keeps its sentinel. */
+static void expands_fill(void)
+{
+    static const ptort_dtype dts[] = {PTORT_I8, PTORT_F16, PTORT_F32};
+    int bad = 0;
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        for (size_t k = 0; k < 3; k++) {
+            int esz = ptort_dtype_size(dts[k]);
+            for (int w = 1; w <= 200; w += (w < 70 ? 1 : 13)) {
+                ptort_tile d = T(dts[k], 3, 256, 0);
+                d.valid_cols = w;
+                if (w == 200)
+                    d = T(dts[k], 3, 200, 0);            /* dense: one run of 600 */
+                memset(vec(a5), 0xEE, 4096);
+                CHECK(ptort_texpands(a5, 0xA1B2C3D4u, &d) == PTORT_OK);
+                const uint8_t want[4] = {0xD4, 0xC3, 0xB2, 0xA1};
+                for (int64_t b = 0; b < 4096; b++) {
+                    int64_t r = b / (d.cols * esz), c = b % (d.cols * esz) / esz;
+                    int in = r < 3 && c < w;
+                    uint8_t e = in ? want[b % esz] : 0xEE;
+                    if (vec(a5)[b] != e && bad++ < 3)
+                        fprintf(stderr, "    texpands path %d size %d width %d byte %lld: 0x%02x\n",
+                                path, esz, w, (long long)b, vec(a5)[b]);
+                }
+            }
+        }
+    }
+    set_path(0);
+    CHECK(bad == 0);
+}
+
 static void unary_f32(void)
 {
     ptort_tile s = T(PTORT_F32, 1, 64, 0), d = T(PTORT_F32, 1, 64, 256);
@@ -1018,6 +1052,7 @@ int main(void)
     unary_f32();
     unary_exhaustive();
     binary16_patterns();
+    expands_fill();
     rsqrt_f32_patterns();
     reductions();
     broadcasts();
