@@ -658,6 +658,10 @@ static void draft_init(Parser *p, Draft *d, Span name, uint8_t form, uint32_t nu
     d->kind = kind_of(p, name);
     d->form = form;
     d->name = name;
+    if (nuses > p->nuses) { /* operands lost to error recovery (already reported) */
+        nuses = (uint32_t)p->nuses;
+        d->bad = true;
+    }
     d->n = nuses;
     d->uses = p->uses + p->nuses - nuses;
     d->nattrs = nattrs;
@@ -1258,6 +1262,11 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
 {
     Draft d;
     draft_init(p, &d, name, FORM_L2, nuses, nattrs);
+    if (d.bad || (size_t)nparams + nresults > p->ntys) { /* stacks cut by error recovery */
+        d.rtys = NULL;
+        emit_broken(p, &d);
+        return;
+    }
     const Type *const *params = p->tys + p->ntys - nresults - nparams;
     const Type *const *rtys = p->tys + p->ntys - nresults;
     if (d.kind == OP_COUNT) {
@@ -1616,10 +1625,22 @@ static void region_pop(Parser *p)
     RESTORE(fr, bargs, nbargs);
 }
 
+/* Regions still open at the end of the input (already reported): their saved
+ * stacks are freed, not restored (the parser's own stacks are gone by now). */
 void pb_frames_free(Parser *p)
 {
-    while (p->nframes)
-        region_pop(p);
+    for (size_t i = 0; i < p->nframes; i++) {
+        Frame *fr = &p->frames[i];
+        free(fr->uses);
+        free(fr->tys);
+        free(fr->attrs);
+        free(fr->avals);
+        free(fr->ints);
+        free(fr->results);
+        free(fr->kws);
+        free(fr->bargs);
+    }
+    p->nframes = 0;
     free(p->frames);
 }
 
