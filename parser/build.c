@@ -1739,6 +1739,9 @@ void pb_if_then(Parser *p, Span name, uint32_t nres)
 void pb_if_else(Parser *p, Span kw)
 {
     (void)kw;
+    /* after error recovery the then-region may be closed already (reported) */
+    if (!p->nframes || !p->frames[p->nframes - 1].op || p->frames[p->nframes - 1].op->kind != OP_SCF_IF)
+        return;
     Op *op = p->frames[p->nframes - 1].op;
     region_pop(p);
     region_push(p, op, &op->regions[1]);
