@@ -3,6 +3,7 @@
  * diagnostics engine and returns false when it reported an error. */
 #ifndef PTOAS_PASS_H
 #define PTOAS_PASS_H
+#include <stdarg.h>
 #include "ir.h"
 #include "options.h"
 #include "target.h"
@@ -24,6 +25,10 @@ bool verify_tile_view(DiagEngine *d, Func *f, const Op *op);
 /* The rules of scf.for, scf.if, scf.yield and where func.return may stand
  * (verify_scf.c); false when it reported an error. */
 bool verify_scf(DiagEngine *d, const Func *f, const Op *op);
+
+/* Reports "'NAME' op MSG" at op's name (every verifier's form; NAME is the op's
+ * spelling as written when it differs from the table's). Returns false. */
+bool verify_report(DiagEngine *d, const Op *op, const char *name, const char *fmt, va_list ap);
 /* The rules of the scalar ops (verify_arith.c); mod holds func.call's callees. False
  * when it reported an error. */
 bool verify_scalar_op(DiagEngine *d, const ModuleOp *mod, const Func *f, const Op *op);

@@ -37,16 +37,22 @@ static void put_dim(char *buf, size_t n, int64_t x)
         snprintf(buf, n, "?");
 }
 
+bool verify_report(DiagEngine *d, const Op *op, const char *name, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_error(d, op->name_span, "'%s' op %s", name ? name : op_info(op->kind)->name, msg);
+    return false;
+}
+
 /* Reports "'op' op MSG" at the op name and a note at role's definition. */
 bool verify_op_error(V *v, int role, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    verify_report(v->d, v->op, NULL, fmt, ap);
     va_end(ap);
     const OpInfo *in = op_info(v->op->kind);
-    diag_error(v->d, v->op->name_span, "'%s' op %s", in->name, msg);
     if (role >= 0 && v->val[role] != NO_VALUE)
         diag_note(v->d, v->f->values[v->val[role]].def, "%s defined here", in->role[role]);
     v->errors = true;

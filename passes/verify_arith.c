@@ -20,12 +20,10 @@ typedef struct AV {
 static bool afail(AV *a, const char *fmt, ...) DIAG_PRINTF(2, 3);
 static bool afail(AV *a, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    verify_report(a->d, a->op, a->name, fmt, ap);
     va_end(ap);
-    diag_error(a->d, a->op->name_span, "'%s' op %s", a->name, msg);
     return false;
 }
 

@@ -16,12 +16,10 @@ typedef struct S {
 static bool fail(S *s, const char *fmt, ...) DIAG_PRINTF(2, 3);
 static bool fail(S *s, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    verify_report(s->d, s->op, NULL, fmt, ap);
     va_end(ap);
-    diag_error(s->d, s->op->name_span, "'%s' op %s", op_info(s->op->kind)->name, msg);
     return false;
 }
 

@@ -16,12 +16,10 @@ typedef struct VV {
 static bool vfail(VV *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
 static bool vfail(VV *v, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    verify_report(v->d, v->op, NULL, fmt, ap);
     va_end(ap);
-    diag_error(v->d, v->op->name_span, "'%s' op %s", op_info(v->op->kind)->name, msg);
     return false;
 }
 
