@@ -208,6 +208,7 @@ typedef struct Emit {
     /* the function being emitted */
     const Func *f;
     StrBuf body;
+    StrBuf hoist;          /* declarations at the top of the function (loop-invariant caches) */
     CNames local;
     int *buf_of;           /* value -> buffer, -1 */
     Buf *bufs;
@@ -982,6 +983,24 @@ static int view_source(Emit *e, const Op *op, ValueId src, const char **expr)
     return *expr ? e->buf_of[src] : -1;
 }
 
+/* A subview inside an scf.for whose source descriptor and offsets are the same at every
+ * execution of it in one call: a static descriptor (not a view, not rebound, no dynamic valid
+ * shape) and offsets defined in the function's entry block. */
+static bool subview_invariant(Emit *e, const Op *op, int src_buf, uint32_t first_offset)
+{
+    const Buf *b = &e->bufs[src_buf];
+    if (b->view || b->mut || b->vr || b->vc)
+        return false;
+    const Block *entry = ir_entry(e->f);
+    for (uint32_t i = 0; i < 2; i++)
+        if (val(e, op->opnds[first_offset + i])->block != entry)
+            return false;
+    for (const Block *in = op->parent; in != entry; in = ir_block_owner(in)->parent)
+        if (ir_block_owner(in)->kind == OP_SCF_FOR)
+            return true;
+    return false;
+}
+
 /* %r = pto.treshape %src : T1 -> T2 and %r = pto.subview %src[%i, %j] sizes [R, C]
  * (valid [%vr, %vc])? : T1 -> T2. */
 static void emit_view(Emit *e, const Op *op, bool subview)
@@ -1035,10 +1054,37 @@ static void emit_view(Emit *e, const Op *op, bool subview)
             valid[i] = arena_str(e, "%lld", (long long)tv[i]);
         }
     }
-    begin_call(e, op);
+    const char *h = NULL, *k = NULL;
+    if (subview_invariant(e, op, pb, first)) {
+        /* Everything but the valid shape is the same at every execution in the loop: the first
+         * one calls the runtime (which checks it all) and keeps the descriptor in h_; later ones
+         * copy it and set the valid shape, and call the runtime again only when that is outside
+         * the sizes, so that it reports the error at this op as before. */
+        h = unique_name(&e->local, "h_", rv->name.p, rv->name.len);
+        k = unique_name(&e->local, "k_", rv->name.p, rv->name.len);
+        sb_printf(&e->hoist, "    ptort_tile %s = %s;\n    int %s = 0;\n", h, sx + 1, k); /* sx: "&NAME" */
+        uint32_t line, col;
+        source_line_col(e->src, op->name_span.begin, &line, &col);
+        sb_printf(&e->body, "    /* %u:%u pto.subview */\n", line + 1, col + 1);
+        /* the range test of each valid size that is not a constant (verified in range) */
+        sb_printf(&e->body, "    if (!%s", k);
+        int64_t size[2] = {t->rows, t->cols}, cv;
+        for (int i = 0; i < 2; i++)
+            if (vv[i] != NO_VALUE && !const_int(e, vv[i], &cv))
+                sb_printf(&e->body, " || %s < 0 || %s > %lld", valid[i], valid[i], (long long)size[i]);
+        sb_puts(&e->body, ") {\n    st = ");
+        e->calls = true;
+    } else {
+        begin_call(e, op);
+    }
     sb_printf(&e->body, "ptort_tile_subview(ctx, %s, %s, %s, %lld, %lld, %s, %s, &%s)", sx, off[0], off[1],
               (long long)t->rows, (long long)t->cols, valid[0], valid[1], local);
     end_call(e, op);
+    if (h)
+        sb_printf(&e->body,
+                  "    %s = %s;\n    %s = 1;\n    } else {\n    %s = %s;\n    %s.valid_rows = %s;\n"
+                  "    %s.valid_cols = %s;\n    }\n",
+                  h, local, k, local, h, local, valid[0], local, valid[1]);
     add_view_buf(e, r, rv->type, pb, local);
 }
 
@@ -1547,6 +1593,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     e->f = f;
     memset(&e->local, 0, sizeof e->local);
     e->body.len = 0;
+    e->hoist.len = 0;
     e->calls = false;
     e->nbufs = 0;
     e->ndescs = 0;
@@ -1730,6 +1777,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             sb_puts(c, "    ptort_status st;\n");
         else
             sb_puts(c, "    (void)ctx;\n");
+        sb_putn(c, e->hoist.p, e->hoist.len);
         put_indented(c, e->body.p, e->body.len);
         sb_puts(c, "    return PTORT_OK;\n}\n");
 
@@ -1943,6 +1991,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
     sb_free(&e.decls);
     sb_free(&e.code);
     sb_free(&e.body);
+    sb_free(&e.hoist);
     cnames_free(&e.global);
     return ok;
 }
