@@ -4,7 +4,8 @@
  *   runtime KERNEL SHAPE: X.XX GB/s, Y.YY x memcpy
  * where GB/s counts the source bytes read per op (for tgemv.bias the rhs matrix) and the
  * memcpy figure copies a buffer of the same size in the same run. Each figure is the best of
- * several timed rounds of enough iterations to last a few milliseconds.
+ * several timed rounds of enough iterations to last a few milliseconds. An argument limits
+ * the run to the kernels whose name contains it (`bench_runtime vec.t`).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,10 +60,14 @@ static double timed(KernelFn fn, void *arg, int iters)
     return (now() - t0) / iters;
 }
 
+static const char *filter;
+
 /* The kernel and memcpy are timed in alternating rounds (so that both see the same machine
  * load) and the best round of each is kept. */
 static void report(const char *kernel, const char *shape, KernelFn fn, void *arg, size_t bytes)
 {
+    if (filter && !strstr(kernel, filter))
+        return;
     /* 64-byte aligned buffers: misaligned ones make memcpy erratic on some CPUs. */
     size_t cap = (bytes + 63) / 64 * 64;
     Copy c = {aligned_alloc(64, cap), aligned_alloc(64, cap), bytes};
@@ -334,8 +339,9 @@ static void bench_vector_ops(ptort_ctx *a5)
     bench_vec(a5, "vec.tcvt.f16.f32", 7, PTORT_VOP_ADD, PTORT_F16, PTORT_F32);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    filter = argc > 1 ? argv[1] : NULL;
     ptort_ctx *a5 = ptort_ctx_new(PTORT_A5, NULL);
     /* The K=512 x N=128 f16 rhs is 128 KiB: give L0B room for it (--mem-size right=...). */
     int64_t sizes[PTORT_NUM_LOCS] = {0, 0, 0, 262144, 0, 0, 0};

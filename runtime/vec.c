@@ -1094,6 +1094,57 @@ static int lead_nan(ptort_dtype s, ptort_dtype d, uint32_t x0, uint32_t *bits)
     return 1;
 }
 
+/* Stores the N accumulators ACC as elements of DT at P, P + STEP, ... (STEP in elements):
+ * store_acc for each, but a contiguous run (STEP 1) converts as a whole with the tcvt
+ * kernels, whose f32 -> f16 / bf16 rounding is store_acc's (RNE, NaN kept quiet). */
+static void store_accs(uint8_t *p, int64_t step, ptort_dtype dt, const Acc *acc, int64_t n)
+{
+    int dsz = ptort_dtype_size(dt);
+    if (step != 1) {
+        for (int64_t i = 0; i < n; i++)
+            store_acc(p + i * step * dsz, dt, acc[i]);
+        return;
+    }
+    const VecKernels *k = kernels();
+    switch (dt) {
+    case PTORT_F16:
+    case PTORT_BF16: {
+        CvtFn f = ptort_vecz_cvt(PTORT_F32, dt, PTORT_RM_RINT);
+        if (!f)
+            f = dt == PTORT_F16 ? k->cvt_f32_f16 : k->cvt_f32_bf16;
+        f(acc, p, n, 0, PTORT_RM_RINT);
+        break;
+    }
+    case PTORT_F32:
+    case PTORT_I32:
+        memcpy(p, acc, (size_t)n * 4);
+        if (dt == PTORT_F32) {
+            uint32_t *q = (uint32_t *)(void *)p;
+            int any = 0;
+            for (int64_t i = 0; i < n; i++)
+                any |= (q[i] & 0x7FFFFFFFu) > 0x7F800000u;
+            for (int64_t i = 0; any && i < n; i++)       /* store_acc: a NaN result is quiet */
+                q[i] |= (q[i] & 0x7FFFFFFFu) > 0x7F800000u ? 0x00400000u : 0u;
+        }
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++)
+            store_elem(p, dsz, i, (uint32_t)acc[i].i);
+        break;
+    }
+}
+
+/* Whether any of the N elements of DT at P, P + STRIDE bytes, ... is a float NaN. */
+static int any_nan(const uint8_t *p, int64_t stride, ptort_dtype dt, int64_t n)
+{
+    int size = ptort_dtype_size(dt), any = 0;
+    uint32_t mag = dt == PTORT_F32 ? 0x7FFFFFFFu : 0x7FFFu;
+    uint32_t inf = dt == PTORT_F32 ? 0x7F800000u : dt == PTORT_F16 ? 0x7C00u : 0x7F80u;
+    for (int64_t i = 0; i < n; i++)
+        any |= (load_elem(p + i * stride, size, 0) & mag) > inf;
+    return any;
+}
+
 static ptort_status reduce_checks(ptort_ctx *ctx, const char *op, ptort_vop vop, int row,
                                   const ptort_tile *src, const ptort_tile *tmp,
                                   const ptort_tile *dst)
@@ -1188,20 +1239,22 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         ff(sb, sstride, rows, n, first, 0.0f, &out[0].f, &out[rows].f);
     else
         fi(sb, sstride, rows, n, first, 0, &out[0].i, &out[rows].i);
-    Layout l;
-    layout_of(dst, &l);
+    /* dst is none_box: row r at r * (row-major ? row stride : 1) */
     int dsz = ptort_dtype_size(dst->dtype), ssz = ptort_dtype_size(src->dtype);
     uint8_t *db = tile_base(ctx, dst);
-    int64_t c0 = layout_col_off(&l, 0);
+    int64_t step = dst->blayout == PTORT_BL_ROW_MAJOR ? tile_row_stride(dst) : 1;
+    /* max/min of a row starting with NaN is that NaN, bit for bit */
+    if (!(first && isf && any_nan(sb, sstride, src->dtype, rows))) {
+        store_accs(db, step, dst->dtype, out, rows);
+        return PTORT_OK;
+    }
     for (int64_t r = 0; r < rows; r++) {
-        uint8_t *p = db + (layout_row_off(&l, r) + c0) * dsz;
-        /* max/min of a row starting with NaN is that NaN, bit for bit */
+        uint8_t *p = db + r * step * dsz;
         uint32_t nb;
-        if (first && isf && lead_nan(src->dtype, dst->dtype, load_elem(sb + r * sstride, ssz, 0), &nb)) {
+        if (lead_nan(src->dtype, dst->dtype, load_elem(sb + r * sstride, ssz, 0), &nb))
             store_elem(p, dsz, 0, nb);
-            continue;
-        }
-        store_acc(p, dst->dtype, out[r]);
+        else
+            store_acc(p, dst->dtype, out[r]);
     }
     return PTORT_OK;
 }
@@ -1253,19 +1306,21 @@ ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     } else {
         fi(sb, sstride, rows, n, first, 0, &acc[0].i);
     }
-    Layout l;
-    layout_of(dst, &l);
+    /* dst is none_box: column j at j * (row-major ? 1 : its column stride) */
     int dsz = ptort_dtype_size(dst->dtype), ssz = ptort_dtype_size(src->dtype);
     uint8_t *db = tile_base(ctx, dst);
-    int64_t r0 = layout_row_off(&l, 0);
+    int64_t step = dst->blayout == PTORT_BL_ROW_MAJOR ? 1 : dst->rows + (dst->compact == PTORT_COMPACT_ROW_PLUS_ONE);
+    if (!(first && isf && rows > 0 && any_nan(sb, ssz, src->dtype, n))) {
+        store_accs(db, step, dst->dtype, acc, n);
+        return PTORT_OK;
+    }
     for (int64_t j = 0; j < n; j++) {
-        uint8_t *p = db + (r0 + layout_col_off(&l, j)) * dsz;
+        uint8_t *p = db + j * step * dsz;
         uint32_t nb;
-        if (first && isf && lead_nan(src->dtype, dst->dtype, load_elem(sb, ssz, j), &nb)) {
+        if (lead_nan(src->dtype, dst->dtype, load_elem(sb, ssz, j), &nb))
             store_elem(p, dsz, 0, nb);
-            continue;
-        }
-        store_acc(p, dst->dtype, acc[j]);
+        else
+            store_acc(p, dst->dtype, acc[j]);
     }
     return PTORT_OK;
 }

@@ -654,6 +654,94 @@ static void reductions(void)
     CHECK_STATUS(a5, ptort_vrowreduce(a5, PTORT_VOP_ADD, &s, NULL, &d), PTORT_E_ARG, "not sum");
 }
 
+/* Where reduction results land: contiguous destinations are converted as a whole, strided
+ * ones (a row-major [R, 8] row-reduction dst, a column-major [2, C] column-reduction dst)
+ * element by element; positions between the results keep their bytes. On every path. */
+static void reduction_stores(void)
+{
+    /* f32 4 x 16, valid 4 x 3: row r is (r + 1, 0.5, -0.25); row 3 has the signalling NaN
+     * 0x7F800001 in column 1, which the sum quiets: 0x7FC00001 */
+    ptort_tile s = T(PTORT_F32, 4, 16, 0);
+    s.valid_cols = 3;
+    float x[64] = {0};
+    for (int r = 0; r < 4; r++) {
+        x[r * 16] = (float)(r + 1);
+        x[r * 16 + 1] = 0.5f;
+        x[r * 16 + 2] = -0.25f;
+    }
+    fill_f32(&s, x, 4, 16);
+    uint32_t snan = 0x7F800001u;
+    memcpy(vec(a5) + (3 * 16 + 1) * 4, &snan, 4);
+    ptort_tile rs = T(PTORT_F32, 4, 8, 4096), rc = T(PTORT_F32, 8, 1, 8192);
+    rs.valid_cols = 1;
+    rc.blayout = PTORT_BL_COL_MAJOR;
+    rc.valid_rows = 4;
+    /* bf16 3 x 16, valid 3 x 5, column max into a column-major [2, 16] dst (stride 2):
+     * columns (1, 2, -3), (-0, +0, -0), (0x7F81 sNaN, 1, 2), (Inf, 1, -Inf), (-1, -2, -0.5) */
+    ptort_tile b = T(PTORT_BF16, 3, 16, 12288), bc = T(PTORT_BF16, 2, 16, 16384);
+    b.valid_cols = bc.valid_cols = 5;
+    bc.blayout = PTORT_BL_COL_MAJOR;
+    bc.valid_rows = 1;
+    uint16_t bx[48] = {0x3F80, 0x8000, 0x7F81, 0x7F80, 0xBF80};
+    uint16_t b1[5] = {0x4000, 0x0000, 0x3F80, 0x3F80, 0xC000};
+    uint16_t b2[5] = {0xC040, 0x8000, 0x4000, 0xFF80, 0xBF00};
+    memcpy(bx + 16, b1, sizeof b1);
+    memcpy(bx + 32, b2, sizeof b2);
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        memset(vec(a5) + 4096, 0x5A, 128);
+        memset(vec(a5) + 8192, 0x5A, 32);
+        CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &s, NULL, &rs) == PTORT_OK);
+        CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &s, NULL, &rc) == PTORT_OK);
+        for (int r = 0; r < 3; r++) {
+            /* (r + 1) + 0.5 - 0.25 */
+            CHECK(rd_f32(4096 + 32 * r) == (float)r + 1.25f);
+            CHECK(rd_f32(8192 + 4 * r) == (float)r + 1.25f);
+            CHECK_EQ(rd32(4096 + 32 * r + 4), 0x5A5A5A5Au);
+        }
+        CHECK_EQ(rd32(4096 + 96), 0x7FC00001u);
+        CHECK_EQ(rd32(8192 + 12), 0x7FC00001u);
+        CHECK_EQ(rd32(8192 + 16), 0x5A5A5A5Au);
+        memcpy(vec(a5) + 12288, bx, sizeof bx);
+        memset(vec(a5) + 16384, 0x5A, 64);
+        CHECK(ptort_vcolreduce(a5, PTORT_VOP_MAX, &b, NULL, &bc) == PTORT_OK);
+        /* 2, -0 (the first of equal values), the leading NaN itself, Inf, -0.5 */
+        static const uint16_t want[5] = {0x4000, 0x8000, 0x7F81, 0x7F80, 0xBF00};
+        for (int j = 0; j < 5; j++) {
+            CHECK_EQ(rd16(16384 + 4 * j), want[j]);
+            CHECK_EQ(rd16(16384 + 4 * j + 2), 0x5A5Au);
+        }
+        CHECK_EQ(rd16(16384 + 20), 0x5A5Au);
+        /* no NaN: the contiguous bf16 dst is converted as a whole */
+        ptort_tile b4 = b, bd = T(PTORT_BF16, 1, 16, 16384);
+        b4.valid_cols = bd.valid_cols = 2;
+        memset(vec(a5) + 16384, 0x5A, 32);
+        CHECK(ptort_vcolreduce(a5, PTORT_VOP_MIN, &b4, NULL, &bd) == PTORT_OK);
+        CHECK_EQ(rd16(16384), 0xC040u);
+        CHECK_EQ(rd16(16386), 0x8000u);
+        CHECK_EQ(rd16(16388), 0x5A5Au);
+        /* i16 row sum into i16 (wraps) and i32 */
+        ptort_tile i = T(PTORT_I16, 2, 16, 20480), ih = T(PTORT_I16, 16, 1, 24576), iw = T(PTORT_I32, 8, 1, 24640);
+        i.valid_cols = 2;
+        ih.blayout = iw.blayout = PTORT_BL_COL_MAJOR;
+        ih.valid_rows = iw.valid_rows = 2;
+        int16_t ix[32] = {30000, 30000};
+        ix[16] = -3;
+        ix[17] = 1;
+        memcpy(vec(a5) + 20480, ix, sizeof ix);
+        memset(vec(a5) + 24576, 0x5A, 128);
+        CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &i, NULL, &ih) == PTORT_OK);
+        CHECK(ptort_vrowreduce(a5, PTORT_VOP_SUM, &i, NULL, &iw) == PTORT_OK);
+        CHECK_EQ(rd16(24576), (uint16_t)(60000 - 65536));
+        CHECK_EQ(rd16(24578), 0xFFFEu);
+        CHECK_EQ(rd16(24580), 0x5A5Au);
+        CHECK_EQ(rd32(24640), 60000u);
+        CHECK_EQ(rd32(24644), 0xFFFFFFFEu);
+        CHECK_EQ(rd32(24648), 0x5A5A5A5Au);
+    }
+    set_path(0);
+}
+
 /* ---- broadcasts ------------------------------------------------------------------------------ */
 
 static void broadcasts(void)
@@ -1055,6 +1143,7 @@ int main(void)
     expands_fill();
     rsqrt_f32_patterns();
     reductions();
+    reduction_stores();
     broadcasts();
     cvt();
     cvt_f16_exhaustive();
