@@ -203,6 +203,7 @@ typedef struct Emit {
     StrBuf decls, code;    /* the whole file: descriptor constants; functions */
     bool any_calls;        /* ptoas_fail is needed */
     bool any_step;         /* ptoas_bad_step is needed */
+    bool any_fbits;        /* ptoas_f32_bits is needed */
     bool errors;
 
     /* the function being emitted */
@@ -715,26 +716,57 @@ static uint32_t float_bits(double x, int p, int emin, int emax)
     return sign | ((uint32_t)(E - emin + 1) << p) | ((uint32_t)q - (1u << p));
 }
 
-/* The vector ops' scalar (ptort.h): the raw bits of one element of type d
- * holding v -- a constant converted to d (round to nearest even), or an integer
- * argument; NULL (reported) otherwise. */
+static const char *float_rt(const Type *t);
+
+/* The value of the f16/bf16/f32 bit pattern B of type S. */
+static double float_value(uint64_t b, DType s)
+{
+    if (s == DT_F32) {
+        uint32_t r = (uint32_t)b;
+        float g;
+        memcpy(&g, &r, sizeof g);
+        return g;
+    }
+    int p = s == DT_F16 ? 10 : 7, ebits = s == DT_F16 ? 5 : 8, emin = s == DT_F16 ? -14 : -126;
+    bool neg = (b >> (p + ebits)) & 1;
+    uint32_t field = (uint32_t)(b >> p) & ((1u << ebits) - 1), m = (uint32_t)b & ((1u << p) - 1);
+    double v = field == (1u << ebits) - 1 ? (m ? NAN : INFINITY)
+               : field ? ldexp(1.0 + ldexp(m, -p), (int)field + emin - 1)
+                       : ldexp(m, emin - p);
+    return neg ? -v : v;
+}
+
+/* X rounded to the float type S (nearest even; beyond the largest finite value: infinity). */
+static double round_to(double x, DType s)
+{
+    if (s == DT_F32)
+        return (float)x;
+    return float_value(s == DT_F16 ? float_bits(x, 10, -14, 15) : float_bits(x, 7, -126, 127), s);
+}
+
+/* The vector ops' scalar (ptort.h): the raw bits of one element of type d holding v -- a
+ * float constant's value converted to d at emit time, a float value (f16, bf16, f32) converted
+ * at run time, both rounding once to nearest even, or an integer; NULL (reported) otherwise. */
 static const char *scalar_bits(Emit *e, ValueId v, DType d, const Op *op)
 {
     const Value *x = val(e, v);
     const AttrValue *c = x->def_op && x->def_op->kind == OP_CONSTANT ? x->def_op->constant : NULL;
     bool fdst = d == DT_F32 || d == DT_F16 || d == DT_BF16;
+    /* a float scalar of f16, bf16 or f32 (held in a C float, docs/scalars.md 4) */
+    bool fsrc = x->type && x->type->kind == TY_SCALAR && float_rt(x->type);
     if (c && c->kind == AV_FLOAT && fdst) {
-        double f = c->u.f.d;
-        if (c->u.f.bits && x->type && x->type->dtype != DT_F32 && x->type->dtype != DT_F64 && x->type->dtype == d)
+        /* a constant: its value (the literal rounded to its type, or its bits) rounded to d */
+        DType s = x->type ? x->type->dtype : DT_F64;
+        if (c->u.f.bits && s == d && s != DT_F32)
             return arena_str(e, "0x%llxu", (unsigned long long)c->u.f.raw);
-        if (c->u.f.bits && x->type && x->type->dtype == DT_F32) {
-            uint32_t r = (uint32_t)c->u.f.raw;
-            float g;
-            memcpy(&g, &r, sizeof g);
-            f = g;
-        } else if (c->u.f.bits && !(x->type && x->type->dtype == DT_F64)) {
-            fail(e, op->name_span, "codegen supports a bit-pattern scalar of the tile's own type only");
+        double f = c->u.f.d;
+        if (c->u.f.bits && fsrc) {
+            f = float_value(c->u.f.raw, s);
+        } else if (c->u.f.bits && s != DT_F64) {
+            fail(e, op->name_span, "codegen supports a bit-pattern scalar of f16, bf16, f32 or f64 only");
             return NULL;
+        } else if (fsrc) {
+            f = round_to(f, s);
         }
         uint32_t bits;
         if (d == DT_F32) {
@@ -745,9 +777,20 @@ static const char *scalar_bits(Emit *e, ValueId v, DType d, const Op *op)
         }
         return arena_str(e, "0x%08xu", bits);
     }
+    if (fdst && fsrc) {
+        /* its value rounded once to the tile's type (exact when the types are the same) */
+        const char *sx = scalar(e, v, op);
+        if (!sx)
+            return NULL;
+        if (d == DT_F32) {
+            e->any_fbits = true;
+            return arena_str(e, "ptoas_f32_bits(%s)", sx);
+        }
+        return arena_str(e, "(uint32_t)ptort_f32_to_%s(%s)", d == DT_F16 ? "f16" : "bf16", sx);
+    }
     if (fdst || (c && c->kind != AV_INT) || !x->type || x->type->kind != TY_SCALAR || dtype_is_float(x->type->dtype)) {
-        fail(e, op->name_span, "codegen expects '%%%.*s' to be a constant of the tile's kind (float or integer) or an "
-             "integer argument", (int)x->name.len, x->name.p);
+        fail(e, op->name_span, "codegen expects '%%%.*s' to be an f16, bf16 or f32 scalar for a tile of floats, or an "
+             "integer for a tile of integers", (int)x->name.len, x->name.p);
         return NULL;
     }
     const char *s = scalar(e, v, op);
@@ -1377,21 +1420,30 @@ static bool is_int_scalar(const Type *t) { return int_bits(t) != 0; }
 
 static const Op *emit_block(Emit *e, const Block *b);
 
-/* A new int64 local for scalar value v, declared (uninitialized, or = init) in the body. */
+/* Whether scalar value v can go through op's iter_args or results (reported if not). */
+static bool carry_ok(Emit *e, ValueId v, const Op *op)
+{
+    const Value *x = val(e, v);
+    if (is_int_scalar(x->type) || float_rt(x->type))
+        return true;
+    char tb[256];
+    return fail(e, op->name_span,
+                "codegen supports integer, index, f16, bf16 and f32 values through '%s' only, but '%%%.*s' is '%s'",
+                op_info(op->kind)->name, (int)x->name.len, x->name.p, type_str(x->type, tb, sizeof tb));
+}
+
+/* The C type that holds a scalar of type t (docs/scalars.md 4). */
+static const char *c_scalar_type(const Type *t) { return float_rt(t) ? "float" : "int64_t"; }
+
+/* A new local for scalar value v (int64_t, or float for f16/bf16/f32), declared (= 0, or =
+ * init) in the body. */
 static const char *carried_local(Emit *e, ValueId v, const Op *op, const char *init)
 {
     const Value *x = val(e, v);
-    if (!is_int_scalar(x->type)) {
-        char tb[256];
-        fail(e, op->name_span, "codegen supports integer and index values through '%s' only, but '%%%.*s' is '%s'",
-             op_info(op->kind)->name, (int)x->name.len, x->name.p, type_str(x->type, tb, sizeof tb));
+    if (!carry_ok(e, v, op))
         return NULL;
-    }
     const char *n = unique_name(&e->local, "s_", x->name.p, x->name.len);
-    if (init)
-        sb_printf(&e->body, "    int64_t %s = %s;\n", n, init);
-    else
-        sb_printf(&e->body, "    int64_t %s = 0;\n", n);
+    sb_printf(&e->body, "    %s %s = %s;\n", c_scalar_type(x->type), n, init ? init : "0");
     e->cexpr[v] = n;
     return n;
 }
@@ -1407,7 +1459,7 @@ static void assign_yield(Emit *e, const Op *y, const char *const *dst, uint32_t 
         if (!v)
             break;
         tmp[i] = unique_name(&e->local, "y_", dst[i], strlen(dst[i]));
-        sb_printf(&e->body, "    int64_t %s = %s;\n", tmp[i], v);
+        sb_printf(&e->body, "    %s %s = %s;\n", c_scalar_type(val(e, y->opnds[i])->type), tmp[i], v);
     }
     for (uint32_t i = 0; i < n && !e->errors; i++)
         if (dst[i])
@@ -1432,6 +1484,8 @@ static void emit_for(Emit *e, const Op *op)
             e->buf_of[op->res[i]] = e->buf_of[op->opnds[3 + i]];
             continue;
         }
+        if (!carry_ok(e, body->args[1 + i], op))
+            return;
         const char *init = scalar(e, op->opnds[3 + i], op);
         if (!init || !(carried[i] = carried_local(e, body->args[1 + i], op, init)))
             return;
@@ -1942,7 +1996,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                     cnames_add(&e.global, b.p);
             }
         }
-    for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "main", NULL}; *n; n++)
+    for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits", "main", NULL}; *n; n++)
         cnames_add(&e.global, strcpy(xmalloc(strlen(*n) + 1), *n));
 
     for (uint32_t i = 0; i < m->nmods; i++) {
@@ -1966,6 +2020,11 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                         "static int ptoas_fail(ptort_ctx *ctx, ptort_status st, const char *where)\n{\n"
                         "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
                         "    return (int)st;\n}\n");
+        if (e.any_fbits)
+            sb_puts(&h, "\n/* The bits of an f32 scalar, for a tile op's scalar operand. */\n"
+                        "static uint32_t ptoas_f32_bits(float f)\n{\n"
+                        "    union {\n        float f;\n        uint32_t u;\n    } x = {.f = f};\n"
+                        "    return x.u;\n}\n");
         if (e.any_step)
             sb_puts(&h, "\n/* An scf.for whose step is not positive: a runtime error at the op. */\n"
                         "static int ptoas_bad_step(const char *where, int64_t step)\n{\n"
