@@ -198,11 +198,15 @@ VK_INLINE float vk_round(float v)      /* ties away from zero */
     float t = vk_trunc(v), d = v - t;
     return d >= 0.5f ? t + 1.0f : d <= -0.5f ? t - 1.0f : t;
 }
-VK_INLINE float vk_odd(float v)        /* ties to odd */
+/* Ties to odd. v is compared with the midpoint f + 0.5, which is exact below 2^23 (the
+ * simulator's binary64 fraction v - f is exact too); the binary32 difference v - f is not:
+ * for -0.49999997 it rounds to the tie 0.5. From 2^23 on, v is integral and passes. */
+VK_INLINE float vk_odd(float v)
 {
-    float f = vk_floor(v), fr = v - f;
+    float f = vk_floor(v), mid = f + 0.5f;
     int32_t odd = (int32_t)(fabsf(f) < 8388608.0f ? f : 0.0f) & 1;
-    return fr > 0.5f ? f + 1.0f : fr < 0.5f ? f : odd ? f : f + 1.0f;
+    float r = v > mid ? f + 1.0f : v < mid ? f : odd ? f : f + 1.0f;
+    return fabsf(v) < 8388608.0f ? r : v;
 }
 
 /* The simulator's float -> int cast as x86 executes it: truncation, and every value outside

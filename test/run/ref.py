@@ -2387,6 +2387,9 @@ def self_test():
              'ODD': [3, -3, 3, 1, -1, 2, -2]}
     for rm, want in table.items():
         check('tcvt f32 -> i32 %s' % rm, [to_int('i32', cvt_elem('f32', 'i32', fb(f32(x)), rm, False)) for x in xs], want)
+    # next to a tie: -0.49999997 (0xBEFFFFFF) is not a tie, ODD gives 0
+    check('tcvt f32 -> i32 ODD 0xBEFFFFFF', cvt_elem('f32', 'i32', 0xBEFFFFFF, 'ODD', False), 0)
+    check('tcvt f32 -> i32 ODD -1.5', to_int('i32', cvt_elem('f32', 'i32', fb(-1.5), 'ODD', False)), -1)
     check('tcvt f32 -> f16 65520', cvt_elem('f32', 'f16', fb(65520.0), 'RINT', False), 0x7C00)
     check('tcvt f32 -> f16 65520 sat', cvt_elem('f32', 'f16', fb(65520.0), 'RINT', True), 0x7BFF)
     check('tcvt f32 -> f16 NaN sat', cvt_elem('f32', 'f16', 0xFFC00000, 'RINT', True), 0x7BFF)

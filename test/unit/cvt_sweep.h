@@ -1,9 +1,10 @@
 /* cvt_sweep.h - tcvt f32 -> f16, bf16, i16 and i32 on every STRIDE-th fp32 pattern against
  * the independent model of ref_vec.h (docs/vector-ops.md, tcvt). The patterns go through
  * ptort_tcvt in 512 x 512 tiles, so the kernels the CPU picks are the ones checked (exhaustive.c
- * runs the sweep once per kernel set). Saturation alternates per tile and the integer rounding
- * modes rotate over all seven (i32 one step behind i16), so every (mode, saturation) setting
- * sees patterns of every exponent. exhaustive.c runs it with stride 1; test_cvt_sample.c with
+ * runs the sweep once per kernel set). Saturation alternates per tile; i32 takes every pattern
+ * in all seven rounding modes (a rounding bug can sit on a single pattern, as ODD's did on
+ * -0.49999997), i16 one mode per tile, rotating over the seven, so every (mode, saturation)
+ * setting sees patterns of every exponent. exhaustive.c runs it with stride 1; test_cvt_sample.c with
  * a large odd stride in `make check`. f32 has no integer destination narrower than i16 (the
  * pto-isa tcvt table); cvt16_sweep covers f16 -> i8 / u8.
  */
@@ -37,12 +38,11 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
         for (int64_t i = filled; i < N * N; i++)
             x[i] = 0;
         int sat = (int)(tile & 1);
-        int rm = (int)((tile >> 1) % 7), rm32 = (int)(((tile >> 1) + 6) % 7);
+        int rm = (int)((tile >> 1) % 7);
         tile++;
         if (ptort_tcvt(ctx, &src, &h, PTORT_RM_RINT, sat, NULL) ||
             ptort_tcvt(ctx, &src, &b, PTORT_RM_RINT, sat, NULL) ||
-            ptort_tcvt(ctx, &src, &s, (ptort_rmode)rm, sat, NULL) ||
-            ptort_tcvt(ctx, &src, &w, (ptort_rmode)rm32, sat, NULL)) {
+            ptort_tcvt(ctx, &src, &s, (ptort_rmode)rm, sat, NULL)) {
             fprintf(stderr, "cvt_sweep: %s\n", ptort_error(ctx));
             bad++;
             break;
@@ -51,6 +51,24 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
         const uint16_t *bb = (const uint16_t *)(const void *)(mem + b.addr);
         const uint16_t *ss = (const uint16_t *)(const void *)(mem + s.addr);
         const uint32_t *ww = (const uint32_t *)(const void *)(mem + w.addr);
+        for (int rm32 = 0; rm32 < 7; rm32++) {
+            if (ptort_tcvt(ctx, &src, &w, (ptort_rmode)rm32, sat, NULL)) {
+                fprintf(stderr, "cvt_sweep: %s\n", ptort_error(ctx));
+                bad++;
+                break;
+            }
+            for (int64_t i = 0; i < filled; i++) {
+                double v = unit_u2f(x[i]);
+                uint32_t want = ref_f2i(v, rm32, sat, -2147483648.0, 2147483647.0, 32);
+                if (ww[i] != want) {
+                    if (bad < 10)
+                        fprintf(stderr, "cvt mismatch at 0x%08x sat %d rm %d: i32 0x%08x, expected 0x%08x\n",
+                                x[i], sat, rm32, ww[i], want);
+                    bad++;
+                }
+            }
+            n += (uint64_t)filled;
+        }
         for (int64_t i = 0; i < filled; i++) {
             uint32_t p = x[i];
             float f = unit_u2f(p);
@@ -68,14 +86,13 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
                 wb = ref_f32_to_bf16(p);
             }
             uint16_t ws = (uint16_t)ref_f2i(v, rm, sat, -32768.0, 32767.0, 16);
-            uint32_t ww32 = ref_f2i(v, rm32, sat, -2147483648.0, 2147483647.0, 32);
-            if (hh[i] != wh || bb[i] != wb || ss[i] != ws || ww[i] != ww32) {
+            if (hh[i] != wh || bb[i] != wb || ss[i] != ws) {
                 if (bad < 10)
-                    fprintf(stderr, "cvt mismatch at 0x%08x sat %d rm %d/%d: f16 0x%04x/0x%04x bf16 0x%04x/0x%04x i16 0x%04x/0x%04x i32 0x%08x/0x%08x\n",
-                            p, sat, rm, rm32, hh[i], wh, bb[i], wb, ss[i], ws, ww[i], ww32);
+                    fprintf(stderr, "cvt mismatch at 0x%08x sat %d rm %d: f16 0x%04x/0x%04x bf16 0x%04x/0x%04x i16 0x%04x/0x%04x\n",
+                            p, sat, rm, hh[i], wh, bb[i], wb, ss[i], ws);
                 bad++;
             }
-            n += 4;
+            n += 3;
         }
     }
     ptort_ctx_free(ctx);

@@ -1,10 +1,10 @@
 /* exhaustive.c - checks the runtime's e4m3 and e2m1 encoders against the reference of
  * ref_fp.h on every fp32 bit pattern (or every Nth with --stride N), tcvt f32 -> f16, bf16,
- * i16 and i32 on every pattern and f16 -> i8 / u8 on every f16 pattern in every rmode and
- * saturation setting, the tcvt sweeps once per kernel set (AVX-512 where the CPU has it,
- * AVX2, portable); trsqrt f32 on every pattern against the simulator's formula, and the
- * f16 / bf16 binary ops on every pair of patterns (every Nth right operand) on the CPU's
- * widest kernel set against the portable one. `make test-exhaustive` runs it with
+ * i16 and i32 on every pattern (i32 in all seven rmodes) and f16 -> i8 / u8 on every f16
+ * pattern in every rmode and saturation setting, the tcvt sweeps once per kernel set
+ * (AVX-512 where the CPU has it, AVX2, portable); trsqrt f32 on every pattern against the
+ * simulator's formula, and the f16 / bf16 binary ops on every pair of patterns (every Nth
+ * right operand) on the CPU's widest kernel set against the portable one. `make test-exhaustive` runs it with
  * --stride 1. Exit status 0 iff there is no mismatch.
  */
 #include <math.h>

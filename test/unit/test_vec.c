@@ -791,6 +791,42 @@ static void broadcasts(void)
 
 /* ---- tcvt and tci ---------------------------------------------------------------------------- */
 
+/* f32 -> i32 next to the ties, worked by hand. The simulator rounds in binary64, where
+ * x - floor(x) is exact: for -0.49999997 (0xBEFFFFFF) it is 0.50000003 > 0.5, so ODD gives 0,
+ * while the same difference in binary32 rounds to the tie 0.5 (and then to odd -1). */
+static void cvt_near_ties(void)
+{
+    ptort_tile s = T(PTORT_F32, 1, 16, 0), d = T(PTORT_I32, 1, 16, 256);
+    static const uint32_t x[16] = {
+        0xBEFFFFFFu, 0x3EFFFFFFu, 0xBF000001u, 0x3F000001u, /* -+0.49999997, -+0.50000006 */
+        0xBF7FFFFFu, 0x80000001u, 0xBFC00000u, 0x3FC00000u, /* -0.99999994, -2^-149, -+1.5 */
+        0xCAFFFFFFu, 0x4AFFFFFFu, 0x4B000001u, 0xCB7FFFFFu, /* -+8388607.5, 8388609, -16777215 */
+        0x3E800000u, 0x80000000u, 0xBFFFFFFFu, 0xCF000000u, /* 0.25, -0, -1.9999999, -2^31 */
+    };
+    memcpy(vec(a5), x, sizeof x);
+    static const int32_t want[7][16] = {
+        /* NONE  */ {0, 0, 0, 0, 0, 0, -1, 1, -8388607, 8388607, 8388609, -16777215, 0, 0, -1, INT32_MIN},
+        /* RINT  */ {0, 0, -1, 1, -1, 0, -2, 2, -8388608, 8388608, 8388609, -16777215, 0, 0, -2, INT32_MIN},
+        /* ROUND */ {0, 0, -1, 1, -1, 0, -2, 2, -8388608, 8388608, 8388609, -16777215, 0, 0, -2, INT32_MIN},
+        /* FLOOR */ {-1, 0, -1, 0, -1, -1, -2, 1, -8388608, 8388607, 8388609, -16777215, 0, 0, -2, INT32_MIN},
+        /* CEIL  */ {0, 1, 0, 1, 0, 0, -1, 2, -8388607, 8388608, 8388609, -16777215, 1, 0, -1, INT32_MIN},
+        /* TRUNC */ {0, 0, 0, 0, 0, 0, -1, 1, -8388607, 8388607, 8388609, -16777215, 0, 0, -1, INT32_MIN},
+        /* ODD   */ {0, 0, -1, 1, -1, 0, -1, 1, -8388607, 8388607, 8388609, -16777215, 0, 0, -2, INT32_MIN},
+    };
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        for (int rm = 0; rm <= 6; rm++)
+            for (int sat = 0; sat < 2; sat++) {
+                memset(vec(a5) + 256, 0x5A, 64);
+                CHECK(ptort_tcvt(a5, &s, &d, (ptort_rmode)rm, sat, NULL) == PTORT_OK);
+                if (memcmp(vec(a5) + 256, want[rm], 64) != 0)
+                    fprintf(stderr, "    cvt_near_ties: path %d rm %d sat %d\n", path, rm, sat);
+                CHECK_BYTES(vec(a5) + 256, want[rm], 64);
+            }
+    }
+    set_path(0);
+}
+
 static void cvt(void)
 {
     ptort_tile s = T(PTORT_F32, 1, 16, 0), d = T(PTORT_I32, 1, 16, 256);
@@ -1146,6 +1182,7 @@ int main(void)
     reduction_stores();
     broadcasts();
     cvt();
+    cvt_near_ties();
     cvt_f16_exhaustive();
     in_place();
     errors();
