@@ -724,6 +724,94 @@ MX_Z static void enc_fp4_h_avx512(const uint16_t *x, uint8_t *out, int64_t ng, c
                          _mm512_cvtepi32_epi8(fp4_pairs_avx512(x + g * GROUP, &thr[ge[g] & 0xFFu])));
 }
 
+/* ---- MXFP4 with AVX-512 VBMI: the code from a table ----------------------------------
+ * For a group whose scale 2^E (E = 127 - e) keeps every element's scaled pattern exact, the
+ * threshold comparisons of enc_fp4_h_avx2 become comparisons of b = max(|x|'s pattern -
+ * D, 0) with fixed values, D = P - (E << m) (m mantissa bits, P the pattern of 0.1875
+ * (f16) or 0.21875 (bf16), whose distance below 0.25 is 0x100 in f16 units (bf16: 0x20,
+ * shifted left by 3 to the same scale)): the midpoints 0.25 0.75 1.25 1.75 2.5 3.5 5 lie
+ * at b = 0x100 0x700 0xA00 0xC00 0xE00 0x1000 0x1200, all multiples of 0x100, the
+ * "above" ones (0.25 1.25 2.5 5) reached when b's high byte is larger or equal with a
+ * non-zero low byte, the "at least" ones (0.75 1.75 3.5) when the high byte is at least
+ * theirs. So s = 2 * (b >> 8) + (low byte != 0) (a byte min and vpmaddubsw) decides the
+ * code, and s | sign << 6 indexes a 128-entry byte table (vpermi2b). Exact when the scaled
+ * values are: for f16, E <= 12 (a subnormal x, < 2^-14, then scales below 0.25; b is 0 or
+ * below 0x100) and D fits (E >= -19); for bf16 (fp32's exponent range) E in [-125, 124].
+ * All the groups' |y| are below 8 (OCP) or about 6 (NV), so s < 64. Other groups (all-zero
+ * or tiny groups, NaN, +-Inf, the ends of bf16's range) take enc_fp4_h_avx512. */
+#define MX_VB __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx2")))
+
+static int mx_vbmi(void)
+{
+    static volatile int cached = -1;
+    int v = cached;
+    if (v < 0)
+        cached = v = __builtin_cpu_supports("avx512vbmi");
+    return v && ptort_use_avx512();
+}
+
+/* Table index s | sign << 6 of the 32 elements at X (16-bit patterns), D broadcast. */
+MX_VB static inline __m512i fp4_index_vbmi(const uint16_t *x, uint32_t d, int bf16)
+{
+    __m512i h = _mm512_loadu_si512((const void *)x);
+    __m512i a = _mm512_and_si512(h, _mm512_set1_epi16(0x7FFF));
+    __m512i b = _mm512_subs_epu16(a, _mm512_set1_epi16((short)d));
+    if (bf16)
+        b = _mm512_slli_epi16(b, 3);
+    b = _mm512_min_epu8(b, _mm512_set1_epi16((short)0xFF01));
+    __m512i s = _mm512_maddubs_epi16(b, _mm512_set1_epi16(0x0201));
+    return _mm512_ternarylogic_epi32(s, _mm512_srli_epi16(h, 9), _mm512_set1_epi16(0x40), 0xF8);
+}
+
+/* The group's D (fp4_index_vbmi) from its exponent e: 0x3E60 - (127 - e) * 128 (bf16) or
+ * 0x3300 - (127 - e) * 1024 (f16); fp4_exact says whether the table path is exact for e,
+ * i.e. E = 127 - e in [-125, 124] (bf16) or [-19, 12] (f16). */
+static inline uint32_t fp4_bias(uint32_t e, int bf16)
+{
+    return bf16 ? e * 128 - 0x120u : e * 1024 - 0x1C900u;
+}
+
+static inline int fp4_exact(uint32_t e, int bf16)
+{
+    return bf16 ? e - 3 <= 252 - 3 : e - 115 <= 146 - 115;
+}
+
+MX_VB static void enc_fp4_h_vbmi(const uint16_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
+                                 const Fp4Thr *thr, int bf16)
+{
+    /* code magnitudes: one step past s = 3 14 21 24 29 32 37; the upper half adds the sign */
+    static const uint8_t tab[128] __attribute__((aligned(64))) = {
+        0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5,
+        6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+        8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 12, 13, 13, 13,
+        14, 14, 14, 14, 14, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15};
+    const __m512i tlo = _mm512_load_si512((const void *)tab), thi = _mm512_load_si512((const void *)(tab + 64));
+    /* even bytes of two vectors; low bytes of 16-bit lanes */
+    const __m512i even = _mm512_set_epi8(126, 124, 122, 120, 118, 116, 114, 112, 110, 108, 106, 104, 102, 100, 98, 96,
+                                         94, 92, 90, 88, 86, 84, 82, 80, 78, 76, 74, 72, 70, 68, 66, 64,
+                                         62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32,
+                                         30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i pairw = _mm512_set1_epi16(0x1001);      /* lo + 16 * hi */
+    int64_t g = 0;
+    for (; g + 4 <= ng; g += 4) {
+        uint32_t e0 = ge[g], e1 = ge[g + 1], e2 = ge[g + 2], e3 = ge[g + 3];
+        if (!(fp4_exact(e0, bf16) & fp4_exact(e1, bf16) & fp4_exact(e2, bf16) & fp4_exact(e3, bf16))) {
+            enc_fp4_h_avx512(x + g * GROUP, out + g * 16, 4, ge + g, thr);
+            continue;
+        }
+        const uint16_t *xg = x + g * GROUP;
+        __m512i i01 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg, fp4_bias(e0, bf16), bf16), even,
+                                               fp4_index_vbmi(xg + 32, fp4_bias(e1, bf16), bf16));
+        __m512i i23 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg + 64, fp4_bias(e2, bf16), bf16), even,
+                                               fp4_index_vbmi(xg + 96, fp4_bias(e3, bf16), bf16));
+        __m512i p01 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i01, thi), pairw);
+        __m512i p23 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i23, thi), pairw);
+        _mm512_storeu_si512((void *)(out + g * 16), _mm512_permutex2var_epi8(p01, even, p23));
+    }
+    if (g < ng)
+        enc_fp4_h_avx512(x + g * GROUP, out + g * 16, ng - g, ge + g, thr);
+}
+
 /* group_max16_avx2 on 16 groups at a time: a transpose tree over 16-bit lanes leaves the
  * maxima of groups 0-7 in the first 128-bit lane and of groups 8-15 in the third. */
 MX_Z static void group_max16_avx512(const uint16_t *x, int64_t ng, int bf16, uint32_t *out)
@@ -880,6 +968,18 @@ static void put_aux(Aux *a, const uint32_t *v, const uint8_t *nv, int64_t m, int
     }
 }
 
+/* The widest MXFP4 row kernel the CPU has. */
+static void enc_fp4_h(const uint16_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
+                      const Fp4Thr *thr, int bf16)
+{
+    if (mx_vbmi())
+        enc_fp4_h_vbmi(x, out, ng, ge, thr, bf16);
+    else if (ptort_use_avx512())
+        enc_fp4_h_avx512(x, out, ng, ge, thr);
+    else
+        enc_fp4_h_avx2(x, out, ng, ge, thr);
+}
+
 /* axis1 with the AVX2 kernels: maxima of every group of the tile, then all group parameters,
  * the exp/max/scaling rows, and the codes; rows that are contiguous on both sides (the
  * common full-row case) are encoded as one long row. MXFP4 reads its 16-bit source
@@ -975,7 +1075,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     const Fp4Thr *thr = cfg->fp4 ? fp4_thresholds(cfg->bf16_src) : NULL;
     if (n == npad && xst == npad && dst_st == ng * gbytes) {
         if (cfg->fp4)
-            (ptort_use_avx512() ? enc_fp4_h_avx512 : enc_fp4_h_avx2)(x16, db, tg, ge, thr);
+            enc_fp4_h(x16, db, tg, ge, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
             enc_fp8_row_avx512(x, db, tg, gs);
         else
@@ -988,7 +1088,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     for (int64_t r = 0; r < m; r++) {
         uint8_t *out = n == npad ? db + r * dst_st : codes;
         if (cfg->fp4)
-            (ptort_use_avx512() ? enc_fp4_h_avx512 : enc_fp4_h_avx2)(x16 + r * xst, out, ng, ge + r * ng, thr);
+            enc_fp4_h(x16 + r * xst, out, ng, ge + r * ng, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
             enc_fp8_row_avx512(x + r * xst, out, ng, gs + r * ng);
         else
