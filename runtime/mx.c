@@ -540,6 +540,84 @@ MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng,
     }
 }
 
+/* ---- MXFP8 on 16-bit lanes -----------------------------------------------------------
+ * e4m3 keeps 3 of fp32's 23 mantissa bits, so x's pattern can first be cut to its upper 16
+ * bits (sign, exponent, 7 mantissa bits) rounding to odd (bit 16 ORed with "any lower bit
+ * set"): a later round-to-nearest-even to 3 bits (7 >= 3 + 2) then equals the direct one.
+ * A group's two vectors of x become one vector of 32 such patterns w. For a group of scale
+ * 2^E, |y|'s pattern is |w| + (E << 7) when x is normal (exact scaling), so with |w| first
+ * clamped to 448's pattern scaled by 2^-E (y >= 448 saturates to 0x7E; 448 < y < 480 rounds
+ * to 448 anyway), the code is (|w| + K + lsb) >> 4 (arithmetic) with K = 7 - (120 << 7) +
+ * (E << 7), and the unsigned-saturating pack to bytes turns results below 2^-6 into 0,
+ * right for y <= 2^-10. Groups with some 2^-10 < |y| < 2^-6 (e4m3 subnormals) go back to
+ * the fp32 kernel, as do groups with e outside [11, 240]: inside, the constants fit 16 bits
+ * and a subnormal x scales to y below 2^-10 or into the checked range; NaN and +-Inf groups
+ * have e >= 247. */
+MX_Z static inline __m512i fp8_w_avx512(const uint32_t *x)
+{
+    const __m512i hi = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33,
+                                        31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    /* bit 16 of x + 0xFFFF is bit 16 of x XOR (low half non-zero), so ORing that bit in
+     * (and keeping the bits above from x) gives the sticky OR; shifts and compares are
+     * scarcer than adds and logic on the targets of interest */
+    const __m512i ones = _mm512_set1_epi32(0xFFFF), keep = _mm512_set1_epi32((int)0xFFFEFFFFu);
+    __m512i x0 = _mm512_loadu_si512((const void *)x), x1 = _mm512_loadu_si512((const void *)(x + 16));
+    x0 = _mm512_ternarylogic_epi32(x0, _mm512_add_epi32(x0, ones), keep, 0xF4);
+    x1 = _mm512_ternarylogic_epi32(x1, _mm512_add_epi32(x1, ones), keep, 0xF4);
+    return _mm512_permutex2var_epi16(x0, hi, x1);
+}
+
+/* Codes (before the pack) of one group's 32 patterns W; *SUB gets the lanes whose |y| may
+ * be an e4m3 subnormal above 2^-10: t = |y|'s pattern + 7 + lsb - (120 << 7) lies in
+ * [-0x178, 0x87] for |y|'s pattern in [0x3A81, 0x3C7F] (plus 2^-6 itself at most, which
+ * only sends its group to the fp32 kernel for nothing). K and the clamp AMAX broadcast. */
+MX_Z static inline __m512i fp8_h_avx512(__m512i w, __m512i k, __m512i amax, __mmask32 *sub)
+{
+    __m512i a = _mm512_and_si512(w, _mm512_set1_epi16(0x7FFF));
+    __m512i lsb = _mm512_and_si512(_mm512_srli_epi16(a, 4), _mm512_set1_epi16(1));
+    __m512i t = _mm512_add_epi16(_mm512_add_epi16(_mm512_min_epu16(a, amax), k), lsb);
+    *sub = _mm512_cmplt_epu16_mask(_mm512_add_epi16(t, _mm512_set1_epi16(0x178)), _mm512_set1_epi16(0x200));
+    return _mm512_srai_epi16(t, 4);
+}
+
+MX_Z static void enc_fp8_h_avx512(const uint32_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
+                                  const float *sv)
+{
+    const __m512i qperm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    uint32_t kk[16] __attribute__((aligned(64))), am[16] __attribute__((aligned(64)));
+    int64_t g0 = 0;
+    for (; g0 + 16 <= ng; g0 += 16) {
+        /* per group, as 16-bit values in both halves: K = 7 - (120 << 7) + ((127 - e) << 7)
+         * = 0x387 - e * 128, and 448's pattern 0x43E0 - ((127 - e) << 7) = 0x460 + e * 128 */
+        __m512i e = _mm512_loadu_si512((const void *)(ge + g0));
+        __m512i e7 = _mm512_mullo_epi32(_mm512_slli_epi32(e, 7), _mm512_set1_epi32(0x10001));
+        _mm512_store_si512((void *)kk, _mm512_sub_epi16(_mm512_set1_epi16(0x387), e7));
+        _mm512_store_si512((void *)am, _mm512_add_epi16(e7, _mm512_set1_epi16(0x460)));
+        unsigned ok = _mm512_cmple_epu32_mask(_mm512_sub_epi32(e, _mm512_set1_epi32(11)),
+                                              _mm512_set1_epi32(240 - 11));
+        /* the groups the fp32 kernel redoes; no call in this loop, so that the constants
+         * stay in registers */
+        unsigned redo = ~ok & 0xFFFFu;
+        for (int j = 0; j < 16; j += 2) {
+            const uint32_t *xg = x + (g0 + j) * GROUP;
+            __m512i w0 = fp8_w_avx512(xg), w1 = fp8_w_avx512(xg + 32);
+            __mmask32 s0, s1;
+            __m512i n0 = fp8_h_avx512(w0, _mm512_set1_epi32((int)kk[j]), _mm512_set1_epi32((int)am[j]), &s0);
+            __m512i n1 = fp8_h_avx512(w1, _mm512_set1_epi32((int)kk[j + 1]), _mm512_set1_epi32((int)am[j + 1]), &s1);
+            redo |= (s0 ? 1u : 0u) << j | (s1 ? 2u : 0u) << j;
+            __m512i b = _mm512_ternarylogic_epi32(_mm512_packus_epi16(n0, n1), _mm512_packs_epi16(w0, w1),
+                                                  _mm512_set1_epi8((char)0x80), 0xF8);
+            _mm512_storeu_si512((void *)(out + (g0 + j) * GROUP), _mm512_permutexvar_epi64(qperm, b));
+        }
+        for (; redo; redo &= redo - 1) {
+            int64_t g = g0 + __builtin_ctz(redo);
+            enc_fp8_row_avx512(x + g * GROUP, out + g * GROUP, 1, sv + g);
+        }
+    }
+    if (g0 < ng)
+        enc_fp8_row_avx512(x + g0 * GROUP, out + g0 * GROUP, ng - g0, sv + g0);
+}
+
 /* Widens a f16 / bf16 row to fp32 patterns (vcvtph2ps is exact; it quiets a signalling NaN,
  * which only matters for a NaN group, whose outputs do not depend on the payload). */
 __attribute__((target("avx2,f16c")))
@@ -1077,7 +1155,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
         if (cfg->fp4)
             enc_fp4_h(x16, db, tg, ge, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
-            enc_fp8_row_avx512(x, db, tg, gs);
+            enc_fp8_h_avx512(x, db, tg, ge, gs);
         else
             enc_fp8_row_avx2(x, db, tg, gs);
         for (int64_t i = 0; i < tg && anynan; i++)
@@ -1090,7 +1168,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
         if (cfg->fp4)
             enc_fp4_h(x16 + r * xst, out, ng, ge + r * ng, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
-            enc_fp8_row_avx512(x + r * xst, out, ng, gs + r * ng);
+            enc_fp8_h_avx512(x + r * xst, out, ng, ge + r * ng, gs + r * ng);
         else
             enc_fp8_row_avx2(x + r * xst, out, ng, gs + r * ng);
         for (int64_t gi = 0; gi < ng && anynan; gi++)
