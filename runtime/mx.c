@@ -828,30 +828,18 @@ static int mx_vbmi(void)
     return v && ptort_use_avx512();
 }
 
-/* Table index s | sign << 6 of the 32 elements at X (16-bit patterns), D broadcast. */
-MX_VB static inline __m512i fp4_index_vbmi(const uint16_t *x, uint32_t d, int bf16)
+/* Table index s | sign << 6 of the 32 elements at X (16-bit patterns); D in both halves
+ * of DD. */
+MX_VB static inline __m512i fp4_index_vbmi(const uint16_t *x, uint32_t dd, int bf16)
 {
     __m512i h = _mm512_loadu_si512((const void *)x);
     __m512i a = _mm512_and_si512(h, _mm512_set1_epi16(0x7FFF));
-    __m512i b = _mm512_subs_epu16(a, _mm512_set1_epi16((short)d));
+    __m512i b = _mm512_subs_epu16(a, _mm512_set1_epi32((int)dd));
     if (bf16)
         b = _mm512_slli_epi16(b, 3);
     b = _mm512_min_epu8(b, _mm512_set1_epi16((short)0xFF01));
     __m512i s = _mm512_maddubs_epi16(b, _mm512_set1_epi16(0x0201));
     return _mm512_ternarylogic_epi32(s, _mm512_srli_epi16(h, 9), _mm512_set1_epi16(0x40), 0xF8);
-}
-
-/* The group's D (fp4_index_vbmi) from its exponent e: 0x3E60 - (127 - e) * 128 (bf16) or
- * 0x3300 - (127 - e) * 1024 (f16); fp4_exact says whether the table path is exact for e,
- * i.e. E = 127 - e in [-125, 124] (bf16) or [-19, 12] (f16). */
-static inline uint32_t fp4_bias(uint32_t e, int bf16)
-{
-    return bf16 ? e * 128 - 0x120u : e * 1024 - 0x1C900u;
-}
-
-static inline int fp4_exact(uint32_t e, int bf16)
-{
-    return bf16 ? e - 3 <= 252 - 3 : e - 115 <= 146 - 115;
 }
 
 MX_VB static void enc_fp4_h_vbmi(const uint16_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
@@ -870,22 +858,41 @@ MX_VB static void enc_fp4_h_vbmi(const uint16_t *x, uint8_t *out, int64_t ng, co
                                          62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32,
                                          30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
     const __m512i pairw = _mm512_set1_epi16(0x1001);      /* lo + 16 * hi */
-    int64_t g = 0;
-    for (; g + 4 <= ng; g += 4) {
-        uint32_t e0 = ge[g], e1 = ge[g + 1], e2 = ge[g + 2], e3 = ge[g + 3];
-        if (!(fp4_exact(e0, bf16) & fp4_exact(e1, bf16) & fp4_exact(e2, bf16) & fp4_exact(e3, bf16))) {
-            enc_fp4_h_avx512(x + g * GROUP, out + g * 16, 4, ge + g, thr);
-            continue;
+    int64_t g0 = 0;
+    for (; g0 + 16 <= ng; g0 += 16) {
+        /* D of 16 groups in both 16-bit halves, 0x3E60 - (127 - e) * 128 (bf16) or 0x3300 -
+         * (127 - e) * 1024 (f16), and which groups are exact: 127 - e in [-125, 124] or
+         * [-19, 12] */
+        uint32_t dd[16] __attribute__((aligned(64)));
+        __m512i e = _mm512_loadu_si512((const void *)(ge + g0)), d;
+        unsigned ok;
+        if (bf16) {
+            d = _mm512_sub_epi32(_mm512_slli_epi32(e, 7), _mm512_set1_epi32(0x120));
+            ok = _mm512_cmple_epu32_mask(_mm512_sub_epi32(e, _mm512_set1_epi32(3)), _mm512_set1_epi32(252 - 3));
+        } else {
+            d = _mm512_sub_epi32(_mm512_slli_epi32(e, 10), _mm512_set1_epi32(0x1C900));
+            ok = _mm512_cmple_epu32_mask(_mm512_sub_epi32(e, _mm512_set1_epi32(115)), _mm512_set1_epi32(146 - 115));
         }
-        const uint16_t *xg = x + g * GROUP;
-        __m512i i01 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg, fp4_bias(e0, bf16), bf16), even,
-                                               fp4_index_vbmi(xg + 32, fp4_bias(e1, bf16), bf16));
-        __m512i i23 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg + 64, fp4_bias(e2, bf16), bf16), even,
-                                               fp4_index_vbmi(xg + 96, fp4_bias(e3, bf16), bf16));
-        __m512i p01 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i01, thi), pairw);
-        __m512i p23 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i23, thi), pairw);
-        _mm512_storeu_si512((void *)(out + g * 16), _mm512_permutex2var_epi8(p01, even, p23));
+        _mm512_store_si512((void *)dd, _mm512_or_si512(_mm512_slli_epi32(d, 16),
+                                                       _mm512_and_si512(d, _mm512_set1_epi32(0xFFFF))));
+        for (int j = 0; j < 16; j += 4) {
+            const uint16_t *xg = x + (g0 + j) * GROUP;
+            __m512i i01 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg, dd[j], bf16), even,
+                                                   fp4_index_vbmi(xg + 32, dd[j + 1], bf16));
+            __m512i i23 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg + 64, dd[j + 2], bf16), even,
+                                                   fp4_index_vbmi(xg + 96, dd[j + 3], bf16));
+            __m512i p01 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i01, thi), pairw);
+            __m512i p23 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i23, thi), pairw);
+            _mm512_storeu_si512((void *)(out + (g0 + j) * 16), _mm512_permutex2var_epi8(p01, even, p23));
+        }
+        /* the others again with thresholds (no call in the loop above, so that its
+         * constants stay in registers) */
+        for (unsigned redo = ~ok & 0xFFFFu; redo; redo &= redo - 1) {
+            int64_t g = g0 + __builtin_ctz(redo);
+            enc_fp4_h_avx512(x + g * GROUP, out + g * 16, 1, ge + g, thr);
+        }
     }
+    int64_t g = g0;
     if (g < ng)
         enc_fp4_h_avx512(x + g * GROUP, out + g * 16, ng - g, ge + g, thr);
 }
