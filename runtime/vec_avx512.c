@@ -456,9 +456,78 @@ ZI void z_tr16(__m512 v[16])
         for (; c < n - j; c++)                                                               \
             acc = STEP(acc, v[c]);                                                           \
     } while (0)
+/* 16-bit sources first run whole 32-column blocks transposed as 16-bit words, half the
+ * shuffles of transposing widened fp32: three rounds of unpacks (words, dwords, qwords, within
+ * 128-bit lanes) leave column 8L + t of rows 0-7 (8s..8s+7 in general) in lane L of c[s][t],
+ * and a two-source qword permute pairs the lanes of rows 0-7 and 8-15, so that each 256-bit
+ * half holds one column of the 16 rows; the halves are widened (W16) and stepped in column
+ * order. Returns the accumulator; START: it begins as column 0 (max/min). */
+ZI __m512 z_w16h(__m256i h)
+{
+    return _mm512_cvtph_ps(h);
+}
+ZI __m512 z_w16b(__m256i h)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+#define DEF_ZR_WIDE(name, W16, STEP)                                                         \
+    ZI __m512 zrw_##name(const uint8_t *p, int64_t sst, __m512 acc, int start)              \
+    {                                                                                        \
+        __m512i v[16], t[16];                                                                \
+        /* words: t[2i + h] = rows 2i, 2i+1 of columns 4h .. 4h+3 (per lane) */              \
+        ZU16 for (int i = 0; i < 8; i++) {                                                   \
+            __m512i x = _mm512_loadu_si512((const void *)(p + 2 * i * sst));                 \
+            __m512i y = _mm512_loadu_si512((const void *)(p + (2 * i + 1) * sst));           \
+            t[2 * i] = _mm512_unpacklo_epi16(x, y);                                          \
+            t[2 * i + 1] = _mm512_unpackhi_epi16(x, y);                                      \
+        }                                                                                    \
+        /* dwords: v[8g + 2q + h'] with q row quad, columns 4h + 2g .. +1 */                  \
+        ZU16 for (int q = 0; q < 4; q++)                                                     \
+            ZU16 for (int h = 0; h < 2; h++) {                                               \
+                v[4 * h + q] = _mm512_unpacklo_epi32(t[4 * q + h], t[4 * q + 2 + h]);        \
+                v[8 + 4 * h + q] = _mm512_unpackhi_epi32(t[4 * q + h], t[4 * q + 2 + h]);    \
+            }                                                                                \
+        /* qwords: t[8s + tc] = column tc = 4h + 2g + e of rows 8s .. 8s+7 */                 \
+        ZU16 for (int s = 0; s < 2; s++)                                                     \
+            ZU16 for (int hg = 0; hg < 4; hg++) {                                            \
+                int h = hg >> 1, g = hg & 1;                                                 \
+                __m512i x = v[8 * g + 4 * h + 2 * s], y = v[8 * g + 4 * h + 2 * s + 1];      \
+                t[8 * s + 4 * h + 2 * g] = _mm512_unpacklo_epi64(x, y);                      \
+                t[8 * s + 4 * h + 2 * g + 1] = _mm512_unpackhi_epi64(x, y);                  \
+            }                                                                                \
+        /* v[tc] = columns tc, 8 + tc; v[8 + tc] = columns 16 + tc, 24 + tc (16 rows each) */ \
+        const __m512i plo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);                     \
+        const __m512i phi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);                   \
+        ZU16 for (int tc = 0; tc < 8; tc++) {                                                \
+            v[tc] = _mm512_permutex2var_epi64(t[tc], plo, t[8 + tc]);                        \
+            v[8 + tc] = _mm512_permutex2var_epi64(t[tc], phi, t[8 + tc]);                    \
+        }                                                                                    \
+        _Pragma("GCC unroll 32") for (int c = 0; c < 32; c++) {                             \
+            __m512i w = v[(c >> 4) * 8 + (c & 7)];                                           \
+            __m512 x = W16((c >> 3) & 1 ? _mm512_extracti64x4_epi64(w, 1) : _mm512_castsi512_si256(w)); \
+            acc = c == 0 && start ? x : STEP(acc, x);                                        \
+        }                                                                                    \
+        return acc;                                                                          \
+    }
+DEF_ZR_WIDE(sum_f16, z_w16h, z_step_sum)
+DEF_ZR_WIDE(max_f16, z_w16h, z_step_max)
+DEF_ZR_WIDE(min_f16, z_w16h, z_step_min)
+DEF_ZR_WIDE(sum_bf16, z_w16b, z_step_sum)
+DEF_ZR_WIDE(max_bf16, z_w16b, z_step_max)
+DEF_ZR_WIDE(min_bf16, z_w16b, z_step_min)
+#define ZR_WIDE_f32(name, ra, rb, acca, accb, two)
+/* only for whole groups of 16 rows (the others repeat their last row through RA / RB) */
+#define ZR_WIDE_16(name, ra, rb, acca, accb, two)                                            \
+    if (rows - r >= 32 || rows - r == 16)                                                    \
+        for (; j + 32 <= n; j += 32) {                                                       \
+            acca = zrw_##name(src + r * sst + 2 * j, sst, acca, j == 0 && first);            \
+            if (two)                                                                         \
+                accb = zrw_##name(src + (r + 16) * sst + 2 * j, sst, accb, j == 0 && first); \
+        }
+
 /* Two groups of 16 rows per pass, so that one group's chain of steps overlaps the other's
  * loads and transposes. */
-#define DEF_ZRRED(name, LD, ESZ, STEP)                                                       \
+#define DEF_ZRRED(name, LD, ESZ, STEP, WIDE)                                                 \
     ZT static void zr_##name(const uint8_t *src, int64_t sst, int64_t rows, int64_t n,       \
                              int first, float init, float *out, float *buf)                  \
     {                                                                                        \
@@ -472,6 +541,7 @@ ZI void z_tr16(__m512 v[16])
             __m512 acca = _mm512_set1_ps(init), accb = acca;                                 \
             int two = rows - r > 16;                                                         \
             int64_t j = 0;                                                                   \
+            WIDE(name, ra, rb, acca, accb, two)                                              \
             for (; j + 16 <= n; j += 16) {                                                   \
                 ZR_BLOCK(LD, ESZ, STEP, ra, acca);                                           \
                 if (two)                                                                     \
@@ -487,15 +557,15 @@ ZI void z_tr16(__m512 v[16])
                 _mm512_mask_storeu_ps(out + r + 16, z_m16(rows - r - 16), accb);             \
         }                                                                                    \
     }
-DEF_ZRRED(sum_f32, z_ld16f, 4, z_step_sum)
-DEF_ZRRED(max_f32, z_ld16f, 4, z_step_max)
-DEF_ZRRED(min_f32, z_ld16f, 4, z_step_min)
-DEF_ZRRED(sum_f16, z_ld16h, 2, z_step_sum)
-DEF_ZRRED(max_f16, z_ld16h, 2, z_step_max)
-DEF_ZRRED(min_f16, z_ld16h, 2, z_step_min)
-DEF_ZRRED(sum_bf16, z_ld16b, 2, z_step_sum)
-DEF_ZRRED(max_bf16, z_ld16b, 2, z_step_max)
-DEF_ZRRED(min_bf16, z_ld16b, 2, z_step_min)
+DEF_ZRRED(sum_f32, z_ld16f, 4, z_step_sum, ZR_WIDE_f32)
+DEF_ZRRED(max_f32, z_ld16f, 4, z_step_max, ZR_WIDE_f32)
+DEF_ZRRED(min_f32, z_ld16f, 4, z_step_min, ZR_WIDE_f32)
+DEF_ZRRED(sum_f16, z_ld16h, 2, z_step_sum, ZR_WIDE_16)
+DEF_ZRRED(max_f16, z_ld16h, 2, z_step_max, ZR_WIDE_16)
+DEF_ZRRED(min_f16, z_ld16h, 2, z_step_min, ZR_WIDE_16)
+DEF_ZRRED(sum_bf16, z_ld16b, 2, z_step_sum, ZR_WIDE_16)
+DEF_ZRRED(max_bf16, z_ld16b, 2, z_step_max, ZR_WIDE_16)
+DEF_ZRRED(min_bf16, z_ld16b, 2, z_step_min, ZR_WIDE_16)
 
 /* ---- tcvt -----------------------------------------------------------------------------
  * vec.c's conversions on 16 lanes. Saturation clamps to [lo, hi] first (NaN -> hi, as
