@@ -224,9 +224,21 @@ typedef struct Emit {
     bool *rebound;         /* value -> a tassign inside a region, or at a computed address, binds it */
     int *quant_origin;     /* op (by Op.index) -> argument the tquant quantized, -1 */
     bool calls;
+    bool f_called;         /* some func.call of the module calls it: descriptor parameters */
+    const char *depth;     /* f_called: the parameter holding its call depth */
+    const char **ret_out;  /* its scalar results: the out-parameter of each (NULL for a tile) */
     Entry *entries;
     uint32_t nentries;
     const char *tag;
+
+    /* the module */
+    const ModuleOp *mod;   /* the module op of the function being emitted */
+    const Func *main_f;    /* the function main() runs (NULL if none) */
+    bool need_main;
+    const Func **called;   /* every function some func.call names */
+    uint32_t ncalled;
+    StrBuf protos;         /* their prototypes (a call may come before the definition) */
+    bool any_deep;         /* ptoas_too_deep is needed */
 } Emit;
 
 static const char *arena_str(Emit *e, const char *fmt, ...) DIAG_PRINTF(2, 3);
@@ -927,6 +939,11 @@ static void emit_alloc(Emit *e, const Op *op)
     const Type *t = val(e, r)->type;
     if (!type_is_tile(t))
         return;
+    if (e->f_called) {
+        const Value *x = val(e, r);
+        fail(e, op->name_span, "codegen does not support tile buffers in a called function: tassign placed '%%%.*s' "
+             "without knowing the caller's live tiles", (int)x->name.len, x->name.p); /* its uses go on */
+    }
     runtime_dtype(e, op->name_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
     Buf *b = &e->bufs[e->nbufs];
     memset(b, 0, sizeof *b);
@@ -1166,6 +1183,22 @@ static void emit_tassign(Emit *e, const Op *op)
     }
     Buf *b = &e->bufs[bi];
     int64_t addr = op->tile_addr;
+    if (e->f_called && b->arg >= 0 && b->parent < 0) {
+        /* a called function works on the caller's tile where it is; tassign's placement of the
+         * argument only makes the descriptor the harness fills when it runs the function */
+        if (!op->synthetic || !op->has_tile_addr) {
+            fail(e, op->name_span, "codegen does not support 'pto.tassign' of an argument of a called function "
+                 "(the caller's tile is used where it is)");
+            return;
+        }
+        if (b->first_desc < 0) {
+            b->has_addr = true;
+            b->addr = addr;
+            b->desc = new_desc(e, b);
+            b->first_desc = b->desc;
+        }
+        return;
+    }
     if (b->mut) { /* a new address in the local: the runtime checks it at each use */
         const char *x = op->has_tile_addr ? arena_str(e, "%lld", (long long)addr) : scalar(e, role(op, ROLE_ADDR), op);
         if (!x)
@@ -1365,6 +1398,156 @@ static void emit_scalar_op(Emit *e, const Op *op)
     fail(e, op->name_span, "codegen does not support '%s'", op_info(op->kind)->name);
 }
 
+/* The C type that holds a scalar of type t (docs/scalars.md 4). */
+static const char *c_scalar_type(const Type *t) { return float_rt(t) ? "float" : "int64_t"; }
+
+/* Whether generated C holds scalars of type t (integers, index, f16, bf16, f32). */
+static bool c_scalar_ok(const Type *t) { return int_bits(t) || float_rt(t); }
+
+/* ---- calls --------------------------------------------------------------------------
+ * func.call is a C call of the callee's kernel function (docs/codegen.md, "Calls"). A called
+ * function takes its call depth, its tile arguments as descriptors (the caller's tiles, used
+ * in place) and an out-parameter per scalar result; it may not allocate tiles, since tassign
+ * placed them without knowing the caller's live tiles. */
+
+enum { CALL_DEPTH_LIMIT = 256 }; /* nested calls; deeper is a runtime error at the call */
+
+static Str callee_name(const Op *op)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, "callee");
+    return a && a->val->kind == AV_SYMBOL ? a->val->u.s : (Str){"", 0};
+}
+
+static const Func *find_callee(const ModuleOp *mod, Str name)
+{
+    for (uint32_t i = 0; mod && i < mod->nfuncs; i++)
+        if (mod->funcs[i]->name.len == name.len && memcmp(mod->funcs[i]->name.p, name.p, name.len) == 0)
+            return mod->funcs[i];
+    return NULL;
+}
+
+static bool is_called(const Emit *e, const Func *f)
+{
+    for (uint32_t i = 0; i < e->ncalled; i++)
+        if (e->called[i] == f)
+            return true;
+    return false;
+}
+
+/* The prototype of called function g, in e->protos. */
+static void put_proto(Emit *e, const Func *g)
+{
+    StrBuf tag = {0};
+    func_tag(&tag, g->name);
+    sb_putc(&tag, '\0');
+    sb_printf(&e->protos, "int ptoas_k%s(ptort_ctx *ctx, int depth", tag.p);
+    const Block *en = ir_entry(g);
+    for (uint32_t i = 0; i < en->nargs; i++) {
+        const Type *t = g->values[en->args[i]].type;
+        sb_puts(&e->protos, type_is_tile(t)            ? ", const ptort_tile *"
+                            : t && t->kind == TY_PTR ? ", void *, size_t"
+                                                     : float_rt(t) ? ", float" : ", int64_t");
+    }
+    for (uint32_t i = 0; i < g->nresults; i++)
+        if (!type_is_tile(g->results[i]))
+            sb_printf(&e->protos, ", %s *", c_scalar_type(g->results[i]));
+    sb_puts(&e->protos, ");\n");
+    sb_free(&tag);
+}
+
+/* return: each scalar result into its out-parameter (tiles are read by the harness). */
+static void emit_return(Emit *e, const Op *op)
+{
+    for (uint32_t i = 0; i < op->nopnds && i < e->f->nresults; i++) {
+        if (!e->ret_out[i])
+            continue;
+        const char *x = scalar(e, op->opnds[i], op);
+        if (!x)
+            return;
+        sb_printf(&e->body, "    *%s = %s;\n", e->ret_out[i], x);
+    }
+}
+
+/* %r = func.call @g(%a, ...): scalars by value, pointers as base and size, tiles as the
+ * caller's current descriptor; a tile or pointer passed counts as read and written. */
+static void emit_call(Emit *e, const Op *op)
+{
+    Str name = callee_name(op);
+    const Func *g = find_callee(e->mod, name);
+    if (!g) {
+        fail(e, op->name_span, "codegen expects '@%.*s' to be a function of this module", (int)name.len, name.p);
+        return;
+    }
+    for (uint32_t i = 0; i < g->nresults; i++)
+        if (type_is_tile(g->results[i]) || !c_scalar_ok(g->results[i])) {
+            char tb[256];
+            fail(e, op->name_span,
+                 "codegen supports calls whose results are integer, index, f16, bf16 or f32 scalars only, but "
+                 "'@%.*s' returns '%s'",
+                 (int)name.len, name.p, type_str(g->results[i], tb, sizeof tb));
+            return;
+        }
+    StrBuf args = {0};
+    for (uint32_t i = 0; i < op->nopnds && !e->errors; i++) {
+        ValueId v = op->opnds[i];
+        const Type *t = val(e, v)->type;
+        if (type_is_tile(t)) {
+            const char *x = use_tile(e, v, op);
+            if (!x)
+                break;
+            sb_printf(&args, ", %s", x);
+            int bi = e->buf_of[v];
+            bool written = false;
+            for (int b = bi; b >= 0; b = e->bufs[b].parent) {
+                written |= e->bufs[b].written;
+                if (e->bufs[b].parent < 0 && e->bufs[b].arg >= 0 && !written)
+                    e->entries[e->bufs[b].arg].flags |= PTORT_KARG_READ;
+            }
+            for (int b = bi; b >= 0; b = e->bufs[b].parent) {
+                e->bufs[b].written = true;
+                e->bufs[b].last_writer = op;
+                e->bufs[b].origin = -1;
+                e->bufs[b].approx = -1;
+            }
+        } else if (t && t->kind == TY_PTR) {
+            if (!e->csize[v]) {
+                fail(e, op->name_span, "codegen expects a pointer passed to 'func.call' to be a function argument");
+                break;
+            }
+            sb_printf(&args, ", %s, %s", e->cexpr[v], e->csize[v]);
+            if (e->ptr_arg[v] >= 0)
+                e->entries[e->ptr_arg[v]].flags |= PTORT_KARG_WRITTEN;
+        } else {
+            const char *x = scalar(e, v, op);
+            if (!x)
+                break;
+            sb_printf(&args, ", %s", x);
+        }
+    }
+    for (uint32_t i = 0; i < op->nres && !e->errors; i++)
+        sb_printf(&args, ", &%s", scalar_local(e, op->res[i], c_scalar_type(val(e, op->res[i])->type)));
+    if (!e->errors) {
+        uint32_t line, col;
+        source_line_col(e->src, op->name_span.begin, &line, &col);
+        sb_printf(&e->body, "    /* %u:%u func.call */\n", line + 1, col + 1);
+        if (e->f_called) {
+            sb_printf(&e->body, "    if (%s >= %d)\n        return ptoas_too_deep(", e->depth, CALL_DEPTH_LIMIT);
+            where(e, &e->body, op->name_span);
+            sb_puts(&e->body, ");\n");
+            e->any_deep = true;
+        }
+        StrBuf tag = {0};
+        func_tag(&tag, g->name);
+        sb_putc(&tag, '\0');
+        sb_printf(&e->body, "    st = (ptort_status)ptoas_k%s(ctx, %s%s);\n", tag.p,
+                  e->f_called ? arena_str(e, "%s + 1", e->depth) : "1", args.p ? args.p : "");
+        sb_puts(&e->body, "    if (st != PTORT_OK)\n        return (int)st; /* the callee reported it at its op */\n");
+        e->calls = true;
+        sb_free(&tag);
+    }
+    sb_free(&args);
+}
+
 static void emit_op(Emit *e, const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
@@ -1385,10 +1568,11 @@ static void emit_op(Emit *e, const Op *op)
         else
             emit_partition(e, op);
         break;
-    case OC_RETURN: break; /* results are read by the harness */
+    case OC_RETURN: emit_return(e, op); break;
     case OC_FOR:
     case OC_IF:
     case OC_YIELD: break; /* emit_block's */
+    case OC_CALL: emit_call(e, op); break;
     case OC_TILE_VIEW: /* a new descriptor (treshape, subview) or a new valid shape */
         if (op->kind == OP_SET_VALIDSHAPE)
             emit_set_validshape(e, op);
@@ -1401,7 +1585,6 @@ static void emit_op(Emit *e, const Op *op)
     case OC_CMPI:
     case OC_SELECT:
     case OC_CAST:
-    case OC_CALL:
     case OC_LOAD_SCALAR:
     case OC_STORE_SCALAR: emit_scalar_op(e, op); break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
@@ -1416,7 +1599,6 @@ static void emit_op(Emit *e, const Op *op)
  * those locals after it; an scf.if's results are assigned in each branch. */
 
 /* Loop-carried and scf results: integers and index (codegen's int64 locals). */
-static bool is_int_scalar(const Type *t) { return int_bits(t) != 0; }
 
 static const Op *emit_block(Emit *e, const Block *b);
 
@@ -1424,7 +1606,7 @@ static const Op *emit_block(Emit *e, const Block *b);
 static bool carry_ok(Emit *e, ValueId v, const Op *op)
 {
     const Value *x = val(e, v);
-    if (is_int_scalar(x->type) || float_rt(x->type))
+    if (c_scalar_ok(x->type))
         return true;
     char tb[256];
     return fail(e, op->name_span,
@@ -1432,8 +1614,6 @@ static bool carry_ok(Emit *e, ValueId v, const Op *op)
                 op_info(op->kind)->name, (int)x->name.len, x->name.p, type_str(x->type, tb, sizeof tb));
 }
 
-/* The C type that holds a scalar of type t (docs/scalars.md 4). */
-static const char *c_scalar_type(const Type *t) { return float_rt(t) ? "float" : "int64_t"; }
 
 /* A new local for scalar value v (int64_t, or float for f16/bf16/f32), declared (= 0, or =
  * init) in the body. */
@@ -1685,15 +1865,25 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     /* descriptor names: ptoas_<func>_<value> */
     e->tag = arena_str(e, "ptoas%s%s_", tagb.p[0] == '_' ? "" : "_", tagb.p);
 
-    /* parameters */
+    /* parameters; piece[]: the wrapper's argument for each (NULL: none) */
     StrBuf params = {0}, call = {0};
     sb_puts(&params, "ptort_ctx *ctx");
+    e->f_called = is_called(e, f);
+    const char **piece = arena_alloc(&e->m->arena, (entry->nargs + f->nresults + 2) * sizeof *piece);
+    uint32_t npieces = 0;
+    if (e->f_called) { /* its call depth: 0 from the harness */
+        e->depth = unique_name(&e->local, "", "depth", 5);
+        sb_printf(&params, ", int %s", e->depth);
+        sb_printf(&e->body, "    (void)%s;\n", e->depth);
+        piece[npieces++] = "0";
+    }
+    uint32_t first_arg_piece = npieces;
     for (uint32_t i = 0; i < entry->nargs; i++) {
         ValueId v = entry->args[i];
         const Value *x = val(e, v);
         const Type *t = x->type;
-        if (call.len && (type_is_tile(t) ? t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC : true))
-            sb_puts(&call, ", ");
+        piece[first_arg_piece + i] = NULL;
+        npieces++;
         if (type_is_tile(t)) {
             Buf *b = &e->bufs[e->nbufs];
             memset(b, 0, sizeof *b);
@@ -1709,6 +1899,18 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             runtime_dtype(e, x->type_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
             runtime_boxes(e, x->type_span, &t->tile);
             e->buf_of[v] = (int)e->nbufs++;
+            if (e->f_called) {
+                /* the caller's tile, in place: its descriptor is a parameter (the wrapper passes
+                 * the one the harness fills, made at the argument's first binding below) */
+                if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC)
+                    fail(e, x->type_span, "codegen does not support tile arguments with a dynamic valid shape in a "
+                         "called function");
+                const char *pn = unique_name(&e->local, "p_", x->name.p, x->name.len);
+                b->mut = unique_name(&e->local, "m_", x->name.p, x->name.len);
+                sb_printf(&params, ", const ptort_tile *%s", pn);
+                sb_printf(&e->body, "    ptort_tile %s = *%s;\n", b->mut, pn);
+                continue;
+            }
             if (e->rebound[v])
                 make_mutable(e, e->buf_of[v]);
             if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC) {
@@ -1716,7 +1918,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
                 const char *vr = unique_name(&e->local, n, "_valid_rows", 11);
                 const char *vc = unique_name(&e->local, n, "_valid_cols", 11);
                 sb_printf(&params, ", int64_t %s, int64_t %s", vr, vc);
-                sb_printf(&call, "a[%u].valid_rows, a[%u].valid_cols", i, i);
+                piece[first_arg_piece + i] = arena_str(e, "a[%u].valid_rows, a[%u].valid_cols", i, i);
                 b->vr = t->tile.vrow == DIM_DYNAMIC ? vr : NULL;
                 b->vc = t->tile.vcol == DIM_DYNAMIC ? vc : NULL;
                 e->entries[i].flags |= PTORT_KARG_DYNAMIC;
@@ -1726,7 +1928,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
             const char *sz = unique_name(&e->local, n, "_size", 5);
             sb_printf(&params, ", void *%s, size_t %s", n, sz);
-            sb_printf(&call, "a[%u].ptr, a[%u].size", i, i);
+            piece[first_arg_piece + i] = arena_str(e, "a[%u].ptr, a[%u].size", i, i);
             sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", n, sz);
             e->cexpr[v] = n;
             e->csize[v] = sz;
@@ -1737,7 +1939,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
             bool fl = float_rt(t) != NULL;
             sb_printf(&params, fl ? ", float %s" : ", int64_t %s", n);
-            sb_printf(&call, fl ? "(float)a[%u].fscalar" : "a[%u].scalar", i);
+            piece[first_arg_piece + i] = arena_str(e, fl ? "(float)a[%u].fscalar" : "a[%u].scalar", i);
             sb_printf(&e->body, "    (void)%s;\n", n);
             e->cexpr[v] = n;
             add_entry(e, v, 2, (int)i)->stype = dtype_name(t->dtype);
@@ -1747,7 +1949,29 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             add_entry(e, v, 2, (int)i);
         }
     }
-    sb_putc(&call, '\0');
+    /* scalar results: an out-parameter each (the wrapper passes locals it does not read) */
+    StrBuf wrap = {0};
+    e->ret_out = arena_alloc(&e->m->arena, (f->nresults ? f->nresults : 1) * sizeof *e->ret_out);
+    for (uint32_t i = 0; i < f->nresults; i++) {
+        const Type *t = f->results[i];
+        e->ret_out[i] = NULL;
+        if (type_is_tile(t))
+            continue;
+        if (!int_bits(t) && !float_rt(t)) {
+            char tb[256];
+            fail(e, f->name_span, "codegen does not support results of type '%s'", type_str(t, tb, sizeof tb));
+            continue;
+        }
+        if (f == e->main_f && e->need_main)
+            fail(e, f->name_span, "codegen cannot return scalars from the function ptoas run runs ('@%.*s'); "
+                 "call it from another function", (int)f->name.len, f->name.p);
+        char num[16];
+        int nl = snprintf(num, sizeof num, "%u", i);
+        e->ret_out[i] = unique_name(&e->local, "r_", num, (size_t)nl);
+        sb_printf(&params, ", %s *%s", c_scalar_type(t), e->ret_out[i]);
+        sb_printf(&wrap, "    %s r%u;\n", c_scalar_type(t), i);
+        piece[npieces++] = arena_str(e, "&r%u", i);
+    }
     emit_block(e, entry);
     const Op *ret = entry->last && entry->last->kind == OP_RETURN ? entry->last : NULL;
     /* where results are read when there is no return: after the last op */
@@ -1769,10 +1993,20 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         } else if (en->kind == 1 && (en->flags & PTORT_KARG_WRITTEN)) {
             en->flags |= PTORT_KARG_RESULT;
         }
+        if (en->kind == 0 && e->f_called) /* the descriptor the harness fills */
+            piece[first_arg_piece + i] =
+                en->in >= 0 ? arena_str(e, "&%s", e->descs[en->in].name)
+                            : arena_str(e, "&%s", type_desc(e, e->bufs[bi].tb, val(e, en->val)));
     }
+    for (uint32_t i = 0; i < npieces; i++)
+        if (piece[i])
+            sb_printf(&call, "%s%s", call.len ? ", " : "", piece[i]);
+    sb_putc(&call, '\0');
     if (ret && !e->errors) {
         for (uint32_t i = 0; i < ret->nopnds; i++) {
             int bi = e->buf_of[ret->opnds[i]];
+            if (i < f->nresults && e->ret_out[i])
+                continue; /* a scalar: its out-parameter */
             if (bi < 0) {
                 fail(e, ret->name_span, "codegen can only return tile buffers");
                 break;
@@ -1837,7 +2071,9 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
 
         /* the harness's view of it */
         sb_printf(c, "\nint ptoas_run%s(ptort_ctx *ctx, const ptort_kernel_value *a)\n{\n", tagb.p);
-        if (!call.p[0])
+        if (wrap.len)
+            sb_putn(c, wrap.p, wrap.len);
+        if (!strstr(call.p, "a["))
             sb_puts(c, "    (void)a;\n");
         sb_printf(c, "    return %s(ctx%s%s);\n}\n", kname, call.p[0] ? ", " : "", call.p);
         if (e->nentries) {
@@ -1909,6 +2145,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     sb_free(&tagb);
     sb_free(&params);
     sb_free(&call);
+    sb_free(&wrap);
     cnames_free(&e->local);
     free(e->buf_of);
     free(e->bufs);
@@ -1996,12 +2233,28 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                     cnames_add(&e.global, b.p);
             }
         }
-    for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits", "main", NULL}; *n; n++)
+    for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits",
+                                                       "ptoas_too_deep", "main", NULL};
+         *n; n++)
         cnames_add(&e.global, strcpy(xmalloc(strlen(*n) + 1), *n));
+    e.main_f = main_f;
+    e.need_main = need_main;
+    /* the functions some func.call names, and their prototypes */
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++)
+            for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
+                const Func *g = op->kind == OP_CALL ? find_callee(m->mods[i], callee_name(op)) : NULL;
+                if (!g || is_called(&e, g))
+                    continue;
+                e.called = xrealloc(e.called, (e.ncalled + 1) * sizeof *e.called);
+                e.called[e.ncalled++] = g;
+                put_proto(&e, g);
+            }
 
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
         OptArch arch = module_arch(mod->implicit ? NULL : mod, opt);
+        e.mod = mod;
         for (uint32_t j = 0; j < mod->nfuncs; j++)
             emit_func(&e, mod->funcs[j], arch);
     }
@@ -2025,6 +2278,15 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                         "static uint32_t ptoas_f32_bits(float f)\n{\n"
                         "    union {\n        float f;\n        uint32_t u;\n    } x = {.f = f};\n"
                         "    return x.u;\n}\n");
+        if (e.any_deep)
+            sb_printf(&h, "\n/* A func.call nested deeper than %d calls: a runtime error at the call. */\n"
+                          "static int ptoas_too_deep(const char *where)\n{\n"
+                          "    fprintf(stderr, \"%%s: runtime error: 'func.call' nests deeper than %d calls\\n\", where);\n"
+                          "    return (int)PTORT_E_ARG;\n}\n",
+                      CALL_DEPTH_LIMIT, CALL_DEPTH_LIMIT);
+        if (e.protos.len)
+            sb_printf(&h, "\n/* The called functions (a call may come before the definition). */\n%.*s",
+                      (int)e.protos.len, e.protos.p);
         if (e.any_step)
             sb_puts(&h, "\n/* An scf.for whose step is not positive: a runtime error at the op. */\n"
                         "static int ptoas_bad_step(const char *where, int64_t step)\n{\n"
@@ -2051,6 +2313,8 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
     sb_free(&e.code);
     sb_free(&e.body);
     sb_free(&e.hoist);
+    sb_free(&e.protos);
+    free(e.called);
     cnames_free(&e.global);
     return ok;
 }

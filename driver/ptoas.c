@@ -582,34 +582,60 @@ static void reverify(Driver *dr, OptPass after, Module *m)
 #endif
 }
 
-/* --func NAME with --emit=c|exe and run: only that function is compiled (the
- * IR has no calls, so it needs no other). The others are dropped right after
- * parsing, so a file of thousands of kernels costs one kernel's passes. An
- * unknown NAME keeps everything: codegen reports it with the list of names. */
+/* Whether function f of mod is NAME (len n). */
+static bool func_named(const Func *f, const char *name, size_t n)
+{
+    return f->name.len == n && memcmp(f->name.p, name, n) == 0;
+}
+
+/* --func NAME with --emit=c|exe and run: only that function and the functions its calls
+ * reach are compiled. The others are dropped right after parsing, so a file of thousands of
+ * kernels costs one kernel's passes. An unknown NAME keeps everything: codegen reports it
+ * with the list of names. */
 static void keep_only_func(Module *m, const char *name)
 {
     size_t nl = strlen(name);
     bool found = false;
     for (uint32_t i = 0; i < m->nmods && !found; i++)
         for (uint32_t j = 0; j < m->mods[i]->nfuncs && !found; j++)
-            found = m->mods[i]->funcs[j]->name.len == nl &&
-                    memcmp(m->mods[i]->funcs[j]->name.p, name, nl) == 0;
+            found = func_named(m->mods[i]->funcs[j], name, nl);
     if (!found)
         return;
-    found = false; /* keep only the first function of that name */
+    found = false; /* keep the first function of that name, and what it calls */
     for (uint32_t i = 0; i < m->nmods; i++) {
         ModuleOp *mod = m->mods[i];
+        bool *keep = xcalloc(mod->nfuncs ? mod->nfuncs : 1, sizeof *keep);
+        uint32_t *work = xmalloc((mod->nfuncs ? mod->nfuncs : 1) * sizeof *work), nwork = 0;
+        for (uint32_t j = 0; j < mod->nfuncs && !found; j++)
+            if (func_named(mod->funcs[j], name, nl)) {
+                found = keep[j] = true;
+                work[nwork++] = j;
+            }
+        while (nwork > 0) { /* the callees of kept functions (func.call names one of this module) */
+            const Func *f = mod->funcs[work[--nwork]];
+            for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+                const Attr *a = op->kind == OP_CALL ? ir_attr_find(op->attrs, op->nattrs, "callee") : NULL;
+                if (!a || a->val->kind != AV_SYMBOL)
+                    continue;
+                for (uint32_t j = 0; j < mod->nfuncs; j++)
+                    if (!keep[j] && func_named(mod->funcs[j], a->val->u.s.p, a->val->u.s.len)) {
+                        keep[j] = true;
+                        work[nwork++] = j;
+                        break;
+                    }
+            }
+        }
         uint32_t kept = 0;
         for (uint32_t j = 0; j < mod->nfuncs; j++) {
-            Func *f = mod->funcs[j];
-            if (!found && f->name.len == nl && memcmp(f->name.p, name, nl) == 0) {
-                found = true;
-                mod->funcs[kept++] = f;
+            if (keep[j]) {
+                mod->funcs[kept++] = mod->funcs[j];
                 continue;
             }
-            free(f->values); /* the Func and its ops live in the module's arena */
+            free(mod->funcs[j]->values); /* the Func and its ops live in the module's arena */
         }
         mod->nfuncs = kept;
+        free(keep);
+        free(work);
     }
 }
 

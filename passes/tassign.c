@@ -1165,6 +1165,7 @@ static void materialize(T *t)
             continue;
         Op *a = ir_op_new(m);
         a->kind = OP_TASSIGN;
+        a->synthetic = true; /* codegen of a called function keeps the caller's binding instead */
         a->form = FORM_L2;
         a->name_span = at;
         a->nopnds = 1;

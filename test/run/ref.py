@@ -1555,14 +1555,21 @@ def scalar_arg(ty, text):
 SPACE_BYTES = 1 << 20
 
 
+# Nested func.calls allowed (docs/codegen.md, "Calls"); one more is a runtime error at the call.
+CALL_DEPTH_LIMIT = 256
+
+
 class Machine:
-    def __init__(self, func, inputs, args):
+    def __init__(self, func, inputs, args, funcs=None, depth=0):
         self.func = func
         self.env = {}
         self.inputs = inputs           # name -> Array
         self.scalars = args            # name -> int
         self.returned = {}
+        self.results = []              # the values of the return, in order
         self.spaces = {}               # loc -> bytearray: the tiles placed with alloc_tile addr
+        self.funcs = funcs or [func]   # the module's functions (func.call's callees)
+        self.depth = depth             # 0 for the function run, 1 for one it calls, ...
 
     def one_out(self, text, res):
         """The ins operand names and the dst tile of an op with one output, in
@@ -1801,6 +1808,24 @@ class Machine:
             names = _l1_operands(text)
             for n in names:
                 self.returned[n] = env[n]
+            self.results = [env[n] for n in names]
+            return
+        if op in ('func.call', 'call'):
+            # %r = func.call @g(%a, ...) : (...) -> ...: the callee runs on the caller's values
+            # (tiles and memories are the same objects: written in place)
+            m = re.match(r'\s*@([\w$.-]+)', text)
+            callee = [f for f in self.funcs if m and f.name == m.group(1)]
+            if not callee:
+                self.fail(line, 'func.call: no callee')
+            if self.depth >= CALL_DEPTH_LIMIT:
+                self.fail(line, "'func.call' nests deeper than %d calls" % CALL_DEPTH_LIMIT)
+            sub = Machine(callee[0], {}, {}, self.funcs, self.depth + 1)
+            sub.spaces = self.spaces
+            for (an, _), n in zip(callee[0].args, _l1_operands(text)):
+                sub.env[an] = env[n]
+            sub.run_block(split_ops(callee[0].body))
+            for n, v in zip(res, sub.results):
+                env[n] = v
             return
         if op in ('pto.load_scalar', 'pto.store_scalar'):
             # %v = pto.load_scalar %p[%i] : !pto.ptr<T> -> T; pto.store_scalar %v, %p[%i] : ...
@@ -2064,7 +2089,8 @@ def cmd_run(argv):
     for s in o.args:
         n, v = s.split('=', 1)
         scal[n.lstrip('%')] = v
-    mach = Machine(cand[0], inputs, scal)
+    mach = Machine(cand[0], inputs, scal, funcs)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20 * CALL_DEPTH_LIMIT + 1000))
     mach.run()
     for s in o.outs:
         n, p = s.split('=', 1)
