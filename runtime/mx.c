@@ -176,8 +176,12 @@ static void aux_init(ptort_ctx *ctx, Aux *a, const ptort_tile *t, int64_t ncols,
     a->size = ptort_dtype_size(t->dtype);
     layout_of(t, &a->l);
     a->col = table;
-    for (int64_t c = 0; c < ncols; c++)
-        table[c] = layout_col_off(&a->l, c);
+    if (a->l.kind == LAY_ROW || a->l.kind == LAY_FLAT)
+        for (int64_t c = 0; c < ncols; c++)       /* without layout_col_off's divisions */
+            table[c] = c;
+    else
+        for (int64_t c = 0; c < ncols; c++)
+            table[c] = layout_col_off(&a->l, c);
 }
 
 static void put_group(Aux *ex, Aux *mx, Aux *sc, int64_t ro_e, int64_t ro_m, int64_t ro_s,
@@ -1189,6 +1193,228 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
         }
     }
 }
+
+/* axis0 with AVX-512: a group is 32 rows of one column, so a vector holds 16 (fp32) or 32
+ * (16-bit) groups side by side and every per-group value is a per-lane one. Per block of 32
+ * rows: the column maxima (lane-wise, over the 32 rows), the parameters of all columns at
+ * once (params_f32), the exp / max / scaling rows, then each row's codes with the columns'
+ * scales: MXFP8 as enc_fp8_row_avx512 does (y = x * s, then e4m3_code_avx512), MXFP4 by
+ * counting the column's thresholds (enc_fp4_h_avx2's rule) below |x|. NaN columns get their
+ * code by a mask. Tails are masked loads and stores. */
+MX_Z static inline __m512i ax0_load32(const uint8_t *row, ptort_dtype dt, int64_t c, __mmask16 k)
+{
+    if (dt == PTORT_F32)
+        return _mm512_maskz_loadu_epi32(k, row + 4 * c);
+    __m256i h = _mm256_maskz_loadu_epi16(k, row + 2 * c);
+    if (dt == PTORT_F16)
+        return _mm512_castps_si512(_mm512_cvtph_ps(h));
+    return _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
+}
+
+/* Largest |x| pattern (fp32 bits) of each of the N columns of the 32 rows at ROWS: four
+ * accumulators (the max chains are short), 16-bit sources on 32 lanes and widened once
+ * (vcvtph2ps is exact and keeps NaN a NaN; bf16 is a shift); MAXB gets whole vectors. */
+MX_Z static void ax0_colmax(const uint8_t *rows, int64_t sst, ptort_dtype dt, int64_t n, uint32_t *maxb)
+{
+    if (dt == PTORT_F32) {
+        const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF);
+        for (int64_t c = 0; c < n; c += 16) {
+            __mmask16 k = n - c >= 16 ? 0xFFFF : (__mmask16)((1u << (n - c)) - 1);
+            __m512i m0 = _mm512_setzero_si512(), m1 = m0, m2 = m0, m3 = m0;
+            for (int i = 0; i < GROUP; i += 4) {
+                const uint8_t *r = rows + i * sst + 4 * c;
+                m0 = _mm512_max_epi32(m0, _mm512_and_si512(_mm512_maskz_loadu_epi32(k, r), abs));
+                m1 = _mm512_max_epi32(m1, _mm512_and_si512(_mm512_maskz_loadu_epi32(k, r + sst), abs));
+                m2 = _mm512_max_epi32(m2, _mm512_and_si512(_mm512_maskz_loadu_epi32(k, r + 2 * sst), abs));
+                m3 = _mm512_max_epi32(m3, _mm512_and_si512(_mm512_maskz_loadu_epi32(k, r + 3 * sst), abs));
+            }
+            _mm512_storeu_si512((void *)(maxb + c), _mm512_max_epi32(_mm512_max_epi32(m0, m1), _mm512_max_epi32(m2, m3)));
+        }
+        return;
+    }
+    const __m512i abs = _mm512_set1_epi16(0x7FFF);
+    for (int64_t c = 0; c < n; c += 32) {
+        __mmask32 k = n - c >= 32 ? 0xFFFFFFFFu : (__mmask32)((1u << (n - c)) - 1);
+        __m512i m0 = _mm512_setzero_si512(), m1 = m0, m2 = m0, m3 = m0;
+        for (int i = 0; i < GROUP; i += 4) {
+            const uint8_t *r = rows + i * sst + 2 * c;
+            m0 = _mm512_max_epu16(m0, _mm512_and_si512(_mm512_maskz_loadu_epi16(k, r), abs));
+            m1 = _mm512_max_epu16(m1, _mm512_and_si512(_mm512_maskz_loadu_epi16(k, r + sst), abs));
+            m2 = _mm512_max_epu16(m2, _mm512_and_si512(_mm512_maskz_loadu_epi16(k, r + 2 * sst), abs));
+            m3 = _mm512_max_epu16(m3, _mm512_and_si512(_mm512_maskz_loadu_epi16(k, r + 3 * sst), abs));
+        }
+        __m512i mx = _mm512_max_epu16(_mm512_max_epu16(m0, m1), _mm512_max_epu16(m2, m3));
+        __m256i lo = _mm512_castsi512_si256(mx), hi = _mm512_extracti64x4_epi64(mx, 1);
+        if (dt == PTORT_F16) {
+            _mm512_storeu_ps((float *)(void *)(maxb + c), _mm512_cvtph_ps(lo));
+            _mm512_storeu_ps((float *)(void *)(maxb + c + 16), _mm512_cvtph_ps(hi));
+        } else {
+            _mm512_storeu_si512((void *)(maxb + c), _mm512_slli_epi32(_mm512_cvtepu16_epi32(lo), 16));
+            _mm512_storeu_si512((void *)(maxb + c + 16), _mm512_slli_epi32(_mm512_cvtepu16_epi32(hi), 16));
+        }
+    }
+}
+
+/* put_row for axis0's exp / max / scaling rows: contiguous rows narrowed and stored 16
+ * values at a time. */
+MX_Z static void ax0_put(Aux *a, int64_t ro, const uint32_t *v, int64_t n)
+{
+    if (a->l.kind != LAY_ROW && a->l.kind != LAY_FLAT) {
+        put_row(a, ro, 0, v, n);
+        return;
+    }
+    uint8_t *p = a->base + ro * a->size;
+    for (int64_t c = 0; c < n; c += 16) {
+        __mmask16 k = n - c >= 16 ? 0xFFFF : (__mmask16)((1u << (n - c)) - 1);
+        __m512i x = _mm512_loadu_si512((const void *)(v + c));
+        if (a->size == 1)
+            _mm512_mask_cvtepi32_storeu_epi8(p + c, k, x);
+        else if (a->size == 2)
+            _mm512_mask_cvtepi32_storeu_epi16(p + 2 * c, k, x);
+        else
+            _mm512_mask_storeu_epi32(p + 4 * c, k, x);
+    }
+}
+
+/* MXFP4 axis0: columns [C, C + 32) of the 32 rows at ROWS (stride SST bytes) into the 32
+ * output rows at OUT. With VBMI and every column's D non-zero (the table path is exact;
+ * an exact D is never 0: it is at least 0x300, or 0x60 for bf16) the codes come from the
+ * table as in enc_fp4_h_vbmi, with D per lane; otherwise from the columns' thresholds
+ * (counted, enc_fp4_h_avx2's rule), and NaN columns get code 7. */
+MX_VB static void ax0_fp4_chunk(const MxCfg *cfg, const uint8_t *rows, int64_t sst, uint8_t *out,
+                                int64_t dst_st, int64_t n, int64_t c, const uint32_t *ge,
+                                const uint16_t *d16, uint16_t *thr, const Fp4Thr *ft)
+{
+    int64_t w = n - c < 32 ? n - c : 32, nb = (w + 1) / 2;
+    __mmask32 k = w == 32 ? 0xFFFFFFFFu : (__mmask32)((1u << w) - 1);
+    __mmask16 kb = nb == 16 ? 0xFFFF : (__mmask16)((1u << nb) - 1);
+    const __m512i pair = _mm512_set1_epi32(0x00100001);
+    int bf16 = cfg->bf16_src;
+    if (mx_vbmi()) {
+        __m512i d = _mm512_maskz_loadu_epi16(k, d16 + c);
+        if (!_mm512_mask_cmpeq_epi16_mask(k, d, _mm512_setzero_si512())) {
+            static const uint8_t tab[128] __attribute__((aligned(64))) = {
+                0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5,
+                6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+                8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 12, 13, 13, 13,
+                14, 14, 14, 14, 14, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15};
+            const __m512i tlo = _mm512_load_si512((const void *)tab), thi = _mm512_load_si512((const void *)(tab + 64));
+            for (int i = 0; i < GROUP; i++) {
+                __m512i h = _mm512_maskz_loadu_epi16(k, rows + i * sst + 2 * c);
+                __m512i a = _mm512_and_si512(h, _mm512_set1_epi16(0x7FFF));
+                __m512i b = _mm512_subs_epu16(a, d);
+                if (bf16)
+                    b = _mm512_slli_epi16(b, 3);
+                b = _mm512_min_epu8(b, _mm512_set1_epi16((short)0xFF01));
+                __m512i sx = _mm512_maddubs_epi16(b, _mm512_set1_epi16(0x0201));
+                sx = _mm512_ternarylogic_epi32(sx, _mm512_srli_epi16(h, 9), _mm512_set1_epi16(0x40), 0xF8);
+                /* index bytes are the words' low bytes; the high bytes (0) give code 0 */
+                __m512i code = _mm512_permutex2var_epi8(tlo, sx, thi);
+                code = _mm512_maskz_mov_epi16(k, code);
+                _mm512_mask_cvtepi32_storeu_epi8(out + i * dst_st + c / 2, kb, _mm512_madd_epi16(code, pair));
+            }
+            return;
+        }
+    }
+    for (int64_t j = 0; j < w; j++)
+        for (int t = 0; t < 7; t++)
+            thr[t * 32 + j] = ft[ge[c + j] & 0xFFu].c[t];
+    __mmask32 nan = 0;
+    for (int64_t j = 0; j < w; j++)
+        nan |= (__mmask32)(ge[c + j] == 0xFF) << j;
+    const __m512i one = _mm512_set1_epi16(1);
+    __m512i t0 = _mm512_loadu_si512((const void *)thr), t1 = _mm512_loadu_si512((const void *)(thr + 32));
+    __m512i t2 = _mm512_loadu_si512((const void *)(thr + 64)), t3 = _mm512_loadu_si512((const void *)(thr + 96));
+    __m512i t4 = _mm512_loadu_si512((const void *)(thr + 128)), t5 = _mm512_loadu_si512((const void *)(thr + 160));
+    __m512i t6 = _mm512_loadu_si512((const void *)(thr + 192));
+    for (int i = 0; i < GROUP; i++) {
+        __m512i h = _mm512_maskz_loadu_epi16(k, rows + i * sst + 2 * c);
+        __m512i a = _mm512_and_si512(h, _mm512_set1_epi16(0x7FFF));
+        __m512i code = _mm512_maskz_mov_epi16(_mm512_cmpgt_epu16_mask(a, t0), one);
+        code = _mm512_mask_add_epi16(code, _mm512_cmpgt_epu16_mask(a, t1), code, one);
+        code = _mm512_mask_add_epi16(code, _mm512_cmpgt_epu16_mask(a, t2), code, one);
+        code = _mm512_mask_add_epi16(code, _mm512_cmpgt_epu16_mask(a, t3), code, one);
+        code = _mm512_mask_add_epi16(code, _mm512_cmpgt_epu16_mask(a, t4), code, one);
+        code = _mm512_mask_add_epi16(code, _mm512_cmpgt_epu16_mask(a, t5), code, one);
+        code = _mm512_mask_add_epi16(code, _mm512_cmpgt_epu16_mask(a, t6), code, one);
+        code = _mm512_mask_add_epi16(code, _mm512_movepi16_mask(h), code, _mm512_set1_epi16(8));
+        code = _mm512_maskz_mov_epi16(k, _mm512_mask_mov_epi16(code, nan, _mm512_set1_epi16(7)));
+        _mm512_mask_cvtepi32_storeu_epi8(out + i * dst_st + c / 2, kb, _mm512_madd_epi16(code, pair));
+    }
+}
+
+MX_Z static void run_axis0_avx512(ptort_ctx *ctx, MxOp *o, uint32_t *mem)
+{
+    const MxCfg *cfg = o->cfg;
+    const ptort_tile *src = o->src, *dst = o->dst;
+    int64_t m = src->valid_rows, n = src->valid_cols, n16 = (n + 31) & ~(int64_t)31;
+    ptort_dtype dt = src->dtype;
+    int esz = ptort_dtype_size(dt);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sst = tile_row_stride(src) * esz, dst_st = tile_row_stride(dst);
+    uint32_t *maxb = mem, *ge = maxb + n16, *gm = ge + n16, *gsv = gm + n16;
+    float *gs = (float *)(gsv + n16);
+    uint16_t *thr = (uint16_t *)(gs + n16);             /* MXFP4: 7 x 32 thresholds */
+    uint16_t *d16 = thr + 7 * 32;                         /* MXFP4: D per column */
+    const Fp4Thr *ft = cfg->fp4 ? fp4_thresholds(cfg->bf16_src) : NULL;
+    for (int64_t b = 0; b < m / GROUP; b++) {
+        const uint8_t *rows = sb + b * GROUP * sst;
+        ax0_colmax(rows, sst, dt, n, maxb);
+        params_f32(cfg, maxb, n, ge, gs, gm, gsv);
+        if (dt == PTORT_F16) {
+            f32_bits_to_f16_avx2(gm, n);
+            f32_bits_to_f16_avx2(gsv, n);
+        } else if (dt == PTORT_BF16) {
+            for (int64_t c = 0; c < n; c++) {
+                gm[c] >>= 16;
+                gsv[c] >>= 16;
+            }
+        }
+        int64_t re = layout_row_off(&o->ex.l, o->il ? b / 2 : b);
+        if (o->il) {
+            const int64_t *ecol = o->ex.col + b % 2;
+            for (int64_t c = 0; c < n; c++)
+                o->ex.base[re + ecol[2 * c]] = (uint8_t)ge[c];
+        } else {
+            ax0_put(&o->ex, re, ge, n);
+        }
+        ax0_put(&o->mx, layout_row_off(&o->mx.l, b), gm, n);
+        ax0_put(&o->sc, layout_row_off(&o->sc.l, b), gsv, n);
+        if (cfg->fp4 && mx_vbmi())
+            for (int64_t c = 0; c < n; c += 16) {     /* enc_fp4_h_vbmi's D, or 0 if not exact */
+                __m512i e = _mm512_loadu_si512((const void *)(ge + c)), d;
+                __mmask16 ok;
+                if (cfg->bf16_src) {
+                    d = _mm512_sub_epi32(_mm512_slli_epi32(e, 7), _mm512_set1_epi32(0x120));
+                    ok = _mm512_cmple_epu32_mask(_mm512_sub_epi32(e, _mm512_set1_epi32(3)), _mm512_set1_epi32(252 - 3));
+                } else {
+                    d = _mm512_sub_epi32(_mm512_slli_epi32(e, 10), _mm512_set1_epi32(0x1C900));
+                    ok = _mm512_cmple_epu32_mask(_mm512_sub_epi32(e, _mm512_set1_epi32(115)), _mm512_set1_epi32(146 - 115));
+                }
+                _mm256_storeu_si256((__m256i *)(void *)(d16 + c), _mm512_maskz_cvtepi32_epi16(ok, d));
+            }
+        if (cfg->fp4) {
+            for (int64_t c = 0; c < n; c += 32)
+                ax0_fp4_chunk(cfg, rows, sst, db + b * GROUP * dst_st, dst_st, n, c, ge, d16, thr, ft);
+        } else {
+            for (int i = 0; i < GROUP; i++) {
+                const uint8_t *row = rows + i * sst;
+                uint8_t *out = db + (b * GROUP + i) * dst_st;
+                for (int64_t c = 0; c < n; c += 16) {
+                    __mmask16 k = n - c >= 16 ? 0xFFFF : (__mmask16)((1u << (n - c)) - 1);
+                    __m512 y = _mm512_mul_ps(_mm512_castsi512_ps(ax0_load32(row, dt, c, k)),
+                                             _mm512_loadu_ps(gs + c));
+                    __m512i code = e4m3_code_avx512(y);
+                    code = _mm512_mask_mov_epi32(code, _mm512_cmpeq_epi32_mask(_mm512_loadu_si512((const void *)(ge + c)),
+                                                                               _mm512_set1_epi32(0xFF)),
+                                                 _mm512_set1_epi32(cfg->nan_code));
+                    _mm512_mask_cvtepi32_storeu_epi8(out + c, k, code);
+                }
+            }
+        }
+    }
+}
 #endif
 
 static void run_axis1(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *codes)
@@ -1391,6 +1617,8 @@ ptort_status ptort_tquant_mx_ex(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale
 #ifdef PTORT_MX_AVX2
     if (fast)
         run_axis1_fast(ctx, &o, xbuf, codes, codes + ((npad + 127) & ~(int64_t)63));
+    else if (axis == PTORT_AXIS0 && ptort_use_avx512())
+        run_axis0_avx512(ctx, &o, xbuf);        /* 32 * (npad + 8) words >= 17 * (n + 31) */
     else
 #endif
     if (axis == PTORT_AXIS1)

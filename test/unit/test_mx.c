@@ -819,6 +819,87 @@ static void fast_vs_portable(void)
     CHECK_EQ(bad, 0);
 }
 
+/* The AVX-512 axis0 kernels (column groups; per-lane scales) and the interleaved exponent
+ * form against the portable code, as fast_vs_portable: random patterns with an exponent
+ * window per column so that the column maxima differ, NaN, +-Inf, zero and tiny columns,
+ * every source dtype, both algorithms, widths around the 16- and 32-lane steps; every
+ * byte of dst, exp, max and scaling must agree. */
+static void axis0_vs_portable(void)
+{
+    enum { M = 64, C = 160 };
+    static const ptort_dtype sdts[3] = {PTORT_F32, PTORT_F16, PTORT_BF16};
+    static const int64_t widths[] = {160, 128, 97, 64, 33, 32, 31, 17, 16, 15, 7, 1};
+    static uint8_t host[M * C * 4];
+    uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
+    unsigned seed = 77;
+    int bad = 0, runs = 0;
+    /* tame: every column's maximum near 1 (the exact fast paths take whole chunks) */
+    for (int tame = 0; tame < 2; tame++)
+    for (int fp4 = 0; fp4 < 2; fp4++)
+        for (int d = 0; d < 3; d++)
+            for (int nv = 0; nv < 2; nv++)
+                for (int il = 0; il < 2; il++)
+                    for (unsigned wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+                        ptort_dtype sdt = sdts[d];
+                        if (fp4 && sdt == PTORT_F32)
+                            continue;
+                        for (int i = 0; i < M * C; i++) {
+                            seed = seed * 1103515245u + 12345u;
+                            uint32_t b = seed ^ (seed << 9);
+                            int col = i % C, grp = col + (i / C / 32) * C;
+                            uint32_t ex = tame ? (uint32_t)(120 + grp % 8) : (uint32_t)((grp * 37 + 11) % 254);
+                            if (tame || seed % 11 != 0)
+                                b = (b & 0x807FFFFFu) | (((ex + (seed >> 27) % 8) & 0xFF) << 23);
+                            if (tame && seed % 3 == 0)
+                                b &= 0x80000000u | (seed % 5 == 0 ? 0u : 0x7FFFFFFFu);  /* some +-0 */
+                            if (!tame && grp % 7 == 3 && seed % 97 == 0)
+                                b = 0x7FC00000u | (seed & 1u) << 31;
+                            if (!tame && grp % 5 == 1 && seed % 53 == 0)
+                                b = 0x7F800000u | (seed & 2u) << 30;
+                            if (!tame && grp % 13 == 4)
+                                b &= 0x80000000u;              /* +-0 columns */
+                            if (sdt == PTORT_F32) {
+                                memcpy(host + 4 * i, &b, 4);
+                            } else {
+                                uint16_t h = (uint16_t)(b >> 16);
+                                if (sdt == PTORT_F16)
+                                    h = (uint16_t)((b >> 16 & 0x8000u) | (b >> 13 & 0x7FFFu));
+                                memcpy(host + 2 * i, &h, 2);
+                            }
+                        }
+                        int64_t n = widths[wi];
+                        Io io;
+                        setup(&io, fp4, sdt, PTORT_AXIS0, M, C, M, n, 0);
+                        if (il) {
+                            io.exp = ptort_tile_make(PTORT_VEC, PTORT_U8, M / 64, round32(2 * n), A_EXP);
+                            io.exp.valid_cols = 2 * n;
+                        }
+                        ptort_tile_fill(ctx, &io.src, host, M, C);
+                        static uint8_t out[3][A_SC + 8192];
+                        for (int pass = 0; pass < 3; pass++) {
+                            set_pass(pass);
+                            memset(mem + A_DST, 0xA5, sizeof out[0] - A_DST);
+                            (void)(CHECK(ptort_tquant_mx_ex(ctx, fp4 ? PTORT_MXFP4_E2M1 : PTORT_MXFP8,
+                                                            nv ? PTORT_SCALE_NV : PTORT_SCALE_OCP, PTORT_AXIS0,
+                                                            il ? PTORT_MX_INTERLEAVE : 0, &io.src, &io.dst,
+                                                            &io.exp, &io.max, &io.sc, NULL) == PTORT_OK) ||
+                                   fprintf(stderr, "fp4=%d sdt=%d nv=%d il=%d n=%lld: %s\n", fp4, (int)sdt,
+                                           nv, il, (long long)n, ptort_error(ctx)));
+                            memcpy(out[pass] + A_DST, mem + A_DST, sizeof out[0] - A_DST);
+                        }
+                        set_pass(0);
+                        int diff = memcmp(out[0] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0 ||
+                                   memcmp(out[1] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0;
+                        if (diff && bad < 3)
+                            fprintf(stderr, "axis0 differs: tame=%d fp4=%d sdt=%d nv=%d il=%d n=%lld\n", tame,
+                                    fp4, (int)sdt, nv, il, (long long)n);
+                        bad += diff;
+                        runs++;
+                    }
+    CHECK(runs == 2 * (3 * 2 * 2 * 12 + 2 * 2 * 2 * 12));
+    CHECK_EQ(bad, 0);
+}
+
 /* The MXFP4 16-bit kernels (thresholds per exponent, AVX-512 and AVX2) against the portable fp32 path
  * at every scale: for every maximum of each exponent field (mantissa 0 and all ones, and
  * +Inf), groups hold that maximum and every pattern not above it whose exponent is within
@@ -952,6 +1033,7 @@ int main(void)
     rejects();
     random_groups();
     fast_vs_portable();
+    axis0_vs_portable();
     fp4_all_scales();
     for (int pass = 0; pass < 3; pass++) {
         set_pass(pass);
