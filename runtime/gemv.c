@@ -309,6 +309,11 @@ ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort
         }
     }
 #endif
+    /* a5's rhs layout: f16 in ZN 16 x 16 boxes, transposed box by box (AVX-512) */
+    if (!is_int && !fused && lr.kind == LAY_ZN && lr.ir == 16 && lr.ic == 16 &&
+        rhs->dtype == PTORT_F16 && k % 16 == 0 && n % 16 == 0)
+        fused = ptort_vecz_gemv_zn16(tile_base(ctx, rhs), lr.pc * lr.ir * 2,
+                                     (const float *)(const void *)a, k, n, (float *)(void *)acc);
     for (int64_t kk = 0; kk < k && !fused; kk++) {
         widen_tile_row(ctx, rhs, &lr, rcol, lut, kk, n, brow);
         if (is_int)

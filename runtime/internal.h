@@ -76,6 +76,10 @@ ptort_vcvt_fn ptort_vecz_cvt(ptort_dtype sdt, ptort_dtype ddt, ptort_rmode rm);
 ptort_vcred_fn ptort_vecz_cred(ptort_vop op, ptort_dtype sdt, ptort_dtype ddt);
 ptort_vrred_fn ptort_vecz_rred(ptort_vop op, ptort_dtype sdt);
 ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt);
+/* tgemv.bias products OUT[j] (the fmaf chains over k) for an f16 rhs in ZN 16 x 16 boxes at B,
+ * BOXROW bytes per row of boxes, K and N multiples of 16; 0 when there is no such kernel. */
+int ptort_vecz_gemv_zn16(const uint8_t *b, int64_t boxrow, const float *a, int64_t k, int64_t n,
+                         float *out);
 
 /* Records a message in CTX (if not NULL) and returns ST. */
 ptort_status ptort_fail(ptort_ctx *ctx, ptort_status st, const char *fmt, ...) PTORT_PRINTF(3, 4);

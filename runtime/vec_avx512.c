@@ -567,6 +567,50 @@ DEF_ZRRED(sum_bf16, z_ld16b, 2, z_step_sum, ZR_WIDE_16)
 DEF_ZRRED(max_bf16, z_ld16b, 2, z_step_max, ZR_WIDE_16)
 DEF_ZRRED(min_bf16, z_ld16b, 2, z_step_min, ZR_WIDE_16)
 
+/* ---- tgemv.bias with an a5 rhs ---------------------------------------------------------
+ * f16 rhs in ZN boxes of 16 x 16 (docs/numerics.md 5: boxes row after row, each box column-
+ * major, so the 16 k values of one column are 32 contiguous bytes): the 16 columns of a box
+ * are widened (vcvtph2ps, exact), transposed to its 16 rows, and each row takes its step
+ * acc[j] = fmaf(a[k], b[k][j], acc[j]) in k order, as gemv.c's loops do. Two column blocks at
+ * once, so that their chains overlap. BOXROW: bytes from one row of boxes to the next. */
+ZT static void zg_zn16(const uint8_t *b, int64_t boxrow, const float *a, int64_t k, int64_t n,
+                       float *out)
+{
+    for (int64_t j = 0; j < n;) {
+        int two = j + 32 <= n;
+        __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0;
+        for (int64_t k0 = 0; k0 < k; k0 += 16) {
+            const uint8_t *p = b + (k0 / 16) * boxrow + (j / 16) * 512;
+            __m512 v[16];
+            ZU16 for (int l = 0; l < 16; l++)
+                v[l] = z_ld16h(p + 32 * l);
+            z_tr16(v);
+            ZU16 for (int i = 0; i < 16; i++)
+                acc0 = _mm512_fmadd_ps(_mm512_set1_ps(a[k0 + i]), v[i], acc0);
+            if (two) {
+                ZU16 for (int l = 0; l < 16; l++)
+                    v[l] = z_ld16h(p + 512 + 32 * l);
+                z_tr16(v);
+                ZU16 for (int i = 0; i < 16; i++)
+                    acc1 = _mm512_fmadd_ps(_mm512_set1_ps(a[k0 + i]), v[i], acc1);
+            }
+        }
+        _mm512_storeu_ps(out + j, acc0);
+        if (two)
+            _mm512_storeu_ps(out + j + 16, acc1);
+        j += two ? 32 : 16;
+    }
+}
+
+int ptort_vecz_gemv_zn16(const uint8_t *b, int64_t boxrow, const float *a, int64_t k, int64_t n,
+                         float *out)
+{
+    if (!ptort_use_avx512())
+        return 0;
+    zg_zn16(b, boxrow, a, k, n, out);
+    return 1;
+}
+
 /* ---- tcvt -----------------------------------------------------------------------------
  * vec.c's conversions on 16 lanes. Saturation clamps to [lo, hi] first (NaN -> hi, as
  * vk_clampf); float -> int converts with the mode's rounding (vcvtps2dq with embedded
@@ -798,6 +842,13 @@ ptort_vun_fn ptort_vecz_un(ptort_vop op, ptort_dtype dt)
 }
 
 #else
+
+int ptort_vecz_gemv_zn16(const uint8_t *b, int64_t boxrow, const float *a, int64_t k, int64_t n,
+                         float *out)
+{
+    (void)b, (void)boxrow, (void)a, (void)k, (void)n, (void)out;
+    return 0;
+}
 
 ptort_vbin_fn ptort_vecz_bin(ptort_vop op, ptort_dtype dt)
 {

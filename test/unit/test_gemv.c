@@ -316,6 +316,64 @@ static void random_chains(ptort_ctx *c)
     CHECK_EQ(bad, 0);
 }
 
+/* a5's rhs layout (f16, ZN 16 x 16 boxes) on random values over a wide exponent range: whole
+ * blocks of 16 rows and columns (the AVX-512 box-transposing kernel: pairs of column blocks
+ * and a single one) and the other shapes (the general loop), with and without AVX-512,
+ * against fmaf chains computed here. */
+extern int ptort_force_no_avx512;
+
+static void a5_random_chains(ptort_ctx *c)
+{
+    enum { KP = 48, NC = 64 };
+    static const int64_t shapes[][2] = {{48, 64}, {48, 48}, {32, 16}, {37, 64}, {48, 40}};
+    static uint16_t a[KP], b[KP * NC];
+    static float bias[NC], out[NC];
+    unsigned seed = 777;
+    int bad = 0;
+    for (int i = 0; i < KP + KP * NC; i++) {
+        seed = seed * 1103515245u + 12345u;
+        uint16_t h = (uint16_t)((seed ^ (seed >> 11)) & 0xFFFF);
+        if (((h >> 10) & 31) == 31)
+            h ^= 0x4000;                                 /* no Inf/NaN */
+        if (i < KP)
+            a[i] = h;
+        else
+            b[i - KP] = h;
+    }
+    for (int j = 0; j < NC; j++)
+        bias[j] = (float)(j % 7) - 3.5f;
+    for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int path = 0; path < 2; path++) {
+            ptort_force_no_avx512 = path;
+            int64_t k = shapes[s][0], n = shapes[s][1];
+            G g;
+            g.lhs = ptort_tile_make(PTORT_LEFT, PTORT_F16, 1, KP, 0);
+            g.lhs.blayout = PTORT_BL_COL_MAJOR;
+            g.lhs.slayout = PTORT_SL_ROW_MAJOR;
+            g.rhs = ptort_tile_make(PTORT_RIGHT, PTORT_F16, KP, NC, 0);
+            g.rhs.slayout = PTORT_SL_COL_MAJOR;
+            g.dst = ptort_tile_make(PTORT_ACC, PTORT_F32, 1, NC, 0);
+            g.dst.blayout = PTORT_BL_COL_MAJOR;
+            g.dst.slayout = PTORT_SL_ROW_MAJOR;
+            g.bias = ptort_tile_make(PTORT_BIAS, PTORT_F32, 1, NC, 0);
+            put(c, &g.lhs, a);
+            put(c, &g.rhs, b);
+            put(c, &g.bias, bias);
+            g.lhs.valid_cols = g.rhs.valid_rows = k;
+            g.rhs.valid_cols = g.bias.valid_cols = g.dst.valid_cols = n;
+            CHECK(ptort_tgemv_bias(c, &g.lhs, &g.rhs, &g.bias, &g.dst, PTORT_ACC_FINAL) == PTORT_OK);
+            ptort_tile_read(c, &g.dst, out, 1, n);
+            for (int64_t j = 0; j < n; j++) {
+                float acc = 0.0f;
+                for (int64_t kk = 0; kk < k; kk++)
+                    acc = fmaf(ptort_f16_to_f32(a[kk]), ptort_f16_to_f32(b[kk * NC + j]), acc);
+                bad += unit_f2u(out[j]) != unit_f2u(acc + bias[j]);
+            }
+        }
+    ptort_force_no_avx512 = 0;
+    CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
     ptort_ctx *a3 = ptort_ctx_new(PTORT_A3, NULL), *a5 = ptort_ctx_new(PTORT_A5, NULL);
@@ -327,6 +385,7 @@ int main(void)
     half_chain(a3, PTORT_BF16);
     int8(a3);
     a5_layouts(a5);
+    a5_random_chains(a5);
     rejects(a3);
     random_chains(a3);
     ptort_ctx_free(a3);
