@@ -515,57 +515,72 @@ DEF_ZR_WIDE(min_f16, z_w16h, z_step_min)
 DEF_ZR_WIDE(sum_bf16, z_w16b, z_step_sum)
 DEF_ZR_WIDE(max_bf16, z_w16b, z_step_max)
 DEF_ZR_WIDE(min_bf16, z_w16b, z_step_min)
-#define ZR_WIDE_f32(name, ra, rb, acca, accb, two)
-/* only for whole groups of 16 rows (the others repeat their last row through RA / RB) */
-#define ZR_WIDE_16(name, ra, rb, acca, accb, two)                                            \
-    if (rows - r >= 32 || rows - r == 16)                                                    \
+#define ZR_WIDE_f32(name)
+/* only when every group of the pass has 16 rows (a last group of fewer repeats its last row
+ * through RG in the blocks below) */
+#define ZR_WIDE_16(name)                                                                     \
+    if (rows - r >= 16 * 4 || (rows - r) % 16 == 0)                                          \
         for (; j + 32 <= n; j += 32) {                                                       \
-            acca = zrw_##name(src + r * sst + 2 * j, sst, acca, j == 0 && first);            \
-            if (two)                                                                         \
-                accb = zrw_##name(src + (r + 16) * sst + 2 * j, sst, accb, j == 0 && first); \
+            const uint8_t *p = src + r * sst + 2 * j;                                        \
+            int start = j == 0 && first;                                                     \
+            a0 = zrw_##name(p, sst, a0, start);                                              \
+            if (ng > 1)                                                                      \
+                a1 = zrw_##name(p + 16 * sst, sst, a1, start);                               \
+            if (ng > 2)                                                                      \
+                a2 = zrw_##name(p + 32 * sst, sst, a2, start);                               \
+            if (ng > 3)                                                                      \
+                a3 = zrw_##name(p + 48 * sst, sst, a3, start);                               \
         }
 
-/* Two groups of 16 rows per pass, so that one group's chain of steps overlaps the other's
- * loads and transposes. */
-#define DEF_ZRRED(name, LD, ESZ, STEP, WIDE)                                                 \
+/* Up to GMAX groups of 16 rows per pass: each group's accumulator is one dependent chain of
+ * steps that overlaps the other groups' loads and transposes (two for f32, whose 16 x 16
+ * blocks need more registers; four for the 16-bit 32-column blocks). */
+#define ZR_GROUPS(GMAX, M, ...)                                                                    \
+    do {                                                                                     \
+        M(__VA_ARGS__, rg[0], a0);                                                           \
+        if (ng > 1)                                                                          \
+            M(__VA_ARGS__, rg[1], a1);                                                       \
+        if (ng > 2)                                                                          \
+            M(__VA_ARGS__, rg[2 % GMAX], a2);                                                \
+        if (ng > 3)                                                                          \
+            M(__VA_ARGS__, rg[3 % GMAX], a3);                                                \
+    } while (0)
+#define DEF_ZRRED(name, LD, ESZ, STEP, WIDE, GMAX)                                           \
     ZT static void zr_##name(const uint8_t *src, int64_t sst, int64_t rows, int64_t n,       \
                              int first, float init, float *out, float *buf)                  \
     {                                                                                        \
         (void)buf;                                                                           \
-        for (int64_t r = 0; r < rows; r += 32) {                                             \
-            const uint8_t *ra[16], *rb[16];                                                  \
-            for (int k = 0; k < 16; k++) {                                                   \
-                ra[k] = src + (r + k < rows ? r + k : rows - 1) * sst;                       \
-                rb[k] = src + (r + 16 + k < rows ? r + 16 + k : rows - 1) * sst;             \
-            }                                                                                \
-            __m512 acca = _mm512_set1_ps(init), accb = acca;                                 \
-            int two = rows - r > 16;                                                         \
+        for (int64_t r = 0; r < rows; r += 16 * GMAX) {                                      \
+            const uint8_t *rg[GMAX][16];                                                     \
+            for (int g = 0; g < GMAX; g++)                                                   \
+                for (int k = 0; k < 16; k++)                                                 \
+                    rg[g][k] = src + (r + 16 * g + k < rows ? r + 16 * g + k : rows - 1) * sst; \
+            __m512 a0 = _mm512_set1_ps(init), a1 = a0, a2 = a0, a3 = a0;                     \
+            int ng = rows - r >= 16 * GMAX ? GMAX : (int)((rows - r + 15) / 16);             \
             int64_t j = 0;                                                                   \
-            WIDE(name, ra, rb, acca, accb, two)                                              \
-            for (; j + 16 <= n; j += 16) {                                                   \
-                ZR_BLOCK(LD, ESZ, STEP, ra, acca);                                           \
-                if (two)                                                                     \
-                    ZR_BLOCK(LD, ESZ, STEP, rb, accb);                                       \
-            }                                                                                \
-            if (j < n) {                                                                     \
-                ZR_TAIL(LD, ESZ, STEP, ra, acca);                                            \
-                if (two)                                                                     \
-                    ZR_TAIL(LD, ESZ, STEP, rb, accb);                                        \
-            }                                                                                \
-            _mm512_mask_storeu_ps(out + r, z_m16(rows - r), acca);                           \
-            if (two)                                                                         \
-                _mm512_mask_storeu_ps(out + r + 16, z_m16(rows - r - 16), accb);             \
+            WIDE(name)                                                                       \
+            for (; j + 16 <= n; j += 16)                                                     \
+                ZR_GROUPS(GMAX, ZR_BLOCK, LD, ESZ, STEP);                                          \
+            if (j < n)                                                                       \
+                ZR_GROUPS(GMAX, ZR_TAIL, LD, ESZ, STEP);                                         \
+            _mm512_mask_storeu_ps(out + r, z_m16(rows - r), a0);                             \
+            if (ng > 1)                                                                      \
+                _mm512_mask_storeu_ps(out + r + 16, z_m16(rows - r - 16), a1);               \
+            if (ng > 2)                                                                      \
+                _mm512_mask_storeu_ps(out + r + 32, z_m16(rows - r - 32), a2);               \
+            if (ng > 3)                                                                      \
+                _mm512_mask_storeu_ps(out + r + 48, z_m16(rows - r - 48), a3);               \
         }                                                                                    \
     }
-DEF_ZRRED(sum_f32, z_ld16f, 4, z_step_sum, ZR_WIDE_f32)
-DEF_ZRRED(max_f32, z_ld16f, 4, z_step_max, ZR_WIDE_f32)
-DEF_ZRRED(min_f32, z_ld16f, 4, z_step_min, ZR_WIDE_f32)
-DEF_ZRRED(sum_f16, z_ld16h, 2, z_step_sum, ZR_WIDE_16)
-DEF_ZRRED(max_f16, z_ld16h, 2, z_step_max, ZR_WIDE_16)
-DEF_ZRRED(min_f16, z_ld16h, 2, z_step_min, ZR_WIDE_16)
-DEF_ZRRED(sum_bf16, z_ld16b, 2, z_step_sum, ZR_WIDE_16)
-DEF_ZRRED(max_bf16, z_ld16b, 2, z_step_max, ZR_WIDE_16)
-DEF_ZRRED(min_bf16, z_ld16b, 2, z_step_min, ZR_WIDE_16)
+DEF_ZRRED(sum_f32, z_ld16f, 4, z_step_sum, ZR_WIDE_f32, 2)
+DEF_ZRRED(max_f32, z_ld16f, 4, z_step_max, ZR_WIDE_f32, 2)
+DEF_ZRRED(min_f32, z_ld16f, 4, z_step_min, ZR_WIDE_f32, 2)
+DEF_ZRRED(sum_f16, z_ld16h, 2, z_step_sum, ZR_WIDE_16, 4)
+DEF_ZRRED(max_f16, z_ld16h, 2, z_step_max, ZR_WIDE_16, 4)
+DEF_ZRRED(min_f16, z_ld16h, 2, z_step_min, ZR_WIDE_16, 4)
+DEF_ZRRED(sum_bf16, z_ld16b, 2, z_step_sum, ZR_WIDE_16, 4)
+DEF_ZRRED(max_bf16, z_ld16b, 2, z_step_max, ZR_WIDE_16, 4)
+DEF_ZRRED(min_bf16, z_ld16b, 2, z_step_min, ZR_WIDE_16, 4)
 
 /* ---- tgemv.bias with an a5 rhs ---------------------------------------------------------
  * f16 rhs in ZN boxes of 16 x 16 (docs/numerics.md 5: boxes row after row, each box column-

@@ -1135,21 +1135,25 @@ static void paths_agree(void)
         static const ptort_vop red[] = {PTORT_VOP_SUM, PTORT_VOP_MAX, PTORT_VOP_MIN};
         static const ptort_dtype outs[] = {PTORT_F32, PTORT_F16, PTORT_BF16, PTORT_I32, PTORT_I16,
                                            PTORT_I8, PTORT_U8};
-        ptort_tile big = T(dt, 45, cols, 0);
-        big.valid_cols = cols - 3;
-        for (int r = 0; r < 3; r++)
-            for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++) {
-                dbg_a = r;
-                dbg_b = (int)outs[o];
-                ptort_tile rd = T(outs[o], 64, 1, 131072), cd = T(outs[o], 1, cols * 4 / ptort_dtype_size(outs[o]), 131072);
-                rd.blayout = PTORT_BL_COL_MAJOR;
-                rd.valid_rows = 45;
-                cd.valid_cols = big.valid_cols;
-                if (ptort_vrowreduce(a5, red[r], &big, NULL, &rd) == PTORT_OK)
-                    SAME_ON_PATHS(ptort_vrowreduce(a5, red[r], &big, NULL, &rd), 256);
-                if (ptort_vcolreduce(a5, red[r], &big, NULL, &cd) == PTORT_OK)
-                    SAME_ON_PATHS(ptort_vcolreduce(a5, red[r], &big, NULL, &cd), 1280);
-            }
+        /* 45 rows: groups of 16 rows with a partial last one; 80 rows: whole groups only (the
+         * AVX-512 f16 / bf16 32-column blocks) */
+        for (int bigrows = 45; bigrows <= 80; bigrows += 35) {
+            ptort_tile big = T(dt, bigrows, cols, 0);
+            big.valid_cols = cols - 3;
+            for (int r = 0; r < 3; r++)
+                for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++) {
+                    dbg_a = r;
+                    dbg_b = (int)outs[o];
+                    ptort_tile rd = T(outs[o], 128, 1, 131072), cd = T(outs[o], 1, cols * 4 / ptort_dtype_size(outs[o]), 131072);
+                    rd.blayout = PTORT_BL_COL_MAJOR;
+                    rd.valid_rows = bigrows;
+                    cd.valid_cols = big.valid_cols;
+                    if (ptort_vrowreduce(a5, red[r], &big, NULL, &rd) == PTORT_OK)
+                        SAME_ON_PATHS(ptort_vrowreduce(a5, red[r], &big, NULL, &rd), 512);
+                    if (ptort_vcolreduce(a5, red[r], &big, NULL, &cd) == PTORT_OK)
+                        SAME_ON_PATHS(ptort_vcolreduce(a5, red[r], &big, NULL, &cd), 1280);
+                }
+        }
         for (size_t o = 0; o < sizeof dts / sizeof dts[0]; o++) {
             ptort_tile cd = T(dts[o], 5, 320 / ptort_dtype_size(dts[o]), 131072);
             cd.valid_cols = a.valid_cols;
