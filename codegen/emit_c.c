@@ -238,6 +238,7 @@ typedef struct Emit {
     const Func **called;   /* every function some func.call names */
     uint32_t ncalled;
     StrBuf protos;         /* their prototypes (a call may come before the definition) */
+    uint8_t **eff;         /* per called function, per argument: EFF_READ, EFF_WRITE */
     bool any_deep;         /* ptoas_too_deep is needed */
 } Emit;
 
@@ -1426,12 +1427,108 @@ static const Func *find_callee(const ModuleOp *mod, Str name)
     return NULL;
 }
 
-static bool is_called(const Emit *e, const Func *f)
+static int called_index(const Emit *e, const Func *f)
 {
     for (uint32_t i = 0; i < e->ncalled; i++)
         if (e->called[i] == f)
-            return true;
-    return false;
+            return (int)i;
+    return -1;
+}
+
+static bool is_called(const Emit *e, const Func *f) { return called_index(e, f) >= 0; }
+
+/* What a called function does to a tile or pointer argument: reads it before writing it,
+ * writes it (its bytes, or the memory behind the pointer). */
+enum { EFF_READ = 1, EFF_WRITE = 2 };
+
+/* The argument of f whose bytes value v names (the argument, a view or tassign of it, a
+ * loop's iter_arg or result holding it), or -1. */
+static int arg_root(const Func *f, ValueId v)
+{
+    const Block *entry = ir_entry(f);
+    for (uint32_t guard = 0; v != NO_VALUE && guard <= f->nvalues; guard++) {
+        const Value *x = &f->values[v];
+        const Op *d = x->def_op;
+        if (!d) { /* a block argument */
+            uint32_t k = 0;
+            while (k < x->block->nargs && x->block->args[k] != v)
+                k++;
+            if (x->block == entry)
+                return k < entry->nargs ? (int)k : -1;
+            const Op *o = ir_block_owner(x->block);
+            if (!o || o->kind != OP_SCF_FOR || k == 0 || k >= x->block->nargs || 3 + (k - 1) >= o->nopnds)
+                return -1;
+            v = o->opnds[3 + (k - 1)]; /* an iter_arg: its init's */
+            continue;
+        }
+        OpClass c = op_info(d->kind)->cls;
+        if ((c == OC_TILE_VIEW || c == OC_VIEW || d->kind == OP_TASSIGN) && d->nopnds) {
+            v = d->opnds[0];
+        } else if (d->kind == OP_SCF_FOR) {
+            uint32_t k = 0;
+            while (k < d->nres && d->res[k] != v)
+                k++;
+            if (3 + k >= d->nopnds)
+                return -1;
+            v = d->opnds[3 + k];
+        } else {
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* Adds BITS to argument a's effects; W: the arguments written so far in this pass (a read
+ * after a write is not a read of the caller's data). True if eff[a] grew. */
+static bool eff_add(uint8_t *eff, uint8_t *w, int a, int bits)
+{
+    uint8_t old = eff[a];
+    if ((bits & EFF_READ) && !w[a])
+        eff[a] |= EFF_READ;
+    if (bits & EFF_WRITE) {
+        eff[a] |= EFF_WRITE;
+        w[a] = 1;
+    }
+    return eff[a] != old;
+}
+
+/* One pass over f (a called function, index fi) adding to e->eff[fi]; true if it grew. A
+ * read counts when no op before it in text order wrote the argument (as the kernel table's
+ * PTORT_KARG_READ). */
+static bool func_effects(Emit *e, const ModuleOp *mod, const Func *f, int fi)
+{
+    uint32_t n = ir_entry(f)->nargs;
+    uint8_t *eff = e->eff[fi], *w = xcalloc(n ? n : 1, 1);
+    bool grew = false;
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        const OpInfo *in = op_info(op->kind);
+        if (op->kind == OP_CALL) {
+            int gi = called_index(e, find_callee(mod, callee_name(op)));
+            for (uint32_t k = 0; k < op->nopnds && gi >= 0; k++) {
+                int a = arg_root(f, op->opnds[k]);
+                if (a >= 0 && k < ir_entry(e->called[gi])->nargs)
+                    grew |= eff_add(eff, w, a, e->eff[gi][k]);
+            }
+        } else if (op->kind == OP_LOAD_SCALAR || op->kind == OP_STORE_SCALAR) {
+            int a = op->nopnds ? arg_root(f, op->opnds[0]) : -1;
+            if (a >= 0)
+                grew |= eff_add(eff, w, a, op->kind == OP_LOAD_SCALAR ? EFF_READ : EFF_WRITE);
+        } else if (in->syntax == SYN_COMPUTE) {
+            uint32_t at = 0;
+            for (int r = 0; r < in->nroles; r++)
+                for (uint32_t i = 0; i < op->seg[r] && at < op->nopnds; i++, at++) {
+                    int a = arg_root(f, op->opnds[at]);
+                    if (a < 0)
+                        continue;
+                    if (r < in->nins)
+                        grew |= eff_add(eff, w, a, EFF_READ);
+                    else if ((in->flags[r] & ROLE_OUT) && !(in->flags[r] & ROLE_TEMP))
+                        grew |= eff_add(eff, w, a, EFF_WRITE);
+                }
+        }
+    }
+    free(w);
+    return grew;
 }
 
 /* The prototype of called function g, in e->protos. */
@@ -1469,7 +1566,7 @@ static void emit_return(Emit *e, const Op *op)
 }
 
 /* %r = func.call @g(%a, ...): scalars by value, pointers as base and size, tiles as the
- * caller's current descriptor; a tile or pointer passed counts as read and written. */
+ * caller's current descriptor; a tile or pointer passed is read and written as g does it. */
 static void emit_call(Emit *e, const Op *op)
 {
     Str name = callee_name(op);
@@ -1488,9 +1585,11 @@ static void emit_call(Emit *e, const Op *op)
             return;
         }
     StrBuf args = {0};
+    int gi = called_index(e, g);
     for (uint32_t i = 0; i < op->nopnds && !e->errors; i++) {
         ValueId v = op->opnds[i];
         const Type *t = val(e, v)->type;
+        uint8_t eff = gi >= 0 && i < ir_entry(g)->nargs ? e->eff[gi][i] : EFF_READ | EFF_WRITE;
         if (type_is_tile(t)) {
             const char *x = use_tile(e, v, op);
             if (!x)
@@ -1498,12 +1597,12 @@ static void emit_call(Emit *e, const Op *op)
             sb_printf(&args, ", %s", x);
             int bi = e->buf_of[v];
             bool written = false;
-            for (int b = bi; b >= 0; b = e->bufs[b].parent) {
+            for (int b = bi; b >= 0 && (eff & EFF_READ); b = e->bufs[b].parent) {
                 written |= e->bufs[b].written;
                 if (e->bufs[b].parent < 0 && e->bufs[b].arg >= 0 && !written)
                     e->entries[e->bufs[b].arg].flags |= PTORT_KARG_READ;
             }
-            for (int b = bi; b >= 0; b = e->bufs[b].parent) {
+            for (int b = bi; b >= 0 && (eff & EFF_WRITE); b = e->bufs[b].parent) {
                 e->bufs[b].written = true;
                 e->bufs[b].last_writer = op;
                 e->bufs[b].origin = -1;
@@ -1515,7 +1614,7 @@ static void emit_call(Emit *e, const Op *op)
                 break;
             }
             sb_printf(&args, ", %s, %s", e->cexpr[v], e->csize[v]);
-            if (e->ptr_arg[v] >= 0)
+            if (e->ptr_arg[v] >= 0 && (eff & EFF_WRITE))
                 e->entries[e->ptr_arg[v]].flags |= PTORT_KARG_WRITTEN;
         } else {
             const char *x = scalar(e, v, op);
@@ -2250,6 +2349,20 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                 e.called[e.ncalled++] = g;
                 put_proto(&e, g);
             }
+    /* what each called function does to its arguments, through its own calls too (a fixed
+     * point: recursion) */
+    e.eff = xcalloc(e.ncalled ? e.ncalled : 1, sizeof *e.eff);
+    for (uint32_t i = 0; i < e.ncalled; i++)
+        e.eff[i] = xcalloc(ir_entry(e.called[i])->nargs + 1, 1);
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t i = 0; i < m->nmods; i++)
+            for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
+                int fi = called_index(&e, m->mods[i]->funcs[j]);
+                if (fi >= 0)
+                    grew |= func_effects(&e, m->mods[i], m->mods[i]->funcs[j], fi);
+            }
+    }
 
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
@@ -2314,6 +2427,9 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
     sb_free(&e.body);
     sb_free(&e.hoist);
     sb_free(&e.protos);
+    for (uint32_t i = 0; i < e.ncalled; i++)
+        free(e.eff[i]);
+    free(e.eff);
     free(e.called);
     cnames_free(&e.global);
     return ok;
