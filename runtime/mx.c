@@ -1057,6 +1057,64 @@ static void put_aux(Aux *a, const uint32_t *v, const uint8_t *nv, int64_t m, int
     }
 }
 
+/* params_f32, the conversion of max and scaling to the src dtype and narrow() in one
+ * AVX-512 pass: GE, GS and the src-dtype patterns GM, GSV as 32-bit values, and NE, NM, NS
+ * narrowed to the aux tiles' element sizes (1, then ESZ). Returns non-zero when some group
+ * is poisoned. */
+MX_Z static uint32_t params_avx512(const MxCfg *cfg, const uint32_t *gmax, int64_t n, uint32_t *ge,
+                                   float *gs, uint32_t *gm, uint32_t *gsv, uint8_t *ne, uint8_t *nm,
+                                   uint8_t *ns)
+{
+    __mmask16 anynan = 0;
+    const __m512i qnan = _mm512_set1_epi32(0x7FC00000);
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 k = n - i >= 16 ? 0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+        __m512i mb = _mm512_maskz_loadu_epi32(k, gmax + i), e, mo = mb;
+        if (cfg->nv) {
+            __m512i d = _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(mb), _mm512_set1_ps(cfg->k)));
+            __m512i de = _mm512_srli_epi32(d, 23), dm = _mm512_and_si512(d, _mm512_set1_epi32(0x7FFFFF));
+            e = _mm512_mask_add_epi32(de, _mm512_test_epi32_mask(dm, dm), de, _mm512_set1_epi32(1));
+            /* subnormal d with a mantissa <= 0x400000 (m = 0 too): 0; de >= 0xFE (or d =
+             * +Inf): 0xFE */
+            __mmask16 z = _mm512_cmpeq_epi32_mask(de, _mm512_setzero_si512()) &
+                          _mm512_cmple_epu32_mask(dm, _mm512_set1_epi32(0x400000));
+            e = _mm512_maskz_mov_epi32((__mmask16)~z, _mm512_min_epu32(e, _mm512_set1_epi32(0xFE)));
+        } else {
+            if (cfg->fp4)
+                mo = _mm512_and_si512(mb, _mm512_set1_epi32((int)0xFFFF0000u));
+            e = _mm512_max_epi32(_mm512_sub_epi32(_mm512_srli_epi32(mo, 23), _mm512_set1_epi32((int)cfg->emax)),
+                                 _mm512_setzero_si512());
+        }
+        __mmask16 nan = _mm512_cmpgt_epu32_mask(mb, _mm512_set1_epi32(0x7F800000));
+        anynan |= nan;
+        __m512i sb = _mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(254), e), 23);
+        sb = _mm512_mask_mov_epi32(sb, _mm512_cmpge_epu32_mask(e, _mm512_set1_epi32(254)), _mm512_set1_epi32(0x00400000));
+        e = _mm512_mask_mov_epi32(e, nan, _mm512_set1_epi32(0xFF));
+        _mm512_mask_storeu_epi32(ge + i, k, e);
+        _mm512_mask_storeu_ps(gs + i, k, _mm512_castsi512_ps(_mm512_maskz_mov_epi32((__mmask16)~nan, sb)));
+        _mm512_mask_cvtepi32_storeu_epi8(ne + i, k, e);
+        __m512i vm = _mm512_mask_mov_epi32(mo, nan, qnan), vs = _mm512_mask_mov_epi32(sb, nan, qnan);
+        if (cfg->sdt == PTORT_F16) {
+            /* vcvtps2ph: RNE, overflow to Inf, NaN 0x7FC00000 -> 0x7E00 (f32_to_f16_bits) */
+            vm = _mm512_cvtepu16_epi32(_mm512_cvtps_ph(_mm512_castsi512_ps(vm), _MM_FROUND_TO_NEAREST_INT));
+            vs = _mm512_cvtepu16_epi32(_mm512_cvtps_ph(_mm512_castsi512_ps(vs), _MM_FROUND_TO_NEAREST_INT));
+        } else if (cfg->sdt == PTORT_BF16) {
+            vm = _mm512_srli_epi32(vm, 16);
+            vs = _mm512_srli_epi32(vs, 16);
+        }
+        _mm512_mask_storeu_epi32(gm + i, k, vm);
+        _mm512_mask_storeu_epi32(gsv + i, k, vs);
+        if (cfg->sdt == PTORT_F32) {
+            _mm512_mask_storeu_epi32(nm + 4 * i, k, vm);
+            _mm512_mask_storeu_epi32(ns + 4 * i, k, vs);
+        } else {
+            _mm512_mask_cvtepi32_storeu_epi16(nm + 2 * i, k, vm);
+            _mm512_mask_cvtepi32_storeu_epi16(ns + 2 * i, k, vs);
+        }
+    }
+    return anynan;
+}
+
 /* The widest MXFP4 row kernel the CPU has. */
 static void enc_fp4_h(const uint16_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
                       const Fp4Thr *thr, int bf16)
@@ -1141,21 +1199,26 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
 
     /* pass 2: parameters (as fp32, then max and scaling in the src dtype: RNE, exact for
      * the maxima, Inf / subnormal / 0 for f16 scales, 0x7E00 / 0x7FC0 for NaN) */
-    uint32_t anynan = params_f32(cfg, gmax, tg, ge, gs, gm, gsv);
-    if (src->dtype == PTORT_F16) {
-        f32_bits_to_f16_avx2(gm, tg);
-        f32_bits_to_f16_avx2(gsv, tg);
-    } else if (src->dtype == PTORT_BF16) {
-        for (int64_t i = 0; i < tg; i++) {
-            gm[i] >>= 16;
-            gsv[i] >>= 16;
+    uint32_t anynan;
+    if (ptort_use_avx512()) {
+        anynan = params_avx512(cfg, gmax, tg, ge, gs, gm, gsv, ne, nm, ns);
+    } else {
+        anynan = params_f32(cfg, gmax, tg, ge, gs, gm, gsv);
+        if (src->dtype == PTORT_F16) {
+            f32_bits_to_f16_avx2(gm, tg);
+            f32_bits_to_f16_avx2(gsv, tg);
+        } else if (src->dtype == PTORT_BF16) {
+            for (int64_t i = 0; i < tg; i++) {
+                gm[i] >>= 16;
+                gsv[i] >>= 16;
+            }
         }
+        narrow(ge, o->ex.size, ne, tg);
+        narrow(gm, o->mx.size, nm, tg);
+        narrow(gsv, o->sc.size, ns, tg);
     }
 
     /* pass 3: exp / max / scaling */
-    narrow(ge, o->ex.size, ne, tg);
-    narrow(gm, o->mx.size, nm, tg);
-    narrow(gsv, o->sc.size, ns, tg);
     put_aux(&o->ex, ge, ne, m, ng);
     put_aux(&o->mx, gm, nm, m, ng);
     put_aux(&o->sc, gsv, ns, m, ng);

@@ -309,6 +309,41 @@ static void nv_inf(void)
     }
 }
 
+/* NV with d = m * K a subnormal fp32 at the boundary of docs/numerics.md's rule: d's
+ * mantissa exactly 0x400000 (m = 0x04600000 for MXFP8, K nearest 1/448; m = 0x01400000 for
+ * MXFP4, K nearest 1/6, a bf16 value) gives e = 0, one more (0x00400001, from m two or one
+ * ulps up) gives e = 1; on every kernel set. */
+static void set_pass(int pass);
+
+static void nv_subnormal_d(void)
+{
+    static const struct { int fp4; uint32_t m; unsigned e; } cases[] = {
+        {0, 0x04600000u, 0}, {0, 0x045FFFFEu, 0}, {0, 0x04600002u, 1},
+        {1, 0x01400000u, 0}, {1, 0x01410000u, 1},
+    };
+    for (int pass = 0; pass < 3; pass++) {
+        set_pass(pass);
+        for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            int fp4 = cases[i].fp4;
+            ptort_dtype sdt = fp4 ? PTORT_BF16 : PTORT_F32;
+            Io io;
+            setup(&io, fp4, sdt, PTORT_AXIS1, 1, 32, 1, 32, 0);
+            uint8_t raw[128] = {0};
+            if (fp4) {
+                uint16_t h = (uint16_t)(cases[i].m >> 16);
+                memcpy(raw + 6, &h, 2);
+            } else {
+                memcpy(raw + 12, &cases[i].m, 4);
+            }
+            ptort_tile_fill(ctx, &io.src, raw, 1, 32);
+            CHECK(ptort_tquant_mx(ctx, fp4 ? PTORT_MXFP4_E2M1 : PTORT_MXFP8, PTORT_SCALE_NV, PTORT_AXIS1,
+                                  &io.src, &io.dst, &io.exp, &io.max, &io.sc, NULL) == PTORT_OK);
+            CHECK_EQ(get(&io.exp, 0, 0), cases[i].e);
+        }
+    }
+    set_pass(0);
+}
+
 /* Ties through the op (group max 448 -> e = 0x7F, s = 1) and the encoders directly. */
 static void rounding_ties(void)
 {
@@ -1024,6 +1059,7 @@ int main(void)
     worked_vectors();
     exponent_edges();
     nv_inf();
+    nv_subnormal_d();
     rounding_ties();
     nan_poisoning();
     partial_groups();
