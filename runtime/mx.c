@@ -1026,6 +1026,22 @@ static void put_aux(Aux *a, const uint32_t *v, const uint8_t *nv, int64_t m, int
     }
     uint8_t *d = a->base;
     int64_t dstep = a->l.stride * a->size;
+    /* the common row lengths (4 groups of u8, f16, f32) as one copy per row */
+    if (len == 4) {
+        for (int64_t r = 0; r < m; r++, d += dstep, nv += 4)
+            memcpy(d, nv, 4);
+        return;
+    }
+    if (len == 8) {
+        for (int64_t r = 0; r < m; r++, d += dstep, nv += 8)
+            memcpy(d, nv, 8);
+        return;
+    }
+    if (len == 16) {
+        for (int64_t r = 0; r < m; r++, d += dstep, nv += 16)
+            memcpy(d, nv, 16);
+        return;
+    }
     if (len >= 16) {
         for (int64_t r = 0; r < m; r++, d += dstep, nv += len) {
             int64_t i = 0;
