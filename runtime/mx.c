@@ -557,7 +557,7 @@ MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng,
  * the fp32 kernel, as do groups with e outside [11, 240]: inside, the constants fit 16 bits
  * and a subnormal x scales to y below 2^-10 or into the checked range; NaN and +-Inf groups
  * have e >= 247. */
-MX_Z static inline __m512i fp8_w_avx512(const uint32_t *x)
+MX_Z static inline __m512i fp8_w2_avx512(__m512i x0, __m512i x1)
 {
     const __m512i hi = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33,
                                         31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
@@ -565,10 +565,24 @@ MX_Z static inline __m512i fp8_w_avx512(const uint32_t *x)
      * (and keeping the bits above from x) gives the sticky OR; shifts and compares are
      * scarcer than adds and logic on the targets of interest */
     const __m512i ones = _mm512_set1_epi32(0xFFFF), keep = _mm512_set1_epi32((int)0xFFFEFFFFu);
-    __m512i x0 = _mm512_loadu_si512((const void *)x), x1 = _mm512_loadu_si512((const void *)(x + 16));
     x0 = _mm512_ternarylogic_epi32(x0, _mm512_add_epi32(x0, ones), keep, 0xF4);
     x1 = _mm512_ternarylogic_epi32(x1, _mm512_add_epi32(x1, ones), keep, 0xF4);
     return _mm512_permutex2var_epi16(x0, hi, x1);
+}
+
+MX_Z static inline __m512i fp8_w_avx512(const uint32_t *x)
+{
+    return fp8_w2_avx512(_mm512_loadu_si512((const void *)x), _mm512_loadu_si512((const void *)(x + 16)));
+}
+
+/* The 32 patterns w of a group of 16-bit elements: bf16 ones are already x's upper half
+ * (nothing to round); f16 ones are widened exactly (vcvtph2ps) and cut as above. */
+MX_Z static inline __m512i fp8_w16_avx512(const uint16_t *x, int bf16)
+{
+    if (bf16)
+        return _mm512_loadu_si512((const void *)x);
+    return fp8_w2_avx512(_mm512_castps_si512(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)x))),
+                         _mm512_castps_si512(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(x + 16)))));
 }
 
 /* Codes (before the pack) of one group's 32 patterns W; *SUB gets the lanes whose |y| may
@@ -584,8 +598,25 @@ MX_Z static inline __m512i fp8_h_avx512(__m512i w, __m512i k, __m512i amax, __mm
     return _mm512_srai_epi16(t, 4);
 }
 
-MX_Z static void enc_fp8_h_avx512(const uint32_t *x, uint8_t *out, int64_t ng, const uint32_t *ge,
-                                  const float *sv)
+__attribute__((target("avx2,f16c")))
+static void widen_row_avx2(ptort_dtype dt, const uint8_t *p, uint32_t *out, int64_t n, int64_t npad);
+
+/* Group G by the multiplying kernel (16-bit sources widened first). */
+MX_Z static void enc_fp8_group32(const uint32_t *x, const uint16_t *x16, int bf16, int64_t g,
+                                 uint8_t *out, const float *sv)
+{
+    if (!x16) {
+        enc_fp8_row_avx512(x + g * GROUP, out + g * GROUP, 1, sv + g);
+        return;
+    }
+    uint32_t w[GROUP] __attribute__((aligned(64)));
+    widen_row_avx2(bf16 ? PTORT_BF16 : PTORT_F16, (const uint8_t *)(x16 + g * GROUP), w, GROUP, GROUP);
+    enc_fp8_row_avx512(w, out + g * GROUP, 1, sv + g);
+}
+
+/* X: fp32 patterns, or X16 (non-NULL): f16 (BF16 = 0) or bf16 ones. */
+MX_Z static void enc_fp8_h_avx512(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out,
+                                  int64_t ng, const uint32_t *ge, const float *sv)
 {
     const __m512i qperm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     uint32_t kk[16] __attribute__((aligned(64))), am[16] __attribute__((aligned(64)));
@@ -603,8 +634,14 @@ MX_Z static void enc_fp8_h_avx512(const uint32_t *x, uint8_t *out, int64_t ng, c
          * stay in registers */
         unsigned redo = ~ok & 0xFFFFu;
         for (int j = 0; j < 16; j += 2) {
-            const uint32_t *xg = x + (g0 + j) * GROUP;
-            __m512i w0 = fp8_w_avx512(xg), w1 = fp8_w_avx512(xg + 32);
+            __m512i w0, w1;
+            if (x16) {
+                w0 = fp8_w16_avx512(x16 + (g0 + j) * GROUP, bf16);
+                w1 = fp8_w16_avx512(x16 + (g0 + j + 1) * GROUP, bf16);
+            } else {
+                w0 = fp8_w_avx512(x + (g0 + j) * GROUP);
+                w1 = fp8_w_avx512(x + (g0 + j + 1) * GROUP);
+            }
             __mmask32 s0, s1;
             __m512i n0 = fp8_h_avx512(w0, _mm512_set1_epi32((int)kk[j]), _mm512_set1_epi32((int)am[j]), &s0);
             __m512i n1 = fp8_h_avx512(w1, _mm512_set1_epi32((int)kk[j + 1]), _mm512_set1_epi32((int)am[j + 1]), &s1);
@@ -615,11 +652,11 @@ MX_Z static void enc_fp8_h_avx512(const uint32_t *x, uint8_t *out, int64_t ng, c
         }
         for (; redo; redo &= redo - 1) {
             int64_t g = g0 + __builtin_ctz(redo);
-            enc_fp8_row_avx512(x + g * GROUP, out + g * GROUP, 1, sv + g);
+            enc_fp8_group32(x, x16, bf16, g, out, sv);
         }
     }
-    if (g0 < ng)
-        enc_fp8_row_avx512(x + g0 * GROUP, out + g0 * GROUP, ng - g0, sv + g0);
+    for (; g0 < ng; g0++)
+        enc_fp8_group32(x, x16, bf16, g0, out, sv);
 }
 
 /* Widens a f16 / bf16 row to fp32 patterns (vcvtph2ps is exact; it quiets a signalling NaN,
@@ -1168,7 +1205,8 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
     const uint32_t *x = NULL;
     const uint16_t *x16 = NULL;
     int64_t xst;                               /* elements between rows of x / x16 */
-    if (cfg->fp4) {
+    /* 16-bit sources stay 16-bit: MXFP4 always, MXFP8 with the AVX-512 kernels */
+    if (cfg->fp4 || (src->dtype != PTORT_F32 && ptort_use_avx512())) {
         if (n == npad) {
             x16 = (const uint16_t *)(const void *)sb;
             xst = sst / 2;
@@ -1245,7 +1283,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
         if (cfg->fp4)
             enc_fp4_h(x16, db, tg, ge, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
-            enc_fp8_h_avx512(x, db, tg, ge, gs);
+            enc_fp8_h_avx512(x, x16, cfg->bf16_src, db, tg, ge, gs);
         else
             enc_fp8_row_avx2(x, db, tg, gs);
         for (int64_t i = 0; i < tg && anynan; i++)
@@ -1258,7 +1296,8 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
         if (cfg->fp4)
             enc_fp4_h(x16 + r * xst, out, ng, ge + r * ng, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
-            enc_fp8_h_avx512(x + r * xst, out, ng, ge + r * ng, gs + r * ng);
+            enc_fp8_h_avx512(x16 ? NULL : x + r * xst, x16 ? x16 + r * xst : NULL, cfg->bf16_src, out, ng,
+                             ge + r * ng, gs + r * ng);
         else
             enc_fp8_row_avx2(x + r * xst, out, ng, gs + r * ng);
         for (int64_t gi = 0; gi < ng && anynan; gi++)
