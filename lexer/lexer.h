@@ -8,7 +8,7 @@
 #include "diag.h"
 
 typedef struct Lexer {
-    const unsigned char *start, *cur, *lim, *marker;
+    const unsigned char *start, *cur, *lim, *marker, *ctxmarker;
     uint32_t base;     /* offset of start in the source file: spans are absolute */
     bool nl;           /* a newline was skipped since the last token */
     bool bol;          /* the last token returned is the first on its line */

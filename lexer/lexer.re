@@ -12,6 +12,7 @@
     re2c:define:YYCTYPE = "unsigned char";
     re2c:define:YYCURSOR = "lx->cur";
     re2c:define:YYMARKER = "lx->marker";
+    re2c:define:YYCTXMARKER = "lx->ctxmarker";
     re2c:define:YYLIMIT = "lx->lim";
     re2c:yyfill:enable = 0;
     re2c:eof = 0;
@@ -29,6 +30,7 @@ void lex_init(Lexer *lx, const char *text, size_t len, uint32_t base, DiagEngine
     lx->cur = lx->start;
     lx->lim = lx->start + len;
     lx->marker = lx->cur;
+    lx->ctxmarker = lx->cur;
     lx->base = base;
     lx->nl = true;
     lx->bol = false;
@@ -97,6 +99,8 @@ int lex_next(Lexer *lx, Span *loc)
             "true"                 { TOK(T_TRUE); }
             "false"                { TOK(T_FALSE); }
             "array"                { TOK(T_ARRAY); }
+            /* a trailing location `loc(...)`; elsewhere `loc` is an identifier (`loc=vec`) */
+            "loc" / [ \t]* "("     { TOK(T_LOC); }
             ident                  { TOK(T_IDENT); }
 
             "%" ([A-Za-z_$.\-][A-Za-z0-9_$.\-]* | digit+) { TOK(T_SSA); }

@@ -301,6 +301,7 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
     p->blk = ir_entry(f);
     names_clear(p);
     pb_op_reset(p);
+    p->anon_args = -1; /* no argument form yet (also for the generic spelling) */
 
     if ((p->syms_used + 1) * 2 > p->syms_cap) {
         size_t cap = p->syms_cap ? p->syms_cap * 2 : 64;
@@ -327,7 +328,6 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
 void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
 {
     func_begin(p, kw, (Str){p->src->text + name.begin + 1, name.end - name.begin - 1}, name, visibility);
-    p->anon_args = -1;
 }
 
 /* An argument; a function's arguments are all named (%a: T) or, in a
@@ -1817,4 +1817,62 @@ void pb_region_op_end(Parser *p, Span close, uint32_t nattrs)
             op->res[i] = v;
     }
     p->errors_at_op = diag_error_count(p->diag);
+}
+
+/* ---- locations -------------------------------------------------------------- */
+
+static bool span_is(const Parser *p, Span s, const char *word)
+{
+    size_t n = strlen(word);
+    return s.end - s.begin == n && memcmp(p->src->text + s.begin, word, n) == 0;
+}
+
+static bool same_text(const Parser *p, Span a, Span b)
+{
+    return a.end - a.begin == b.end - b.begin && memcmp(p->src->text + a.begin, p->src->text + b.begin,
+                                                        a.end - a.begin) == 0;
+}
+
+void pb_loc_word(Parser *p, Span s, const char *word)
+{
+    if (span_is(p, s, word))
+        return;
+    if (strcmp(word, "at") == 0)
+        ERR(s, "expected 'at' in callsite location, but got '%.*s'", (int)(s.end - s.begin),
+            p->src->text + s.begin);
+    else
+        ERR(s, "expected location instance ('unknown', 'callsite' or 'fused'), but got '%.*s'",
+            (int)(s.end - s.begin), p->src->text + s.begin);
+}
+
+void pb_loc_alias_def(Parser *p, Span hash)
+{
+    for (size_t i = 0; i < p->nloc_defs; i++)
+        if (same_text(p, p->loc_defs[i], hash)) {
+            ERR(hash, "redefinition of attribute alias id '%.*s'", (int)(hash.end - hash.begin - 1),
+                p->src->text + hash.begin + 1);
+            diag_note(p->diag, p->loc_defs[i], "previously defined here");
+            return;
+        }
+    PUSH(p->loc_defs, p->nloc_defs, p->loc_defs_cap, hash);
+}
+
+void pb_loc_alias_use(Parser *p, Span hash)
+{
+    PUSH(p->loc_uses, p->nloc_uses, p->loc_uses_cap, hash);
+}
+
+/* Aliases are few (one per distinct location): a linear search is enough. */
+void pb_loc_aliases_end(Parser *p)
+{
+    for (size_t i = 0; i < p->nloc_uses; i++) {
+        bool found = false;
+        for (size_t j = 0; j < p->nloc_defs && !found; j++)
+            found = same_text(p, p->loc_defs[j], p->loc_uses[i]);
+        if (!found)
+            ERR(p->loc_uses[i], "location alias '%.*s' is never defined",
+                (int)(p->loc_uses[i].end - p->loc_uses[i].begin), p->src->text + p->loc_uses[i].begin);
+    }
+    free(p->loc_defs);
+    free(p->loc_uses);
 }

@@ -43,6 +43,7 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     xgrow((void **)&p.bargs, &p.bargs_cap, 16, sizeof *p.bargs);
     lex_init(&p.lx, text, len, begin, d);
     pto_parse(&p);
+    pb_loc_aliases_end(&p);
 
     free(copy);
     free(p.names);

@@ -114,6 +114,11 @@ typedef struct Parser {
     bool gfunc_label;            /* its region's block has a label (^bb0...) */
     int anon_args;               /* custom func.func signature: -1 none yet, 0 named, 1 types only */
     bool multi_result;         /* the op's results used %r:N (reported) */
+
+    /* location aliases: `#name = loc(...)` definitions and `loc(#name)` uses,
+     * which may come before the definition (checked at the end of the chunk) */
+    Span *loc_defs; size_t nloc_defs, loc_defs_cap;
+    Span *loc_uses; size_t nloc_uses, loc_uses_cap;
 } Parser;
 
 /* The subset of a syntax class an op was written in (parser.y passes it). */
@@ -220,6 +225,12 @@ void pb_gfunc_body(Parser *p);
 void pb_gfunc_end(Parser *p, Span close, uint32_t nattrs);
 void pb_gmodule_begin(Parser *p, Span kw, uint32_t nprops);
 void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs);
+
+/* Locations (build.c): checked, then dropped. */
+void pb_loc_word(Parser *p, Span s, const char *word); /* the identifier s must be word */
+void pb_loc_alias_def(Parser *p, Span hash);
+void pb_loc_alias_use(Parser *p, Span hash);
+void pb_loc_aliases_end(Parser *p);                     /* every use defined; frees the lists */
 
 /* Diagnostics helpers. */
 Str pb_text(const Parser *p, Span s);

@@ -63,7 +63,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token ERROR "invalid token"
 %token ARROW "'->'"
 %token MODULE "'module'" FUNC "'func.func'" ATTRIBUTES "'attributes'" INS "'ins'" OUTS "'outs'"
-%token PRIVATE "'private'" PUBLIC "'public'" TRUE "'true'" FALSE "'false'" ARRAY "'array'"
+%token PRIVATE "'private'" PUBLIC "'public'" TRUE "'true'" FALSE "'false'" ARRAY "'array'" LOC "'loc'"
 %token IDENT "identifier" SSA "an SSA value" SYMBOL "a symbol" BANG "a type" HASH "an attribute"
 %token HEX "a hex integer" DIMS "a shape" SHAPED "a shaped type" INT "an integer" FLOAT "a float"
 %token STRING "a string"
@@ -96,12 +96,13 @@ top
     | func
     | gmodule
     | gfunc
+    | loc_alias
     | error
     ;
 
 module
     : MODULE opt_modname opt_attributes '{' { pb_module_begin(p, @1, @2, $3); $<mod>$ = p->mod; } mod_items '}'
-      { pb_module_end(p, $<mod>5); }
+      { pb_module_end(p, $<mod>5); } opt_loc
     ;
 
 opt_modname
@@ -122,9 +123,9 @@ mod_items
 /* A function with a body, or a declaration (no body) */
 func
     : func_head '{' { pb_func_body(p, $1.nres, $1.nattrs); } ops '}'
-      { pb_func_end(p, @5); }
+      { pb_func_end(p, @5); } opt_loc
     | func_head
-      { pb_func_decl(p, $1.nres, $1.nattrs); }
+      { pb_func_decl(p, $1.nres, $1.nattrs); } opt_loc
     ;
 
 func_head
@@ -150,7 +151,7 @@ args
     ;
 
 arg
-    : SSA ':' type { pb_func_arg(p, @1, $3, @3); }
+    : SSA ':' type opt_loc { pb_func_arg(p, @1, $3, @3); }
     | type         { pb_func_arg_anon(p, $1, @1); }
     ;
 
@@ -177,8 +178,8 @@ op_begin
     ;
 
 op
-    : results '=' op_body
-    | op_body
+    : results '=' op_body opt_loc
+    | op_body opt_loc
     ;
 
 results
@@ -295,7 +296,7 @@ gblock_args
     ;
 
 gblock_arg
-    : SSA ':' type { pb_block_arg(p, @1, $3, @3); }
+    : SSA ':' type opt_loc { pb_block_arg(p, @1, $3, @3); }
     ;
 
 use
@@ -534,13 +535,48 @@ ints
 gmodule
     : GMODULE '(' ')' opt_props '(' '{' { pb_gmodule_begin(p, @1, $4); $<mod>$ = p->mod; } mod_items '}' ')'
       opt_attr_dict ':' '(' ')' ARROW '(' ')'
-      { pb_gmodule_end(p, $<mod>7, $11); }
+      { pb_gmodule_end(p, $<mod>7, $11); } opt_loc
     ;
 
 gfunc
     : GFUNC '(' ')' opt_props '(' '{' { pb_gfunc_begin(p, @1, $4); } opt_block_args { pb_gfunc_body(p); } ops '}'
       ')' opt_attr_dict ':' '(' ')' ARROW '(' ')'
-      { pb_gfunc_end(p, @11, $13); }
+      { pb_gfunc_end(p, @11, $13); } opt_loc
+    ;
+
+/* ---- locations --------------------------------------------------------------
+ * MLIR's trailing locations, after an op or a block argument, and the location
+ * aliases `#name = loc(...)` at the top level. They are checked and dropped:
+ * diagnostics point at the source itself. */
+
+opt_loc
+    : %empty
+    | LOC '(' location ')'
+    ;
+
+loc_alias
+    : HASH '=' LOC '(' location ')' { pb_loc_alias_def(p, @1); }
+    ;
+
+location
+    : loc_name                            /* a name */
+    | loc_name '(' location ')'           /* a name with a child location */
+    | loc_name ':' INT ':' INT            /* "file":line:column */
+    | HASH                                { pb_loc_alias_use(p, @1); }
+    | IDENT                               { pb_loc_word(p, @1, "unknown"); }
+    | IDENT '(' location IDENT location ')'
+      { pb_loc_word(p, @1, "callsite"); pb_loc_word(p, @4, "at"); }
+    | IDENT '[' locations ']'             { pb_loc_word(p, @1, "fused"); }
+    | IDENT '<' attr_value '>' '[' locations ']' { pb_loc_word(p, @1, "fused"); }
+    ;
+
+loc_name
+    : STRING | GFUNC | GMODULE
+    ;
+
+locations
+    : location
+    | locations ',' location
     ;
 
 opt_block_args
@@ -610,7 +646,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
     }
     if (t == '}')
         return p->depth < p->top_depth;
-    return bol && (t == T_FUNC || t == T_MODULE || t == T_GFUNC || t == T_GMODULE);
+    return bol && (t == T_FUNC || t == T_MODULE || t == T_GFUNC || t == T_GMODULE || (t == T_HASH && p->depth == 0));
 }
 
 /* ---- the type memo ------------------------------------------------------------
@@ -865,6 +901,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                 continue;
             if (k == YYSYMBOL_GFUNC || k == YYSYMBOL_GMODULE)
                 continue; /* the generic spellings go unmentioned, as in MLIR */
+            /* and so do trailing locations and, among top-level items, location aliases */
+            if ((k == YYSYMBOL_LOC && n > 1) || (k == YYSYMBOL_HASH && has(exp, n, YYSYMBOL_FUNC)))
+                continue;
             const char *d = describe(k);
             bool dup = false;
             for (int j = 0; j < nn; j++)
