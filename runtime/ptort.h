@@ -32,7 +32,8 @@ typedef enum {
     PTORT_E_NOMEM,   /* out of host memory */
     PTORT_E_IO,      /* a file could not be opened, read or written */
     PTORT_E_FORMAT,  /* a malformed or unsupported .npy file */
-    PTORT_E_UB       /* a scalar op whose result MLIR leaves undefined (docs/scalars.md) */
+    PTORT_E_UB       /* a scalar op whose result MLIR leaves undefined (docs/scalars.md), an
+                        integer vector division by zero (docs/vector-ops.md) */
 } ptort_status;
 
 /* ---- enumerations ------------------------------------------------------------------ */
@@ -490,7 +491,9 @@ typedef enum {
     PTORT_RM_TRUNC, PTORT_RM_ODD
 } ptort_rmode;
 
-/* tadd tsub tmul tdiv tmax tmin (ADD .. MIN): dst = op(src0, src1) elementwise. */
+/* tadd tsub tmul tdiv tmax tmin (ADD .. MIN): dst = op(src0, src1) elementwise. Integer
+ * division (here and in every op form below) fails with PTORT_E_UB on a zero divisor, before
+ * anything is written. */
 ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
                            const ptort_tile *src1, const ptort_tile *dst);
 
@@ -502,8 +505,8 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
 ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
                            const ptort_tile *dst);
 
-/* tdivs with the scalar first: dst = scalar / src elementwise (f32, f16, bf16; the scalar's
- * bits as for ptort_vscalar). */
+/* tdivs with the scalar first: dst = scalar / src elementwise (f32, f16, bf16, i32, i16; i8
+ * and u8 on a5; the scalar's bits as for ptort_vscalar). */
 ptort_status ptort_vrdivs(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *src,
                           const ptort_tile *dst);
 

@@ -111,10 +111,24 @@ VK_INLINE float vk_nanfirst(float a, float r)
 }
 #define ARITH_F(CT, o, a, b) vk_nanfirst(a, (a) o (b))
 #define ARITH_I(CT, o, a, b) ((CT)((uint32_t)(a) o (uint32_t)(b)))
+/* Integer division truncates toward zero (C's /). The entry points reject a zero divisor
+ * before any kernel runs (div_zero); the kernels still give 0 for it so that no copy can
+ * trap. x / -1 is the negation, wrapping: INT32_MIN / -1 = INT32_MIN, as the simulator's
+ * i16 and i8 (which C promotes to int) give -32768 / -1 = -32768 and -128 / -1 = -128. */
+VK_INLINE int32_t vk_idiv(int32_t a, int32_t b)
+{
+    return b == 0 ? 0 : b == -1 ? (int32_t)(0u - (uint32_t)a) : a / b;
+}
+VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
+{
+    return b == 0 ? 0 : a / b;
+}
+#define DIV_F(CT, a, b) vk_nanfirst(a, (a) / (b))
+#define DIV_I(CT, a, b) _Generic((CT)0, int32_t: vk_idiv, uint32_t: vk_udiv)(a, b)
 #define BINEL_add(K, CT, LD, ST, x, y) ST(ARITH_##K(CT, +, LD(x), LD(y)))
 #define BINEL_sub(K, CT, LD, ST, x, y) ST(ARITH_##K(CT, -, LD(x), LD(y)))
 #define BINEL_mul(K, CT, LD, ST, x, y) ST(ARITH_##K(CT, *, LD(x), LD(y)))
-#define BINEL_div(K, CT, LD, ST, x, y) ST(vk_nanfirst(LD(x), LD(x) / LD(y)))
+#define BINEL_div(K, CT, LD, ST, x, y) ST(DIV_##K(CT, LD(x), LD(y)))
 #define BINEL_max(K, CT, LD, ST, x, y) (LD(x) < LD(y) ? (y) : (x))
 #define BINEL_min(K, CT, LD, ST, x, y) (LD(y) < LD(x) ? (y) : (x))
 
@@ -136,7 +150,7 @@ VK_INLINE float vk_nanfirst(float a, float r)
 #define UNEL_rsqrt(K, CT, LD, ST, SB, TY, x) ST((float)(1.0 / sqrt((double)LD(x))))
 
 #define VEC_BIN_TABLE(X)                                                   \
-    VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_FLOAT(X, div)      \
+    VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
     VDT_ALL(X, max) VDT_ALL(X, min)
 #define VEC_UN_TABLE(X)                                                    \
     VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
@@ -262,6 +276,10 @@ VK_INLINE float vk_clampf(float v, float lo, float hi)
  * static_cast; saturation clamps to the smaller range first. */
 #define CV_F2F(LD, ST, lo, hi, S) ST((S) ? vk_clampf(LD(x), lo, hi) : LD(x))
 #define CV_I2F(LD, ST, lo, hi, S) ST((float)LD(x))
+/* i32 -> f16: the only int -> float pair whose source range exceeds the destination's, so
+ * saturation clamps to +-65504 first; without it 65520 and beyond become Inf. The f32 value
+ * is exact below 2^24 and Inf-bound above, so the two roundings are one. */
+#define CV_I2FS(LD, ST, lo, hi, S) ST((float)((S) ? vk_clampi(LD(x), lo, hi) : LD(x)))
 /* int -> int: wrap-around, or clamp to the intersection of both ranges */
 VK_INLINE int64_t vk_clampi(int64_t v, int64_t lo, int64_t hi)
 {
@@ -319,6 +337,7 @@ VK_INLINE int64_t vk_clampi(int64_t v, int64_t lo, int64_t hi)
     X(f16, u8, CVT_F16_VIA_F32(u8, 1, 0.0f, 255.0f) CVT_F2I_LOOPS(uint16_t, uint8_t, LD_F16, 0.0f, 255.0f))                        \
     X(bf16, i32, CVT_F2I_LOOPS(uint16_t, int32_t, LD_BF16, -2147483648.0f, 2147483647.0f))    \
     X(i32, f32, CVT_PLAIN_LOOP(int32_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
+    X(i32, f16, CVT_PLAIN_LOOP(int32_t, uint16_t, CV_I2FS, LD_I64, ST_F16, -65504, 65504))   \
     X(i16, f32, CVT_PLAIN_LOOP(int16_t, uint32_t, CV_I2F, LD_I, ST_F32, 0, 0))                \
     X(i16, f16, CVT_PLAIN_LOOP(int16_t, uint16_t, CV_I2F, LD_I, ST_F16, 0, 0))                \
     X(i8, f16, CVT_PLAIN_LOOP(int8_t, uint16_t, CV_I2F, LD_I, ST_F16, 0, 0))                  \
@@ -787,7 +806,7 @@ static const VecOpInfo bin_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_ADD] = {"tadd", M_A2, M_I8},
     [PTORT_VOP_SUB] = {"tsub", M_A2, M_I8},
     [PTORT_VOP_MUL] = {"tmul", M_A2, M_I8},
-    [PTORT_VOP_DIV] = {"tdiv", M_FLOAT, 0},
+    [PTORT_VOP_DIV] = {"tdiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16)},
     [PTORT_VOP_MAX] = {"tmax", M_A2, M_I8},
     [PTORT_VOP_MIN] = {"tmin", M_A2, M_I8},
 };
@@ -795,7 +814,7 @@ static const VecOpInfo scalar_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_ADD] = {"tadds", M_A2, M_I8},
     [PTORT_VOP_SUB] = {"tsubs", M_A2, M_I8},
     [PTORT_VOP_MUL] = {"tmuls", M_A2, M_I8},
-    [PTORT_VOP_DIV] = {"tdivs", M_FLOAT, 0},
+    [PTORT_VOP_DIV] = {"tdivs", M_A2, M_I8},
     [PTORT_VOP_MAX] = {"tmaxs", M_A2, M_I8},
     [PTORT_VOP_MIN] = {"tmins", M_A2, M_I8},
 };
@@ -813,7 +832,7 @@ static const VecOpInfo rowexp_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_ADD] = {"trowexpandadd", M_EXPAND, 0},
     [PTORT_VOP_SUB] = {"trowexpandsub", M_EXPAND, 0},
     [PTORT_VOP_MUL] = {"trowexpandmul", M_EXPAND, DM(PTORT_U8)},
-    [PTORT_VOP_DIV] = {"trowexpanddiv", M_FLOAT, 0},
+    [PTORT_VOP_DIV] = {"trowexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8},
     [PTORT_VOP_MAX] = {"trowexpandmax", M_EXPAND, 0},
     [PTORT_VOP_MIN] = {"trowexpandmin", M_EXPAND, 0},
 };
@@ -822,7 +841,7 @@ static const VecOpInfo colexp_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_ADD] = {"tcolexpandadd", M_EXPAND, 0},
     [PTORT_VOP_SUB] = {"tcolexpandsub", M_EXPAND, 0},
     [PTORT_VOP_MUL] = {"tcolexpandmul", M_EXPAND, DM(PTORT_U8)},
-    [PTORT_VOP_DIV] = {"tcolexpanddiv", M_FLOAT, 0},
+    [PTORT_VOP_DIV] = {"tcolexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8},
     [PTORT_VOP_MAX] = {"tcolexpandmax", M_EXPAND, 0},
     [PTORT_VOP_MIN] = {"tcolexpandmin", M_EXPAND, 0},
 };
@@ -901,6 +920,33 @@ static int dense(const ptort_tile *t)
     return tile_row_stride(t) == t->valid_cols || t->valid_rows == 1;
 }
 
+/* Integer division: a zero divisor among the ROWS x COLS elements of T that the op reads
+ * (the simulator's C division is undefined there and traps on x86) fails with PTORT_E_UB
+ * before anything is written. Float dtypes divide by zero as IEEE 754 says. */
+static int is_float_dt(ptort_dtype dt)
+{
+    return (M_FLOAT >> dt) & 1u;
+}
+
+static ptort_status div_zero(ptort_ctx *ctx, const char *op, const char *role, const ptort_tile *t,
+                             int64_t rows, int64_t cols)
+{
+    if (is_float_dt(t->dtype))
+        return PTORT_OK;
+    Layout l;
+    layout_of(t, &l);
+    const uint8_t *base = tile_base(ctx, t);
+    int esz = ptort_dtype_size(t->dtype);
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t ro = layout_row_off(&l, r);
+        for (int64_t c = 0; c < cols; c++)
+            if (load_elem(base, esz, ro + layout_col_off(&l, c)) == 0)
+                return ptort_fail(ctx, PTORT_E_UB, "%s: division by zero (%s element [%lld, %lld] is 0)",
+                                  op, role, (long long)r, (long long)c);
+    }
+    return PTORT_OK;
+}
+
 /* ---- elementwise ---------------------------------------------------------------------------- */
 
 /* Runs KERNEL over the valid region of DST, row by row, or as one run when every operand is
@@ -943,7 +989,8 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
         (st = same_dtype(ctx, info->name, "src0", src0, dst)) ||
         (st = same_dtype(ctx, info->name, "src1", src1, dst)) ||
         (st = same_valid(ctx, info->name, "src0", src0, dst)) ||
-        (st = same_valid(ctx, info->name, "src1", src1, dst)))
+        (st = same_valid(ctx, info->name, "src1", src1, dst)) ||
+        (op == PTORT_VOP_DIV && (st = div_zero(ctx, info->name, "src1", src1, dst->valid_rows, dst->valid_cols))))
         return st;
     run_rows(ctx, src0, src1, NULL, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
@@ -991,6 +1038,9 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
         return st;
     _Alignas(4) uint8_t s[4];
     scalar_elem(dst->dtype, scalar, s);
+    if (op == PTORT_VOP_DIV && !is_float_dt(dst->dtype) &&
+        load_elem(s, ptort_dtype_size(dst->dtype), 0) == 0)
+        return ptort_fail(ctx, PTORT_E_UB, "%s: division by zero (the scalar is 0)", info->name);
     run_rows(ctx, src, NULL, s, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
 }
@@ -1377,6 +1427,10 @@ ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     int64_t rows = dst->valid_rows, cols = dst->valid_cols;
     if (rows == 0 || cols == 0)
         return PTORT_OK;
+    /* the divisor is src1: the per-row operand (its first min(vc, cols) columns) or the full tile */
+    if (op == PTORT_VOP_DIV &&
+        (st = div_zero(ctx, name, "src1", src1, rows, vec_first ? cols : (vecop->valid_cols < cols ? vecop->valid_cols : cols))))
+        return st;
     Layout l;
     layout_of(vecop, &l);
     const uint8_t *vb = tile_base(ctx, vecop);
@@ -1446,6 +1500,8 @@ ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
                           (long long)dst->valid_cols, (long long)vecop->valid_rows,
                           (long long)vecop->valid_cols);
     int64_t rows = dst->valid_rows, cols = dst->valid_cols;
+    if (op == PTORT_VOP_DIV && rows > 0 && (st = div_zero(ctx, name, "src1", src1, 1, cols)))
+        return st;
     int esz = ptort_dtype_size(dst->dtype);
     const uint8_t *v = tile_base(ctx, vecop);
     BinFn bin = plain ? NULL : bin_kernel(op, dst->dtype);

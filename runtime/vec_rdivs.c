@@ -46,6 +46,20 @@ PTORT_HOT static void rdivs_bf16(const uint8_t *src, uint8_t *dst, int64_t n, ui
     }
 }
 
+/* Integers: the quotient truncated toward zero, computed in int64 (so INT32_MIN / -1 is
+ * 2^31, which wraps to INT32_MIN) and stored as its low bytes. SIGNED: the dtype's elements
+ * are signed. The caller has rejected zero divisors. */
+static void rdivs_int(const uint8_t *src, uint8_t *dst, int64_t n, uint32_t sbits, int size, int sign)
+{
+    int sh = 32 - 8 * size;
+    int64_t s = sign ? (int64_t)((int32_t)(sbits << sh) >> sh) : (int64_t)((sbits << sh) >> sh);
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t x = load_elem(src, size, i);
+        int64_t y = sign ? (int64_t)((int32_t)(x << sh) >> sh) : (int64_t)x;
+        store_elem(dst, size, i, y ? (uint32_t)(uint64_t)(s / y) : 0u);
+    }
+}
+
 static ptort_status check(ptort_ctx *ctx, const char *role, const ptort_tile *t)
 {
     if (!t)
@@ -72,7 +86,13 @@ ptort_status ptort_vrdivs(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *src
     void (*kern)(const uint8_t *, uint8_t *, int64_t, uint32_t) =
         dst->dtype == PTORT_F32 ? rdivs_f32 : dst->dtype == PTORT_F16 ? rdivs_f16
                                            : dst->dtype == PTORT_BF16 ? rdivs_bf16 : NULL;
-    if (!kern)
+    ptort_dtype dt = dst->dtype;
+    int ints = dt == PTORT_I32 || dt == PTORT_I16;
+    int ints_a5 = dt == PTORT_I8 || dt == PTORT_U8;
+    if (!kern && ints_a5 && ctx->arch != PTORT_A5)
+        return ptort_fail(ctx, PTORT_E_ARCH, "tdivs: element type %s of dst needs arch a5",
+                          ptort_dtype_name(dt));
+    if (!kern && !ints && !ints_a5)
         return ptort_fail(ctx, PTORT_E_DTYPE, "tdivs: dst element type %s is not supported",
                           ptort_dtype_name(dst->dtype));
     if (src->dtype != dst->dtype)
@@ -86,6 +106,19 @@ ptort_status ptort_vrdivs(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *src
                           (long long)src->valid_rows, (long long)src->valid_cols, (long long)dst->valid_rows,
                           (long long)dst->valid_cols);
     int64_t es = ptort_dtype_size(dst->dtype);
+    if (!kern) {
+        int sign = dt == PTORT_I32 || dt == PTORT_I16 || dt == PTORT_I8;
+        /* a zero divisor is C's undefined behaviour (a trap on x86): an error, before any write */
+        for (int64_t r = 0; r < dst->valid_rows; r++)
+            for (int64_t c = 0; c < dst->valid_cols; c++)
+                if (load_elem(tile_base(ctx, src) + r * tile_row_stride(src) * es, (int)es, c) == 0)
+                    return ptort_fail(ctx, PTORT_E_UB, "tdivs: division by zero (src element [%lld, %lld] is 0)",
+                                      (long long)r, (long long)c);
+        for (int64_t r = 0; r < dst->valid_rows; r++)
+            rdivs_int(tile_base(ctx, src) + r * tile_row_stride(src) * es,
+                      tile_base(ctx, dst) + r * tile_row_stride(dst) * es, dst->valid_cols, scalar, (int)es, sign);
+        return PTORT_OK;
+    }
     for (int64_t r = 0; r < dst->valid_rows; r++)
         kern(tile_base(ctx, src) + r * tile_row_stride(src) * es, tile_base(ctx, dst) + r * tile_row_stride(dst) * es,
              dst->valid_cols, scalar);

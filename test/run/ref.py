@@ -889,6 +889,11 @@ def vec_binary(op, dt, a, b):
         return iwrap(dt, x - y)
     if op == 'mul':
         return iwrap(dt, x * y)
+    if op == 'div':                           # truncated toward zero; INT_MIN / -1 wraps
+        if y == 0:
+            raise RefError('division by zero')
+        q = abs(x) // abs(y)
+        return iwrap(dt, -q if (x < 0) != (y < 0) else q)
     raise RefError('%s is not defined on %s' % (op, dt))
 
 
@@ -2327,6 +2332,10 @@ def self_test():
     check('1 - 1', vec_binary('sub', 'f32', fb(1.0), fb(1.0)), 0)
     check('3 / -0', vec_binary('div', 'f32', fb(3.0), 0x80000000), 0xFF800000)
     check('0 / 0', vec_binary('div', 'f32', 0, 0), 0xFFC00000)
+    check('i32 -7 / 2, 7 / -2, INT32_MIN / -1', [to_int('i32', vec_binary('div', 'i32', from_int('i32', a), from_int('i32', b)))
+                                             for a, b in ((-7, 2), (7, -2), (-2 ** 31, -1))], [-3, -3, -2 ** 31])
+    check('i16 -32768 / -1, ui16 65535 / 2', [vec_binary('div', 'i16', 0x8000, 0xFFFF), vec_binary('div', 'ui16', 0xFFFF, 2)],
+          [0x8000, 0x7FFF])
     check('1e30 + 1e30', vec_binary('add', 'f32', fb(f32(1e30)), fb(f32(1e30))), 0x71C9F2CA)
     check('Inf - Inf', vec_binary('sub', 'f32', 0x7F800000, 0x7F800000), 0xFFC00000)
     check('0 * -Inf', vec_binary('mul', 'f32', 0, 0xFF800000), 0xFFC00000)

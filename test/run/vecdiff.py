@@ -153,15 +153,21 @@ def build_cases():
     def dst(dt, rows=R, cols=C, vr=VR, vc=VC, layout='r'):
         return sentinel(dt, rows, cols, vr, vc, rng, layout)
 
+    def nonzero(spec):
+        """An integer divisor: every 0 becomes 1 (a zero divisor is a runtime error)."""
+        if spec.dt not in FLOATS:
+            spec.bits = [b or 1 for b in spec.bits]
+        return spec
+
     arith = ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui8')
     for op in ('add', 'sub', 'mul', 'div', 'max', 'min'):
         for dt in arith:
-            if op == 'div' and dt not in FLOATS:
-                continue
-            for _ in range(2):
-                cases.append(Case('binary', op, dst(dt), [full(dt), full(dt)]))
+            idiv = op == 'div' and dt not in FLOATS
+            if not idiv or dt in ('i32', 'i16'):       # integer tdiv: i32 and i16
+                for _ in range(2):
+                    cases.append(Case('binary', op, dst(dt), [full(dt), nonzero(full(dt)) if idiv else full(dt)]))
             for sc in rng.sample(special_bits(dt), 4) + [rand_bits(dt, rng)]:
-                cases.append(Case('scalar', op, dst(dt), [full(dt)], scalar=sc))
+                cases.append(Case('scalar', op, dst(dt), [full(dt)], scalar=(sc or 1) if idiv else sc))
     for op in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt'):
         dts = ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8') if op in ('abs', 'neg', 'relu') else ('f32', 'f16')
         for dt in dts:
@@ -193,14 +199,14 @@ def build_cases():
         cases.append(Case('rowexpand', 'copy', dst(dt), [make(dt, R, 1, VR, 1, rng, 'c')]))
         cases.append(Case('colexpand', 'copy', dst(dt), [make(dt, 1, C, 1, VC, rng)]))
     for op in ('add', 'sub', 'mul', 'div', 'max', 'min'):
-        for dt in expand + (('ui8',) if op == 'mul' else ()):
-            if op == 'div' and dt not in FLOATS:
-                continue
+        dts = ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui8') if op == 'div' else expand
+        for dt in dts + (('ui8',) if op == 'mul' else ()):
+            nz = nonzero if op == 'div' else (lambda t: t)
             per = 32 // SIZE[dt]
-            cases.append(Case('rowexpand', op, dst(dt), [full(dt), make(dt, R, 1, VR, 1, rng, 'c')]))
-            cases.append(Case('rowexpand', op, dst(dt), [make(dt, R, 1, VR, 1, rng, 'c'), full(dt)]))
-            cases.append(Case('rowexpand', op, dst(dt), [full(dt), make(dt, R, per, VR, per, rng)]))
-            cases.append(Case('colexpand', op, dst(dt), [full(dt), make(dt, 1, C, 1, VC, rng)]))
+            cases.append(Case('rowexpand', op, dst(dt), [full(dt), nz(make(dt, R, 1, VR, 1, rng, 'c'))]))
+            cases.append(Case('rowexpand', op, dst(dt), [make(dt, R, 1, VR, 1, rng, 'c'), nz(full(dt))]))
+            cases.append(Case('rowexpand', op, dst(dt), [full(dt), nz(make(dt, R, per, VR, per, rng))]))
+            cases.append(Case('colexpand', op, dst(dt), [full(dt), nz(make(dt, 1, C, 1, VC, rng))]))
     # big tiles of any bits: the hand-written kernels' fast paths and their fallbacks
     def anybits(dt, n=64):
         return Spec(dt, n, n, n, n, 'r', [rng.getrandbits(8 * SIZE[dt]) if rng.random() < 0.5
@@ -214,7 +220,7 @@ def build_cases():
         for sat in (0, 1):
             cases.append(Case('tcvt', '-', dst(ddt, 64, 64, 64, 64), [anybits('f32')], sat=sat))
     cvt = {'f32': ('f16', 'bf16', 'f32', 'i32', 'i16'), 'f16': ('f32', 'i32', 'i16', 'i8', 'ui8'),
-           'bf16': ('f32', 'i32', 'f16'), 'i32': ('f32', 'i16', 'ui16', 'ui8'),
+           'bf16': ('f32', 'i32', 'f16'), 'i32': ('f32', 'f16', 'i16', 'ui16', 'ui8'),
            'i16': ('f16', 'f32', 'i32', 'ui32', 'ui8'), 'i8': ('f16', 'i16', 'i32'),
            'ui8': ('f16', 'ui16'), 'ui32': ('ui8', 'ui16', 'i16')}
     for sdt, ddts in cvt.items():

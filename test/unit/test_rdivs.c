@@ -117,7 +117,11 @@ static void errors(void)
     ptort_tile h = ptort_tile_make(PTORT_VEC, PTORT_F16, 2, 16, 512);
     ptort_tile m = ptort_tile_make(PTORT_MAT, PTORT_F32, 2, 16, 0);
     CHECK_STATUS(ctx, ptort_vrdivs(ctx, 0, NULL, &d), PTORT_E_ARG, "tdivs: src operand is missing");
-    CHECK_STATUS(ctx, ptort_vrdivs(ctx, 0, &i, &i), PTORT_E_DTYPE, "tdivs: dst element type i32 is not supported");
+    ptort_tile u = ptort_tile_make(PTORT_VEC, PTORT_U32, 2, 16, 512);
+    CHECK_STATUS(ctx, ptort_vrdivs(ctx, 0, &u, &u), PTORT_E_DTYPE, "tdivs: dst element type ui32 is not supported");
+    /* integers divide (test_vec.c, test/run/vec-idiv.pto); a zero divisor is an error */
+    memset(vec() + 512, 0, 128);
+    CHECK_STATUS(ctx, ptort_vrdivs(ctx, 7, &i, &i), PTORT_E_UB, "tdivs: division by zero (src element [0, 0] is 0)");
     CHECK_STATUS(ctx, ptort_vrdivs(ctx, 0, &h, &d), PTORT_E_DTYPE,
                  "tdivs: expects src and dst to have the same element type, but got f16 vs f32");
     CHECK_STATUS(ctx, ptort_vrdivs(ctx, 0, &m, &d), PTORT_E_LAYOUT, "tdivs: expects src to be in the vec address space");

@@ -791,6 +791,96 @@ static void broadcasts(void)
 
 /* ---- tcvt and tci ---------------------------------------------------------------------------- */
 
+/* Integer division, worked by hand: truncation toward zero, x / -1 wrapping (INT32_MIN / -1 =
+ * INT32_MIN, as i16's -32768 / -1 = -32768 in the simulator's promoted C division), unsigned
+ * division for u8; a zero divisor fails with PTORT_E_UB in every op form, writing nothing. */
+static void int_div(void)
+{
+    ptort_tile a = T(PTORT_I32, 1, 8, 0), b = T(PTORT_I32, 1, 8, 64), d = T(PTORT_I32, 1, 8, 128);
+    int32_t x[8] = {-7, 7, -7, INT32_MIN, INT32_MIN, INT32_MAX, 5, 0};
+    int32_t y[8] = {2, -2, -2, -1, 1, -1, 7, -3};
+    int32_t want[8] = {-3, -3, 3, INT32_MIN, INT32_MIN, -INT32_MAX, 0, 0};
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        memcpy(vec(a5), x, 32);
+        memcpy(vec(a5) + 64, y, 32);
+        CHECK(ptort_vbinary(a5, PTORT_VOP_DIV, &a, &b, &d) == PTORT_OK);
+        CHECK_BYTES(vec(a5) + 128, want, 32);
+        /* tile / scalar -2 and scalar 100 / tile */
+        int32_t ws[8] = {3, -3, 3, 0x40000000, 0x40000000, -1073741823, -2, 0};
+        CHECK(ptort_vscalar(a5, PTORT_VOP_DIV, &a, (uint32_t)-2, &d) == PTORT_OK);
+        CHECK_BYTES(vec(a5) + 128, ws, 32);
+        int32_t wr[8] = {50, -50, -50, -100, 100, -100, 14, -33};
+        CHECK(ptort_vrdivs(a5, 100, &b, &d) == PTORT_OK);
+        CHECK_BYTES(vec(a5) + 128, wr, 32);
+        /* i16: -32768 / -1 wraps to -32768; u16: 65535 / 2 = 32767 */
+        ptort_tile h = T(PTORT_I16, 1, 16, 0), hb = T(PTORT_I16, 1, 16, 64), hd = T(PTORT_I16, 1, 16, 128);
+        h.valid_cols = hb.valid_cols = hd.valid_cols = 2;
+        int16_t hx[16] = {-32768, -9}, hy[16] = {-1, 4}, hw[2] = {-32768, -2};
+        memcpy(vec(a5), hx, 32);
+        memcpy(vec(a5) + 64, hy, 32);
+        CHECK(ptort_vbinary(a5, PTORT_VOP_DIV, &h, &hb, &hd) == PTORT_OK);
+        CHECK_BYTES(vec(a5) + 128, hw, 4);
+        /* u8 (a5): 200 / 3 = 66, unsigned */
+        ptort_tile u = T(PTORT_U8, 1, 32, 0), ud = T(PTORT_U8, 1, 32, 128);
+        u.valid_cols = ud.valid_cols = 1;
+        vec(a5)[0] = 200;
+        CHECK(ptort_vscalar(a5, PTORT_VOP_DIV, &u, 3u, &ud) == PTORT_OK);
+        CHECK_EQ(vec(a5)[128], 66);
+    }
+    set_path(0);
+    /* zero divisors: every form fails before writing */
+    memcpy(vec(a5), x, 32);
+    memcpy(vec(a5) + 64, y, 32);
+    memset(vec(a5) + 68, 0, 4);                  /* b[1] = 0 */
+    memset(vec(a5) + 128, 0x5A, 32);
+    uint8_t untouched[32];
+    memset(untouched, 0x5A, 32);
+    CHECK_STATUS(a5, ptort_vbinary(a5, PTORT_VOP_DIV, &a, &b, &d), PTORT_E_UB,
+                 "tdiv: division by zero (src1 element [0, 1] is 0)");
+    CHECK_BYTES(vec(a5) + 128, untouched, 32);
+    CHECK_STATUS(a5, ptort_vscalar(a5, PTORT_VOP_DIV, &a, 0, &d), PTORT_E_UB, "tdivs: division by zero (the scalar is 0)");
+    CHECK_STATUS(a5, ptort_vrdivs(a5, 1, &a, &d), PTORT_E_UB, "tdivs: division by zero (src element [0, 7] is 0)");
+    CHECK_BYTES(vec(a5) + 128, untouched, 32);
+    ptort_tile col = T(PTORT_I32, 8, 1, 64);
+    col.blayout = PTORT_BL_COL_MAJOR;
+    ptort_tile full = T(PTORT_I32, 8, 8, 256), fd = T(PTORT_I32, 8, 8, 512);
+    memset(vec(a5) + 256, 1, 256);
+    CHECK_STATUS(a5, ptort_vrowexpand(a5, PTORT_VOP_DIV, &full, &col, &fd), PTORT_E_UB,
+                 "trowexpanddiv: division by zero (src1 element [1, 0] is 0)");
+    /* the per-row operand as the dividend: the full tile is the divisor, and has no zero */
+    CHECK(ptort_vrowexpand(a5, PTORT_VOP_DIV, &col, &full, &fd) == PTORT_OK);
+    CHECK_STATUS(a5, ptort_vcolexpand(a5, PTORT_VOP_DIV, &full, &b, &fd), PTORT_E_UB,
+                 "tcolexpanddiv: division by zero (src1 element [0, 1] is 0)");
+    /* floats divide by zero as IEEE 754 says */
+    ptort_tile f = T(PTORT_F32, 1, 8, 0), fz = T(PTORT_F32, 1, 8, 64), fq = T(PTORT_F32, 1, 8, 128);
+    memset(vec(a5) + 64, 0, 32);
+    CHECK(ptort_vbinary(a5, PTORT_VOP_DIV, &f, &fz, &fq) == PTORT_OK);
+    /* integer tdiv is a5 only (the verifier's A2/A3 tdiv takes floats) */
+    CHECK_STATUS(a3, ptort_vbinary(a3, PTORT_VOP_DIV, &a, &b, &d), PTORT_E_ARCH, "needs arch a5");
+}
+
+/* tcvt i32 -> f16: one rounding to nearest even; 65520 and beyond overflow to Inf, or with
+ * saturation clamp to +-65504. */
+static void cvt_i32_f16(void)
+{
+    ptort_tile s = T(PTORT_I32, 1, 8, 0), d = T(PTORT_F16, 1, 16, 64);
+    d.valid_cols = 8;
+    int32_t x[8] = {2049, 2051, 65504, 65519, 65520, -70000, INT32_MIN, -3};
+    memcpy(vec(a5), x, 32);
+    uint16_t plain[8] = {0x6800, 0x6802, 0x7BFF, 0x7BFF, 0x7C00, 0xFC00, 0xFC00, 0xC200};
+    uint16_t sat[8] = {0x6800, 0x6802, 0x7BFF, 0x7BFF, 0x7BFF, 0xFBFF, 0xFBFF, 0xC200};
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        CHECK(ptort_tcvt(a5, &s, &d, PTORT_RM_RINT, 0, NULL) == PTORT_OK);
+        CHECK_BYTES(vec(a5) + 64, plain, 16);
+        CHECK(ptort_tcvt(a5, &s, &d, PTORT_RM_RINT, 1, NULL) == PTORT_OK);
+        CHECK_BYTES(vec(a5) + 64, sat, 16);
+        CHECK(ptort_tcvt(a3, &s, &d, PTORT_RM_RINT, 0, NULL) == PTORT_OK);
+    }
+    set_path(0);
+}
+
 /* f32 -> i32 next to the ties, worked by hand. The simulator rounds in binary64, where
  * x - floor(x) is exact: for -0.49999997 (0xBEFFFFFF) it is 0.50000003 > 0.5, so ODD gives 0,
  * while the same difference in binary32 rounds to the tie 0.5 (and then to odd -1). */
@@ -1187,6 +1277,8 @@ int main(void)
     broadcasts();
     cvt();
     cvt_near_ties();
+    int_div();
+    cvt_i32_f16();
     cvt_f16_exhaustive();
     in_place();
     errors();
