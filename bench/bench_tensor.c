@@ -142,11 +142,13 @@ int main(int argc, char **argv)
     ptort_ctx *ctx = ptort_ctx_new(PTORT_A5, NULL), *nctx = ptort_ctx_new(PTORT_A5, NULL);
     if (!x || !q || !e || !c1 || !c2 || !ctx || !nctx)
         return 1;
-    /* values over many binades, so that the groups' exponents differ */
+    /* uniform values in (-32, 32), each group of 32 scaled by its own power of two (2^0 to
+     * 2^-31), so that the groups' exponents differ as across a real tensor's rows and blocks */
     unsigned s = 1;
     for (size_t i = 0; i < (size_t)M * N; i++) {
         s = s * 1103515245u + 12345u;
-        x[i] = ((float)((s >> 8) & 0xFFFF) - 32768.0f) / (float)(1u << (s >> 27));
+        unsigned g = (unsigned)(i / 32) * 2654435761u;
+        x[i] = ((float)((s >> 8) & 0xFFFF) - 32768.0f) / 1024.0f / (float)(1u << (g >> 27));
     }
     memset(c1, 1, xbytes);
     memset(c2, 0, xbytes);

@@ -1317,6 +1317,50 @@ static unsigned flags_attr(const Op *op, const char *key)
     return a && a->val->kind == AV_FLAGS ? (unsigned)a->val->u.e.value : 0;
 }
 
+/* A 64-bit (index, i64) integer op that cannot fail as a C expression of its operands A and B,
+ * or NULL: the ops without overflow flags that wrap or cannot overflow, and the divisions,
+ * remainders and shifts whose right operand is a constant that makes them defined (a divisor
+ * other than 0 and -1, a shift amount below 64). The others call ptort_scalar_int, whose
+ * status check reports them at the op. */
+static const char *int_inline(Emit *e, const Op *op, const char *a, const char *b, unsigned w)
+{
+    if (w != 64 || flags_attr(op, ARITH_OVERFLOW_KEY) || op->nopnds != 2)
+        return NULL;
+    switch (op->kind) {
+    case OP_ADDI: return arena_str(e, "(int64_t)((uint64_t)%s + (uint64_t)%s)", a, b);
+    case OP_SUBI: return arena_str(e, "(int64_t)((uint64_t)%s - (uint64_t)%s)", a, b);
+    case OP_MULI: return arena_str(e, "(int64_t)((uint64_t)%s * (uint64_t)%s)", a, b);
+    case OP_ANDI: return arena_str(e, "(%s & %s)", a, b);
+    case OP_ORI: return arena_str(e, "(%s | %s)", a, b);
+    case OP_XORI: return arena_str(e, "(%s ^ %s)", a, b);
+    case OP_MAXSI: return arena_str(e, "(%s > %s ? %s : %s)", a, b, a, b);
+    case OP_MINSI: return arena_str(e, "(%s < %s ? %s : %s)", a, b, a, b);
+    case OP_MAXUI: return arena_str(e, "((uint64_t)%s > (uint64_t)%s ? %s : %s)", a, b, a, b);
+    case OP_MINUI: return arena_str(e, "((uint64_t)%s < (uint64_t)%s ? %s : %s)", a, b, a, b);
+    default: break;
+    }
+    int64_t c;
+    if (!const_int(e, op->opnds[1], &c))
+        return NULL;
+    bool div_ok = c != 0 && c != -1;
+    switch (op->kind) {
+    case OP_DIVSI: return div_ok ? arena_str(e, "(%s / %s)", a, b) : NULL;
+    case OP_REMSI: return div_ok ? arena_str(e, "(%s %% %s)", a, b) : NULL;
+    case OP_CEILDIVSI: /* C's quotient (toward zero) plus one when inexact with a positive exact
+                        * quotient: the remainder (of A's sign) nonzero with B's sign */
+        return div_ok ? arena_str(e, "(%s / %s + (%s %% %s %s 0))", a, b, a, b, c > 0 ? ">" : "<") : NULL;
+    case OP_FLOORDIVSI: /* minus one when inexact with a negative exact quotient */
+        return div_ok ? arena_str(e, "(%s / %s - (%s %% %s %s 0))", a, b, a, b, c > 0 ? "<" : ">") : NULL;
+    case OP_DIVUI: return c ? arena_str(e, "(int64_t)((uint64_t)%s / (uint64_t)%s)", a, b) : NULL;
+    case OP_REMUI: return c ? arena_str(e, "(int64_t)((uint64_t)%s %% (uint64_t)%s)", a, b) : NULL;
+    case OP_SHLI: return c >= 0 && c < 64 ? arena_str(e, "(int64_t)((uint64_t)%s << %s)", a, b) : NULL;
+    case OP_SHRUI: return c >= 0 && c < 64 ? arena_str(e, "(int64_t)((uint64_t)%s >> %s)", a, b) : NULL;
+    case OP_SHRSI: /* the sign bit shifted in, without C's implementation-defined >> of negatives */
+        return c >= 0 && c < 64 ? arena_str(e, "(%s < 0 ? ~(~%s >> %s) : %s >> %s)", a, a, b, a, b) : NULL;
+    default: return NULL;
+    }
+}
+
 static void emit_scalar_op(Emit *e, const Op *op)
 {
     ArithClass c = arith_class(op->kind);
@@ -1370,6 +1414,13 @@ static void emit_scalar_op(Emit *e, const Op *op)
     }
     case AC_INT_BIN: {
         const char *r = scalar_local(e, op->res[0], "int64_t");
+        const char *x = int_inline(e, op, a[0], a[1], int_bits(t));
+        if (x) { /* it cannot fail: no call, no check */
+            uint32_t line, col;
+            source_line_col(e->src, op->name_span.begin, &line, &col);
+            sb_printf(&e->body, "    /* %u:%u %s */\n    %s = %s;\n", line + 1, col + 1, op_info(op->kind)->name, r, x);
+            return;
+        }
         begin_call(e, op);
         sb_printf(&e->body, "ptort_scalar_int(ctx, %s, %s, %s, %u, %u, &%s)", sop_name(op->kind), a[0], a[1],
                   int_bits(t), flags_attr(op, ARITH_OVERFLOW_KEY), r);
