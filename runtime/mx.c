@@ -1394,6 +1394,52 @@ MX_Z static void ax0_put(Aux *a, int64_t ro, const uint32_t *v, int64_t n)
     }
 }
 
+/* MXFP8 axis0: columns [C, C + 32) of the 32 rows at ROWS (stride SST bytes) into the 32
+ * output rows at OUT. Where every column's clamp A16 is set (e in [11, 240]) the rows go
+ * through the 16-bit-lane encoder (enc_fp8_h_avx512) with K and the clamp per lane; a row
+ * with an e4m3 subnormal, and every row of other chunks, takes the multiplying kernel with
+ * the columns' scales (NaN columns get their code by a mask). */
+MX_Z static void ax0_fp8_chunk(const MxCfg *cfg, const uint8_t *rows, int64_t sst, ptort_dtype dt,
+                               uint8_t *out, int64_t dst_st, int64_t n, int64_t c, const uint32_t *ge,
+                               const float *gs, const uint16_t *k16, const uint16_t *a16)
+{
+    int64_t w = n - c < 32 ? n - c : 32;
+    __mmask32 k = w == 32 ? 0xFFFFFFFFu : (__mmask32)((1u << w) - 1);
+    __mmask16 klo = (__mmask16)k, khi = (__mmask16)(k >> 16);
+    __m512i kv = _mm512_maskz_loadu_epi16(k, k16 + c), av = _mm512_maskz_loadu_epi16(k, a16 + c);
+    int fast = !_mm512_mask_cmpeq_epi16_mask(k, av, _mm512_setzero_si512());
+    const __m512i qperm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    for (int i = 0; i < GROUP; i++) {
+        const uint8_t *row = rows + i * sst;
+        uint8_t *o = out + i * dst_st + c;
+        if (fast) {
+            __m512i wv;
+            if (dt == PTORT_BF16)
+                wv = _mm512_maskz_loadu_epi16(k, row + 2 * c);
+            else
+                wv = fp8_w2_avx512(ax0_load32(row, dt, c, klo), ax0_load32(row, dt, c + 16, khi));
+            __mmask32 sub;
+            __m512i nv = fp8_h_avx512(wv, kv, av, &sub);
+            if (!(sub & k)) {
+                __m512i bt = _mm512_ternarylogic_epi32(_mm512_packus_epi16(nv, nv), _mm512_packs_epi16(wv, wv),
+                                                       _mm512_set1_epi8((char)0x80), 0xF8);
+                /* bytes 0-7 of each 128-bit lane hold the codes: gather the lanes' low qwords */
+                _mm256_mask_storeu_epi8(o, k, _mm512_castsi512_si256(_mm512_permutexvar_epi64(qperm, bt)));
+                continue;
+            }
+        }
+        for (int64_t h = 0; h < w; h += 16) {
+            __mmask16 kh = h ? khi : klo;
+            __m512 y = _mm512_mul_ps(_mm512_castsi512_ps(ax0_load32(row, dt, c + h, kh)), _mm512_loadu_ps(gs + c + h));
+            __m512i code = e4m3_code_avx512(y);
+            code = _mm512_mask_mov_epi32(code, _mm512_cmpeq_epi32_mask(_mm512_loadu_si512((const void *)(ge + c + h)),
+                                                                       _mm512_set1_epi32(0xFF)),
+                                         _mm512_set1_epi32(cfg->nan_code));
+            _mm512_mask_cvtepi32_storeu_epi8(o + h, kh, code);
+        }
+    }
+}
+
 /* MXFP4 axis0: columns [C, C + 32) of the 32 rows at ROWS (stride SST bytes) into the 32
  * output rows at OUT. With VBMI and every column's D non-zero (the table path is exact;
  * an exact D is never 0: it is at least 0x300, or 0x60 for bf16) the codes come from the
@@ -1475,6 +1521,7 @@ MX_Z static void run_axis0_avx512(ptort_ctx *ctx, MxOp *o, uint32_t *mem)
     float *gs = (float *)(gsv + n16);
     uint16_t *thr = (uint16_t *)(gs + n16);             /* MXFP4: 7 x 32 thresholds */
     uint16_t *d16 = thr + 7 * 32;                         /* MXFP4: D per column */
+    uint16_t *k16 = d16 + n16, *a16 = k16 + n16;         /* MXFP8: K and clamp per column */
     const Fp4Thr *ft = cfg->fp4 ? fp4_thresholds(cfg->bf16_src) : NULL;
     for (int64_t b = 0; b < m / GROUP; b++) {
         const uint8_t *rows = sb + b * GROUP * sst;
@@ -1516,20 +1563,18 @@ MX_Z static void run_axis0_avx512(ptort_ctx *ctx, MxOp *o, uint32_t *mem)
             for (int64_t c = 0; c < n; c += 32)
                 ax0_fp4_chunk(cfg, rows, sst, db + b * GROUP * dst_st, dst_st, n, c, ge, d16, thr, ft);
         } else {
-            for (int i = 0; i < GROUP; i++) {
-                const uint8_t *row = rows + i * sst;
-                uint8_t *out = db + (b * GROUP + i) * dst_st;
-                for (int64_t c = 0; c < n; c += 16) {
-                    __mmask16 k = n - c >= 16 ? 0xFFFF : (__mmask16)((1u << (n - c)) - 1);
-                    __m512 y = _mm512_mul_ps(_mm512_castsi512_ps(ax0_load32(row, dt, c, k)),
-                                             _mm512_loadu_ps(gs + c));
-                    __m512i code = e4m3_code_avx512(y);
-                    code = _mm512_mask_mov_epi32(code, _mm512_cmpeq_epi32_mask(_mm512_loadu_si512((const void *)(ge + c)),
-                                                                               _mm512_set1_epi32(0xFF)),
-                                                 _mm512_set1_epi32(cfg->nan_code));
-                    _mm512_mask_cvtepi32_storeu_epi8(out + c, k, code);
-                }
+            /* enc_fp8_h_avx512's K and clamp per column (0 where e is outside [11, 240]) */
+            for (int64_t c = 0; c < n; c += 16) {
+                __m512i e = _mm512_loadu_si512((const void *)(ge + c)), e7 = _mm512_slli_epi32(e, 7);
+                __mmask16 ok = _mm512_cmple_epu32_mask(_mm512_sub_epi32(e, _mm512_set1_epi32(11)),
+                                                       _mm512_set1_epi32(240 - 11));
+                _mm256_storeu_si256((__m256i *)(void *)(k16 + c),
+                                    _mm512_maskz_cvtepi32_epi16(ok, _mm512_sub_epi32(_mm512_set1_epi32(0x387), e7)));
+                _mm256_storeu_si256((__m256i *)(void *)(a16 + c),
+                                    _mm512_maskz_cvtepi32_epi16(ok, _mm512_add_epi32(e7, _mm512_set1_epi32(0x460))));
             }
+            for (int64_t c = 0; c < n; c += 32)
+                ax0_fp8_chunk(cfg, rows, sst, dt, db + b * GROUP * dst_st, dst_st, n, c, ge, gs, k16, a16);
         }
     }
 }
