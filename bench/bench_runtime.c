@@ -106,6 +106,13 @@ static int run_mx(void *arg)
                            &o->max, &o->sc, NULL);
 }
 
+static int run_mx_axis0(void *arg)
+{
+    Op *o = arg;
+    return ptort_tquant_mx(o->ctx, o->qt, o->alg, PTORT_AXIS0, &o->src, &o->dst, &o->exp,
+                           &o->max, &o->sc, NULL);
+}
+
 static int run_int8(void *arg)
 {
     Op *o = arg;
@@ -177,6 +184,36 @@ static void bench_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, p
         return;
     }
     report(name, shape, run_mx, &o, (size_t)src_bytes);
+}
+
+/* bench_mx with column groups (grpAxis axis0): exp, max and scaling are [M/32, N]. */
+static void bench_mx_axis0(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, ptort_dtype sdt,
+                           int64_t m, int64_t n, const char *name)
+{
+    Op o;
+    memset(&o, 0, sizeof o);
+    o.ctx = ctx;
+    o.qt = qt;
+    o.alg = alg;
+    int sz = ptort_dtype_size(sdt), fp4 = qt == PTORT_MXFP4_E2M1;
+    int64_t src_bytes = m * n * sz, dst_cols = fp4 ? n / 2 : n;
+    o.src = ptort_tile_make(PTORT_VEC, sdt, m, n, 0);
+    o.dst = ptort_tile_make(PTORT_VEC, fp4 ? PTORT_F4E2M1X2 : PTORT_F8E4M3FN, m, dst_cols, src_bytes);
+    int64_t a = src_bytes + m * dst_cols;
+    o.exp = ptort_tile_make(PTORT_VEC, PTORT_U8, m / 32, (n + 31) / 32 * 32, a);
+    o.exp.valid_cols = n;
+    a += m / 32 * o.exp.cols;
+    o.max = ptort_tile_make(PTORT_VEC, sdt, m / 32, n, a);
+    o.sc = o.max;
+    o.sc.addr = a + m / 32 * n * sz;
+    fill_random(ctx, &o.src);
+    char shape[32];
+    snprintf(shape, sizeof shape, "%lldx%lld", (long long)m, (long long)n);
+    if (run_mx_axis0(&o)) {
+        printf("runtime %s %s: %s\n", name, shape, ptort_error(ctx));
+        return;
+    }
+    report(name, shape, run_mx_axis0, &o, (size_t)src_bytes);
 }
 
 static void bench_int8(ptort_ctx *ctx, ptort_quant_type qt, const char *name)
@@ -354,6 +391,10 @@ int main(int argc, char **argv)
     bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_NV, PTORT_F32, 64, 128, "tquant.mxfp8.nv.f32");
     bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_NV, PTORT_F32, 128, 256, "tquant.mxfp8.nv.f32");
     bench_mx(a5, PTORT_MXFP4_E2M1, PTORT_SCALE_OCP, PTORT_F16, 64, 128, "tquant.mxfp4.ocp.f16");
+    bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_BF16, 64, 128, "tquant.mxfp8.ocp.bf16");
+    bench_mx(a5, PTORT_MXFP4_E2M1, PTORT_SCALE_NV, PTORT_BF16, 64, 128, "tquant.mxfp4.nv.bf16");
+    bench_mx_axis0(a5, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_F32, 64, 128, "tquant.mxfp8.ocp.f32.axis0");
+    bench_mx_axis0(a5, PTORT_MXFP4_E2M1, PTORT_SCALE_OCP, PTORT_F16, 64, 128, "tquant.mxfp4.ocp.f16.axis0");
     bench_int8(a5, PTORT_INT8_SYM, "tquant.int8_sym.f32");
     bench_int8(a5, PTORT_INT8_ASYM, "tquant.int8_asym.f32");
     bench_dequant(a5);
