@@ -935,6 +935,74 @@ static void axis0_vs_portable(void)
     CHECK_EQ(bad, 0);
 }
 
+/* MXFP8 codes at many scales against the scalar encoder of x * s: groups hold 448 * 2^k
+ * (OCP e = 127 + k, s = 2^-k) and 31 patterns from a strided sweep of every |x| <= 511 * 2^k
+ * (all of e4m3's rounding, subnormal and saturation range scaled, fp32 subnormals for the
+ * small scales), both signs; f32 and bf16 sources (the 16-bit-lane kernel folds the scale
+ * into its constants; e = 8 and 10 exercise its fallback). */
+static void fp8_scaled_sweep(void)
+{
+    enum { M = 64, N = 128 };
+    static const int ks[] = {-127, -122, -119, -117, -100, -60, -20, -1, 0, 1, 8, 20, 60, 100, 113, 119};
+    uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
+    int bad = 0;
+    long checked = 0;
+    for (int bf = 0; bf < 2; bf++)
+        for (unsigned ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+            ptort_dtype sdt = bf ? PTORT_BF16 : PTORT_F32;
+            int k = ks[ki];
+            float mx = ldexpf(448.0f, k), s = ldexpf(1.0f, -k);
+            uint32_t top = 0x43FF0000u, step = bf ? 1u : 4099u;
+            Io io;
+            setup(&io, 0, sdt, PTORT_AXIS1, M, N, M, N, 0);
+            static float x[M * N];
+            uint64_t next = 0, end = 2ull * (bf ? (top >> 16) + 1 : top + 1);
+            while (next < end) {
+                int64_t filled = 0;
+                for (int i = 0; i < M * N; i++) {
+                    float v = 0;
+                    if (i % 32 == 0) {
+                        v = mx;
+                    } else if (next < end) {
+                        uint64_t half = end / 2, q = next < half ? next : next - half;
+                        uint32_t pat = bf ? (uint32_t)q << 16 : (uint32_t)q;
+                        v = ldexpf(unit_u2f(pat), k);
+                        if (bf)                      /* keep it a bf16 value */
+                            v = unit_u2f(unit_f2u(v) & 0xFFFF0000u);
+                        v = next < half ? v : -v;
+                        next += step;
+                        filled = i + 1;
+                    }
+                    x[i] = v;
+                }
+                static uint16_t raw[M * N];
+                if (bf) {
+                    to_src(PTORT_BF16, x, raw, M * N);
+                    ptort_tile_fill(ctx, &io.src, raw, M, N);
+                } else {
+                    ptort_tile_fill(ctx, &io.src, x, M, N);
+                }
+                CHECK(ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1, &io.src, &io.dst,
+                                      &io.exp, &io.max, &io.sc, NULL) == PTORT_OK);
+                const uint8_t *q = mem + A_DST;
+                for (int64_t i = 0; i < filled; i++) {
+                    uint8_t want = ptort_f32_to_e4m3(x[i] * s);
+                    if (q[i / N * io.dst.cols + i % N] != want) {
+                        if (bad < 3)
+                            fprintf(stderr, "fp8 k=%d bf16=%d x=%08x: %02x, want %02x\n", k, bf,
+                                    unit_f2u(x[i]), q[i / N * io.dst.cols + i % N], want);
+                        bad++;
+                    }
+                    checked++;
+                }
+                if (bad)
+                    break;
+            }
+        }
+    CHECK(checked > 1000000);
+    CHECK_EQ(bad, 0);
+}
+
 /* The MXFP4 16-bit kernels (thresholds per exponent, AVX-512 and AVX2) against the portable fp32 path
  * at every scale: for every maximum of each exponent field (mantissa 0 and all ones, and
  * +Inf), groups hold that maximum and every pattern not above it whose exponent is within
@@ -1070,6 +1138,7 @@ int main(void)
     random_groups();
     fast_vs_portable();
     axis0_vs_portable();
+    fp8_scaled_sweep();
     fp4_all_scales();
     for (int pass = 0; pass < 3; pass++) {
         set_pass(pass);
