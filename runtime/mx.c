@@ -614,9 +614,11 @@ MX_Z static void enc_fp8_group32(const uint32_t *x, const uint16_t *x16, int bf1
     enc_fp8_row_avx512(w, out + g * GROUP, 1, sv + g);
 }
 
-/* X: fp32 patterns, or X16 (non-NULL): f16 (BF16 = 0) or bf16 ones. */
-MX_Z static void enc_fp8_h_avx512(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out,
-                                  int64_t ng, const uint32_t *ge, const float *sv)
+/* X: fp32 patterns, or X16 (non-NULL): f16 (BF16 = 0) or bf16 ones. Inlined into
+ * enc_fp8_h_avx512 once per source kind, so that the loop has no test of it. */
+MX_Z __attribute__((always_inline)) static inline void
+enc_fp8_h_body(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out, int64_t ng,
+               const uint32_t *ge, const float *sv)
 {
     const __m512i qperm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     uint32_t kk[16] __attribute__((aligned(64))), am[16] __attribute__((aligned(64)));
@@ -657,6 +659,17 @@ MX_Z static void enc_fp8_h_avx512(const uint32_t *x, const uint16_t *x16, int bf
     }
     for (; g0 < ng; g0++)
         enc_fp8_group32(x, x16, bf16, g0, out, sv);
+}
+
+MX_Z static void enc_fp8_h_avx512(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out,
+                                  int64_t ng, const uint32_t *ge, const float *sv)
+{
+    if (!x16)
+        enc_fp8_h_body(x, NULL, 0, out, ng, ge, sv);
+    else if (bf16)
+        enc_fp8_h_body(NULL, x16, 1, out, ng, ge, sv);
+    else
+        enc_fp8_h_body(NULL, x16, 0, out, ng, ge, sv);
 }
 
 /* Widens a f16 / bf16 row to fp32 patterns (vcvtph2ps is exact; it quiets a signalling NaN,
