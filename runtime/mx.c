@@ -859,9 +859,9 @@ MX_Z static void enc_fp4_h_avx512(const uint16_t *x, uint8_t *out, int64_t ng, c
 /* ---- MXFP4 with AVX-512 VBMI: the code from a table ----------------------------------
  * For a group whose scale 2^E (E = 127 - e) keeps every element's scaled pattern exact, the
  * threshold comparisons of enc_fp4_h_avx2 become comparisons of b = max(|x|'s pattern -
- * D, 0) with fixed values, D = P - (E << m) (m mantissa bits, P the pattern of 0.1875
- * (f16) or 0.21875 (bf16), whose distance below 0.25 is 0x100 in f16 units (bf16: 0x20,
- * shifted left by 3 to the same scale)): the midpoints 0.25 0.75 1.25 1.75 2.5 3.5 5 lie
+ * D, 0) with fixed values, D = P - (E << m) (m mantissa bits, P the pattern of 0.21875,
+ * 0x3300 in f16 and 0x3E60 in bf16, whose distance below 0.25 is 0x100 in f16 units (bf16:
+ * 0x20, shifted left by 3 to the same scale)): the midpoints 0.25 0.75 1.25 1.75 2.5 3.5 5 lie
  * at b = 0x100 0x700 0xA00 0xC00 0xE00 0x1000 0x1200, all multiples of 0x100, the
  * "above" ones (0.25 1.25 2.5 5) reached when b's high byte is larger or equal with a
  * non-zero low byte, the "at least" ones (0.75 1.75 3.5) when the high byte is at least
