@@ -2367,10 +2367,23 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
         diag_tool_error("%s", why);
         return false;
     }
-    /* the kernels' own names first, so that descriptor names avoid them */
+    /* the kernels' own names first, so that descriptor names avoid them; sibling modules
+     * may define the same symbol (each module is its own symbol table), one C program not */
+    CNames defined = {0};
     for (uint32_t i = 0; i < m->nmods; i++)
         for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
             const Func *f = m->mods[i]->funcs[j];
+            if (!f->decl) {
+                StrBuf b = {0};
+                func_tag(&b, f->name);
+                sb_putc(&b, '\0');
+                if (cnames_has(&defined, b.p)) {
+                    fail(&e, f->name_span, "codegen does not support two functions named '@%.*s' (in different modules)",
+                         (int)f->name.len, f->name.p);
+                    free(b.p);
+                } else
+                    cnames_add(&defined, b.p);
+            }
             static const char *const kinds[] = {"ptoas_k", "ptoas_run", "ptoas_kargs", "ptoas_kernel"};
             for (int k = 0; k < 4; k++) {
                 StrBuf b = {0};
@@ -2383,6 +2396,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                     cnames_add(&e.global, b.p);
             }
         }
+    cnames_free(&defined);
     for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits",
                                                        "ptoas_too_deep", "main", NULL};
          *n; n++)

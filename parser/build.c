@@ -106,6 +106,17 @@ static NameSlot *slot_find(NameSlot *tab, size_t cap, Str name)
             return &tab[i];
 }
 
+/* A function symbol in the symbol table of one module: each module has its
+ * own (as in MLIR), so siblings may define the same name. */
+static NameSlot *sym_slot_find(NameSlot *tab, size_t cap, Str name, const void *scope)
+{
+    size_t i = (hash_str(name) ^ (size_t)((uintptr_t)scope >> 4) * 0x9e3779b9u) & (cap - 1);
+    for (;; i = (i + 1) & (cap - 1))
+        if (!tab[i].name.p || (tab[i].scope == scope && tab[i].name.len == name.len &&
+                               memcmp(tab[i].name.p, name.p, name.len) == 0))
+            return &tab[i];
+}
+
 static void names_clear(Parser *p)
 {
     for (size_t i = 0; i < p->names_used; i++)
@@ -311,16 +322,17 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
         p->syms_cap = cap;
         for (size_t i = 0; i < oldcap; i++)
             if (old[i].name.p)
-                *slot_find(p->syms, cap, old[i].name) = old[i];
+                *sym_slot_find(p->syms, cap, old[i].name, old[i].scope) = old[i];
         free(old);
     }
-    NameSlot *s = slot_find(p->syms, p->syms_cap, f->name);
+    NameSlot *s = sym_slot_find(p->syms, p->syms_cap, f->name, p->mod);
     if (s->name.p) {
         ERR(name, "redefinition of symbol named '%.*s'", (int)f->name.len, f->name.p);
         diag_note(p->diag, (Span){s->id, s->id + 1}, "previously defined here");
     } else {
         s->name = f->name;
         s->id = name.begin;
+        s->scope = p->mod;
         p->syms_used++;
     }
 }

@@ -27,6 +27,7 @@ typedef struct TypeItem {
 typedef struct NameSlot {
     Str name;
     ValueId id;
+    const void *scope;   /* function symbols: the module (NULL: the top level) */
 } NameSlot;
 
 /* A `!name<...>` type that parsed cleanly, by its exact text (see yylex in
@@ -72,7 +73,7 @@ typedef struct Parser {
     uint32_t *names_touched;   /* slots to clear at the next function */
     size_t touched_cap;
 
-    NameSlot *syms;            /* function symbols of the chunk */
+    NameSlot *syms;            /* function symbols of the chunk, by module (MLIR's symbol tables) */
     size_t syms_cap, syms_used;
 
     TypeMemo *memo;            /* open addressing */
