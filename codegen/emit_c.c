@@ -1175,6 +1175,19 @@ static void emit_set_validshape(Emit *e, const Op *op)
 }
 
 /* pto.tassign: rebinds a buffer from here on (both names, in the result form). */
+/* Whether tassign op binds its argument in the function's body before any other op uses it. */
+static bool placement_first(Emit *e, const Op *op)
+{
+    if (ir_block_owner(op->parent))
+        return false;
+    ValueId v = op->opnds[0];
+    for (const Op *o = ir_first_op(e->f); o && o != op; o = ir_next_op(o))
+        for (uint32_t i = 0; i < o->nopnds; i++)
+            if (o->opnds[i] == v)
+                return false;
+    return true;
+}
+
 static void emit_tassign(Emit *e, const Op *op)
 {
     int bi = e->buf_of[op->opnds[0]];
@@ -1185,9 +1198,10 @@ static void emit_tassign(Emit *e, const Op *op)
     Buf *b = &e->bufs[bi];
     int64_t addr = op->tile_addr;
     if (e->f_called && b->arg >= 0 && b->parent < 0) {
-        /* a called function works on the caller's tile where it is; tassign's placement of the
-         * argument only makes the descriptor the harness fills when it runs the function */
-        if (!op->synthetic || !op->has_tile_addr) {
+        /* a called function works on the caller's tile where it is; the argument's placement
+         * (tassign's, or the same written in the input: in the body, at a constant address,
+         * before any use) only makes the descriptor the harness fills when it runs the function */
+        if (!op->has_tile_addr || b->first_desc >= 0 || (!op->synthetic && !placement_first(e, op))) {
             fail(e, op->name_span, "codegen does not support 'pto.tassign' of an argument of a called function "
                  "(the caller's tile is used where it is)");
             return;
