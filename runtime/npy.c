@@ -17,7 +17,7 @@ static const struct {
     const char *descr;
     size_t size;
 } known[] = {
-    {"<f4", 4}, {"<f2", 2}, {"<i4", 4}, {"<i2", 2}, {"|i1", 1}, {"|u1", 1}, {"<u2", 2},
+    {"<f4", 4}, {"<f2", 2}, {"<i4", 4}, {"<i2", 2}, {"|i1", 1}, {"|u1", 1}, {"<u2", 2}, {"<u4", 4},
 };
 
 static size_t descr_size(const char *d)
@@ -36,6 +36,7 @@ const char *ptort_dtype_npy_descr(ptort_dtype dt)
     case PTORT_BF16: return "<u2";
     case PTORT_U16: return "<u2";
     case PTORT_I32: return "<i4";
+    case PTORT_U32: return "<u4";
     case PTORT_I16: return "<i2";
     case PTORT_I8: return "|i1";
     case PTORT_U8: case PTORT_F8E4M3FN: case PTORT_F8E5M2: case PTORT_F8E8M0FNU:
@@ -161,7 +162,7 @@ static ptort_status parse_header(ptort_ctx *ctx, const char *h, size_t len, ptor
                                   "npy: big-endian data ('%s') is not supported; save it little-endian", d);
             if (!descr_size(d))
                 return ptort_fail(ctx, PTORT_E_FORMAT,
-                                  "npy: unsupported descr '%s' (expected one of <f4 <f2 <i4 <i2 |i1 |u1 <u2)", d);
+                                  "npy: unsupported descr '%s' (expected one of <f4 <f2 <i4 <i2 |i1 |u1 <u2 <u4)", d);
             memcpy(out->descr, d, 4);
             out->itemsize = descr_size(d);
             have_descr = 1;

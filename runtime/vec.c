@@ -154,6 +154,7 @@ VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
     VDT_ALL(X, max) VDT_ALL(X, min)
 #define VEC_UN_TABLE(X)                                                    \
     VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
+    VDT_UINT(X, neg)                                                       \
     VDT_FLOAT(X, relu) VDT_SINT(X, relu)                                   \
     VDT_FLOAT(X, sqrt) VDT_FLOAT(X, recip) VDT_FLOAT(X, rsqrt)
 
@@ -793,7 +794,8 @@ static UnFn un_kernel(ptort_vop op, ptort_dtype dt)
 #define M_FLOAT (DM(PTORT_F32) | DM(PTORT_F16) | DM(PTORT_BF16))
 #define M_A2 (M_FLOAT | DM(PTORT_I32) | DM(PTORT_I16))
 #define M_I8 (DM(PTORT_I8) | DM(PTORT_U8))
-#define M_ALL (M_A2 | M_I8 | DM(PTORT_U32) | DM(PTORT_U16))
+#define M_U (DM(PTORT_U32) | DM(PTORT_U16))
+#define M_ALL (M_A2 | M_I8 | M_U)
 
 /* Per op of a class: its name in the PTO text, the dtypes it accepts on every arch and
  * the ones it accepts on a5 only. */
@@ -803,24 +805,24 @@ typedef struct {
 } VecOpInfo;
 
 static const VecOpInfo bin_ops[PTORT_NUM_VOPS] = {
-    [PTORT_VOP_ADD] = {"tadd", M_A2, M_I8},
-    [PTORT_VOP_SUB] = {"tsub", M_A2, M_I8},
-    [PTORT_VOP_MUL] = {"tmul", M_A2, M_I8},
-    [PTORT_VOP_DIV] = {"tdiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16)},
-    [PTORT_VOP_MAX] = {"tmax", M_A2, M_I8},
-    [PTORT_VOP_MIN] = {"tmin", M_A2, M_I8},
+    [PTORT_VOP_ADD] = {"tadd", M_A2 | M_U, M_I8},
+    [PTORT_VOP_SUB] = {"tsub", M_A2 | M_U, M_I8},
+    [PTORT_VOP_MUL] = {"tmul", M_A2 | M_U, M_I8},
+    [PTORT_VOP_DIV] = {"tdiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_U},
+    [PTORT_VOP_MAX] = {"tmax", M_A2 | M_U, M_I8},
+    [PTORT_VOP_MIN] = {"tmin", M_A2 | M_U, M_I8},
 };
 static const VecOpInfo scalar_ops[PTORT_NUM_VOPS] = {
-    [PTORT_VOP_ADD] = {"tadds", M_A2, M_I8},
-    [PTORT_VOP_SUB] = {"tsubs", M_A2, M_I8},
-    [PTORT_VOP_MUL] = {"tmuls", M_A2, M_I8},
-    [PTORT_VOP_DIV] = {"tdivs", M_A2, M_I8},
-    [PTORT_VOP_MAX] = {"tmaxs", M_A2, M_I8},
-    [PTORT_VOP_MIN] = {"tmins", M_A2, M_I8},
+    [PTORT_VOP_ADD] = {"tadds", M_A2 | M_U, M_I8},
+    [PTORT_VOP_SUB] = {"tsubs", M_A2 | M_U, M_I8},
+    [PTORT_VOP_MUL] = {"tmuls", M_A2 | M_U, M_I8},
+    [PTORT_VOP_DIV] = {"tdivs", M_A2 | M_U, M_I8},
+    [PTORT_VOP_MAX] = {"tmaxs", M_A2 | M_U, M_I8},
+    [PTORT_VOP_MIN] = {"tmins", M_A2 | M_U, M_I8},
 };
 static const VecOpInfo un_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_ABS] = {"tabs", M_A2, DM(PTORT_I8)},
-    [PTORT_VOP_NEG] = {"tneg", M_A2, DM(PTORT_I8)},
+    [PTORT_VOP_NEG] = {"tneg", M_A2 | M_U, M_I8},
     [PTORT_VOP_RELU] = {"trelu", M_A2, DM(PTORT_I8)},
     [PTORT_VOP_SQRT] = {"tsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
     [PTORT_VOP_RECIP] = {"trecip", DM(PTORT_F32) | DM(PTORT_F16), 0},
@@ -829,21 +831,21 @@ static const VecOpInfo un_ops[PTORT_NUM_VOPS] = {
 #define M_EXPAND (M_FLOAT | DM(PTORT_I32) | DM(PTORT_I16) | DM(PTORT_U32) | DM(PTORT_U16))
 static const VecOpInfo rowexp_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_COPY] = {"trowexpand", M_ALL, 0},
-    [PTORT_VOP_ADD] = {"trowexpandadd", M_EXPAND, 0},
-    [PTORT_VOP_SUB] = {"trowexpandsub", M_EXPAND, 0},
-    [PTORT_VOP_MUL] = {"trowexpandmul", M_EXPAND, DM(PTORT_U8)},
-    [PTORT_VOP_DIV] = {"trowexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8},
-    [PTORT_VOP_MAX] = {"trowexpandmax", M_EXPAND, 0},
-    [PTORT_VOP_MIN] = {"trowexpandmin", M_EXPAND, 0},
+    [PTORT_VOP_ADD] = {"trowexpandadd", M_EXPAND, M_I8},
+    [PTORT_VOP_SUB] = {"trowexpandsub", M_EXPAND, M_I8},
+    [PTORT_VOP_MUL] = {"trowexpandmul", M_EXPAND, M_I8},
+    [PTORT_VOP_DIV] = {"trowexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8 | M_U},
+    [PTORT_VOP_MAX] = {"trowexpandmax", M_EXPAND, M_I8},
+    [PTORT_VOP_MIN] = {"trowexpandmin", M_EXPAND, M_I8},
 };
 static const VecOpInfo colexp_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_COPY] = {"tcolexpand", M_ALL, 0},
-    [PTORT_VOP_ADD] = {"tcolexpandadd", M_EXPAND, 0},
-    [PTORT_VOP_SUB] = {"tcolexpandsub", M_EXPAND, 0},
-    [PTORT_VOP_MUL] = {"tcolexpandmul", M_EXPAND, DM(PTORT_U8)},
-    [PTORT_VOP_DIV] = {"tcolexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8},
-    [PTORT_VOP_MAX] = {"tcolexpandmax", M_EXPAND, 0},
-    [PTORT_VOP_MIN] = {"tcolexpandmin", M_EXPAND, 0},
+    [PTORT_VOP_ADD] = {"tcolexpandadd", M_EXPAND, M_I8},
+    [PTORT_VOP_SUB] = {"tcolexpandsub", M_EXPAND, M_I8},
+    [PTORT_VOP_MUL] = {"tcolexpandmul", M_EXPAND, M_I8},
+    [PTORT_VOP_DIV] = {"tcolexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8 | M_U},
+    [PTORT_VOP_MAX] = {"tcolexpandmax", M_EXPAND, M_I8},
+    [PTORT_VOP_MIN] = {"tcolexpandmin", M_EXPAND, M_I8},
 };
 
 /* ---- operand checks ----------------------------------------------------------------------- */
@@ -1108,9 +1110,9 @@ static int red_pair_ok(ptort_vop op, int row, ptort_dtype s, ptort_dtype d)
                (s == PTORT_I32 && d == PTORT_I32);
     if (row)
         return floats || (s == d && (s == PTORT_I32 || s == PTORT_I16));
-    if (op == PTORT_VOP_SUM)
-        return floats;
-    return floats || (s == d && (s == PTORT_I8 || s == PTORT_U8));
+    /* columns: integers accumulate in their own type (wrapping) */
+    int ints = s == d && (s == PTORT_I32 || s == PTORT_I16 || s == PTORT_I8 || s == PTORT_U8);
+    return floats || ints;
 }
 
 /* Stores accumulator V of a reduction as an element of DT at P. */

@@ -87,7 +87,7 @@ ptort_status ptort_vrdivs(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *src
         dst->dtype == PTORT_F32 ? rdivs_f32 : dst->dtype == PTORT_F16 ? rdivs_f16
                                            : dst->dtype == PTORT_BF16 ? rdivs_bf16 : NULL;
     ptort_dtype dt = dst->dtype;
-    int ints = dt == PTORT_I32 || dt == PTORT_I16;
+    int ints = dt == PTORT_I32 || dt == PTORT_I16 || dt == PTORT_U32 || dt == PTORT_U16;
     int ints_a5 = dt == PTORT_I8 || dt == PTORT_U8;
     if (!kern && ints_a5 && ctx->arch != PTORT_A5)
         return ptort_fail(ctx, PTORT_E_ARCH, "tdivs: element type %s of dst needs arch a5",
