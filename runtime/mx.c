@@ -622,43 +622,49 @@ enc_fp8_h_body(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out, i
 {
     const __m512i qperm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     uint32_t kk[16] __attribute__((aligned(64))), am[16] __attribute__((aligned(64)));
-    int64_t g0 = 0;
-    for (; g0 + 16 <= ng; g0 += 16) {
+    for (int64_t g0 = 0; g0 < ng; g0 += 16) {
+        int cnt = ng - g0 < 16 ? (int)(ng - g0) : 16;
+        __mmask16 live = (__mmask16)((1u << cnt) - 1);
         /* per group, as 16-bit values in both halves: K = 7 - (120 << 7) + ((127 - e) << 7)
          * = 0x387 - e * 128, and 448's pattern 0x43E0 - ((127 - e) << 7) = 0x460 + e * 128 */
-        __m512i e = _mm512_loadu_si512((const void *)(ge + g0));
+        __m512i e = _mm512_maskz_loadu_epi32(live, ge + g0);
         __m512i e7 = _mm512_mullo_epi32(_mm512_slli_epi32(e, 7), _mm512_set1_epi32(0x10001));
         _mm512_store_si512((void *)kk, _mm512_sub_epi16(_mm512_set1_epi16(0x387), e7));
         _mm512_store_si512((void *)am, _mm512_add_epi16(e7, _mm512_set1_epi16(0x460)));
-        unsigned ok = _mm512_cmple_epu32_mask(_mm512_sub_epi32(e, _mm512_set1_epi32(11)),
-                                              _mm512_set1_epi32(240 - 11));
+        unsigned ok = _mm512_mask_cmple_epu32_mask(live, _mm512_sub_epi32(e, _mm512_set1_epi32(11)),
+                                                   _mm512_set1_epi32(240 - 11));
         /* the groups the fp32 kernel redoes; no call in this loop, so that the constants
-         * stay in registers */
-        unsigned redo = ~ok & 0xFFFFu;
-        for (int j = 0; j < 16; j += 2) {
-            __m512i w0, w1;
+         * stay in registers. An odd last group is paired with zeros and half stored. */
+        unsigned redo = ~ok & live;
+        for (int j = 0; j < cnt; j += 2) {
+            int two = j + 1 < cnt;
+            __m512i w0, w1 = _mm512_setzero_si512();
             if (x16) {
                 w0 = fp8_w16_avx512(x16 + (g0 + j) * GROUP, bf16);
-                w1 = fp8_w16_avx512(x16 + (g0 + j + 1) * GROUP, bf16);
+                if (two)
+                    w1 = fp8_w16_avx512(x16 + (g0 + j + 1) * GROUP, bf16);
             } else {
                 w0 = fp8_w_avx512(x + (g0 + j) * GROUP);
-                w1 = fp8_w_avx512(x + (g0 + j + 1) * GROUP);
+                if (two)
+                    w1 = fp8_w_avx512(x + (g0 + j + 1) * GROUP);
             }
             __mmask32 s0, s1;
             __m512i n0 = fp8_h_avx512(w0, _mm512_set1_epi32((int)kk[j]), _mm512_set1_epi32((int)am[j]), &s0);
             __m512i n1 = fp8_h_avx512(w1, _mm512_set1_epi32((int)kk[j + 1]), _mm512_set1_epi32((int)am[j + 1]), &s1);
-            redo |= (s0 ? 1u : 0u) << j | (s1 ? 2u : 0u) << j;
+            redo |= (s0 ? 1u : 0u) << j | (s1 && two ? 2u : 0u) << j;
             __m512i b = _mm512_ternarylogic_epi32(_mm512_packus_epi16(n0, n1), _mm512_packs_epi16(w0, w1),
                                                   _mm512_set1_epi8((char)0x80), 0xF8);
-            _mm512_storeu_si512((void *)(out + (g0 + j) * GROUP), _mm512_permutexvar_epi64(qperm, b));
+            b = _mm512_permutexvar_epi64(qperm, b);
+            if (two)
+                _mm512_storeu_si512((void *)(out + (g0 + j) * GROUP), b);
+            else
+                _mm256_storeu_si256((__m256i *)(void *)(out + (g0 + j) * GROUP), _mm512_castsi512_si256(b));
         }
         for (; redo; redo &= redo - 1) {
             int64_t g = g0 + __builtin_ctz(redo);
             enc_fp8_group32(x, x16, bf16, g, out, sv);
         }
     }
-    for (; g0 < ng; g0++)
-        enc_fp8_group32(x, x16, bf16, g0, out, sv);
 }
 
 MX_Z static void enc_fp8_h_avx512(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out,
