@@ -2089,6 +2089,11 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
                 sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", vr, vc);
             }
         } else if (t && t->kind == TY_PTR) {
+            if (t->ptr_space > PS_GM) {
+                char tb[256];
+                fail(e, x->type_span, "codegen supports pointers to global memory only, but got '%s'",
+                     type_str(t, tb, sizeof tb));
+            }
             const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
             const char *sz = unique_name(&e->local, n, "_size", 5);
             sb_printf(&params, ", void *%s, size_t %s", n, sz);

@@ -118,6 +118,13 @@ typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_
 
 #define DIM_DYNAMIC (-1)
 
+/* A pointer's address space (PTOAS's keywords; the first of each pair is printed):
+ * global memory, unwritten (GM) or written `gm`, or a local memory. */
+typedef enum { PS_DEFAULT, PS_GM, PS_L1, PS_L0A, PS_L0B, PS_L0C, PS_UB, PS_BT, PS_FB, PS_COUNT } PtrSpace;
+/* The space a keyword names (gm, l1/mat, l0a/left, l0b/right, l0c/acc, ub/vec, bt/bias,
+ * fb/scaling), or PS_COUNT. */
+PtrSpace ptr_space_lookup(const char *s, size_t n);
+
 typedef struct TileBody {
     int64_t rows, cols, vrow, vcol; /* vrow/vcol DIM_DYNAMIC when '?' */
     int32_t fractal;
@@ -128,7 +135,7 @@ typedef struct TileBody {
 typedef struct Type {
     TypeKind kind;
     DType dtype;          /* scalar, pointer element, view element */
-    bool ptr_gm;          /* !pto.ptr<T, gm> */
+    uint8_t ptr_space;    /* !pto.ptr<T, SPACE>: PtrSpace */
     uint32_t rank;        /* views */
     const int64_t *dims;  /* views: DIM_DYNAMIC for '?' */
     TileBody tile;        /* tile kinds */
@@ -148,7 +155,7 @@ void types_init(TypeTable *t, Arena *a);
 void types_free(TypeTable *t);
 const Type *type_scalar(TypeTable *t, DType d);
 const Type *type_tile(TypeTable *t, TypeKind kind, const TileBody *b);
-const Type *type_ptr(TypeTable *t, DType d, bool gm);
+const Type *type_ptr(TypeTable *t, DType d, PtrSpace space);
 const Type *type_view(TypeTable *t, TypeKind kind, DType d, uint32_t rank, const int64_t *dims);
 static inline bool type_is_tile(const Type *t) { return t && (t->kind == TY_TILE || t->kind == TY_TILE_BUF); }
 

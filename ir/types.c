@@ -98,7 +98,7 @@ static uint32_t mix(uint32_t h, uint64_t v)
 static uint32_t type_hash(const Type *t)
 {
     uint32_t h = mix(0, (uint64_t)t->kind * 131 + t->dtype);
-    h = mix(h, t->ptr_gm);
+    h = mix(h, t->ptr_space);
     h = mix(h, t->rank);
     for (uint32_t i = 0; i < t->rank; i++)
         h = mix(h, (uint64_t)t->dims[i]);
@@ -117,7 +117,7 @@ static uint32_t type_hash(const Type *t)
 
 static bool type_same(const Type *a, const Type *b)
 {
-    if (a->kind != b->kind || a->dtype != b->dtype || a->ptr_gm != b->ptr_gm || a->rank != b->rank)
+    if (a->kind != b->kind || a->dtype != b->dtype || a->ptr_space != b->ptr_space || a->rank != b->rank)
         return false;
     for (uint32_t i = 0; i < a->rank; i++)
         if (a->dims[i] != b->dims[i])
@@ -206,12 +206,27 @@ const Type *type_tile(TypeTable *t, TypeKind kind, const TileBody *b)
     return intern(t, &k);
 }
 
-const Type *type_ptr(TypeTable *t, DType d, bool gm)
+static const char *const ptr_space_names[PS_COUNT][2] = {
+    [PS_DEFAULT] = {"", ""},  [PS_GM] = {"gm", "gm"},     [PS_L1] = {"l1", "mat"},
+    [PS_L0A] = {"l0a", "left"}, [PS_L0B] = {"l0b", "right"}, [PS_L0C] = {"l0c", "acc"},
+    [PS_UB] = {"ub", "vec"},  [PS_BT] = {"bt", "bias"},   [PS_FB] = {"fb", "scaling"},
+};
+
+PtrSpace ptr_space_lookup(const char *s, size_t n)
+{
+    for (int i = PS_GM; i < PS_COUNT; i++)
+        for (int j = 0; j < 2; j++)
+            if (strlen(ptr_space_names[i][j]) == n && memcmp(ptr_space_names[i][j], s, n) == 0)
+                return (PtrSpace)i;
+    return PS_COUNT;
+}
+
+const Type *type_ptr(TypeTable *t, DType d, PtrSpace space)
 {
     Type k = {0};
     k.kind = TY_PTR;
     k.dtype = d;
-    k.ptr_gm = gm;
+    k.ptr_space = (uint8_t)space;
     return intern(t, &k);
 }
 
@@ -249,7 +264,8 @@ static void spell(StrBuf *b, const Type *t)
         sb_puts(b, dtype_name(t->dtype));
         return;
     case TY_PTR:
-        sb_printf(b, "!pto.ptr<%s%s>", dtype_name(t->dtype), t->ptr_gm ? ", gm" : "");
+        sb_printf(b, "!pto.ptr<%s%s%s>", dtype_name(t->dtype), t->ptr_space ? ", " : "",
+                  ptr_space_names[t->ptr_space][0]);
         return;
     case TY_TENSOR_VIEW:
     case TY_PART_VIEW:

@@ -598,17 +598,21 @@ const Type *pb_param_type(Parser *p, Span name, Span whole)
             Str v = pb_text(p, it[0].val);
             d = dtype_lookup(v.p, v.len);
         }
-        bool gm = false;
-        if (n == 2) {
+        PtrSpace space = PS_DEFAULT;
+        if (n == 2 && d != DT_NONE) {
             Str v = pb_text(p, it[1].val);
-            gm = it[1].key.end == it[1].key.begin && STR_EQ_LIT(v, "gm");
-            if (!gm)
-                d = DT_NONE;
+            space = it[1].key.end == it[1].key.begin && it[1].tok == T_IDENT ? ptr_space_lookup(v.p, v.len)
+                                                                              : PS_COUNT;
+            if (space == PS_COUNT) {
+                ERR(it[1].val, "!pto.ptr address space must be one of "
+                               "`gm|ub|mat|l1|left|l0a|right|l0b|acc|l0c|vec|bias|bt|scaling|fb`");
+                return NULL;
+            }
         }
         if (d == DT_NONE || d == DT_INDEX || d == DT_I1)
-            ERR(whole, "expected '!pto.ptr<DTYPE>' or '!pto.ptr<DTYPE, gm>'");
+            ERR(whole, "expected '!pto.ptr<DTYPE>' or '!pto.ptr<DTYPE, SPACE>'");
         else
-            r = type_ptr(&p->m->types, d, gm);
+            r = type_ptr(&p->m->types, d, space);
     } else if (STR_EQ_LIT(t, "!pto.tensor_view") || STR_EQ_LIT(t, "!pto.partition_tensor_view")) {
         Shaped sh;
         if (p->ntitems != 1 || p->titems[0].tok != T_SHAPED || p->titems[0].key.end > p->titems[0].key.begin) {
