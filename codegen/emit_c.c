@@ -180,6 +180,8 @@ typedef struct Buf {
 typedef struct Desc {
     const char *name;      /* static const ptort_tile */
     const char *local;     /* dynamic valid shape: the local copy, else NULL */
+    bool in_frame;         /* its bytes are in the function's frame (not a called function's
+                              argument, which is the caller's) */
 } Desc;
 
 typedef struct Entry {
@@ -226,6 +228,14 @@ typedef struct Emit {
     bool calls;
     bool f_called;         /* some func.call of the module calls it: descriptor parameters */
     const char *depth;     /* f_called: the parameter holding its call depth */
+    const char *base;      /* f_called: the parameter holding its frame's base address per loc */
+    const char *frame_fn;  /* it calls: the function computing its frame's end (declared) */
+    const char *frame;     /* it calls: the local array its callees' base goes into */
+    const Op *first_call;  /* its first func.call, NULL if none */
+    const Op *computed_at; /* a pto.tassign at a computed address, NULL if none */
+    int *rebind_desc;      /* constant rebindings of mutable descriptors: a descriptor of the */
+    int64_t *rebind_addr;  /* buffer and the address (the frame covers them) */
+    uint32_t nrebind;
     const char **ret_out;  /* its scalar results: the out-parameter of each (NULL for a tile) */
     Entry *entries;
     uint32_t nentries;
@@ -346,6 +356,7 @@ static int new_desc(Emit *e, Buf *b)
     Desc *d = &e->descs[e->ndescs];
     d->name = unique_name(&e->global, e->tag, v->name.p, v->name.len);
     d->local = NULL;
+    d->in_frame = !(e->f_called && b->arg >= 0);
     const TileBody *t = b->tb;
     sb_printf(&e->decls,
               "static const ptort_tile %s = {.loc = %s, .dtype = %s, .rows = %lld, .cols = %lld, "
@@ -940,11 +951,6 @@ static void emit_alloc(Emit *e, const Op *op)
     const Type *t = val(e, r)->type;
     if (!type_is_tile(t))
         return;
-    if (e->f_called) {
-        const Value *x = val(e, r);
-        fail(e, op->name_span, "codegen does not support tile buffers in a called function: tassign placed '%%%.*s' "
-             "without knowing the caller's live tiles", (int)x->name.len, x->name.p); /* its uses go on */
-    }
     runtime_dtype(e, op->name_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
     Buf *b = &e->bufs[e->nbufs];
     memset(b, 0, sizeof *b);
@@ -970,8 +976,18 @@ static void emit_alloc(Emit *e, const Op *op)
     if (vc != NO_VALUE && !(b->vc = scalar(e, vc, op)))
         return;
     e->buf_of[r] = (int)e->nbufs++;
-    if (e->rebound[r])
+    if (e->f_called && b->has_addr) {
+        /* in a called function every tile lives in its frame, above its callers' tiles: the
+         * placed address plus the frame's base, in a local descriptor */
         make_mutable(e, e->buf_of[r]);
+        sb_printf(&e->body, "    %s.addr += %s[%s];\n", b->mut, e->base, rt_loc[t->tile.loc]);
+        if (b->vr)
+            sb_printf(&e->body, "    %s.valid_rows = %s;\n", b->mut, b->vr);
+        if (b->vc)
+            sb_printf(&e->body, "    %s.valid_cols = %s;\n", b->mut, b->vc);
+    } else if (e->rebound[r]) {
+        make_mutable(e, e->buf_of[r]);
+    }
     /* a dynamic valid shape's local descriptor is made here, where the tile is bound: this
      * op comes before every use, in the scope of all of them (uses may be in loops and
      * branches, docs/codegen.md) */
@@ -1218,7 +1234,19 @@ static void emit_tassign(Emit *e, const Op *op)
         const char *x = op->has_tile_addr ? arena_str(e, "%lld", (long long)addr) : scalar(e, role(op, ROLE_ADDR), op);
         if (!x)
             return;
-        sb_printf(&e->body, "    %s.addr = %s;\n", b->mut, x);
+        if (e->f_called) /* in its frame */
+            sb_printf(&e->body, "    %s.addr = %s + %s[%s];\n", b->mut, x, e->base, rt_loc[b->tb->loc]);
+        else
+            sb_printf(&e->body, "    %s.addr = %s;\n", b->mut, x);
+        int64_t c = 0;
+        if (op->has_tile_addr || const_int(e, role(op, ROLE_ADDR), &c)) { /* the frame covers it */
+            e->rebind_desc = xrealloc(e->rebind_desc, (e->nrebind + 1) * sizeof *e->rebind_desc);
+            e->rebind_addr = xrealloc(e->rebind_addr, (e->nrebind + 1) * sizeof *e->rebind_addr);
+            e->rebind_desc[e->nrebind] = b->desc >= 0 ? b->desc : (b->desc = new_desc(e, b));
+            e->rebind_addr[e->nrebind++] = op->has_tile_addr ? addr : c;
+        } else if (!e->computed_at) {
+            e->computed_at = op;
+        }
         b->has_addr = true;
         if (op->nres)
             e->buf_of[op->res[0]] = bi;
@@ -1472,9 +1500,9 @@ static bool c_scalar_ok(const Type *t) { return int_bits(t) || float_rt(t); }
 
 /* ---- calls --------------------------------------------------------------------------
  * func.call is a C call of the callee's kernel function (docs/codegen.md, "Calls"). A called
- * function takes its call depth, its tile arguments as descriptors (the caller's tiles, used
- * in place) and an out-parameter per scalar result; it may not allocate tiles, since tassign
- * placed them without knowing the caller's live tiles. */
+ * function takes its call depth, the base of its frame (its own tiles go there, above its
+ * callers'), its tile arguments as descriptors (the caller's tiles, used in place) and an
+ * out-parameter per scalar result. */
 
 enum { CALL_DEPTH_LIMIT = 256 }; /* nested calls; deeper is a runtime error at the call */
 
@@ -1602,7 +1630,7 @@ static void put_proto(Emit *e, const Func *g)
     StrBuf tag = {0};
     func_tag(&tag, g->name);
     sb_putc(&tag, '\0');
-    sb_printf(&e->protos, "int ptoas_k%s(ptort_ctx *ctx, int depth", tag.p);
+    sb_printf(&e->protos, "int ptoas_k%s(ptort_ctx *ctx, int depth, const int64_t *base", tag.p);
     const Block *en = ir_entry(g);
     for (uint32_t i = 0; i < en->nargs; i++) {
         const Type *t = g->values[en->args[i]].type;
@@ -1700,11 +1728,19 @@ static void emit_call(Emit *e, const Op *op)
             sb_puts(&e->body, ");\n");
             e->any_deep = true;
         }
+        if (!e->frame) { /* the callee's tiles go above this function's (docs/codegen.md, "Calls") */
+            e->frame_fn = unique_name(&e->global, e->tag, "frame", 5);
+            e->frame = unique_name(&e->local, "", "frame", 5);
+            e->first_call = op;
+            sb_printf(&e->hoist, "    int64_t %s[PTORT_NUM_LOCS];\n", e->frame);
+            sb_printf(&e->decls, "static void %s(const int64_t *base, int64_t *fr);\n", e->frame_fn);
+        }
+        sb_printf(&e->body, "    %s(%s, %s);\n", e->frame_fn, e->f_called ? e->base : "ptoas_base0", e->frame);
         StrBuf tag = {0};
         func_tag(&tag, g->name);
         sb_putc(&tag, '\0');
-        sb_printf(&e->body, "    st = (ptort_status)ptoas_k%s(ctx, %s%s);\n", tag.p,
-                  e->f_called ? arena_str(e, "%s + 1", e->depth) : "1", args.p ? args.p : "");
+        sb_printf(&e->body, "    st = (ptort_status)ptoas_k%s(ctx, %s, %s%s);\n", tag.p,
+                  e->f_called ? arena_str(e, "%s + 1", e->depth) : "1", e->frame, args.p ? args.p : "");
         sb_puts(&e->body, "    if (st != PTORT_OK)\n        return (int)st; /* the callee reported it at its op */\n");
         e->calls = true;
         sb_free(&tag);
@@ -2033,13 +2069,18 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     StrBuf params = {0}, call = {0};
     sb_puts(&params, "ptort_ctx *ctx");
     e->f_called = is_called(e, f);
+    e->frame_fn = e->frame = NULL;
+    e->first_call = e->computed_at = NULL;
+    e->nrebind = 0;
     const char **piece = arena_alloc(&e->m->arena, (entry->nargs + f->nresults + 2) * sizeof *piece);
     uint32_t npieces = 0;
     if (e->f_called) { /* its call depth: 0 from the harness */
         e->depth = unique_name(&e->local, "", "depth", 5);
-        sb_printf(&params, ", int %s", e->depth);
-        sb_printf(&e->body, "    (void)%s;\n", e->depth);
+        e->base = unique_name(&e->local, "", "base", 4);
+        sb_printf(&params, ", int %s, const int64_t *%s", e->depth, e->base);
+        sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", e->depth, e->base);
         piece[npieces++] = "0";
+        piece[npieces++] = "ptoas_base0";
     }
     uint32_t first_arg_piece = npieces;
     for (uint32_t i = 0; i < entry->nargs; i++) {
@@ -2142,6 +2183,9 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         piece[npieces++] = arena_str(e, "&r%u", i);
     }
     emit_block(e, entry);
+    if (e->first_call && e->computed_at)
+        fail(e, e->first_call->name_span, "codegen does not support 'func.call' in a function that places a tile at "
+             "a computed address (the callee's tiles go above the caller's, whose end must be known)");
     const Op *ret = entry->last && entry->last->kind == OP_RETURN ? entry->last : NULL;
     /* where results are read when there is no return: after the last op */
     const Op *end = ret ? ret : entry->last;
@@ -2237,6 +2281,19 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         sb_putn(c, e->hoist.p, e->hoist.len);
         put_indented(c, e->body.p, e->body.len);
         sb_puts(c, "    return PTORT_OK;\n}\n");
+        if (e->frame_fn) {
+            /* the end of its frame per loc: every placement of its own tiles, from BASE */
+            sb_printf(c, "\nstatic void %s(const int64_t *base, int64_t *fr)\n{\n"
+                         "    for (int l = 0; l < PTORT_NUM_LOCS; l++)\n        fr[l] = ptoas_frame_align(base[l]);\n",
+                      e->frame_fn);
+            for (uint32_t i = 0; i < e->ndescs; i++)
+                if (e->descs[i].in_frame)
+                    sb_printf(c, "    ptoas_frame_grow(fr, base, &%s, %s.addr);\n", e->descs[i].name, e->descs[i].name);
+            for (uint32_t i = 0; i < e->nrebind; i++)
+                sb_printf(c, "    ptoas_frame_grow(fr, base, &%s, %lld);\n", e->descs[e->rebind_desc[i]].name,
+                          (long long)e->rebind_addr[i]);
+            sb_puts(c, "}\n");
+        }
 
         /* the harness's view of it */
         sb_printf(c, "\nint ptoas_run%s(ptort_ctx *ctx, const ptort_kernel_value *a)\n{\n", tagb.p);
@@ -2417,7 +2474,8 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
         }
     cnames_free(&defined);
     for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits",
-                                                       "ptoas_too_deep", "main", NULL};
+                                                       "ptoas_too_deep", "ptoas_base0", "ptoas_frame_align",
+                                                       "ptoas_frame_grow", "main", NULL};
          *n; n++)
         cnames_add(&e.global, strcpy(xmalloc(strlen(*n) + 1), *n));
     e.main_f = main_f;
@@ -2481,9 +2539,19 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                           "    fprintf(stderr, \"%%s: runtime error: 'func.call' nests deeper than %d calls\\n\", where);\n"
                           "    return (int)PTORT_E_ARG;\n}\n",
                       CALL_DEPTH_LIMIT, CALL_DEPTH_LIMIT);
-        if (e.protos.len)
+        if (e.protos.len) {
             sb_printf(&h, "\n/* The called functions (a call may come before the definition). */\n%.*s",
                       (int)e.protos.len, e.protos.p);
+            sb_puts(&h, "\n/* Frames: a called function's tiles lie above its caller's, from the base it is given\n"
+                        " * per loc (zeros for the function ptoas run runs), in 512-byte steps (every loc's\n"
+                        " * alignment). */\n"
+                        "static const int64_t ptoas_base0[PTORT_NUM_LOCS];\n\n"
+                        "static inline int64_t ptoas_frame_align(int64_t a)\n{\n    return (a + 511) / 512 * 512;\n}\n\n"
+                        "/* Raises FR[T's loc] to the end of T's bytes placed at ADDR above BASE. */\n"
+                        "static inline void ptoas_frame_grow(int64_t *fr, const int64_t *base, const ptort_tile *t, int64_t addr)\n{\n"
+                        "    int64_t end = ptoas_frame_align(base[t->loc] + addr + ptort_tile_bytes(t));\n"
+                        "    if (end > fr[t->loc])\n        fr[t->loc] = end;\n}\n");
+        }
         if (e.any_step)
             sb_puts(&h, "\n/* An scf.for whose step is not positive: a runtime error at the op. */\n"
                         "static int ptoas_bad_step(const char *where, int64_t step)\n{\n"
@@ -2515,6 +2583,8 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
         free(e.eff[i]);
     free(e.eff);
     free(e.called);
+    free(e.rebind_desc);
+    free(e.rebind_addr);
     cnames_free(&e.global);
     return ok;
 }
