@@ -919,12 +919,14 @@ MX_VB static void enc_fp4_h_vbmi(const uint16_t *x, uint8_t *out, int64_t ng, co
                                          30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
     const __m512i pairw = _mm512_set1_epi16(0x1001);      /* lo + 16 * hi */
     int64_t g0 = 0;
-    for (; g0 + 16 <= ng; g0 += 16) {
+    for (; g0 < ng; g0 += 16) {
+        int cnt = ng - g0 < 16 ? (int)(ng - g0) : 16;
+        __mmask16 live = (__mmask16)((1u << cnt) - 1);
         /* D of 16 groups in both 16-bit halves, 0x3E60 - (127 - e) * 128 (bf16) or 0x3300 -
          * (127 - e) * 1024 (f16), and which groups are exact: 127 - e in [-125, 124] or
          * [-19, 12] */
         uint32_t dd[16] __attribute__((aligned(64)));
-        __m512i e = _mm512_loadu_si512((const void *)(ge + g0)), d;
+        __m512i e = _mm512_maskz_loadu_epi32(live, ge + g0), d;
         unsigned ok;
         if (bf16) {
             d = _mm512_sub_epi32(_mm512_slli_epi32(e, 7), _mm512_set1_epi32(0x120));
@@ -935,26 +937,31 @@ MX_VB static void enc_fp4_h_vbmi(const uint16_t *x, uint8_t *out, int64_t ng, co
         }
         _mm512_store_si512((void *)dd, _mm512_or_si512(_mm512_slli_epi32(d, 16),
                                                        _mm512_and_si512(d, _mm512_set1_epi32(0xFFFF))));
-        for (int j = 0; j < 16; j += 4) {
+        for (int j = 0; j < cnt; j += 4) {
+            /* a last block of 1 to 3 groups reads only those and stores their bytes */
+            int rem = cnt - j;
             const uint16_t *xg = x + (g0 + j) * GROUP;
-            __m512i i01 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg, dd[j], bf16), even,
-                                                   fp4_index_vbmi(xg + 32, dd[j + 1], bf16));
-            __m512i i23 = _mm512_permutex2var_epi8(fp4_index_vbmi(xg + 64, dd[j + 2], bf16), even,
-                                                   fp4_index_vbmi(xg + 96, dd[j + 3], bf16));
+            __m512i z = _mm512_setzero_si512();
+            __m512i h0 = fp4_index_vbmi(xg, dd[j], bf16);
+            __m512i h1 = rem > 1 ? fp4_index_vbmi(xg + 32, dd[j + 1], bf16) : z;
+            __m512i h2 = rem > 2 ? fp4_index_vbmi(xg + 64, dd[j + 2], bf16) : z;
+            __m512i h3 = rem > 3 ? fp4_index_vbmi(xg + 96, dd[j + 3], bf16) : z;
+            __m512i i01 = _mm512_permutex2var_epi8(h0, even, h1), i23 = _mm512_permutex2var_epi8(h2, even, h3);
             __m512i p01 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i01, thi), pairw);
             __m512i p23 = _mm512_maddubs_epi16(_mm512_permutex2var_epi8(tlo, i23, thi), pairw);
-            _mm512_storeu_si512((void *)(out + (g0 + j) * 16), _mm512_permutex2var_epi8(p01, even, p23));
+            __m512i o4 = _mm512_permutex2var_epi8(p01, even, p23);
+            if (rem >= 4)
+                _mm512_storeu_si512((void *)(out + (g0 + j) * 16), o4);
+            else
+                _mm512_mask_storeu_epi8(out + (g0 + j) * 16, ((__mmask64)1 << (16 * rem)) - 1, o4);
         }
         /* the others again with thresholds (no call in the loop above, so that its
          * constants stay in registers) */
-        for (unsigned redo = ~ok & 0xFFFFu; redo; redo &= redo - 1) {
+        for (unsigned redo = ~ok & live; redo; redo &= redo - 1) {
             int64_t g = g0 + __builtin_ctz(redo);
             enc_fp4_h_avx512(x + g * GROUP, out + g * 16, 1, ge + g, thr);
         }
     }
-    int64_t g = g0;
-    if (g < ng)
-        enc_fp4_h_avx512(x + g * GROUP, out + g * 16, ng - g, ge + g, thr);
 }
 
 /* group_max16_avx2 on 16 groups at a time: a transpose tree over 16-bit lanes leaves the
