@@ -138,13 +138,19 @@ VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
  * pass unchanged. sqrt and recip round once; rsqrt is the simulator's
  * (DType)(1.0 / sqrt((double)x)): sqrt and the division in fp64, then one more rounding. */
 #define NEGI(CT, v) ((CT)(0u - (uint32_t)(v)))
+/* x < 0 per compute type; never for u32 (written so that no compare of an unsigned value with
+ * 0 is left for the compiler to warn about) */
+VK_INLINE int vk_below0_f(float v) { return v < 0; }
+VK_INLINE int vk_below0_i(int32_t v) { return v < 0; }
+VK_INLINE int vk_below0_u(uint32_t v) { (void)v; return 0; }
+#define VK_BELOW0(CT, v) _Generic((CT)0, float: vk_below0_f, int32_t: vk_below0_i, uint32_t: vk_below0_u)(v)
 #define ABS_F(CT, LD, ST, SB, TY, x) ((TY)(LD(x) < 0 ? (x) ^ (TY)(SB) : (x)))
 #define ABS_I(CT, LD, ST, SB, TY, x) ((TY)(LD(x) < 0 ? NEGI(CT, LD(x)) : LD(x)))
 #define NEG_F(CT, LD, ST, SB, TY, x) ((TY)((x) ^ (TY)(SB)))
 #define NEG_I(CT, LD, ST, SB, TY, x) ((TY)NEGI(CT, LD(x)))
 #define UNEL_abs(K, CT, LD, ST, SB, TY, x) ABS_##K(CT, LD, ST, SB, TY, x)
 #define UNEL_neg(K, CT, LD, ST, SB, TY, x) NEG_##K(CT, LD, ST, SB, TY, x)
-#define UNEL_relu(K, CT, LD, ST, SB, TY, x) (LD(x) < 0 ? (TY)0 : (x))
+#define UNEL_relu(K, CT, LD, ST, SB, TY, x) (VK_BELOW0(CT, LD(x)) ? (TY)0 : (x))
 #define UNEL_sqrt(K, CT, LD, ST, SB, TY, x) ST(sqrtf(LD(x)))
 #define UNEL_recip(K, CT, LD, ST, SB, TY, x) ST(1.0f / LD(x))
 #define UNEL_rsqrt(K, CT, LD, ST, SB, TY, x) ST((float)(1.0 / sqrt((double)LD(x))))
@@ -155,7 +161,7 @@ VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
 #define VEC_UN_TABLE(X)                                                    \
     VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
     VDT_UINT(X, neg)                                                       \
-    VDT_FLOAT(X, relu) VDT_SINT(X, relu)                                   \
+    VDT_FLOAT(X, relu) VDT_SINT(X, relu) VDT_UINT(X, relu)                 \
     VDT_FLOAT(X, sqrt) VDT_FLOAT(X, recip) VDT_FLOAT(X, rsqrt)
 
 /* Reductions: X(name, source storage type, accumulator type, LD to accumulator, step).
@@ -823,7 +829,7 @@ static const VecOpInfo scalar_ops[PTORT_NUM_VOPS] = {
 static const VecOpInfo un_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_ABS] = {"tabs", M_A2, DM(PTORT_I8)},
     [PTORT_VOP_NEG] = {"tneg", M_A2 | M_U, M_I8},
-    [PTORT_VOP_RELU] = {"trelu", M_A2, DM(PTORT_I8)},
+    [PTORT_VOP_RELU] = {"trelu", M_A2 | DM(PTORT_U32), DM(PTORT_I8)},
     [PTORT_VOP_SQRT] = {"tsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
     [PTORT_VOP_RECIP] = {"trecip", DM(PTORT_F32) | DM(PTORT_F16), 0},
     [PTORT_VOP_RSQRT] = {"trsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
