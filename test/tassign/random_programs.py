@@ -33,9 +33,9 @@ import tempfile
 
 CAP = {
     'a3': {'vec': 196608, 'mat': 524288, 'left': 65536, 'right': 65536,
-           'acc': 131072, 'bias': 1024, 'scaling': 2048},
+           'acc': 131072, 'bias': 65536, 'scaling': 196608},
     'a5': {'vec': 262144, 'mat': 524288, 'left': 65536, 'right': 65536,
-           'acc': 262144, 'bias': 4096, 'scaling': 4096},
+           'acc': 262144, 'bias': 65536, 'scaling': 253952},
 }
 ALIGN = {'vec': 32, 'mat': 32, 'left': 512, 'right': 512, 'acc': 512,
          'bias': 32, 'scaling': 32}
