@@ -1109,6 +1109,8 @@ typedef union {
 /* Whether a (source, destination) pair is accepted by a reduction (simulator's lists). */
 static int red_pair_ok(ptort_vop op, int row, ptort_dtype s, ptort_dtype d)
 {
+    if (s == d && (s == PTORT_U32 || s == PTORT_U16))     /* red_unsigned, rows and columns */
+        return 1;
     int floats = (s == d && (s == PTORT_F32 || s == PTORT_F16 || s == PTORT_BF16)) ||
                  ((s == PTORT_F16 || s == PTORT_BF16) && d == PTORT_F32);
     if (row && op == PTORT_VOP_SUM)
@@ -1235,6 +1237,36 @@ static ptort_status reduce_checks(ptort_ctx *ctx, const char *op, ptort_vop vop,
     return PTORT_OK;
 }
 
+/* ui16 / ui32 reductions (PTOAS's verifier takes them as 16- and 32-bit integers): sums wrap
+ * in the element type, max/min compare unsigned, in the simulator's order (see above). Not hot
+ * paths, so one portable loop over uint32 accumulators; ROW picks rows or columns. */
+static void red_unsigned(ptort_ctx *ctx, ptort_vop op, int row, const ptort_tile *src,
+                         const ptort_tile *dst)
+{
+    int ssz = ptort_dtype_size(src->dtype), dsz = ptort_dtype_size(dst->dtype);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sstride = tile_row_stride(src) * ssz;
+    int64_t outer = row ? src->valid_rows : src->valid_cols, inner = row ? src->valid_cols : src->valid_rows;
+    int64_t step = row ? (dst->blayout == PTORT_BL_ROW_MAJOR ? tile_row_stride(dst) : 1)
+                       : (dst->blayout == PTORT_BL_ROW_MAJOR ? 1 : dst->rows + (dst->compact == PTORT_COMPACT_ROW_PLUS_ONE));
+    for (int64_t o = 0; o < outer; o++) {
+        uint32_t acc = 0;
+        for (int64_t k = 0; k < inner; k++) {
+            uint32_t x = row ? load_elem(sb + o * sstride, ssz, k) : load_elem(sb + k * sstride, ssz, o);
+            if (op == PTORT_VOP_SUM)
+                acc += x;
+            else if (k == 0)
+                acc = x;
+            else if (op == PTORT_VOP_MAX)
+                acc = acc < x ? x : acc;
+            else
+                acc = x < acc ? x : acc;
+        }
+        store_elem(db + o * step * dsz, dsz, 0, acc);
+    }
+}
+
 static const char *const rowred_names[] = {[PTORT_VOP_SUM] = "trowsum", [PTORT_VOP_MAX] = "trowmax",
                                            [PTORT_VOP_MIN] = "trowmin"};
 static const char *const colred_names[] = {[PTORT_VOP_SUM] = "tcolsum", [PTORT_VOP_MAX] = "tcolmax",
@@ -1275,6 +1307,10 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     ptort_status st = reduce_checks(ctx, name, op, 1, src, tmp, dst);
     if (st)
         return st;
+    if (src->dtype == PTORT_U16 || src->dtype == PTORT_U32) {
+        red_unsigned(ctx, op, 1, src, dst);
+        return PTORT_OK;
+    }
     int64_t rows = src->valid_rows, n = src->valid_cols;
     if (rows == 0)
         return PTORT_OK;
@@ -1332,6 +1368,10 @@ ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     ptort_status st = reduce_checks(ctx, name, op, 0, src, tmp, dst);
     if (st)
         return st;
+    if (src->dtype == PTORT_U16 || src->dtype == PTORT_U32) {
+        red_unsigned(ctx, op, 0, src, dst);
+        return PTORT_OK;
+    }
     int64_t rows = src->valid_rows, n = src->valid_cols;
     if (n == 0)
         return PTORT_OK;
