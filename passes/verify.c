@@ -1083,6 +1083,62 @@ static void verify_tileop_helper(V *v)
     v->errors = true;
 }
 
+/* The function of mod that a func.call names, or -1. */
+static int call_target(const ModuleOp *mod, const Op *call)
+{
+    const Attr *ca = ir_attr_find(call->attrs, call->nattrs, "callee");
+    if (!ca || ca->val->kind != AV_SYMBOL)
+        return -1;
+    Str n = ca->val->u.s;
+    for (uint32_t i = 0; i < mod->nfuncs; i++)
+        if (mod->funcs[i]->name.len == n.len && memcmp(mod->funcs[i]->name.p, n.p, n.len) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* PTOAS's C++ emission cannot order a function that calls itself, directly (its text, at
+ * the function) or through others (its text, at the module there). ptoas runs recursion
+ * among the other functions (docs/departures.md); a pto.entry kernel that calls itself is
+ * rejected as PTOAS rejects it. */
+static void verify_entry_recursion(V *v)
+{
+    const Func *f = v->f;
+    const ModuleOp *mod = v->mod;
+    if (f->decl || !ir_attr_find(f->attrs, f->nattrs, "pto.entry"))
+        return;
+    uint8_t *seen = xcalloc(mod->nfuncs ? mod->nfuncs : 1, 1);
+    uint32_t *stack = xmalloc((mod->nfuncs + 1) * sizeof *stack), n = 0;
+    bool direct = false, cycle = false;
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        int g = op->kind == OP_CALL ? call_target(mod, op) : -1;
+        if (g >= 0 && mod->funcs[g] == f)
+            direct = true;
+        else if (g >= 0 && !seen[g]) {
+            seen[g] = 1;
+            stack[n++] = (uint32_t)g;
+        }
+    }
+    while (n && !direct && !cycle) {
+        const Func *h = mod->funcs[stack[--n]];
+        for (const Op *op = ir_first_op(h); op && !cycle; op = ir_next_op(op)) {
+            int g = op->kind == OP_CALL ? call_target(mod, op) : -1;
+            if (g >= 0 && mod->funcs[g] == f)
+                cycle = true;
+            else if (g >= 0 && !seen[g]) {
+                seen[g] = 1;
+                stack[n++] = (uint32_t)g;
+            }
+        }
+    }
+    free(seen);
+    free(stack);
+    if (direct)
+        diag_error(v->d, f->span, "'func.func' op recursive function calls are not supported for EmitC C++ emission");
+    else if (cycle)
+        diag_error(v->d, f->span, "cyclic function call graph is not supported for EmitC C++ emission");
+    v->errors |= direct || cycle;
+}
+
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
 {
     (void)src;
@@ -1104,6 +1160,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             for (v.op = ir_first_op(v.f); v.op; v.op = ir_next_op(v.op))
                 verify_op(&v);
             verify_tileop_helper(&v);
+            verify_entry_recursion(&v);
             errors |= v.errors;
         }
     }

@@ -32,6 +32,7 @@ SECTIONS = [
     ("scf-generic.pto", "7. Control flow: the generic forms of scf.for, scf.if, scf.yield"),
     ("scf-step.pto", "7. Control flow: a constant scf.for step that is not positive (PTOAS's rule)"),
     ("tileop-helper.pto", "6. Functions marked pto.tileop.helper (PTOAS's helper contract)"),
+    ("entry-recursion.pto", "6. A pto.entry function that calls itself (PTOAS's C++ emission)"),
     ("vec-binary-a3.pto", "8. Vector ops: elementwise binary (A2/A3)"),
     ("vec-binary-a5.pto", "8. Vector ops: elementwise binary (A5)"),
     ("vec-unary-a3.pto", "8. Vector ops: elementwise unary (A2/A3)"),
