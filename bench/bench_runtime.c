@@ -154,8 +154,25 @@ static void fill_random(ptort_ctx *ctx, const ptort_tile *t)
     free(h);
 }
 
-static void bench_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, ptort_dtype sdt,
-                     int64_t m, int64_t n, const char *name)
+/* f32 values whose exponents spread over 2^-30 .. 2^30 inside every group of 32: most groups
+ * then hold e4m3 subnormals, which the 16-bit-lane MXFP8 encoder hands to the fp32 kernel. */
+static void fill_wide(ptort_ctx *ctx, const ptort_tile *t)
+{
+    int64_t n = t->rows * t->cols;
+    uint32_t *h = malloc((size_t)n * 4);
+    unsigned s = 7;
+    for (int64_t i = 0; i < n; i++) {
+        s = s * 1103515245u + 12345u;
+        uint32_t e = 127 - 30 + (s >> 16) % 61, m = (s >> 8) & 0x7FFFFF;
+        s = s * 1103515245u + 12345u;
+        h[i] = (s >> 31) << 31 | e << 23 | (m ^ (s & 0x7FFF00));
+    }
+    ptort_tile_fill(ctx, t, h, t->rows, t->cols);
+    free(h);
+}
+
+static void bench_mx_in(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, ptort_dtype sdt,
+                        int64_t m, int64_t n, const char *name, int wide)
 {
     Op o;
     memset(&o, 0, sizeof o);
@@ -176,7 +193,10 @@ static void bench_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, p
     o.max.valid_cols = g;
     o.sc = o.max;
     o.sc.addr = a + m * mc * sz;
-    fill_random(ctx, &o.src);
+    if (wide)
+        fill_wide(ctx, &o.src);
+    else
+        fill_random(ctx, &o.src);
     char shape[32];
     snprintf(shape, sizeof shape, "%lldx%lld", (long long)m, (long long)n);
     if (run_mx(&o)) {
@@ -184,6 +204,12 @@ static void bench_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, p
         return;
     }
     report(name, shape, run_mx, &o, (size_t)src_bytes);
+}
+
+static void bench_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, ptort_dtype sdt,
+                     int64_t m, int64_t n, const char *name)
+{
+    bench_mx_in(ctx, qt, alg, sdt, m, n, name, 0);
 }
 
 /* bench_mx with column groups (grpAxis axis0): exp, max and scaling are [M/32, N]. */
@@ -388,6 +414,7 @@ int main(int argc, char **argv)
         return 1;
     bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_F32, 64, 128, "tquant.mxfp8.ocp.f32");
     bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_F32, 128, 256, "tquant.mxfp8.ocp.f32");
+    bench_mx_in(a5, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_F32, 64, 128, "tquant.mxfp8.ocp.f32.wide", 1);
     bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_NV, PTORT_F32, 64, 128, "tquant.mxfp8.nv.f32");
     bench_mx(a5, PTORT_MXFP8, PTORT_SCALE_NV, PTORT_F32, 128, 256, "tquant.mxfp8.nv.f32");
     bench_mx(a5, PTORT_MXFP4_E2M1, PTORT_SCALE_OCP, PTORT_F16, 64, 128, "tquant.mxfp4.ocp.f16");

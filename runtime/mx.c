@@ -544,6 +544,35 @@ MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng,
     }
 }
 
+/* enc_fp8_row_avx512 on a chunk of NG <= 16 groups that also counts the groups the 16-bit-lane
+ * encoder would hand back to it: those in REDO (bit per group) and those with an e4m3
+ * subnormal code (1 to 7 without the sign; that encoder's test differs at 2^-10 and 2^-6, but
+ * the count only picks the kernel of the next chunk and both give the same codes). */
+MX_Z static int enc_fp8_probe_avx512(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv,
+                                     unsigned redo)
+{
+    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    int64_t g = 0;
+    for (; g + 2 <= ng; g += 2) {
+        const float *p = (const float *)(const void *)(x + g * GROUP);
+        __m512 s0 = _mm512_set1_ps(sv[g]), s1 = _mm512_set1_ps(sv[g + 1]);
+        __m512i c0 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p), s0));
+        __m512i c1 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 16), s0));
+        __m512i c2 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 32), s1));
+        __m512i c3 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 48), s1));
+        __m512i b = _mm512_packus_epi16(_mm512_packus_epi32(c0, c1), _mm512_packus_epi32(c2, c3));
+        b = _mm512_permutexvar_epi32(perm, b);
+        _mm512_storeu_si512((void *)(out + g * GROUP), b);
+        /* bytes 0-31 are group g's, 32-63 group g + 1's */
+        __m512i m = _mm512_sub_epi8(_mm512_and_si512(b, _mm512_set1_epi8(0x7F)), _mm512_set1_epi8(1));
+        uint64_t sub = _mm512_cmplt_epu8_mask(m, _mm512_set1_epi8(7));
+        redo |= ((uint32_t)sub ? 1u : 0u) << g | (sub >> 32 ? 2u : 0u) << g;
+    }
+    if (g < ng)
+        enc_fp8_row_avx512(x + g * GROUP, out + g * GROUP, ng - g, sv + g);
+    return __builtin_popcount(redo);
+}
+
 /* ---- MXFP8 on 16-bit lanes -----------------------------------------------------------
  * e4m3 keeps 3 of fp32's 23 mantissa bits, so x's pattern can first be cut to its upper 16
  * bits (sign, exponent, 7 mantissa bits) rounding to odd (bit 16 ORed with "any lower bit
@@ -614,11 +643,22 @@ MX_Z static void enc_fp8_group32(const uint32_t *x, const uint16_t *x16, int bf1
     enc_fp8_row_avx512(w, out + g * GROUP, 1, sv + g);
 }
 
+/* More groups of a 16-group chunk than this going back to the fp32 kernel cost more than
+ * the fp32 kernel on the whole chunk (data with a wide exponent spread inside its groups).
+ * After such a chunk, MX_SLOW_RUN - 1 chunks go to the fp32 kernel unchecked, then one that
+ * counts again whether the 16-bit-lane encoder would pay. */
+#define MX_REDO_MAX 3
+#define MX_SLOW_RUN 4
+
 /* X: fp32 patterns, or X16 (non-NULL): f16 (BF16 = 0) or bf16 ones. Inlined into
- * enc_fp8_h_avx512 once per source kind, so that the loop has no test of it. */
+ * enc_fp8_h_avx512 once per source kind, so that the loop has no test of it. For fp32,
+ * *SLOW (0 at the start of a call) is non-zero after a chunk with more than MX_REDO_MAX
+ * groups for the fp32 kernel: the next chunks then go to that kernel whole (see
+ * MX_SLOW_RUN), and so does a chunk whose exponents alone already send that many back.
+ * Both kernels give the same codes, so this only changes the time. */
 MX_Z __attribute__((always_inline)) static inline void
 enc_fp8_h_body(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out, int64_t ng,
-               const uint32_t *ge, const float *sv)
+               const uint32_t *ge, const float *sv, int *slow)
 {
     const __m512i qperm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     uint32_t kk[16] __attribute__((aligned(64))), am[16] __attribute__((aligned(64)));
@@ -636,6 +676,16 @@ enc_fp8_h_body(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out, i
         /* the groups the fp32 kernel redoes; no call in this loop, so that the constants
          * stay in registers. An odd last group is paired with zeros and half stored. */
         unsigned redo = ~ok & live;
+        if (!x16 && *slow > 1) {
+            enc_fp8_row_avx512(x + g0 * GROUP, out + g0 * GROUP, cnt, sv + g0);
+            --*slow;
+            continue;
+        }
+        if (!x16 && (*slow || __builtin_popcount(redo) > MX_REDO_MAX)) {
+            *slow = enc_fp8_probe_avx512(x + g0 * GROUP, out + g0 * GROUP, cnt, sv + g0, redo) > MX_REDO_MAX
+                    ? MX_SLOW_RUN : 0;
+            continue;
+        }
         for (int j = 0; j < cnt; j += 2) {
             int two = j + 1 < cnt;
             __m512i w0, w1 = _mm512_setzero_si512();
@@ -660,6 +710,11 @@ enc_fp8_h_body(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out, i
             else
                 _mm256_storeu_si256((__m256i *)(void *)(out + (g0 + j) * GROUP), _mm512_castsi512_si256(b));
         }
+        if (!x16 && __builtin_popcount(redo) > MX_REDO_MAX) {
+            enc_fp8_row_avx512(x + g0 * GROUP, out + g0 * GROUP, cnt, sv + g0);
+            *slow = MX_SLOW_RUN;
+            continue;
+        }
         for (; redo; redo &= redo - 1) {
             int64_t g = g0 + __builtin_ctz(redo);
             enc_fp8_group32(x, x16, bf16, g, out, sv);
@@ -668,14 +723,14 @@ enc_fp8_h_body(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out, i
 }
 
 MX_Z static void enc_fp8_h_avx512(const uint32_t *x, const uint16_t *x16, int bf16, uint8_t *out,
-                                  int64_t ng, const uint32_t *ge, const float *sv)
+                                  int64_t ng, const uint32_t *ge, const float *sv, int *slow)
 {
     if (!x16)
-        enc_fp8_h_body(x, NULL, 0, out, ng, ge, sv);
+        enc_fp8_h_body(x, NULL, 0, out, ng, ge, sv, slow);
     else if (bf16)
-        enc_fp8_h_body(NULL, x16, 1, out, ng, ge, sv);
+        enc_fp8_h_body(NULL, x16, 1, out, ng, ge, sv, slow);
     else
-        enc_fp8_h_body(NULL, x16, 0, out, ng, ge, sv);
+        enc_fp8_h_body(NULL, x16, 0, out, ng, ge, sv, slow);
 }
 
 /* Widens a f16 / bf16 row to fp32 patterns (vcvtph2ps is exact; it quiets a signalling NaN,
@@ -1305,11 +1360,12 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
 
     /* pass 4: codes, then the NaN groups */
     const Fp4Thr *thr = cfg->fp4 ? fp4_thresholds(cfg->bf16_src) : NULL;
+    int slow = 0;
     if (n == npad && xst == npad && dst_st == ng * gbytes) {
         if (cfg->fp4)
             enc_fp4_h(x16, db, tg, ge, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
-            enc_fp8_h_avx512(x, x16, cfg->bf16_src, db, tg, ge, gs);
+            enc_fp8_h_avx512(x, x16, cfg->bf16_src, db, tg, ge, gs, &slow);
         else
             enc_fp8_row_avx2(x, db, tg, gs);
         for (int64_t i = 0; i < tg && anynan; i++)
@@ -1323,7 +1379,7 @@ static void run_axis1_fast(ptort_ctx *ctx, MxOp *o, uint32_t *xbuf, uint8_t *cod
             enc_fp4_h(x16 + r * xst, out, ng, ge + r * ng, thr, cfg->bf16_src);
         else if (ptort_use_avx512())
             enc_fp8_h_avx512(x16 ? NULL : x + r * xst, x16 ? x16 + r * xst : NULL, cfg->bf16_src, out, ng,
-                             ge + r * ng, gs + r * ng);
+                             ge + r * ng, gs + r * ng, &slow);
         else
             enc_fp8_row_avx2(x + r * xst, out, ng, gs + r * ng);
         for (int64_t gi = 0; gi < ng && anynan; gi++)

@@ -854,6 +854,83 @@ static void fast_vs_portable(void)
     CHECK_EQ(bad, 0);
 }
 
+/* MXFP8 from f32 with chunks (16 groups) that mix groups the 16-bit-lane encoder takes with
+ * groups it hands to the fp32 kernel: e4m3 subnormal codes (an element 2^-16 below the
+ * group's maximum), all-zero groups (e = 0), tiny (2^-125) and huge (2^126) ones. The counts
+ * per chunk walk through the kernel choice: a few fallbacks (kept per group), more than
+ * three (the chunk redone whole, then the next chunks on the fp32 kernel until a recount
+ * finds few), and exponent-only fallbacks. Contiguous rows (one long row) and strided rows
+ * (one call per row, the choice carried across rows); all bytes against the portable code. */
+static void fp8_mixed_chunks(void)
+{
+    enum { M = 16, N = 512, G = N / 32 };
+    /* per chunk (= row here): fallback groups by subnormal, then by exponent */
+    static const int nsub[M] = {2, 6, 16, 0, 0, 1, 0, 3, 4, 0, 0, 0, 0, 16, 5, 1};
+    static const int nexp[M] = {0, 0, 0, 0, 0, 0, 2, 0, 0, 5, 0, 1, 0, 0, 0, 16};
+    static float host[M * (N + 32)];
+    static int kinds[M][G];
+    uint8_t *mem = ptort_mem(ctx, PTORT_VEC, NULL);
+    unsigned seed = 99;
+    int bad = 0;
+    for (int strided = 0; strided < 2; strided++)
+        for (int nv = 0; nv < 2; nv++) {
+            int64_t c = strided ? N + 32 : N;
+            for (int r = 0; r < M; r++)
+                for (int g = 0; g < G; g++) {
+                    /* groups spread over the chunk: the k-th of 16 positions 5k mod 16 */
+                    int pos = (g * 13) % G;              /* 13 = 5^-1 mod 16 */
+                    int kind = pos < nsub[r] ? 1 : pos < nsub[r] + nexp[r] ? 2 + pos % 3 : 0;
+                    if (nsub[r] + nexp[r] > G && pos < nexp[r])
+                        kind = 2 + pos % 3;
+                    kinds[r][g] = kind;
+                    int sub = 1 + (int)(seed % 31u);
+                    for (int i = 0; i < 32; i++) {
+                        seed = seed * 1103515245u + 12345u;
+                        float v = ldexpf(1.0f + (float)(seed >> 9 & 0x7FFF) / 32768.0f, -(int)(seed >> 24) % 5);
+                        if (i == 0)
+                            v = 1.5f;                    /* the maximum: 1.5 <= max < 2 */
+                        if (kind == 1 && i == sub)
+                            v = ldexpf(1.5f, -16);       /* y near 2^-8 */
+                        else if (kind == 2)
+                            v = 0.0f;
+                        else if (kind == 3)
+                            v = ldexpf(v, -125);
+                        else if (kind == 4)
+                            v = ldexpf(v, 126);
+                        host[r * c + g * 32 + i] = seed & 0x40 ? -v : v;
+                    }
+                }
+            Io io;
+            setup(&io, 0, PTORT_F32, PTORT_AXIS1, M, c, M, N, 0);
+            ptort_tile_fill(ctx, &io.src, host, M, c);
+            static uint8_t out[3][A_SC + 8192];
+            for (int pass = 0; pass < 3; pass++) {
+                set_pass(pass);
+                memset(mem + A_DST, 0xA5, sizeof out[0] - A_DST);
+                CHECK(ptort_tquant_mx(ctx, PTORT_MXFP8, nv ? PTORT_SCALE_NV : PTORT_SCALE_OCP, PTORT_AXIS1,
+                                      &io.src, &io.dst, &io.exp, &io.max, &io.sc, NULL) == PTORT_OK);
+                memcpy(out[pass] + A_DST, mem + A_DST, sizeof out[0] - A_DST);
+            }
+            set_pass(0);
+            bad += memcmp(out[0] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0;
+            bad += memcmp(out[1] + A_DST, out[2] + A_DST, sizeof out[0] - A_DST) != 0;
+            /* the fallback groups are there: a subnormal code (1 to 7 without the sign) in
+             * every group meant to have one, and the counts per row as planned */
+            int subs = 0, exps = 0;
+            for (int r = 0; r < M; r++)
+                for (int g = 0; g < G; g++) {
+                    int has = 0;
+                    for (int i = 0; i < 32; i++)
+                        has |= (out[2][A_DST + r * io.dst.cols + g * 32 + i] & 0x7F) - 1u < 7u;
+                    subs += kinds[r][g] == 1 && has;
+                    exps += kinds[r][g] >= 2;
+                }
+            CHECK_EQ(subs, 2 + 6 + 16 + 1 + 3 + 4 + 16 + 5);
+            CHECK_EQ(exps, 2 + 5 + 1 + 16);
+        }
+    CHECK_EQ(bad, 0);
+}
+
 /* The AVX-512 axis0 kernels (column groups; per-lane scales) and the interleaved exponent
  * form against the portable code, as fast_vs_portable: random patterns with an exponent
  * window per column so that the column maxima differ, NaN, +-Inf, zero and tiny columns,
@@ -1137,6 +1214,7 @@ int main(void)
     rejects();
     random_groups();
     fast_vs_portable();
+    fp8_mixed_chunks();
     axis0_vs_portable();
     fp8_scaled_sweep();
     fp4_all_scales();
