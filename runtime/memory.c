@@ -160,10 +160,12 @@ ptort_tile ptort_tile_make(ptort_loc loc, ptort_dtype dtype, int64_t rows, int64
     return t;
 }
 
-/* Inner box of a boxed layout (docs/verify.md section 1); 1x1 for none_box. */
+/* Inner box of a boxed layout (docs/verify.md section 1); 1x1 for none_box. Every element
+ * size is a power of two, so 32 / size is a shift (this runs for every operand of every
+ * op; so are the box sides, which round_up and check_tile use as masks). */
 static void box_of(const ptort_tile *t, int64_t *ir, int64_t *ic)
 {
-    int64_t sz = ptort_dtype_size(t->dtype);
+    int sh = __builtin_ctz((unsigned)ptort_dtype_size(t->dtype) | 32u);
     *ir = *ic = 1;
     if (t->slayout == PTORT_SL_NONE_BOX)
         return;
@@ -175,14 +177,15 @@ static void box_of(const ptort_tile *t, int64_t *ir, int64_t *ic)
         *ir = row ? 16 : 2;
         *ic = row ? 2 : 16;
     } else {
-        *ir = row ? 16 : 32 / sz;
-        *ic = row ? 32 / sz : 16;
+        *ir = row ? 16 : 32 >> sh;
+        *ic = row ? 32 >> sh : 16;
     }
 }
 
+/* V >= 0 rounded up to a multiple of M, a power of two (a box side). */
 static int64_t round_up(int64_t v, int64_t m)
 {
-    return (v + m - 1) / m * m;
+    return (v + m - 1) & -m;
 }
 
 void layout_of(const ptort_tile *t, Layout *l)
@@ -253,6 +256,21 @@ const char *ptort_layout_name(const ptort_tile *t)
     return names[t->blayout][t->slayout];
 }
 
+/* The bytes of a valid descriptor whose inner box is IR x IC (layout_of's pr * pc, or the
+ * row_plus_one footprint); check_tile has the box already. */
+static int64_t bytes_of(const ptort_tile *t, int64_t ir, int64_t ic)
+{
+    int64_t sz = dtype_sizes[t->dtype];
+    if (t->slayout == PTORT_SL_NONE_BOX && t->compact == PTORT_COMPACT_ROW_PLUS_ONE) {
+        int64_t major = t->blayout == PTORT_BL_ROW_MAJOR ? t->rows : t->cols;
+        int64_t minor = t->blayout == PTORT_BL_ROW_MAJOR ? t->cols : t->rows;
+        return ((major - 1) * (minor + 1) + minor) * sz;
+    }
+    /* a boxed tile with one row is flat (layout_of); none_box has a 1x1 box */
+    int64_t pr = t->rows == 1 ? 1 : round_up(t->rows, ir);
+    return pr * round_up(t->cols, ic) * sz;
+}
+
 int64_t ptort_tile_bytes(const ptort_tile *t)
 {
     if (!t || (unsigned)t->dtype >= PTORT_NUM_DTYPES || t->rows <= 0 || t->cols <= 0 ||
@@ -261,15 +279,9 @@ int64_t ptort_tile_bytes(const ptort_tile *t)
     /* Physical shapes are bounded by the check below, so these products cannot overflow. */
     if (t->rows > (INT64_C(1) << 28) || t->cols > (INT64_C(1) << 28))
         return -1;
-    int64_t sz = ptort_dtype_size(t->dtype);
-    Layout l;
-    layout_of(t, &l);
-    if (t->slayout == PTORT_SL_NONE_BOX && t->compact == PTORT_COMPACT_ROW_PLUS_ONE) {
-        int64_t major = t->blayout == PTORT_BL_ROW_MAJOR ? t->rows : t->cols;
-        int64_t minor = t->blayout == PTORT_BL_ROW_MAJOR ? t->cols : t->rows;
-        return ((major - 1) * (minor + 1) + minor) * sz;
-    }
-    return l.pr * l.pc * sz;
+    int64_t ir, ic;
+    box_of(t, &ir, &ic);
+    return bytes_of(t, ir, ic);
 }
 
 int64_t ptort_tile_offset(const ptort_tile *t, int64_t r, int64_t c)
@@ -330,27 +342,28 @@ static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
                           op, role, sep, (long long)t->valid_cols, (long long)t->cols);
     /* none_box rows (columns) of any byte size are fine: pto-isa's 32-byte rule for them is a
      * verifier warning, since nothing here depends on it. */
+    int64_t ir, ic;
+    box_of(t, &ir, &ic);
     if (t->slayout != PTORT_SL_NONE_BOX) {
-        int64_t ir, ic;
-        box_of(t, &ir, &ic);
         if (t->compact != PTORT_COMPACT_NULL && t->compact != PTORT_COMPACT_NORMAL)
             return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%scompact requires slayout=none_box",
                               op, role, sep);
-        if (t->rows % ir != 0 && !(t->rows == 1 || t->fractal == 32 || t->loc == PTORT_VEC))
+        if ((t->rows & (ir - 1)) != 0 && !(t->rows == 1 || t->fractal == 32 || t->loc == PTORT_VEC))
             return ptort_fail(ctx, PTORT_E_DESC,
                               "%s: %s%sexpects boxed tile rows to be a multiple of innerRows (%lld), but got %lld",
                               op, role, sep, (long long)ir, (long long)t->rows);
-        if (t->cols % ic != 0 && t->loc != PTORT_VEC)
+        if ((t->cols & (ic - 1)) != 0 && t->loc != PTORT_VEC)
             return ptort_fail(ctx, PTORT_E_DESC,
                               "%s: %s%sexpects boxed tile cols to be a multiple of innerCols (%lld), but got %lld",
                               op, role, sep, (long long)ic, (long long)t->cols);
     }
-    int64_t bytes = ptort_tile_bytes(t);
+    /* ptort_tile_bytes without its checks again (all done above but the size bound) */
+    int64_t bytes = t->rows > (INT64_C(1) << 28) || t->cols > (INT64_C(1) << 28) ? -1 : bytes_of(t, ir, ic);
     int64_t al = align_of[t->loc], cap = ctx->size[t->loc];
     if (t->addr < 0)
         return ptort_fail(ctx, PTORT_E_ADDR, "%s: %s%saddr must be non-negative, got %lld",
                           op, role, sep, (long long)t->addr);
-    if (t->addr % al != 0)
+    if ((t->addr & (al - 1)) != 0)                 /* al is a power of two, addr >= 0 */
         return ptort_fail(ctx, PTORT_E_ADDR,
                           "%s: %s%saddr must be aligned to %lld bytes for local tile memory space, got %lld",
                           op, role, sep, (long long)al, (long long)t->addr);

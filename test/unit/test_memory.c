@@ -116,6 +116,58 @@ static void descriptors(void)
 }
 
 /* Two tiles at overlapping addresses see the same bytes. */
+/* Footprints and box rules of every element size, layout and fractal at shapes on both
+ * sides of the box sides, against the rules written out here with divisions (the runtime
+ * uses shifts and masks): the inner box (docs/verify.md section 1), a boxed tile of one row
+ * stored flat, rows and cols rounded up to the box; on LEFT (not VEC) the rows and cols must
+ * be box multiples (rows of one row or a fractal of 32 excepted); the address aligned to
+ * 512 bytes on LEFT, 32 on VEC. */
+static void box_footprints(void)
+{
+    static const int64_t shapes[] = {1, 2, 3, 8, 15, 16, 17, 31, 32, 33, 64};
+    static const int fractals[] = {32, 512, 1024};
+    ptort_ctx *c = ptort_ctx_new(PTORT_A5, NULL);
+    int bad = 0, runs = 0;
+    for (int dt = 0; dt < PTORT_NUM_DTYPES; dt++)
+        for (int bl = 0; bl < 2; bl++)
+            for (int sl = 0; sl < 3; sl++)
+                for (int f = 0; f < 3; f++)
+                    for (unsigned ri = 0; ri < sizeof shapes / sizeof shapes[0]; ri++)
+                        for (unsigned ci = 0; ci < sizeof shapes / sizeof shapes[0]; ci++) {
+                            int64_t r = shapes[ri], cc = shapes[ci], sz = ptort_dtype_size((ptort_dtype)dt);
+                            int64_t ir = 1, ic = 1;
+                            if (sl != PTORT_SL_NONE_BOX) {
+                                int row = sl == PTORT_SL_ROW_MAJOR;
+                                if (fractals[f] == 1024)
+                                    ir = ic = 16;
+                                else if (fractals[f] == 32)
+                                    ir = row ? 16 : 2, ic = row ? 2 : 16;
+                                else
+                                    ir = row ? 16 : 32 / sz, ic = row ? 32 / sz : 16;
+                            }
+                            int64_t pr = sl != PTORT_SL_NONE_BOX && r == 1 ? 1 : (r + ir - 1) / ir * ir;
+                            int64_t want = pr * ((cc + ic - 1) / ic * ic) * sz;
+                            ptort_tile t = ptort_tile_make(PTORT_LEFT, (ptort_dtype)dt, r, cc, 512);
+                            t.blayout = (ptort_blayout)bl;
+                            t.slayout = (ptort_slayout)sl;
+                            t.fractal = fractals[f];
+                            int boxok = sl == PTORT_SL_NONE_BOX ||
+                                        ((r % ir == 0 || r == 1 || fractals[f] == 32) && cc % ic == 0);
+                            bad += ptort_tile_bytes(&t) != want;
+                            bad += ptort_tile_check(c, &t) != (boxok ? PTORT_OK : PTORT_E_DESC);
+                            t.addr = 512 + 256;
+                            bad += ptort_tile_check(c, &t) != (boxok ? PTORT_E_ADDR : PTORT_E_DESC);
+                            t.loc = PTORT_VEC;
+                            bad += ptort_tile_check(c, &t) != PTORT_OK;
+                            t.addr = 512 + 16;
+                            bad += ptort_tile_check(c, &t) != PTORT_E_ADDR;
+                            runs++;
+                        }
+    CHECK_EQ(runs, PTORT_NUM_DTYPES * 2 * 3 * 3 * 11 * 11);
+    CHECK_EQ(bad, 0);
+    ptort_ctx_free(c);
+}
+
 static void sharing(void)
 {
     ptort_ctx *c = ptort_ctx_new(PTORT_A3, NULL);
@@ -177,6 +229,7 @@ int main(void)
 {
     capacities();
     descriptors();
+    box_footprints();
     sharing();
     threads();
     return unit_done();
