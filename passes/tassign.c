@@ -24,7 +24,7 @@ typedef struct Entry {
     int64_t size, asize;  /* bytes, and rounded up to the space's alignment */
     int64_t addr;
     bool pinned, placed, dropped;
-    bool dynamic;         /* a pto.tassign whose address is computed: checked at run time */
+    bool dynamic;         /* a pto.tassign or alloc_tile whose address is computed: checked at run time */
     bool is_arg;          /* an argument's first binding: filled by the caller, live from entry */
     bool to_exit;         /* an argument's last binding: read by the caller, live to exit */
     bool implicit;        /* level3: made by bufferize for a Level 1 value, reported at its use */
@@ -326,9 +326,18 @@ static void collect(T *t)
             ValueId v = op->res[0];
             uint32_t e = new_entry(t, v, f->values[v].name, op, f->values[v].def);
             t->op_entry[i] = e;
-            if (op->seg[0]) {
+            const Op *ad = op->seg[0] ? f->values[op->opnds[0]].def_op : NULL;
+            if (op->seg[0] && ad && ad->kind == OP_CONSTANT) {
                 t->e[e].pinned = true;
                 t->e[e].addr = const_value(t, op->opnds[0]);
+            } else if (op->seg[0] && t->opt->level == OPT_LEVEL3) {
+                t->e[e].pinned = true;
+                t->e[e].dynamic = true; /* a computed address, as a pto.tassign's (docs/memory.md 5) */
+            } else if (op->seg[0]) {
+                diag_error(t->d, op->name_span, "'pto.alloc_tile' op with a computed address requires "
+                                                "--pto-level=level3");
+                t->errors = true;
+                t->e[e].dropped = true;
             } else if (t->opt->level == OPT_LEVEL3) {
                 if (op->synthetic) /* made by bufferize for a Level 1 value or a scratch tile */
                     t->e[e].implicit = true; /* the error goes to its first use */

@@ -897,6 +897,15 @@ static bool verify_addr(V *v, int role)
     return ok || fail(v, role, "expects addr to be a constant i64");
 }
 
+/* A computed i64/index address (not an arith.constant): allowed in pto.tassign and
+ * alloc_tile, as PTOAS allows it; tassign checks it at run time (docs/memory.md 5). */
+static bool computed_addr(const V *v, int role)
+{
+    const Value *a = role < 0 || v->val[role] == NO_VALUE ? NULL : &v->f->values[v->val[role]];
+    return a && a->type && a->type->kind == TY_SCALAR && (a->type->dtype == DT_I64 || a->type->dtype == DT_INDEX) &&
+           !(a->def_op && a->def_op->kind == OP_CONSTANT);
+}
+
 static bool verify_alloc(V *v)
 {
     const Type *t = v->f->values[v->op->res[0]].type;
@@ -915,20 +924,15 @@ static bool verify_alloc(V *v)
             return fail(v, r, "%s operand must be absent because result type %s is %lld", name, tnames[i],
                         (long long)dims[i]);
     }
-    return verify_addr(v, R(v, ROLE_ADDR));
+    return computed_addr(v, R(v, ROLE_ADDR)) || verify_addr(v, R(v, ROLE_ADDR));
 }
 
 static bool verify_tassign(V *v)
 {
     if (v->op->nres && v->f->values[v->op->res[0]].type != v->ty[0])
         return fail(v, 0, "result type must match tile operand type");
-    /* a computed i64/index address is checked at run time (docs/memory.md 5) */
     int r = R(v, ROLE_ADDR);
-    const Value *a = r < 0 || v->val[r] == NO_VALUE ? NULL : &v->f->values[v->val[r]];
-    if (a && a->type && a->type->kind == TY_SCALAR && (a->type->dtype == DT_I64 || a->type->dtype == DT_INDEX) &&
-        !(a->def_op && a->def_op->kind == OP_CONSTANT))
-        return true;
-    return verify_addr(v, r);
+    return computed_addr(v, r) || verify_addr(v, r);
 }
 
 static bool verify_return(V *v)
