@@ -113,6 +113,18 @@ static int run_mx_axis0(void *arg)
                            &o->max, &o->sc, NULL);
 }
 
+/* report for an MX op of an M x N source: its error instead when one call fails. */
+static void report_mx(const char *name, int64_t m, int64_t n, KernelFn fn, Op *o, size_t bytes)
+{
+    char shape[32];
+    snprintf(shape, sizeof shape, "%lldx%lld", (long long)m, (long long)n);
+    if (fn(o)) {
+        printf("runtime %s %s: %s\n", name, shape, ptort_error(o->ctx));
+        return;
+    }
+    report(name, shape, fn, o, bytes);
+}
+
 static int run_int8(void *arg)
 {
     Op *o = arg;
@@ -197,13 +209,7 @@ static void bench_mx_in(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg
         fill_wide(ctx, &o.src);
     else
         fill_random(ctx, &o.src);
-    char shape[32];
-    snprintf(shape, sizeof shape, "%lldx%lld", (long long)m, (long long)n);
-    if (run_mx(&o)) {
-        printf("runtime %s %s: %s\n", name, shape, ptort_error(ctx));
-        return;
-    }
-    report(name, shape, run_mx, &o, (size_t)src_bytes);
+    report_mx(name, m, n, run_mx, &o, (size_t)src_bytes);
 }
 
 static void bench_mx(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg alg, ptort_dtype sdt,
@@ -233,13 +239,7 @@ static void bench_mx_axis0(ptort_ctx *ctx, ptort_quant_type qt, ptort_scale_alg 
     o.sc = o.max;
     o.sc.addr = a + m / 32 * n * sz;
     fill_random(ctx, &o.src);
-    char shape[32];
-    snprintf(shape, sizeof shape, "%lldx%lld", (long long)m, (long long)n);
-    if (run_mx_axis0(&o)) {
-        printf("runtime %s %s: %s\n", name, shape, ptort_error(ctx));
-        return;
-    }
-    report(name, shape, run_mx_axis0, &o, (size_t)src_bytes);
+    report_mx(name, m, n, run_mx_axis0, &o, (size_t)src_bytes);
 }
 
 static void bench_int8(ptort_ctx *ctx, ptort_quant_type qt, const char *name)

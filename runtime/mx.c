@@ -519,9 +519,15 @@ MX_Z static void group_max_avx512(const uint32_t *x, int64_t ng, uint32_t *out)
         group_max_avx2(x + g * GROUP, ng - g, out + g);
 }
 
-MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv)
+/* e4m3 codes of NG groups of x scaled by sv, in pairs of groups; with PROBE (a constant at
+ * each call, so the test folds away) it also returns a bit per group of the pairs whose codes
+ * hold an e4m3 subnormal (1 to 7 without the sign; the last odd group is not counted). */
+MX_Z static inline __attribute__((always_inline)) unsigned enc_fp8_pairs_avx512(const uint32_t *x, uint8_t *out,
+                                                                                int64_t ng, const float *sv,
+                                                                                int probe)
 {
     const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    unsigned subs = 0;
     int64_t g = 0;
     for (; g + 2 <= ng; g += 2) {
         const float *p = (const float *)(const void *)(x + g * GROUP);
@@ -530,9 +536,16 @@ MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng,
         __m512i c1 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 16), s0));
         __m512i c2 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 32), s1));
         __m512i c3 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 48), s1));
-        /* per 128-bit lane k: bytes c0[4k..4k+3] c1[..] c2[..] c3[..] */
+        /* per 128-bit lane k: bytes c0[4k..4k+3] c1[..] c2[..] c3[..]; after the permutation
+         * bytes 0-31 are group g's, 32-63 group g + 1's */
         __m512i b = _mm512_packus_epi16(_mm512_packus_epi32(c0, c1), _mm512_packus_epi32(c2, c3));
-        _mm512_storeu_si512((void *)(out + g * GROUP), _mm512_permutexvar_epi32(perm, b));
+        b = _mm512_permutexvar_epi32(perm, b);
+        _mm512_storeu_si512((void *)(out + g * GROUP), b);
+        if (probe) {
+            __m512i m = _mm512_sub_epi8(_mm512_and_si512(b, _mm512_set1_epi8(0x7F)), _mm512_set1_epi8(1));
+            uint64_t sub = _mm512_cmplt_epu8_mask(m, _mm512_set1_epi8(7));
+            subs |= ((uint32_t)sub ? 1u : 0u) << g | (sub >> 32 ? 2u : 0u) << g;
+        }
     }
     if (g < ng) {
         const float *p = (const float *)(const void *)(x + g * GROUP);
@@ -542,35 +555,22 @@ MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng,
         _mm_storeu_si128((__m128i *)(void *)(out + g * GROUP), _mm512_cvtepi32_epi8(c0));
         _mm_storeu_si128((__m128i *)(void *)(out + g * GROUP + 16), _mm512_cvtepi32_epi8(c1));
     }
+    return subs;
+}
+
+MX_Z static void enc_fp8_row_avx512(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv)
+{
+    (void)enc_fp8_pairs_avx512(x, out, ng, sv, 0);
 }
 
 /* enc_fp8_row_avx512 on a chunk of NG <= 16 groups that also counts the groups the 16-bit-lane
  * encoder would hand back to it: those in REDO (bit per group) and those with an e4m3
- * subnormal code (1 to 7 without the sign; that encoder's test differs at 2^-10 and 2^-6, but
- * the count only picks the kernel of the next chunk and both give the same codes). */
+ * subnormal code (that encoder's test differs at 2^-10 and 2^-6, but the count only picks the
+ * kernel of the next chunk and both give the same codes). */
 MX_Z static int enc_fp8_probe_avx512(const uint32_t *x, uint8_t *out, int64_t ng, const float *sv,
                                      unsigned redo)
 {
-    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    int64_t g = 0;
-    for (; g + 2 <= ng; g += 2) {
-        const float *p = (const float *)(const void *)(x + g * GROUP);
-        __m512 s0 = _mm512_set1_ps(sv[g]), s1 = _mm512_set1_ps(sv[g + 1]);
-        __m512i c0 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p), s0));
-        __m512i c1 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 16), s0));
-        __m512i c2 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 32), s1));
-        __m512i c3 = e4m3_code_avx512(_mm512_mul_ps(_mm512_loadu_ps(p + 48), s1));
-        __m512i b = _mm512_packus_epi16(_mm512_packus_epi32(c0, c1), _mm512_packus_epi32(c2, c3));
-        b = _mm512_permutexvar_epi32(perm, b);
-        _mm512_storeu_si512((void *)(out + g * GROUP), b);
-        /* bytes 0-31 are group g's, 32-63 group g + 1's */
-        __m512i m = _mm512_sub_epi8(_mm512_and_si512(b, _mm512_set1_epi8(0x7F)), _mm512_set1_epi8(1));
-        uint64_t sub = _mm512_cmplt_epu8_mask(m, _mm512_set1_epi8(7));
-        redo |= ((uint32_t)sub ? 1u : 0u) << g | (sub >> 32 ? 2u : 0u) << g;
-    }
-    if (g < ng)
-        enc_fp8_row_avx512(x + g * GROUP, out + g * GROUP, ng - g, sv + g);
-    return __builtin_popcount(redo);
+    return __builtin_popcount(redo | enc_fp8_pairs_avx512(x, out, ng, sv, 1));
 }
 
 /* ---- MXFP8 on 16-bit lanes -----------------------------------------------------------
