@@ -793,6 +793,19 @@ static void set_pass(int pass)
     ptort_force_no_avx512 = pass >= 1;
 }
 
+/* Element i of a source of dtype sdt from the f32 pattern b: f32 as is, bf16 its upper half,
+ * f16 the sign and the exponent/mantissa bits below bit 13 (a pattern, not a conversion). */
+static void put_src(uint8_t *host, int64_t i, ptort_dtype sdt, uint32_t b)
+{
+    if (sdt == PTORT_F32) {
+        memcpy(host + 4 * i, &b, 4);
+        return;
+    }
+    uint16_t h = (uint16_t)(b >> 16);
+    if (sdt == PTORT_F16)
+        h = (uint16_t)((b >> 16 & 0x8000u) | (b >> 13 & 0x7FFFu));
+    memcpy(host + 2 * i, &h, 2);
+}
 static void fast_vs_portable(void)
 {
     enum { M = 8, C = 160 };
@@ -822,14 +835,7 @@ static void fast_vs_portable(void)
                             b = 0x7FC00000u | (seed & 1u) << 31;   /* NaN in some groups */
                         if (grp % 5 == 1 && seed % 53 == 0)
                             b = 0x7F800000u | (seed & 2u) << 30;   /* +-Inf */
-                        if (sdt == PTORT_F32) {
-                            memcpy(host + 4 * i, &b, 4);
-                        } else {
-                            uint16_t h = (uint16_t)(b >> 16);
-                            if (sdt == PTORT_F16)
-                                h = (uint16_t)((b >> 16 & 0x8000u) | (b >> 13 & 0x7FFFu));
-                            memcpy(host + 2 * i, &h, 2);
-                        }
+                        put_src(host, i, sdt, b);
                     }
                     Io io;
                     setup(&io, fp4, sdt, PTORT_AXIS1, M, C, M, widths[wi], 0);
@@ -970,14 +976,7 @@ static void axis0_vs_portable(void)
                                 b = 0x7F800000u | (seed & 2u) << 30;
                             if (!tame && grp % 13 == 4)
                                 b &= 0x80000000u;              /* +-0 columns */
-                            if (sdt == PTORT_F32) {
-                                memcpy(host + 4 * i, &b, 4);
-                            } else {
-                                uint16_t h = (uint16_t)(b >> 16);
-                                if (sdt == PTORT_F16)
-                                    h = (uint16_t)((b >> 16 & 0x8000u) | (b >> 13 & 0x7FFFu));
-                                memcpy(host + 2 * i, &h, 2);
-                            }
+                            put_src(host, i, sdt, b);
                         }
                         int64_t n = widths[wi];
                         Io io;
