@@ -5,7 +5,7 @@
 /* Bytes per memory space, in Loc order: vec mat left right acc bias scaling. */
 static const int64_t capacity[2][LOC_COUNT] = {
     /* a2/a3 */ {196608, 524288, 65536, 65536, 131072, 65536, 196608},
-    /* a5    */ {262144, 524288, 65536, 65536, 262144, 65536, 253952},
+    /* a5    */ {253952, 524288, 65536, 65536, 262144, 65536, 253952},
 };
 static const int64_t alignment[LOC_COUNT] = {32, 32, 512, 512, 512, 32, 32};
 

@@ -1096,8 +1096,9 @@ static void check_overflow(T *t, Loc loc)
     if (lb <= cap)
         at = top->start;
     t->errors = true;
-    diag_error(t->d, t->f->span, "%s overflow: the live tiles need %lld bytes at the peak but only %lld bytes are "
-               "available", enum_info[EK_LOC].names[loc], (long long)(lb > cap ? lb : peak), (long long)cap);
+    /* PTOAS's text (its planner's, in bits); the figure is ours: the bound or the peak */
+    diag_error(t->d, t->f->span, "%s overflow, requires %lld bits while %lld bits available",
+               enum_info[EK_LOC].names[loc], (long long)(lb > cap ? lb : peak) * 8, (long long)cap * 8);
     StrBuf b = {0};
     for (uint32_t i = 0; i < t->ne; i++) {
         const Entry *e = &t->e[i];

@@ -11,7 +11,7 @@
 #include "internal.h"
 
 static const int64_t cap_a3[PTORT_NUM_LOCS] = {196608, 524288, 65536, 65536, 131072, 65536, 196608};
-static const int64_t cap_a5[PTORT_NUM_LOCS] = {262144, 524288, 65536, 65536, 262144, 65536, 253952};
+static const int64_t cap_a5[PTORT_NUM_LOCS] = {253952, 524288, 65536, 65536, 262144, 65536, 253952};
 static const int64_t align_of[PTORT_NUM_LOCS] = {32, 32, 512, 512, 512, 32, 32};
 static const char *const loc_names[PTORT_NUM_LOCS] = {
     "vec", "mat", "left", "right", "acc", "bias", "scaling"};

@@ -34,7 +34,7 @@ import tempfile
 CAP = {
     'a3': {'vec': 196608, 'mat': 524288, 'left': 65536, 'right': 65536,
            'acc': 131072, 'bias': 65536, 'scaling': 196608},
-    'a5': {'vec': 262144, 'mat': 524288, 'left': 65536, 'right': 65536,
+    'a5': {'vec': 253952, 'mat': 524288, 'left': 65536, 'right': 65536,
            'acc': 262144, 'bias': 65536, 'scaling': 253952},
 }
 ALIGN = {'vec': 32, 'mat': 32, 'left': 512, 'right': 512, 'acc': 512,
@@ -615,8 +615,7 @@ def main():
             f.write('module attributes {pto.target_arch = "%s"} {\n%s\n}\n' % (arch, p.text()))
         r = subprocess.run([args.ptoas, '--verify-only', path], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, universal_newlines=True)
-        want = ('error: %s overflow: the live tiles need %d bytes at the peak but only %d bytes are available'
-                % (s, lb, cap))
+        want = ('error: %s overflow, requires %d bits while %d bits available' % (s, lb * 8, cap * 8))
         if r.returncode != 1 or want not in r.stderr or 'note: at this op, live: ' not in r.stderr:
             errs.append('%s: expected %r, got exit %d:\n%s' % (path, want, r.returncode, r.stderr))
         nchecked += 1

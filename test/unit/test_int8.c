@@ -144,7 +144,7 @@ static void rejects(void)
     CHECK_STATUS(a5, ptort_tquant_int8(a5, PTORT_INT8_SYM, &src, &sc, NULL, &m, NULL),
                  PTORT_E_LAYOUT, "expects dst to be in the vec address space");
     ptort_tile bad = dst;
-    bad.addr = 262144;
+    bad.addr = 253952;
     CHECK_STATUS(a5, ptort_tquant_int8(a5, PTORT_INT8_SYM, &src, &sc, NULL, &bad, NULL),
                  PTORT_E_ADDR, "exceeds vec capacity");
     ptort_tile tmp = ptort_tile_make(PTORT_VEC, PTORT_F32, 2, 32, 16384);

@@ -11,7 +11,7 @@
 static void capacities(void)
 {
     static const int64_t a3[] = {196608, 524288, 65536, 65536, 131072, 65536, 196608};
-    static const int64_t a5[] = {262144, 524288, 65536, 65536, 262144, 65536, 253952};
+    static const int64_t a5[] = {253952, 524288, 65536, 65536, 262144, 65536, 253952};
     static const int64_t al[] = {32, 32, 512, 512, 512, 32, 32};
     ptort_ctx *c3 = ptort_ctx_new(PTORT_A3, NULL), *c5 = ptort_ctx_new(PTORT_A5, NULL);
     int64_t sizes[PTORT_NUM_LOCS] = {0, 0, 0, 0, 0, 8192, 0};

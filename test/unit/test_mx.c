@@ -717,10 +717,10 @@ static void rejects(void)
                                       &b.dst, &b.exp, &b.max, &b.sc, NULL),
                  PTORT_E_ADDR, "addr must be aligned to 32 bytes");
     b = io;
-    b.max.addr = 262144;
+    b.max.addr = 253952;
     CHECK_STATUS(ctx, ptort_tquant_mx(ctx, PTORT_MXFP8, PTORT_SCALE_OCP, PTORT_AXIS1, &b.src,
                                       &b.dst, &b.exp, &b.max, &b.sc, NULL),
-                 PTORT_E_ADDR, "exceeds vec capacity 262144");
+                 PTORT_E_ADDR, "exceeds vec capacity 253952");
     b = io;
     b.max.dtype = PTORT_F16;
     b.max.cols = 16;

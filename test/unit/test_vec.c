@@ -1258,7 +1258,10 @@ static void paths_agree(void)
 
 int main(void)
 {
-    a5 = ptort_ctx_new(PTORT_A5, NULL);
+    /* the exhaustive f16 sweeps use a 128 KiB source and a 128 KiB result, 256 KiB in all:
+     * more than a5's 253952-byte vec, so the vec is sized as --mem-size vec=262144 would */
+    int64_t sizes[PTORT_NUM_LOCS] = {262144, 0, 0, 0, 0, 0, 0};
+    a5 = ptort_ctx_new(PTORT_A5, sizes);
     a3 = ptort_ctx_new(PTORT_A3, NULL);
     if (!a5 || !a3)
         return 1;
