@@ -227,7 +227,6 @@ typedef struct Emit {
     int *quant_origin;     /* op (by Op.index) -> argument the tquant quantized, -1 */
     bool calls;
     bool f_called;         /* some func.call of the module calls it: descriptor parameters */
-    const char *depth;     /* f_called: the parameter holding its call depth */
     const char *base;      /* f_called: the parameter holding its frame's base address per loc */
     const char *frame_fn;  /* it calls: the function computing its frame's end (declared) */
     const char *frame;     /* it calls: the local array its callees' base goes into */
@@ -249,7 +248,6 @@ typedef struct Emit {
     uint32_t ncalled;
     StrBuf protos;         /* their prototypes (a call may come before the definition) */
     uint8_t **eff;         /* per called function, per argument: EFF_READ, EFF_WRITE */
-    bool any_deep;         /* ptoas_too_deep is needed */
 } Emit;
 
 static const char *arena_str(Emit *e, const char *fmt, ...) DIAG_PRINTF(2, 3);
@@ -1500,11 +1498,9 @@ static bool c_scalar_ok(const Type *t) { return int_bits(t) || float_rt(t); }
 
 /* ---- calls --------------------------------------------------------------------------
  * func.call is a C call of the callee's kernel function (docs/codegen.md, "Calls"). A called
- * function takes its call depth, the base of its frame (its own tiles go there, above its
+ * function takes the base of its frame (its own tiles go there, above its
  * callers'), its tile arguments as descriptors (the caller's tiles, used in place) and an
  * out-parameter per scalar result. */
-
-enum { CALL_DEPTH_LIMIT = 256 }; /* nested calls; deeper is a runtime error at the call */
 
 static Str callee_name(const Op *op)
 {
@@ -1630,7 +1626,7 @@ static void put_proto(Emit *e, const Func *g)
     StrBuf tag = {0};
     func_tag(&tag, g->name);
     sb_putc(&tag, '\0');
-    sb_printf(&e->protos, "int ptoas_k%s(ptort_ctx *ctx, int depth, const int64_t *base", tag.p);
+    sb_printf(&e->protos, "int ptoas_k%s(ptort_ctx *ctx, const int64_t *base", tag.p);
     const Block *en = ir_entry(g);
     for (uint32_t i = 0; i < en->nargs; i++) {
         const Type *t = g->values[en->args[i]].type;
@@ -1722,12 +1718,6 @@ static void emit_call(Emit *e, const Op *op)
         uint32_t line, col;
         source_line_col(e->src, op->name_span.begin, &line, &col);
         sb_printf(&e->body, "    /* %u:%u func.call */\n", line + 1, col + 1);
-        if (e->f_called) {
-            sb_printf(&e->body, "    if (%s >= %d)\n        return ptoas_too_deep(", e->depth, CALL_DEPTH_LIMIT);
-            where(e, &e->body, op->name_span);
-            sb_puts(&e->body, ");\n");
-            e->any_deep = true;
-        }
         if (!e->frame) { /* the callee's tiles go above this function's (docs/codegen.md, "Calls") */
             e->frame_fn = unique_name(&e->global, e->tag, "frame", 5);
             e->frame = unique_name(&e->local, "", "frame", 5);
@@ -1739,8 +1729,8 @@ static void emit_call(Emit *e, const Op *op)
         StrBuf tag = {0};
         func_tag(&tag, g->name);
         sb_putc(&tag, '\0');
-        sb_printf(&e->body, "    st = (ptort_status)ptoas_k%s(ctx, %s, %s%s);\n", tag.p,
-                  e->f_called ? arena_str(e, "%s + 1", e->depth) : "1", e->frame, args.p ? args.p : "");
+        sb_printf(&e->body, "    st = (ptort_status)ptoas_k%s(ctx, %s%s);\n", tag.p, e->frame,
+                  args.p ? args.p : "");
         sb_puts(&e->body, "    if (st != PTORT_OK)\n        return (int)st; /* the callee reported it at its op */\n");
         e->calls = true;
         sb_free(&tag);
@@ -2072,14 +2062,12 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     e->frame_fn = e->frame = NULL;
     e->first_call = e->computed_at = NULL;
     e->nrebind = 0;
-    const char **piece = arena_alloc(&e->m->arena, (entry->nargs + f->nresults + 2) * sizeof *piece);
+    const char **piece = arena_alloc(&e->m->arena, (entry->nargs + f->nresults + 1) * sizeof *piece);
     uint32_t npieces = 0;
-    if (e->f_called) { /* its call depth: 0 from the harness */
-        e->depth = unique_name(&e->local, "", "depth", 5);
+    if (e->f_called) { /* its frame's base: zero from the harness */
         e->base = unique_name(&e->local, "", "base", 4);
-        sb_printf(&params, ", int %s, const int64_t *%s", e->depth, e->base);
-        sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", e->depth, e->base);
-        piece[npieces++] = "0";
+        sb_printf(&params, ", const int64_t *%s", e->base);
+        sb_printf(&e->body, "    (void)%s;\n", e->base);
         piece[npieces++] = "ptoas_base0";
     }
     uint32_t first_arg_piece = npieces;
@@ -2474,7 +2462,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
         }
     cnames_free(&defined);
     for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits",
-                                                       "ptoas_too_deep", "ptoas_base0", "ptoas_frame_align",
+                                                       "ptoas_base0", "ptoas_frame_align",
                                                        "ptoas_frame_grow", "main", NULL};
          *n; n++)
         cnames_add(&e.global, strcpy(xmalloc(strlen(*n) + 1), *n));
@@ -2492,7 +2480,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                 put_proto(&e, g);
             }
     /* what each called function does to its arguments, through its own calls too (a fixed
-     * point: recursion) */
+     * point over the call graph) */
     e.eff = xcalloc(e.ncalled ? e.ncalled : 1, sizeof *e.eff);
     for (uint32_t i = 0; i < e.ncalled; i++)
         e.eff[i] = xcalloc(ir_entry(e.called[i])->nargs + 1, 1);
@@ -2533,12 +2521,6 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                         "static uint32_t ptoas_f32_bits(float f)\n{\n"
                         "    union {\n        float f;\n        uint32_t u;\n    } x = {.f = f};\n"
                         "    return x.u;\n}\n");
-        if (e.any_deep)
-            sb_printf(&h, "\n/* A func.call nested deeper than %d calls: a runtime error at the call. */\n"
-                          "static int ptoas_too_deep(const char *where)\n{\n"
-                          "    fprintf(stderr, \"%%s: runtime error: 'func.call' nests deeper than %d calls\\n\", where);\n"
-                          "    return (int)PTORT_E_ARG;\n}\n",
-                      CALL_DEPTH_LIMIT, CALL_DEPTH_LIMIT);
         if (e.protos.len) {
             sb_printf(&h, "\n/* The called functions (a call may come before the definition). */\n%.*s",
                       (int)e.protos.len, e.protos.p);

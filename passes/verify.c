@@ -1100,47 +1100,103 @@ static int call_target(const ModuleOp *mod, const Op *call)
     return -1;
 }
 
-/* PTOAS's C++ emission cannot order a function that calls itself, directly (its text, at
- * the function) or through others (its text, at the module there). ptoas runs recursion
- * among the other functions (docs/departures.md); a pto.entry kernel that calls itself is
- * rejected as PTOAS rejects it. */
-static void verify_entry_recursion(V *v)
+/* PTOAS emits C++ with every function defined before its callers, so it rejects a recursive
+ * call graph: a function that calls itself (at the function) and a cycle through several
+ * (at the module; when the module is implicit, at the first function in text order that
+ * lies on or between cycles). ptoas rejects the same with the same texts (docs/verify.md).
+ * Declarations have no body, so they are not part of the graph. Both peelings below are
+ * Kahn's algorithm, linear in the calls. */
+static bool verify_call_graph(const ModuleOp *mod, DiagEngine *d)
 {
-    const Func *f = v->f;
-    const ModuleOp *mod = v->mod;
-    if (f->decl || !ir_attr_find(f->attrs, f->nattrs, "pto.entry"))
-        return;
-    uint8_t *seen = xcalloc(mod->nfuncs ? mod->nfuncs : 1, 1);
-    uint32_t *stack = xmalloc((mod->nfuncs + 1) * sizeof *stack), n = 0;
-    bool direct = false, cycle = false;
-    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
-        int g = op->kind == OP_CALL ? call_target(mod, op) : -1;
-        if (g >= 0 && mod->funcs[g] == f)
-            direct = true;
-        else if (g >= 0 && !seen[g]) {
-            seen[g] = 1;
-            stack[n++] = (uint32_t)g;
-        }
-    }
-    while (n && !direct && !cycle) {
-        const Func *h = mod->funcs[stack[--n]];
-        for (const Op *op = ir_first_op(h); op && !cycle; op = ir_next_op(op)) {
+    uint32_t n = mod->nfuncs;
+    if (n == 0)
+        return false;
+    /* callees[off[i] .. off[i+1]): the distinct defined functions i calls, itself excluded;
+     * callers[roff[g] .. roff[g+1]): the functions that call g */
+    uint32_t *off = xcalloc(n + 1, sizeof *off), cap = 16, len = 0;
+    uint32_t *callees = xmalloc(cap * sizeof *callees);
+    uint32_t *roff = xcalloc(n + 1, sizeof *roff), *pending = xcalloc(n, sizeof *pending);
+    uint32_t *queue = xmalloc(n * sizeof *queue);
+    uint8_t *seen = xcalloc(n, 1), *state = xcalloc(n, 1); /* 1 ordered, 2 peeled */
+    bool errors = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const Func *f = mod->funcs[i];
+        off[i] = len;
+        bool self = false;
+        for (const Op *op = f->decl ? NULL : ir_first_op(f); op; op = ir_next_op(op)) {
             int g = op->kind == OP_CALL ? call_target(mod, op) : -1;
-            if (g >= 0 && mod->funcs[g] == f)
-                cycle = true;
-            else if (g >= 0 && !seen[g]) {
-                seen[g] = 1;
-                stack[n++] = (uint32_t)g;
+            if (g < 0 || mod->funcs[g]->decl || seen[g])
+                continue;
+            seen[g] = 1;
+            if ((uint32_t)g == i) {
+                self = true;
+                continue;
             }
+            if (len == cap)
+                callees = xrealloc(callees, (cap *= 2) * sizeof *callees);
+            callees[len++] = (uint32_t)g;
+            roff[g + 1]++;
         }
+        for (uint32_t k = off[i]; k < len; k++)
+            seen[callees[k]] = 0;
+        seen[i] = 0;
+        if (self)
+            diag_error(d, f->span, "'func.func' op recursive function calls are not supported for EmitC C++ emission");
+        errors |= self;
     }
+    off[n] = len;
+    for (uint32_t g = 0; g < n; g++)
+        roff[g + 1] += roff[g];
+    uint32_t *callers = xmalloc((len ? len : 1) * sizeof *callers), *fill = xmalloc(n * sizeof *fill);
+    memcpy(fill, roff, n * sizeof *fill);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = off[i]; k < off[i + 1]; k++)
+            callers[fill[callees[k]]++] = i;
+    /* order: a function is ordered once every function it calls is */
+    uint32_t head = 0, tail = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if ((pending[i] = off[i + 1] - off[i]) == 0)
+            state[i] = 1, queue[tail++] = i;
+    while (head < tail) {
+        uint32_t g = queue[head++];
+        for (uint32_t k = roff[g]; k < roff[g + 1]; k++)
+            if (--pending[callers[k]] == 0)
+                state[callers[k]] = 1, queue[tail++] = callers[k];
+    }
+    if (tail < n) {
+        /* what is left calls a cycle; peel the callers that no unordered function calls */
+        head = tail = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            pending[i] = 0;
+            for (uint32_t k = roff[i]; k < roff[i + 1]; k++)
+                pending[i] += state[callers[k]] == 0;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (state[i] == 0 && pending[i] == 0)
+                state[i] = 2, queue[tail++] = i;
+        while (head < tail) {
+            uint32_t i = queue[head++];
+            for (uint32_t k = off[i]; k < off[i + 1]; k++)
+                if (state[callees[k]] == 0 && --pending[callees[k]] == 0)
+                    state[callees[k]] = 2, queue[tail++] = callees[k];
+        }
+        uint32_t first = 0;
+        while (state[first] != 0)
+            first++;
+        diag_error(d, mod->implicit ? mod->funcs[first]->span : mod->span,
+                   "cyclic function call graph is not supported for EmitC C++ emission");
+        errors = true;
+    }
+    free(off);
+    free(callees);
+    free(roff);
+    free(callers);
+    free(fill);
+    free(pending);
+    free(queue);
     free(seen);
-    free(stack);
-    if (direct)
-        diag_error(v->d, f->span, "'func.func' op recursive function calls are not supported for EmitC C++ emission");
-    else if (cycle)
-        diag_error(v->d, f->span, "cyclic function call graph is not supported for EmitC C++ emission");
-    v->errors |= direct || cycle;
+    free(state);
+    return errors;
 }
 
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
@@ -1164,9 +1220,9 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             for (v.op = ir_first_op(v.f); v.op; v.op = ir_next_op(v.op))
                 verify_op(&v);
             verify_tileop_helper(&v);
-            verify_entry_recursion(&v);
             errors |= v.errors;
         }
+        errors |= verify_call_graph(mod, d);
     }
     return !errors && diag_error_count(d) == before;
 }

@@ -1560,12 +1560,8 @@ def scalar_arg(ty, text):
 SPACE_BYTES = 1 << 20
 
 
-# Nested func.calls allowed (docs/codegen.md, "Calls"); one more is a runtime error at the call.
-CALL_DEPTH_LIMIT = 256
-
-
 class Machine:
-    def __init__(self, func, inputs, args, funcs=None, depth=0):
+    def __init__(self, func, inputs, args, funcs=None):
         self.func = func
         self.env = {}
         self.inputs = inputs           # name -> Array
@@ -1574,7 +1570,6 @@ class Machine:
         self.results = []              # the values of the return, in order
         self.spaces = {}               # loc -> bytearray: the tiles placed with alloc_tile addr
         self.funcs = funcs or [func]   # the module's functions (func.call's callees)
-        self.depth = depth             # 0 for the function run, 1 for one it calls, ...
 
     def one_out(self, text, res):
         """The ins operand names and the dst tile of an op with one output, in
@@ -1822,9 +1817,8 @@ class Machine:
             callee = [f for f in self.funcs if m and f.name == m.group(1)]
             if not callee:
                 self.fail(line, 'func.call: no callee')
-            if self.depth >= CALL_DEPTH_LIMIT:
-                self.fail(line, "'func.call' nests deeper than %d calls" % CALL_DEPTH_LIMIT)
-            sub = Machine(callee[0], {}, {}, self.funcs, self.depth + 1)
+            # (the verifier rejects recursion, so calls nest at most once per function)
+            sub = Machine(callee[0], {}, {}, self.funcs)
             sub.spaces = self.spaces
             for (an, _), n in zip(callee[0].args, _l1_operands(text)):
                 sub.env[an] = env[n]
@@ -2095,7 +2089,6 @@ def cmd_run(argv):
         n, v = s.split('=', 1)
         scal[n.lstrip('%')] = v
     mach = Machine(cand[0], inputs, scal, funcs)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20 * CALL_DEPTH_LIMIT + 1000))
     mach.run()
     for s in o.outs:
         n, p = s.split('=', 1)

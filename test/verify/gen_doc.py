@@ -32,7 +32,7 @@ SECTIONS = [
     ("scf-generic.pto", "7. Control flow: the generic forms of scf.for, scf.if, scf.yield"),
     ("scf-step.pto", "7. Control flow: a constant scf.for step that is not positive (PTOAS's rule)"),
     ("tileop-helper.pto", "6. Functions marked pto.tileop.helper (PTOAS's helper contract)"),
-    ("entry-recursion.pto", "6. A pto.entry function that calls itself (PTOAS's C++ emission)"),
+    ("call-recursion.pto", "6. Recursive calls (PTOAS's C++ emission orders functions before their callers)"),
     ("vec-binary-a3.pto", "8. Vector ops: elementwise binary (A2/A3)"),
     ("vec-binary-a5.pto", "8. Vector ops: elementwise binary (A5)"),
     ("vec-unary-a3.pto", "8. Vector ops: elementwise unary (A2/A3)"),
@@ -89,6 +89,8 @@ def main():
         seen = set()
         func = "?"
         for i, line in enumerate(lines):
+            if line.startswith("// -----"):
+                func = "?"
             m = re.match(r"\s*func\.func @([\w$.-]+)", line)
             if m:
                 func = m.group(1)
@@ -107,7 +109,8 @@ def main():
             out.append("  ```")
             out.append("  " + target)
             out.append("  ```")
-            out.append("  (`@%s`)" % where)
+            if not target.startswith("module"):  # a module-level error has no function
+                out.append("  (`@%s`)" % where)
             out.append("")
     out.append(DECISIONS)
     sys.stdout.write("\n".join(out) + "\n")
