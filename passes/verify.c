@@ -366,8 +366,8 @@ static int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 /* PTOAS's TQuantMx rules, in its order and with its texts (docs/verify.md 3):
  * element types, static shapes, the grouped shapes of max/scaling/exp
  * (canonical, legacy flat, interleaved axis0), then the physical strides and
- * capacities the pto-isa kernels address. ptoas also takes f8E4M3FN dsts and
- * f8E8M0 exps (the same bytes, see docs/departures.md). */
+ * capacities the pto-isa kernels address. MXFP8 data and the exponents are
+ * i8/ui8 tiles of the raw codes, as PTOAS asks (its isInteger(8)). */
 static bool verify_tquant_mx(V *v)
 {
     int src = R(v, ROLE_SRC), dst = R(v, ROLE_DST), exp = R(v, ROLE_EXP), max = R(v, ROLE_MAX), scl = R(v, ROLE_SCALING),
@@ -403,16 +403,15 @@ static bool verify_tquant_mx(V *v)
     bool b16 = se == DT_F16 || se == DT_BF16;
     if (se != DT_F32 && !b16)
         return fail(v, src, "expects src element type to be f32/f16/bf16");
-    bool exp8 = e && (is_i8(e->dtype) || e->dtype == DT_UI8 || e->dtype == DT_F8E8M0FNU || e->dtype == DT_F8E8M0);
-    if (e && !exp8)
+    if (e && !is_i8(e->dtype) && e->dtype != DT_UI8)
         return fail(v, exp, "expects exp element type to be i8/ui8");
-    if (z && !is_i8(z->dtype) && z->dtype != DT_UI8 && z->dtype != DT_F8E8M0FNU && z->dtype != DT_F8E8M0)
+    if (z && !is_i8(z->dtype) && z->dtype != DT_UI8)
         return fail(v, zz, "expects exp_zz element type to be i8/ui8");
     if (m && m->dtype != se)
         return fail(v, max, "expects max element type to match src element type");
     if (sc && sc->dtype != se)
         return fail(v, scl, "expects scaling element type to match src element type");
-    if (d && !fp4 && !is_i8(d->dtype) && d->dtype != DT_UI8 && d->dtype != DT_F8E4M3FN)
+    if (d && !fp4 && !is_i8(d->dtype) && d->dtype != DT_UI8)
         return fail(v, dst, "expects MXFP8 dst element type to be i8/ui8");
     if (d && fp4 && d->dtype != DT_F4E2M1X2)
         return fail(v, dst, "expects MXFP4_E2M1 dst element type to be !pto.f4E2M1x2");
