@@ -164,7 +164,7 @@ int main(int argc, char **argv)
     /* the memory behind the result pointers: --in files of zeros */
     memset(q, 0, qbytes);
     memset(e, 0, ebytes);
-    ptort_npy qa = {.descr = "|u1", .ndim = 2, .shape = {M, N}, .itemsize = 1, .nbytes = qbytes,
+    ptort_npy qa = {.descr = "|i1", .ndim = 2, .shape = {M, N}, .itemsize = 1, .nbytes = qbytes,
                     .data = q};
     ptort_npy ea = {.descr = "|u1", .ndim = 2, .shape = {M, N / 32}, .itemsize = 1,
                     .nbytes = ebytes, .data = e};

@@ -22,7 +22,7 @@ run examples/int8_rowquant.pto --in x=$D/x_32x128_f32.npy
 run examples/rmsnorm_quant.pto --in x=$D/x_32x128_f32.npy --in gamma=$D/gamma_1x128_f32.npy
 run examples/dequant_scale.pto --in q=$D/q_32x128_i8.npy --in row_scale=$D/row_scale_32x1_f32.npy \
     --in col_scale=$D/col_scale_1x128_f32.npy
-run examples/mxfp8_tensor.pto --in x=$D/act_70x200_f32.npy --in q=$D/q_70x200_f8.npy \
+run examples/mxfp8_tensor.pto --in x=$D/act_70x200_f32.npy --in q=$D/q_70x200_i8.npy \
     --in e=$D/e_70x7_ui8.npy --arg m=70 --arg n=200
 run examples/dequant_tensor.pto --in q=$D/w_70x200_i8.npy --in s=$D/w_scale_1x200_f32.npy \
     --in y=$D/y_70x200_f32.npy --arg m=70 --arg n=200

@@ -85,7 +85,7 @@ def main(argv):
     npy(os.path.join(out, 'col_scale_1x128_f32.npy'), '<f4', (1, 128), [f32(2.0 ** rng.randint(-3, 3) * rng.uniform(0.5, 1.0)) for _ in range(128)])
     # mxfp8_tensor: a 70x200 f32 tensor (tails in both directions) and zeroed result buffers
     npy(os.path.join(out, 'act_70x200_f32.npy'), '<f4', (70, 200), activation(rng, 70, 200))
-    npy(os.path.join(out, 'q_70x200_f8.npy'), '|u1', (70, 200), [0] * (70 * 200))
+    npy(os.path.join(out, 'q_70x200_i8.npy'), '|i1', (70, 200), [0] * (70 * 200))
     npy(os.path.join(out, 'e_70x7_ui8.npy'), '|u1', (70, 7), [0] * (70 * 7))
     # dequant_tensor: 70x200 int8 codes, one scale per column, a zeroed f32 result
     npy(os.path.join(out, 'w_70x200_i8.npy'), '|i1', (70, 200), [rng.randint(-127, 127) for _ in range(70 * 200)])
