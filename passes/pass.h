@@ -11,6 +11,11 @@
 /* docs/verify.md: every rule, for both levels, per architecture. */
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
 
+/* PTOAS's rules for pto.backend and for assembling the child modules of a
+ * backend-partitioned file (verify_backend.c, docs/language.md 2.1); false when it
+ * reported an error. */
+bool verify_backends(const Module *m, DiagEngine *d);
+
 /* docs/memory.md section 2: Level 1 to Level 2, scratch tiles created. */
 bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
 

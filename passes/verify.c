@@ -1223,5 +1223,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
         }
         errors |= verify_call_graph(mod, d);
     }
+    /* PTOAS checks these after its verifier, before it compiles the children */
+    errors |= !verify_backends(m, d);
     return !errors && diag_error_count(d) == before;
 }

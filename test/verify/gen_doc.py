@@ -33,6 +33,7 @@ SECTIONS = [
     ("scf-step.pto", "7. Control flow: a constant scf.for step that is not positive (PTOAS's rule)"),
     ("tileop-helper.pto", "6. Functions marked pto.tileop.helper (PTOAS's helper contract)"),
     ("call-recursion.pto", "6. Recursive calls (PTOAS's C++ emission orders functions before their callers)"),
+    ("backend.pto", "6. pto.backend and the child modules of a partitioned file (PTOAS's child assembly)"),
     ("vec-binary-a3.pto", "8. Vector ops: elementwise binary (A2/A3)"),
     ("vec-binary-a5.pto", "8. Vector ops: elementwise binary (A5)"),
     ("vec-unary-a3.pto", "8. Vector ops: elementwise unary (A2/A3)"),
