@@ -1508,11 +1508,31 @@ static Str callee_name(const Op *op)
     return a && a->val->kind == AV_SYMBOL ? a->val->u.s : (Str){"", 0};
 }
 
-static const Func *find_callee(const ModuleOp *mod, Str name)
+/* Whether a declaration and a definition take and return the same types. */
+static bool same_signature(const Func *a, const Func *b)
+{
+    const Block *x = ir_entry(a), *y = ir_entry(b);
+    if (x->nargs != y->nargs || a->nresults != b->nresults)
+        return false;
+    for (uint32_t i = 0; i < x->nargs; i++)
+        if (a->values[x->args[i]].type != b->values[y->args[i]].type)
+            return false;
+    for (uint32_t i = 0; i < a->nresults; i++)
+        if (a->results[i] != b->results[i])
+            return false;
+    return true;
+}
+
+/* The function a call of NAME in mod runs: mod's function of that name, or, when that is
+ * a declaration, the definition another module of the file gives it (ir_func_definition)
+ * if the two have the same signature (emit_func reports them otherwise). */
+static const Func *find_callee(const Module *m, const ModuleOp *mod, Str name)
 {
     for (uint32_t i = 0; mod && i < mod->nfuncs; i++)
-        if (mod->funcs[i]->name.len == name.len && memcmp(mod->funcs[i]->name.p, name.p, name.len) == 0)
-            return mod->funcs[i];
+        if (mod->funcs[i]->name.len == name.len && memcmp(mod->funcs[i]->name.p, name.p, name.len) == 0) {
+            const Func *f = mod->funcs[i], *def = f->decl ? ir_func_definition(m, f) : NULL;
+            return def && same_signature(f, def) ? def : f;
+        }
     return NULL;
 }
 
@@ -1592,7 +1612,7 @@ static bool func_effects(Emit *e, const ModuleOp *mod, const Func *f, int fi)
     for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
         const OpInfo *in = op_info(op->kind);
         if (op->kind == OP_CALL) {
-            int gi = called_index(e, find_callee(mod, callee_name(op)));
+            int gi = called_index(e, find_callee(e->m, mod, callee_name(op)));
             for (uint32_t k = 0; k < op->nopnds && gi >= 0; k++) {
                 int a = arg_root(f, op->opnds[k]);
                 if (a >= 0 && k < ir_entry(e->called[gi])->nargs)
@@ -1659,7 +1679,7 @@ static void emit_return(Emit *e, const Op *op)
 static void emit_call(Emit *e, const Op *op)
 {
     Str name = callee_name(op);
-    const Func *g = find_callee(e->mod, name);
+    const Func *g = find_callee(e->m, e->mod, name);
     if (!g) {
         fail(e, op->name_span, "codegen expects '@%.*s' to be a function of this module", (int)name.len, name.p);
         return;
@@ -2010,8 +2030,15 @@ static void put_desc_ref(Emit *e, StrBuf *b, int di)
 static void emit_func(Emit *e, const Func *f, OptArch arch)
 {
     if (f->decl) {
-        fail(e, f->name_span, "codegen does not support function declarations ('@%.*s' has no body)",
-             (int)f->name.len, f->name.p);
+        /* a declaration another module defines is that function (find_callee); others have
+         * nothing to run */
+        const Func *def = ir_func_definition(e->m, f);
+        if (def && !same_signature(f, def))
+            fail(e, f->name_span, "codegen expects the declaration of '@%.*s' to have the signature of its definition",
+                 (int)f->name.len, f->name.p);
+        else if (!def)
+            fail(e, f->name_span, "codegen does not support function declarations ('@%.*s' has no body)",
+                 (int)f->name.len, f->name.p);
         return;
     }
     e->f = f;
@@ -2382,16 +2409,18 @@ static bool has_entry_attr(const Func *f) { return ir_attr_find(f->attrs, f->nat
 
 const Func *emit_pick_func(const Module *m, const char *name, char *why, size_t size)
 {
-    const Func *only = NULL, *entry = NULL;
+    const Func *only = NULL, *entry = NULL, *decl = NULL;
     unsigned count = 0, entries = 0;
     StrBuf names = {0};
     for (uint32_t i = 0; i < m->nmods; i++)
         for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
             const Func *f = m->mods[i]->funcs[j];
-            if (name && str_eq(f->name, name, strlen(name))) {
+            if (name && str_eq(f->name, name, strlen(name)) && !f->decl) {
                 sb_free(&names);
                 return f;
             }
+            if (name && str_eq(f->name, name, strlen(name)) && !decl)
+                decl = f; /* a definition of the name wins, wherever it is */
             sb_printf(&names, "%s@%.*s", count ? ", " : "", (int)f->name.len, f->name.p);
             only = f;
             count++;
@@ -2401,7 +2430,9 @@ const Func *emit_pick_func(const Module *m, const char *name, char *why, size_t 
             }
         }
     const Func *r = NULL;
-    if (name)
+    if (decl)
+        r = decl;
+    else if (name)
         snprintf(why, size, "no function '@%s' in the input (functions: %s)", name, count ? names.p : "none");
     else if (count == 0)
         snprintf(why, size, "the input has no function to run");
@@ -2472,7 +2503,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
     for (uint32_t i = 0; i < m->nmods; i++)
         for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++)
             for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
-                const Func *g = op->kind == OP_CALL ? find_callee(m->mods[i], callee_name(op)) : NULL;
+                const Func *g = op->kind == OP_CALL ? find_callee(m, m->mods[i], callee_name(op)) : NULL;
                 if (!g || is_called(&e, g))
                     continue;
                 e.called = xrealloc(e.called, (e.ncalled + 1) * sizeof *e.called);

@@ -588,6 +588,29 @@ static bool func_named(const Func *f, const char *name, size_t n)
     return f->name.len == n && memcmp(f->name.p, name, n) == 0;
 }
 
+/* A function and where it is: m->mods[mod]->funcs[idx]. */
+typedef struct FuncAt {
+    const Func *f;
+    uint32_t mod, idx;
+} FuncAt;
+
+static int cmp_func_at(const void *x, const void *y)
+{
+    uintptr_t a = (uintptr_t)((const FuncAt *)x)->f, b = (uintptr_t)((const FuncAt *)y)->f;
+    return (a > b) - (a < b);
+}
+
+/* Marks f kept and queues it, once. */
+static void keep_func(const FuncAt *at, uint32_t n, bool *keep, const Func *f, const FuncAt **work, uint32_t *nwork)
+{
+    FuncAt key = {f, 0, 0};
+    const FuncAt *p = bsearch(&key, at, n, sizeof *at, cmp_func_at);
+    if (p && !keep[p - at]) {
+        keep[p - at] = true;
+        work[(*nwork)++] = p;
+    }
+}
+
 /* --func NAME with --emit=c|exe and run: only that function and the functions its calls
  * reach are compiled. The others are dropped right after parsing, so a file of thousands of
  * kernels costs one kernel's passes. An unknown NAME keeps everything: codegen reports it
@@ -595,48 +618,67 @@ static bool func_named(const Func *f, const char *name, size_t n)
 static void keep_only_func(Module *m, const char *name)
 {
     size_t nl = strlen(name);
-    bool found = false;
-    for (uint32_t i = 0; i < m->nmods && !found; i++)
-        for (uint32_t j = 0; j < m->mods[i]->nfuncs && !found; j++)
-            found = func_named(m->mods[i]->funcs[j], name, nl);
-    if (!found)
+    const Func *first = NULL;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < m->nmods; i++) {
+        total += m->mods[i]->nfuncs;
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++)
+            if (func_named(m->mods[i]->funcs[j], name, nl) && (!first || (first->decl && !m->mods[i]->funcs[j]->decl)))
+                first = m->mods[i]->funcs[j]; /* the first definition of that name, else the first declaration */
+    }
+    if (!first)
         return;
-    found = false; /* keep the first function of that name, and what it calls */
+    FuncAt *at = xmalloc(total * sizeof *at);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++)
+            at[n++] = (FuncAt){m->mods[i]->funcs[j], i, j};
+    qsort(at, n, sizeof *at, cmp_func_at);
+    bool *keep = xcalloc(n, sizeof *keep);
+    const FuncAt **work = xmalloc(n * sizeof *work); /* each function is queued once */
+    uint32_t nwork = 0;
+    keep_func(at, n, keep, first, work, &nwork); /* that function, and what it calls */
+    while (nwork > 0) {
+        /* a call names a function of the caller's module; a declaration there also keeps the
+         * definition another module gives it (ir_func_definition) */
+        const FuncAt *w = work[--nwork];
+        const ModuleOp *mod = m->mods[w->mod];
+        for (const Op *op = ir_first_op(w->f); op; op = ir_next_op(op)) {
+            const Attr *a = op->kind == OP_CALL ? ir_attr_find(op->attrs, op->nattrs, "callee") : NULL;
+            if (!a || a->val->kind != AV_SYMBOL)
+                continue;
+            for (uint32_t j = 0; j < mod->nfuncs; j++)
+                if (func_named(mod->funcs[j], a->val->u.s.p, a->val->u.s.len)) {
+                    const Func *g = mod->funcs[j], *def = g->decl ? ir_func_definition(m, g) : NULL;
+                    keep_func(at, n, keep, g, work, &nwork);
+                    if (def)
+                        keep_func(at, n, keep, def, work, &nwork);
+                    break;
+                }
+        }
+    }
+    bool **kept_at = xcalloc(m->nmods, sizeof *kept_at);
+    for (uint32_t i = 0; i < m->nmods; i++)
+        kept_at[i] = xcalloc(m->mods[i]->nfuncs ? m->mods[i]->nfuncs : 1, sizeof **kept_at);
+    for (uint32_t k = 0; k < n; k++)
+        kept_at[at[k].mod][at[k].idx] = keep[k];
     for (uint32_t i = 0; i < m->nmods; i++) {
         ModuleOp *mod = m->mods[i];
-        bool *keep = xcalloc(mod->nfuncs ? mod->nfuncs : 1, sizeof *keep);
-        uint32_t *work = xmalloc((mod->nfuncs ? mod->nfuncs : 1) * sizeof *work), nwork = 0;
-        for (uint32_t j = 0; j < mod->nfuncs && !found; j++)
-            if (func_named(mod->funcs[j], name, nl)) {
-                found = keep[j] = true;
-                work[nwork++] = j;
-            }
-        while (nwork > 0) { /* the callees of kept functions (func.call names one of this module) */
-            const Func *f = mod->funcs[work[--nwork]];
-            for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
-                const Attr *a = op->kind == OP_CALL ? ir_attr_find(op->attrs, op->nattrs, "callee") : NULL;
-                if (!a || a->val->kind != AV_SYMBOL)
-                    continue;
-                for (uint32_t j = 0; j < mod->nfuncs; j++)
-                    if (!keep[j] && func_named(mod->funcs[j], a->val->u.s.p, a->val->u.s.len)) {
-                        keep[j] = true;
-                        work[nwork++] = j;
-                        break;
-                    }
-            }
-        }
         uint32_t kept = 0;
         for (uint32_t j = 0; j < mod->nfuncs; j++) {
-            if (keep[j]) {
+            if (kept_at[i][j]) {
                 mod->funcs[kept++] = mod->funcs[j];
                 continue;
             }
             free(mod->funcs[j]->values); /* the Func and its ops live in the module's arena */
         }
         mod->nfuncs = kept;
-        free(keep);
-        free(work);
+        free(kept_at[i]);
     }
+    free(kept_at);
+    free(keep);
+    free(work);
+    free(at);
 }
 
 /* Parses src[begin, end) and runs the pipeline on it; prints the result to

@@ -339,6 +339,22 @@ const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key)
     return NULL;
 }
 
+const Func *ir_func_definition(const Module *m, const Func *decl)
+{
+    const Func *def = NULL;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
+            const Func *g = m->mods[i]->funcs[j];
+            if (g->decl || g->visibility == 1 || g->name.len != decl->name.len ||
+                memcmp(g->name.p, decl->name.p, g->name.len) != 0)
+                continue;
+            if (def)
+                return NULL;
+            def = g;
+        }
+    return def;
+}
+
 void frontend_free(Module *m)
 {
     if (!m)

@@ -469,6 +469,11 @@ uint32_t ir_number_ops(const Func *f);
 static inline Op *ir_block_owner(const Block *b) { return b->parent->parent; }
 void ir_funcs_free(Module *m);
 const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key);
+/* The function a declaration stands for when another module of the file defines it, as
+ * a linker resolves a symbol (the children of a partitioned file call each other so,
+ * docs/language.md 2.1): the one function of that name that has a body and is not
+ * private; NULL when there is none or more than one. */
+const Func *ir_func_definition(const Module *m, const Func *decl);
 /* The value in each non-variadic role (NO_VALUE when empty). Level 1
  * results stand for the non-scratch outs roles in order; tstore's view stays
  * an operand. */
