@@ -689,7 +689,7 @@ static bool verify_tmov_zz(V *v, int src, int dst, int tmp, bool fp_attrs)
                            "for X-to-ZZ");
     if (s->dtype != d->dtype || s->dtype != t->dtype)
         return fail(v, -1, "expects src, dst, and tmp to share one element type");
-    if (s->dtype != DT_UI8 && s->dtype != DT_F8E8M0FNU && s->dtype != DT_F8E8M0 && s->dtype != DT_HIF8)
+    if (s->dtype != DT_UI8 && s->dtype != DT_F8E8M0 && s->dtype != DT_HIF8)
         return fail(v, src, "expects element type to be one of ui8, !pto.hif8, !pto.f8E8M0 (i8 lowers to int8_t, "
                             "which PTO-ISA CommonCheckZZ rejects)");
     if (s->blayout != BL_ROW_MAJOR || s->slayout != SL_NONE_BOX)
