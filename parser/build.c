@@ -549,8 +549,9 @@ static OpKind classify_tdivs(const Draft *d)
     return d->kind;
 }
 
-/* pto.tquant covers INT8 and MX: the operand shape decides when it can,
- * else the quant_type attribute. The verifier checks that they agree. */
+/* Level 1 and generic pto.tquant cover INT8 and MX: the operand shape decides when it can,
+ * else the quant_type attribute. The verifier checks that they agree. (A Level 2 pto.tquant
+ * has INT8's operands, or is an error, as in PTOAS.) */
 static OpKind classify_tquant(const Draft *d, uint32_t nins, uint32_t nouts_or_res, int nseg)
 {
     if (d->kind != OP_TQUANT)
@@ -570,7 +571,7 @@ static OpKind classify_tquant(const Draft *d, uint32_t nins, uint32_t nouts_or_r
     return OP_TQUANT;
 }
 
-/* docs/language.md 5.1: an omitted quant_type follows from the operands. */
+/* docs/language.md 5.1: in the Level 1 form an omitted quant_type follows from the operands. */
 static void infer_quant_type(Parser *p, Draft *d, const Type *data)
 {
     if (d->kind != OP_TQUANT && d->kind != OP_TQUANT_MX)
@@ -754,7 +755,25 @@ void pb_tu_fp(Parser *p, TypedUses *acc, Span word)
     acc->fp_at = word;
 }
 
-void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing)
+/* The first token at or after byte at (after blanks and // comments): where MLIR's parser
+ * stands when a custom parser reports at its current location past the op's last token. */
+static Span next_token(const Parser *p, uint32_t at)
+{
+    const char *t = p->src->text;
+    size_t n = p->src->len;
+    while (at < n) {
+        if (t[at] == ' ' || t[at] == '\t' || t[at] == '\n' || t[at] == '\r')
+            at++;
+        else if (t[at] == '/' && at + 1 < n && t[at + 1] == '/')
+            while (at < n && t[at] != '\n')
+                at++;
+        else
+            break;
+    }
+    return (Span){at, at < n ? at + 1 : at};
+}
+
+void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing, Span whole)
 {
     Draft d;
     uint32_t nin_uses = ins.uses, nin_types = ins.types, nout_uses = outs.uses, nout_types = outs.types;
@@ -775,6 +794,14 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
     d.utys = p->tys + p->ntys - nin_types - nout_types;
     if (p->nresults) {
         ERR(name, "'%s' op in ins/outs form has no results", op_name(d.kind));
+        emit_broken(p, &d);
+        return;
+    }
+    /* PTOAS's pto.tquant reads ins(src, fp[, offset] : ...) outs(dst[, tmp] : ...) (MX is
+     * pto.tquant.mx); other counts stop its parser at the token after the operands it took */
+    if (d.kind == OP_TQUANT && nin_uses && (nin_uses == 1 || nin_uses > 3 || nout_uses > 2)) {
+        uint32_t last = nin_uses == 1 ? 0 : nin_uses > 3 ? 2 : nin_uses + 1;
+        ERR(last < d.n ? next_token(p, d.uses[last].end) : name, nin_uses == 1 ? "expected ','" : "expected ':'");
         emit_broken(p, &d);
         return;
     }
@@ -803,7 +830,13 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
         emit_broken(p, &d);
         return;
     }
-    infer_quant_type(p, &d, nout_uses ? d.utys[nin_uses] : NULL);
+    /* PTOAS's custom parser of tquant.mx asks for quant_type once the attributes are read;
+     * a plain tquant without one fails MLIR's check of required attributes (the verifier) */
+    if (d.kind == OP_TQUANT_MX && !find_attr(&d, "quant_type")) {
+        ERR(next_token(p, whole.end), "expects quant_type attribute");
+        emit_broken(p, &d);
+        return;
+    }
     emit(p, &d);
 }
 
@@ -1389,16 +1422,18 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
         }
         break;
     }
+    /* Level 1 (results) infers an omitted quant_type. Otherwise it is PTOAS's op, whose
+     * required attribute MLIR checks when it verifies; ptoas does it here, so that the op is
+     * never printed in the custom form without one (which could not be read back). */
+    if (ok && (d.kind == OP_TQUANT || d.kind == OP_TQUANT_MX) && nresults)
+        infer_quant_type(p, &d, rtys[0]);
+    else if (ok && (d.kind == OP_TQUANT || d.kind == OP_TQUANT_MX) && !find_attr(&d, "quant_type")) {
+        ERR(name, "'%s' op requires attribute 'quant_type'", op_name(d.kind));
+        ok = false;
+    }
     if (!ok) {
         emit_broken(p, &d);
         return;
-    }
-    if (d.kind == OP_TQUANT || d.kind == OP_TQUANT_MX) {
-        uint32_t first = 0;
-        const OpInfo *qi = op_info(d.kind);
-        for (int r = 0; r < qi->nins; r++)
-            first += d.seg[r];
-        infer_quant_type(p, &d, nresults ? rtys[0] : (first < nuses ? params[first] : NULL));
     }
     Op *op = emit(p, &d);
     if (isa) {

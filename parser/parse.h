@@ -177,7 +177,7 @@ void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs);
 
 /* Ops: name is the op-name token, the stacks hold the rest. */
 void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, SigInfo sig);
-void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t nattrs);
+void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t nattrs, Span whole);
 void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
 void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan);
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok);

@@ -197,7 +197,7 @@ op_body
     : OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
       { pb_op_compute_l1(p, @1, $2, $3, $5); }
     | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict
-      { pb_op_compute_l2(p, @1, $4, $8, $10); }
+      { pb_op_compute_l2(p, @1, $4, $8, $10, @$); }
     | OP_ALLOC alloc_kws opt_attr_dict ':' type
       { pb_op_alloc(p, @1, $3, $5, @5); }
     | OP_TASSIGN use ',' use ':' type ARROW type

@@ -269,6 +269,8 @@ static bool verify_tquant_int8(V *v)
     int src = R(v, ROLE_SRC), scale = R(v, ROLE_SCALE), offset = R(v, ROLE_OFFSET), dst = R(v, ROLE_DST), tmp = R(v, ROLE_TMP);
     const TileBody *s = v->tb[src], *sc = v->tb[scale], *o = v->tb[offset], *d = v->tb[dst], *t = v->tb[tmp];
     int qt = quant_type_of(v->op);
+    if (!ir_attr_find(v->op->attrs, v->op->nattrs, "quant_type"))
+        return fail(v, -1, "requires attribute 'quant_type'");
     if (qt == QT_MXFP8 || qt == QT_MXFP4_E2M1)
         return fail(v, -1, "expects plain tquant quant_type to be INT8_SYM or INT8_ASYM; use tquant.mx for MX "
                            "quantization");
@@ -375,6 +377,8 @@ static bool verify_tquant_mx(V *v)
     const TileBody *s = v->tb[src], *d = v->tb[dst], *e = v->tb[exp], *m = v->tb[max], *sc = v->tb[scl],
                    *z = v->tb[zz];
     int qt = quant_type_of(v->op);
+    if (!ir_attr_find(v->op->attrs, v->op->nattrs, "quant_type"))
+        return fail(v, -1, "requires attribute 'quant_type'");
     if (v->arch != OPT_ARCH_A5)
         return fail(v, -1, "tquant.mx is only supported on A5");
     int roles[6] = {src, dst, exp, max, scl, zz};

@@ -17,6 +17,7 @@ SECTIONS = [
     ("tile-type.pto", "1. Tile types (at the declaration, no op prefix; unknown values in the parser)"),
     ("alloc-tile.pto", "1/6. alloc_tile valid sizes, addresses, tassign"),
     ("tquant-int8.pto", "2. pto.tquant, INT8"),
+    ("quant-type-required.pto", "2/3. quant_type and the Level 2 operand counts of pto.tquant"),
     ("tquant-mx.pto", "3. pto.tquant / pto.tquant.mx, MX (A5)"),
     ("tquant-mx-interleave.pto", "3. pto.tquant.mx, interleaved axis0 exponents (A5)"),
     ("tquant-mx-physical.pto", "3. pto.tquant.mx, physical shapes and capacities (A5)"),
@@ -55,10 +56,10 @@ DECISIONS = """\
 
 - Messages are `'OP' op TEXT`; a `, but got ...` tail only where the list above shows one, or
   where it names the offending dtype (`expects src to have element type f32`).
-- MX quantization reports as `'pto.tquant.mx' op`, whether written `pto.tquant` or
-  `pto.tquant.mx` and at either level: it is the same op and the printer writes that name.
-  An INT8 `quant_type` on MX operands is therefore `'pto.tquant.mx' op quant_type INT8_SYM
-  does not match the operands`; an MX `quant_type` on INT8 operands is reported by `'pto.tquant'`.
+- MX quantization reports as `'pto.tquant.mx' op`, whether written `pto.tquant` (Level 1) or
+  `pto.tquant.mx`: it is the same op and the printer writes that name. An INT8 `quant_type`
+  on MX operands is therefore `'pto.tquant.mx' op quant_type INT8_SYM does not match the
+  operands`; an MX `quant_type` on INT8 operands is reported by `'pto.tquant'`.
 - The note of a Level 1 result (`dst defined here`, `exp defined here`) points at the op that
   defines it, i.e. the same line as the error, as MLIR does for op results.
 - `prior use here` points at the first place the value's type was written (its definition).
