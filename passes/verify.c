@@ -1217,6 +1217,11 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             v.f = mod->funcs[j];
             v.arch = arch;
             v.mod = mod;
+            /* MLIR's symbol rule: only a private function may lack a body */
+            if (v.f->decl && v.f->visibility != 1) {
+                diag_error(d, v.f->span, "'func.func' op symbol declaration cannot have public visibility");
+                errors = true;
+            }
             const Block *entry = ir_entry(v.f);
             for (uint32_t a = 0; a < entry->nargs; a++)
                 check_decl(&v, entry->args[a], DECL_ARG);

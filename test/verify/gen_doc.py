@@ -29,6 +29,7 @@ SECTIONS = [
     ("tgemv-bias-a5.pto", "5. pto.tgemv.bias (A5)"),
     ("tile-views.pto", "6. Tile views: pto.treshape, pto.subview, pto.set_validshape"),
     ("other-ops.pto", "6. Other ops, returns, uses"),
+    ("declarations.pto", "6. Function declarations (MLIR's symbol rule)"),
     ("scf.pto", "7. Control flow: scf.for, scf.if, scf.yield (custom forms; mlir-opt-19's messages)"),
     ("scf-generic.pto", "7. Control flow: the generic forms of scf.for, scf.if, scf.yield"),
     ("scf-step.pto", "7. Control flow: a constant scf.for step that is not positive (PTOAS's rule)"),
