@@ -93,24 +93,8 @@ static long long signless_value(int64_t x, DType t)
 static void put_escaped(StrBuf *b, Str s)
 {
     static const char hex[] = "0123456789ABCDEF";
-    for (uint32_t i = 0; i < s.len; i++) {
-        unsigned char c = (unsigned char)s.p[i];
-        if (c == '\\' && i + 1 < s.len) {
-            char e = s.p[++i];
-            if (e == 'n')
-                c = '\n';
-            else if (e == 't')
-                c = '\t';
-            else if (e == '"' || e == '\\')
-                c = (unsigned char)e;
-            else if (i + 1 < s.len) {
-                char h = s.p[i + 1];
-                unsigned hi = e <= '9' ? (unsigned)(e - '0') : (unsigned)((e | 0x20) - 'a' + 10);
-                unsigned lo = h <= '9' ? (unsigned)(h - '0') : (unsigned)((h | 0x20) - 'a' + 10);
-                c = (unsigned char)(hi << 4 | lo);
-                i++;
-            }
-        }
+    for (size_t i = 0; i < s.len;) {
+        unsigned char c = str_unescape_next(s.p, s.len, &i);
         if (c == '\\') {
             sb_puts(b, "\\\\");
         } else if (c >= 0x20 && c < 0x7F && c != '"') {

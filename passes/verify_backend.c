@@ -22,25 +22,8 @@ static Str value_of(Arena *a, Str s)
         return s;
     char *out = arena_alloc(a, s.len + 1);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s.len; i++) {
-        char c = s.p[i];
-        if (c == '\\' && i + 1 < s.len) {
-            char e = s.p[++i];
-            if (e == 'n')
-                c = '\n';
-            else if (e == 't')
-                c = '\t';
-            else if (e == '"' || e == '\\')
-                c = e;
-            else if (i + 1 < s.len) {
-                char h = s.p[++i];
-                unsigned hi = e <= '9' ? (unsigned)(e - '0') : (unsigned)((e | 0x20) - 'a' + 10);
-                unsigned lo = h <= '9' ? (unsigned)(h - '0') : (unsigned)((h | 0x20) - 'a' + 10);
-                c = (char)(hi << 4 | lo);
-            }
-        }
-        out[n++] = c;
-    }
+    for (size_t i = 0; i < s.len;)
+        out[n++] = (char)str_unescape_next(s.p, s.len, &i);
     return (Str){out, n};
 }
 

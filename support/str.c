@@ -92,3 +92,26 @@ size_t str_utf8_len(const unsigned char *p, size_t avail)
             return 0;
     return n;
 }
+
+static unsigned hex_value(char h)
+{
+    return h <= '9' ? (unsigned)(h - '0') : (unsigned)((h | 0x20) - 'a' + 10);
+}
+
+unsigned char str_unescape_next(const char *p, size_t len, size_t *i)
+{
+    unsigned char c = (unsigned char)p[(*i)++];
+    if (c != '\\' || *i >= len)
+        return c;
+    char e = p[(*i)++];
+    if (e == 'n')
+        return '\n';
+    if (e == 't')
+        return '\t';
+    if (e == '"' || e == '\\')
+        return (unsigned char)e;
+    if (*i >= len)
+        return c;
+    char h = p[(*i)++];
+    return (unsigned char)(hex_value(e) << 4 | hex_value(h));
+}

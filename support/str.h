@@ -22,4 +22,8 @@ void sb_free(StrBuf *b);
  * the bytes there are not one (overlong forms and surrogates included). */
 size_t str_utf8_len(const unsigned char *p, size_t avail);
 
+/* The byte that the text of a string literal (between its quotes) holds at p[*i], with
+ * MLIR's escapes decoded (\n \t \" \\ and \XX, two hex digits); *i moves past it. */
+unsigned char str_unescape_next(const char *p, size_t len, size_t *i);
+
 #endif
