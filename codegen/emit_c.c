@@ -858,7 +858,8 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
             return fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile or a preQuantScalar "
                                           "(the quantizing store forms)");
-        if (val(e, role(op, ROLE_SRC))->type->tile.dtype != val(e, role(op, ROLE_DST))->type->dtype)
+        if (val(e, role(op, ROLE_SRC))->type->tile.loc == LOC_ACC &&
+            val(e, role(op, ROLE_SRC))->type->tile.dtype != val(e, role(op, ROLE_DST))->type->dtype)
             return fail(e, op->name_span, "codegen does not support 'pto.tstore' to a view of another element type "
                                           "(an acc tile's converting store)");
         return true;

@@ -804,79 +804,65 @@ static bool verify_tmov(V *v)
     return true;
 }
 
-/* pto.tstore with an fp (scaling) tile or a preQuantScalar: PTOAS's quantizing stores from an
- * acc tile, with PTOAS's rules and messages. The fp form's dst may hold a different element
- * count than the tile, so ptoas's view-shape rule is not applied to it. */
-static bool verify_tstore_quant(V *v, const TileBody *t, const Type *view)
+/* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
+ * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU */
+static bool low_precision(DType d)
 {
-    int fp = R(v, ROLE_FP);
-    bool has_fp = v->val[fp] != NO_VALUE, a5 = v->arch == OPT_ARCH_A5;
-    if (has_fp && v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE)
-        return fail(v, -1, "expects fp and preQuantScalar to be mutually exclusive");
-    bool phase;
-    if (has_fp && !opaque_attr(v->op, "stPhase", "unspecified", &phase) && phase)
-        return fail(v, -1, "expects fp form to use the default stPhase");
-    if (has_fp && v->tb[fp] && v->tb[fp]->loc != LOC_SCALING)
-        return fail(v, -1, "expects fp to use loc=scaling");
-    if (t->loc != LOC_ACC)
-        return fail(v, -1, "expects fp/preQuantScalar form to use loc=acc src");
-    bool i32 = t->dtype == DT_I32 || t->dtype == DT_SI32 || t->dtype == DT_UI32;
-    if (!i32 && t->dtype != DT_F32)
-        return fail(v, -1, a5 ? "expects A5 acc tstore src element type to be i32 or f32"
-                              : "expects A2/A3 acc tstore src element type to be i32 or f32");
-    if (!has_fp && !a5) {
-        bool i8 = is_i8(view->dtype) || view->dtype == DT_UI8;
-        if (i32 && !i8 && view->dtype != DT_F16)
-            return fail(v, -1, "expects A2/A3 acc preQuantScalar tstore dst type to be i8/ui8/f16");
-        if (!i32 && !i8)
-            return fail(v, -1, "expects A2/A3 acc preQuantScalar tstore dst type to be i8/ui8");
+    switch (d) {
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2:
+    case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
+    default: return false;
     }
+}
+
+/* MLIR's isInteger(N): any signedness */
+static bool int_bits(DType d, unsigned bytes)
+{
+    switch (d) {
+    case DT_I8: case DT_SI8: case DT_UI8: return bytes == 1;
+    case DT_I16: case DT_SI16: case DT_UI16: return bytes == 2;
+    case DT_I32: case DT_SI32: case DT_UI32: return bytes == 4;
+    case DT_I64: case DT_SI64: case DT_UI64: return bytes == 8;
+    default: return false;
+    }
+}
+static bool is_any_int(DType d) { return int_bits(d, 1) || int_bits(d, 2) || int_bits(d, 4) || int_bits(d, 8); }
+
+/* i8/i16/i32/i64 (any signedness), f16, bf16, f32: the plain transfer types */
+static bool plain_transfer(DType d) { return is_any_int(d) || d == DT_F16 || d == DT_BF16 || d == DT_F32; }
+
+/* PTOAS's storage byte size: a low-precision type counts its storage (1, hif8x2 2, bf16x2 4) */
+static unsigned storage_bytes(DType d) { return dtype_size(d); }
+
+static bool nd_dn_nz(const TileBody *t)
+{
+    return t->slayout == SL_NONE_BOX || (t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR);
+}
+
+/* verifyTileBufCommon for a transfer's tile: the low-precision types only where allowed */
+static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
+{
+    const TileBody *t = v->tb[role];
+    if (t && !allow_low && low_precision(t->dtype))
+        return fail(v, role, "%s: dtype %s is not supported by this op yet", name, dtype_name(t->dtype));
     return true;
 }
 
-static bool verify_load_store(V *v)
+/* The view/tile shape rule ptoas adds (a warning: PTOAS has none, the runtime needs it). */
+static void transfer_shape_warning(V *v, bool load, const Type *view, const TileBody *t)
 {
-    bool load = op_info(v->op->kind)->cls == OC_LOAD;
-    int vr = load ? 0 : R(v, ROLE_DST), tr = load ? 1 : 0;
-    const Type *view = v->ty[vr];
-    const TileBody *t = v->tb[tr];
-    if (!view || !t)
-        return true;
-    if (!load && (v->val[R(v, ROLE_FP)] != NO_VALUE || v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE))
-        return verify_tstore_quant(v, t, view);
-    if (!load && t->loc == LOC_ACC && view->dtype != t->dtype) {
-        /* PTOAS: an acc tile stores with conversion (f32/i32 -> f16, bf16, ...) */
-        bool i32 = t->dtype == DT_I32 || t->dtype == DT_SI32 || t->dtype == DT_UI32;
-        bool a5 = v->arch == OPT_ARCH_A5;
-        if (!i32 && t->dtype != DT_F32)
-            return fail(v, -1, a5 ? "expects A5 acc tstore src element type to be i32 or f32"
-                                  : "expects A2/A3 acc tstore src element type to be i32 or f32");
-        DType d = view->dtype;
-        if (d != DT_I32 && d != DT_SI32 && d != DT_UI32 && d != DT_F32 && d != DT_F16 && d != DT_BF16)
-            return fail(v, -1, a5 ? "expects A5 acc tstore dst element type to be i32/f32/f16/bf16"
-                                  : "expects A2/A3 acc tstore dst element type to be i32/f32/f16/bf16");
-    } else if (view->dtype != t->dtype)
-        return fail(v, vr, "expects the view and the tile to have the same element type");
-    if (load && v->arch == OPT_ARCH_A5 && t->loc == LOC_VEC &&
-        !(t->slayout == SL_NONE_BOX || (t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR)))
-        return fail(v, tr, "expects A5 tload vec dst layout to be ND, DN, or NZ");
     bool valid_static = known(t->vrow) && known(t->vcol);
     if (valid_static && (t->vrow == 0 || t->vcol == 0))
-        return true; /* nothing to transfer (PTOAS counts no elements then) */
+        return; /* nothing to transfer (PTOAS counts no elements then) */
     int64_t count = 1;
     for (uint32_t i = 0; i < view->rank && count > 0; i++)
         count = known(view->dims[i]) && view->dims[i] > 0 ? count * view->dims[i] : -1;
-    /* PTOAS: a static tstore moves as many elements as the tile's valid region holds */
-    if (!load && count > 0 && valid_static && count != t->vrow * t->vcol)
-        return fail(v, vr, "expects dst static element count (%lld) to match src valid_shape static element count "
-                           "(%lld)", (long long)count, (long long)(t->vrow * t->vcol));
     int64_t vr0 = view->rank >= 2 ? view->dims[view->rank - 2] : 1, vc0 = view->dims[view->rank - 1];
     /* a static view of another shape holding as many elements is transferred row by row,
      * tile row r to view row r: the runtime needs as many view rows as valid rows */
     bool same_count = count > 0 && valid_static && count == t->vrow * t->vcol && (!load || row_major(t)) &&
                       (!known(vr0) || t->vrow <= vr0);
     if ((differ(vr0, t->vrow) || differ(vc0, t->vcol)) && !same_count) {
-        /* PTOAS has no tload shape rule; the runtime cannot transfer this, so it warns */
         char a[24], b[24], c[24], e[24];
         put_dim(a, sizeof a, vr0);
         put_dim(b, sizeof b, vc0);
@@ -886,6 +872,134 @@ static bool verify_load_store(V *v)
                      "'%s' op expects the view shape to equal the tile valid_shape, but got [%s, %s] vs [%s, %s]",
                      op_info(v->op->kind)->name, a, b, c, e);
     }
+}
+
+/* pto.tload: PTOAS's TLoadOp rules, in its order, per arch. */
+static bool verify_tload(V *v)
+{
+    const Type *view = v->ty[0];
+    const TileBody *t = v->tb[1];
+    if (!view || !t)
+        return true;
+    bool a5 = v->arch == OPT_ARCH_A5;
+    if (!transfer_tile(v, 1, "dst", a5))
+        return false;
+    DType s = view->dtype, d = t->dtype;
+    if (!a5) {
+        if (low_precision(s) || low_precision(d))
+            return fail(v, -1, "expects A2/A3 tload low-precision element types to be unsupported");
+        if (!plain_transfer(d))
+            return fail(v, 1, "expects A2/A3 tload dst element type to be i8/i16/i32/i64/u64/f16/bf16/f32");
+        if (t->loc != LOC_VEC && t->loc != LOC_MAT)
+            return fail(v, 1, "expects A2/A3 tload dst to use loc=vec or loc=mat");
+        if (storage_bytes(s) != storage_bytes(d))
+            return fail(v, 0, "expects src and dst element types to have the same bitwidth");
+    } else {
+        if (storage_bytes(s) != storage_bytes(d))
+            return fail(v, 0, "expects src and dst element types to have the same element size");
+        if (!plain_transfer(s) && !low_precision(s))
+            return fail(v, 0, "expects A5 tload src element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
+        if (!plain_transfer(d) && !low_precision(d))
+            return fail(v, 1, "expects A5 tload dst element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
+        if (int_bits(d, 8) && t->pad != 0 && t->pad != 1)
+            return fail(v, 1, "expects A5 i64/u64 tload dst pad to be null or zero");
+        if (t->loc == LOC_VEC && !nd_dn_nz(t))
+            return fail(v, 1, "expects A5 tload vec dst layout to be ND, DN, or NZ");
+    }
+    transfer_shape_warning(v, true, view, t);
+    return true;
+}
+
+/* A5 acc stores with a preQuantScalar (isA5AccStorePreQuantDstType) */
+static bool a5_prequant_dst(DType s, DType d)
+{
+    if (int_bits(s, 4))
+        return int_bits(d, 1) || d == DT_F16 || d == DT_BF16;
+    return int_bits(d, 1) || d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_HIF8 || d == DT_F8E4M3FN ||
+           d == DT_F8E4M3;
+}
+
+/* pto.tstore: PTOAS's TStoreOp rules, in its order, per arch (the fp and preQuantScalar
+ * forms are PTOAS's quantizing stores from an acc tile). */
+static bool verify_tstore(V *v)
+{
+    int src = R(v, ROLE_SRC), dst = R(v, ROLE_DST), fp = R(v, ROLE_FP);
+    const Type *view = v->ty[dst];
+    const TileBody *t = v->tb[src];
+    if (!view || !t)
+        return true;
+    bool has_fp = v->val[fp] != NO_VALUE, pre = v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE;
+    bool a5 = v->arch == OPT_ARCH_A5;
+    if (has_fp && pre)
+        return fail(v, -1, "expects fp and preQuantScalar to be mutually exclusive");
+    bool phase;
+    if (has_fp && !opaque_attr(v->op, "stPhase", "unspecified", &phase) && phase)
+        return fail(v, -1, "expects fp form to use the default stPhase");
+    if (!transfer_tile(v, src, "src", a5))
+        return false;
+    if (has_fp && !transfer_tile(v, fp, "fp", a5))
+        return false;
+    if (has_fp && v->tb[fp] && v->tb[fp]->loc != LOC_SCALING)
+        return fail(v, -1, "expects fp to use loc=scaling");
+    int64_t count = 1;
+    for (uint32_t i = 0; i < view->rank && count > 0; i++)
+        count = known(view->dims[i]) && view->dims[i] > 0 ? count * view->dims[i] : -1;
+    if (!has_fp && count > 0 && known(t->vrow) && known(t->vcol) && t->vrow > 0 && t->vcol > 0 &&
+        count != t->vrow * t->vcol)
+        return fail(v, dst, "expects dst static element count (%lld) to match src valid_shape static element count "
+                            "(%lld)", (long long)count, (long long)(t->vrow * t->vcol));
+    bool relu_set;
+    bool no_relu = opaque_attr(v->op, "reluPreMode", "no_relu", &relu_set);
+    bool relu = relu_set && !no_relu;
+    if (a5 ? t->loc != LOC_VEC && t->loc != LOC_ACC : t->loc != LOC_VEC && t->loc != LOC_MAT && t->loc != LOC_ACC)
+        return fail(v, src, a5 ? "expects A5 tstore src to use loc=vec or loc=acc"
+                               : "expects A2/A3 tstore src to use loc=vec, loc=mat, or loc=acc");
+    if ((has_fp || pre) && t->loc != LOC_ACC)
+        return fail(v, -1, "expects fp/preQuantScalar form to use loc=acc src");
+    if (relu && t->loc != LOC_ACC)
+        return fail(v, src, "expects reluPreMode form to use loc=acc src");
+    DType s = t->dtype, d = view->dtype;
+    if (t->loc != LOC_ACC) {
+        if (!a5) {
+            if (low_precision(d))
+                return fail(v, dst, "expects A2/A3 vec/mat tstore low-precision dst element types to be unsupported");
+            if (!plain_transfer(s))
+                return fail(v, src, "expects A2/A3 vec/mat tstore src element type to be "
+                                    "i8/i16/i32/i64/u64/f16/bf16/f32");
+            if (storage_bytes(s) != storage_bytes(d))
+                return fail(v, dst, "expects A2/A3 vec/mat tstore src and dst element types to have the same bitwidth");
+        } else {
+            if (!plain_transfer(s) && !low_precision(s))
+                return fail(v, src, "expects A5 vec tstore src element type to be "
+                                    "i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
+            if (storage_bytes(s) != storage_bytes(d))
+                return fail(v, dst, "expects A5 vec tstore src and dst element types to have the same bitwidth");
+            if (!(t->rows == 1 || t->cols == 1) && !nd_dn_nz(t))
+                return fail(v, src, "expects A5 vec tstore src layout to be ND, DN, or NZ (or special case with 1 "
+                                    "row/col)");
+        }
+        transfer_shape_warning(v, false, view, t);
+        return true;
+    }
+    if (!int_bits(s, 4) && s != DT_F32)
+        return fail(v, -1, a5 ? "expects A5 acc tstore src element type to be i32 or f32"
+                               : "expects A2/A3 acc tstore src element type to be i32 or f32");
+    bool plain_dst = int_bits(d, 4) || d == DT_F32 || d == DT_F16 || d == DT_BF16;
+    if (pre && a5 && !a5_prequant_dst(s, d))
+        return fail(v, -1, "expects A5 acc preQuantScalar tstore dst type to be i8/ui8/f16/bf16/f32/hif8/f8E4M3");
+    if (pre && !a5 && int_bits(s, 4) && !int_bits(d, 1) && d != DT_F16)
+        return fail(v, -1, "expects A2/A3 acc preQuantScalar tstore dst type to be i8/ui8/f16");
+    if (pre && !a5 && !int_bits(s, 4) && !int_bits(d, 1))
+        return fail(v, -1, "expects A2/A3 acc preQuantScalar tstore dst type to be i8/ui8");
+    if (!pre && !has_fp && !plain_dst)
+        return fail(v, -1, a5 ? "expects A5 acc tstore dst element type to be i32/f32/f16/bf16"
+                               : "expects A2/A3 acc tstore dst element type to be i32/f32/f16/bf16");
+    if (!a5 && (t->cols < 1 || t->cols > 4095))
+        return fail(v, src, "expects A2/A3 acc tstore src cols to be in [1, 4095]");
+    if (!a5 && known(t->vcol) && t->vcol > 4095)
+        return fail(v, src, "expects A2/A3 acc tstore src valid_shape[1] to be in [0, 4095]");
+    if (!has_fp && d == s)
+        transfer_shape_warning(v, false, view, t);
     return true;
 }
 
@@ -1000,8 +1114,8 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_DEQUANT] = verify_tdequant,
     [OC_GEMV] = verify_tgemv,
     [OC_MOVE] = verify_tmov,
-    [OC_LOAD] = verify_load_store,
-    [OC_STORE] = verify_load_store,
+    [OC_LOAD] = verify_tload,
+    [OC_STORE] = verify_tstore,
     [OC_ALLOC] = verify_alloc,
     [OC_TASSIGN] = verify_tassign,
     [OC_TILE_VIEW] = verify_tile_views,

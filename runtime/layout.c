@@ -346,9 +346,11 @@ static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view 
         return ptort_fail(ctx, PTORT_E_ARG, "%s: missing view", op);
     if ((unsigned)v->dtype >= PTORT_NUM_DTYPES)
         return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown view dtype %d", op, (int)v->dtype);
-    if (v->dtype != t->dtype)
+    /* PTOAS moves the bits of any two element types of one size (an f16 view into an i16
+     * tile): the transfer copies bytes */
+    if (ptort_dtype_size(v->dtype) != ptort_dtype_size(t->dtype))
         return ptort_fail(ctx, PTORT_E_DTYPE,
-                          "%s: expects the view and the tile to have the same element type, but got %s and %s",
+                          "%s: expects the view and the tile to have the same element size, but got %s and %s",
                           op, ptort_dtype_name(v->dtype), ptort_dtype_name(t->dtype));
     /* A view of another shape holding as many elements (PTOAS's reinterpretation, e.g. a
      * [1, 32] tile and a [16, 2] view) takes tile row r at view row r and runs on along the

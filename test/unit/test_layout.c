@@ -251,10 +251,16 @@ static void load_store(void)
                  "exceeds the view shape");
     CHECK_STATUS(ctx, ptort_tload(ctx, &tv, &t), PTORT_E_SHAPE,
                  "expects the view shape to equal the tile valid_shape, but got [4, 10] vs [2, 8]");
+    /* a view of another element type of the same size moves the bits (PTOAS's same-bitwidth
+     * transfer): an i32 view of the f32 buffer loads 12.0f's bits 0x41400000 unchanged */
+    ptort_view bits = pv;
+    bits.dtype = PTORT_I32;
+    CHECK(ptort_tload(ctx, &bits, &t) == PTORT_OK);
+    CHECK_EQ(vec[0], 0x41400000u);
     ptort_view wrong = pv;
-    wrong.dtype = PTORT_I32;
+    wrong.dtype = PTORT_F16;
     CHECK_STATUS(ctx, ptort_tload(ctx, &wrong, &t), PTORT_E_DTYPE,
-                 "expects the view and the tile to have the same element type");
+                 "expects the view and the tile to have the same element size, but got f16 and f32");
 
     /* Another view shape with as many elements (pto-isa ND transfer): tile row r goes to view
      * row r and runs on along the row. A [1, 32] ui8 tile into a [16, 2] view of a 16 x 3

@@ -28,6 +28,7 @@ SECTIONS = [
     ("tgemv-bias.pto", "5. pto.tgemv.bias (A2/A3)"),
     ("tgemv-bias-a5.pto", "5. pto.tgemv.bias (A5)"),
     ("tile-views.pto", "6. Tile views: pto.treshape, pto.subview, pto.set_validshape"),
+    ("tload-tstore.pto", "6. pto.tload and pto.tstore: element types, address spaces and layouts per arch"),
     ("other-ops.pto", "6. Other ops, returns, uses"),
     ("declarations.pto", "6. Function declarations (MLIR's symbol rule)"),
     ("scf.pto", "7. Control flow: scf.for, scf.if, scf.yield (custom forms; mlir-opt-19's messages)"),
