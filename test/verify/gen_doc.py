@@ -50,6 +50,8 @@ SECTIONS = [
     ("vec-convert-a3.pto", "8. Vector ops: tcvt and tci (A2/A3)"),
     ("vec-convert-a5.pto", "8. Vector ops: tcvt and tci (A5)"),
     ("vec-kinds.pto", "8. Vector ops: operand kinds, Level 1 forms"),
+    ("vec-parity-a3.pto", "8. Vector ops: operand constraints and element types found against PTOAS (A2/A3)"),
+    ("vec-parity-a5.pto", "8. Vector ops: operand constraints and element types found against PTOAS (A5)"),
     ("poison.pto", "Poisoning (each error once, no cascade)"),
 ]
 
