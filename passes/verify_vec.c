@@ -506,7 +506,20 @@ static bool row_full_and_bcast(V *v, RoleId full, RoleId bc)
         return fail(v, R(v, full), "expects %s valid_shape[0] to equal dst valid_shape[0]", N(v, full));
     if (differ(f->vcol, dt->vcol))
         return fail(v, R(v, full), "expects %s valid_shape[1] to equal dst valid_shape[1]", N(v, full));
-    return row_bcast_operand(v, bc, T(v, ROLE_TMP) && v->arch == OPT_ARCH_A3);
+    /* PTOAS's A2/A3 verifier passes its A3 here for a2 too */
+    return row_bcast_operand(v, bc, T(v, ROLE_TMP) && !a5(v));
+}
+
+/* Whether PTOAS's second try (src1 the full operand, src0 per-row) passes when src0
+ * matches dst too, checked without reporting: with a tmp on A2/A3 it never does (the tmp
+ * contract then takes src1 as the expanded operand, which is row-major). */
+static bool row_src1_path_ok(const V *v)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
+    if ((T(v, ROLE_TMP) && !a5(v)) || !is_row_major(s1) || differ(s0->vrow, d->vrow))
+        return false;
+    int64_t want = is_row_major(s0) ? block_cols(d->dtype) : 1;
+    return !known(s0->vcol) || s0->vcol == want;
 }
 
 static bool verify_row_expand_maxmin(V *v, const VecOp *o)
@@ -532,7 +545,11 @@ static bool verify_row_expand_maxmin(V *v, const VecOp *o)
         return false;
     bool s0m = !differ(s0->vrow, d->vrow) && !differ(s0->vcol, d->vcol);
     bool s1m = !differ(s1->vrow, d->vrow) && !differ(s1->vcol, d->vcol);
-    /* PTOAS tries src0 as the full operand, then src1; the first failed check reports */
+    /* PTOAS tries src0 as the full operand, then src1, and accepts when either passes
+     * (it prints the first try's error but returns success); when both fail the first
+     * failed check reports */
+    if (s0m && s1m && row_src1_path_ok(v))
+        return true;
     if (s0m)
         return row_full_and_bcast(v, ROLE_SRC0, ROLE_SRC1) && row_expand_tmp_contract(v);
     if (s1m)
