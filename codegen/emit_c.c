@@ -848,6 +848,21 @@ static const char *call_arg(Emit *e, const Op *op, const OpArg *a)
     return use_tile(e, v, op);
 }
 
+/* An attribute kept as written (AV_OPAQUE) that is present and names none of the word
+ * (its default): reluPreMode, atomicType, which the runtime does not compute. */
+static bool opaque_set(const Op *op, const char *key, const char *dflt)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    if (!a || !a->val || a->val->kind != AV_OPAQUE)
+        return false;
+    Str t = a->val->u.s;
+    size_t n = strlen(dflt);
+    for (uint32_t i = 0; i + n <= t.len; i++)
+        if (memcmp(t.p + i, dflt, n) == 0)
+            return false;
+    return true;
+}
+
 /* The forms a class's runtime lacks (reported), and the entry point a form takes:
  * *rt and args[0, *nargs) start as the row's. */
 static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, int *nargs)
@@ -858,6 +873,8 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
             return fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile or a preQuantScalar "
                                           "(the quantizing store forms)");
+        if (opaque_set(op, "reluPreMode", "no_relu") || opaque_set(op, "atomicType", "atomic_none"))
+            return fail(e, op->name_span, "codegen does not support 'pto.tstore' with a reluPreMode or an atomicType");
         if (val(e, role(op, ROLE_SRC))->type->tile.loc == LOC_ACC &&
             val(e, role(op, ROLE_SRC))->type->tile.dtype != val(e, role(op, ROLE_DST))->type->dtype)
             return fail(e, op->name_span, "codegen does not support 'pto.tstore' to a view of another element type "
@@ -867,6 +884,8 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         if (role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
             return fail(e, op->name_span,
                         "codegen does not support 'pto.tmov' with a preQuantScalar (the quantizing form)");
+        if (opaque_set(op, "reluPreMode", "no_relu"))
+            return fail(e, op->name_span, "codegen does not support 'pto.tmov' with a reluPreMode");
         ValueId tmp = role(op, ROLE_TMP);
         if (tmp == NO_VALUE)
             return true;

@@ -673,6 +673,50 @@ static bool verify_tgemv(V *v)
 }
 
 /* ---- section 6: other ops ----------------------------------------------------------------------- */
+/* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
+ * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU */
+static bool low_precision(DType d)
+{
+    switch (d) {
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2:
+    case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
+    default: return false;
+    }
+}
+
+/* MLIR's isInteger(N): any signedness */
+static bool int_bits(DType d, unsigned bytes)
+{
+    switch (d) {
+    case DT_I8: case DT_SI8: case DT_UI8: return bytes == 1;
+    case DT_I16: case DT_SI16: case DT_UI16: return bytes == 2;
+    case DT_I32: case DT_SI32: case DT_UI32: return bytes == 4;
+    case DT_I64: case DT_SI64: case DT_UI64: return bytes == 8;
+    default: return false;
+    }
+}
+static bool is_any_int(DType d) { return int_bits(d, 1) || int_bits(d, 2) || int_bits(d, 4) || int_bits(d, 8); }
+
+/* i8/i16/i32/i64 (any signedness), f16, bf16, f32: the plain transfer types */
+static bool plain_transfer(DType d) { return is_any_int(d) || d == DT_F16 || d == DT_BF16 || d == DT_F32; }
+
+/* PTOAS's storage byte size: a low-precision type counts its storage (1, hif8x2 2, bf16x2 4) */
+static unsigned storage_bytes(DType d) { return dtype_size(d); }
+
+static bool nd_dn_nz(const TileBody *t)
+{
+    return t->slayout == SL_NONE_BOX || (t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR);
+}
+
+/* verifyTileBufCommon for a transfer's tile: the low-precision types only where allowed */
+static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
+{
+    const TileBody *t = v->tb[role];
+    if (t && !allow_low && low_precision(t->dtype))
+        return fail(v, role, "%s: dtype %s is not supported by this op yet", name, dtype_name(t->dtype));
+    return true;
+}
+
 static int64_t plain_bytes(const TileBody *t) { return t->rows * t->cols * (int64_t)dtype_size(t->dtype); }
 
 /* tmov with a non-scaling third tile: pto-isa's X-to-ZZ exponent move (numerics.md 6), with
@@ -731,28 +775,6 @@ static bool verify_tmov_zz(V *v, int src, int dst, int tmp, bool fp_attrs)
     return true;
 }
 
-/* tmov with a scaling third tile: PTOAS's fp form, an acc -> mat/vec move that quantizes
- * through the scaling tile. src and dst element types differ by design (f32 acc -> i8 mat),
- * so the plain tmov's same-element-type rule does not apply; PTOAS's fp rules and messages do. */
-static bool verify_tmov_fp(V *v, int src, int dst)
-{
-    const TileBody *s = v->tb[src], *d = v->tb[dst];
-    bool acc_out = s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC);
-    if (s->dtype != DT_F32 && s->dtype != DT_I32 && s->dtype != DT_SI32 && s->dtype != DT_UI32)
-        return fail(v, -1, "expects fp form src to have element type f32, i32");
-    if (!acc_out)
-        return fail(v, -1, "expects fp form to use loc=acc src");
-    if (s->blayout != BL_COL_MAJOR || s->slayout != SL_ROW_MAJOR)
-        return fail(v, -1, "expects acc-source fp/relu tmov src to use blayout=col_major and slayout=row_major");
-    if (v->arch != OPT_ARCH_A5 && d->loc == LOC_MAT) {
-        if (d->blayout != BL_COL_MAJOR || d->slayout != SL_ROW_MAJOR)
-            return fail(v, -1, "expects fp tmov dst to use blayout=col_major and slayout=row_major");
-        if (d->fractal != 512)
-            return fail(v, -1, "expects A2/A3 acc-to-mat tmov destination fractal to be 512");
-    }
-    return true;
-}
-
 /* An attribute ptoas keeps as written (AV_OPAQUE, e.g. `#pto<st_phase final>`): present, and
  * whether its text contains word. */
 bool opaque_attr(const Op *op, const char *key, const char *word, bool *has)
@@ -775,76 +797,49 @@ static bool verify_tmov(V *v)
     const TileBody *s = v->tb[src], *d = v->tb[dst];
     if (!d)
         return true;
-    bool pre = v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE;
+    bool pre = v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE, a5 = v->arch == OPT_ARCH_A5;
+    bool relu_set, no_relu = opaque_attr(v->op, "reluPreMode", "no_relu", &relu_set), relu = relu_set && !no_relu;
     if (v->tb[tmp] && v->tb[tmp]->loc != LOC_SCALING) {
-        bool fp_attrs = pre || ir_attr_find(v->op->attrs, v->op->nattrs, "accToVecMode") ||
-                        ir_attr_find(v->op->attrs, v->op->nattrs, "reluPreMode");
+        bool fp_attrs = pre || ir_attr_find(v->op->attrs, v->op->nattrs, "accToVecMode") || relu;
         return verify_tmov_zz(v, src, dst, tmp, fp_attrs);
     }
+    /* PTOAS's TMovOp rules for the plain, fp and preQuantScalar forms, in its order */
     if (ir_attr_find(v->op->attrs, v->op->nattrs, "grpAxis"))
         return fail(v, -1, "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile");
     if (v->tb[tmp] && pre)
         return fail(v, -1, "expects fp and preQuantScalar forms to be mutually exclusive");
+    bool acc_out = s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC);
     bool mode;
     bool dual = opaque_attr(v->op, "accToVecMode", "dual_mode", &mode);
     if (mode && !(s->loc == LOC_ACC && d->loc == LOC_VEC))
         return fail(v, -1, "expects accToVecMode to be used only for acc-to-vec tmov");
+    if (relu && !acc_out)
+        return fail(v, -1, "expects reluPreMode form to use loc=acc src");
+    if (pre && !acc_out)
+        return fail(v, -1, "expects preQuantScalar form to use loc=acc src");
+    if (v->tb[tmp]) {
+        if (s->dtype != DT_F32 && !int_bits(s->dtype, 4))
+            return fail(v, -1, "expects fp form src to have element type f32, i32");
+        if (!acc_out)
+            return fail(v, -1, "expects fp form to use loc=acc src");
+    }
     if (dual && (pre || v->tb[tmp]))
         return fail(v, -1, "expects fp/preQuantScalar acc-to-vec forms to use single-mode accToVecMode");
-    if (v->tb[tmp])
-        return verify_tmov_fp(v, src, dst);
-    if (pre && !(s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC)))
-        return fail(v, -1, "expects preQuantScalar form to use loc=acc src");
-    if (pre) /* quantizes: src and dst element types differ by design */
+    if (s->loc == LOC_ACC && (v->tb[tmp] || relu) && (s->blayout != BL_COL_MAJOR || s->slayout != SL_ROW_MAJOR))
+        return fail(v, -1, "expects acc-source fp/relu tmov src to use blayout=col_major and slayout=row_major");
+    bool acc_mat = s->loc == LOC_ACC && d->loc == LOC_MAT;
+    if (v->tb[tmp] && !a5 && acc_mat && (d->blayout != BL_COL_MAJOR || d->slayout != SL_ROW_MAJOR))
+        return fail(v, -1, "expects fp tmov dst to use blayout=col_major and slayout=row_major");
+    if (!a5 && acc_mat && d->fractal != 512)
+        return fail(v, -1, "expects A2/A3 acc-to-mat tmov destination fractal to be 512");
+    if (v->tb[tmp] || pre) /* quantizes: src and dst element types differ by design */
         return true;
+    /* ptoas's own rules (PTOAS has none here): the runtime moves elements unconverted
+     * between equal valid shapes */
     if (s->dtype != d->dtype)
         return fail(v, src, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
         return fail(v, src, "expects src and dst to have the same valid_shape");
-    return true;
-}
-
-/* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
- * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU */
-static bool low_precision(DType d)
-{
-    switch (d) {
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2:
-    case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
-    default: return false;
-    }
-}
-
-/* MLIR's isInteger(N): any signedness */
-static bool int_bits(DType d, unsigned bytes)
-{
-    switch (d) {
-    case DT_I8: case DT_SI8: case DT_UI8: return bytes == 1;
-    case DT_I16: case DT_SI16: case DT_UI16: return bytes == 2;
-    case DT_I32: case DT_SI32: case DT_UI32: return bytes == 4;
-    case DT_I64: case DT_SI64: case DT_UI64: return bytes == 8;
-    default: return false;
-    }
-}
-static bool is_any_int(DType d) { return int_bits(d, 1) || int_bits(d, 2) || int_bits(d, 4) || int_bits(d, 8); }
-
-/* i8/i16/i32/i64 (any signedness), f16, bf16, f32: the plain transfer types */
-static bool plain_transfer(DType d) { return is_any_int(d) || d == DT_F16 || d == DT_BF16 || d == DT_F32; }
-
-/* PTOAS's storage byte size: a low-precision type counts its storage (1, hif8x2 2, bf16x2 4) */
-static unsigned storage_bytes(DType d) { return dtype_size(d); }
-
-static bool nd_dn_nz(const TileBody *t)
-{
-    return t->slayout == SL_NONE_BOX || (t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR);
-}
-
-/* verifyTileBufCommon for a transfer's tile: the low-precision types only where allowed */
-static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
-{
-    const TileBody *t = v->tb[role];
-    if (t && !allow_low && low_precision(t->dtype))
-        return fail(v, role, "%s: dtype %s is not supported by this op yet", name, dtype_name(t->dtype));
     return true;
 }
 
