@@ -581,6 +581,8 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             uint32_t nin = 0;
             for (int r = 0; r < in->nins; r++)
                 nin += op->seg[r];
+            /* PTOAS's tcvt: `ins(%src {rmode = ...} : T)`; tcolsum only after its tmp */
+            bool in_ins = (in->opflags & OF_ATTRS_IN_INS) && (op->kind != OP_TCOLSUM || nin > 1);
             sb_puts(b, " ins(");
             if (in->cls == OC_STORE && nin > 1) {
                 /* PTOAS's spelling: `%src : T fp %fp : Tf, %s : i64`, each operand typed */
@@ -592,7 +594,7 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 }
             } else {
             put_values(pr, op->opnds, nin);
-            if (in->opflags & OF_ATTRS_IN_INS) /* PTOAS's tcvt: `ins(%src {rmode = ...} : T)` */
+            if (in_ins)
                 put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
             if (nin) {
                 sb_puts(b, " : ");
@@ -606,7 +608,7 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 put_value_types(pr, op->opnds + nin, op->nopnds - nin);
             }
             sb_putc(b, ')');
-            if (!(in->opflags & OF_ATTRS_IN_INS))
+            if (!in_ins)
                 put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
         }
         return;

@@ -773,6 +773,54 @@ static Span next_token(const Parser *p, uint32_t at)
     return (Span){at, at < n ? at + 1 : at};
 }
 
+/* Where an attribute dict starts: the '{' before its first entry. */
+static Span dict_open(const Parser *p, const Attr *a)
+{
+    const char *t = p->src->text;
+    uint32_t at = a->span.begin;
+    while (at > 0 && t[at - 1] != '{')
+        at--;
+    return at > 0 ? (Span){at - 1, at} : a->span;
+}
+
+/* PTOAS's vector ops take `ins(%a, %b : T1, T2) outs(%d : T) {attrs}` only (no per-operand
+ * types, no attributes inside ins or outs), except that tcvt writes its attributes inside
+ * ins before the ':' and never after outs, and tcolsum with a tmp writes them after the tmp.
+ * Each other form stops PTOAS's parser with MLIR's message at the token it stands on
+ * (false, reported). */
+static bool vec_syntax(Parser *p, const Draft *d, TypedUses ins, TypedUses outs, uint32_t ntrailing)
+{
+    const OpInfo *in = op_info(d->kind);
+    if (in->cls < OC_BINARY || in->cls > OC_CI)
+        return true;
+    /* the custom parsers that read an optional `, %tmp` after the first operand */
+    bool opt_comma = in->cls == OC_ROW_REDUCE || in->cls == OC_CONVERT || in->cls == OC_CI ||
+                     d->kind == OP_TCOLSUM || d->kind == OP_TRSQRT;
+    const Span *tspans = p->ty_spans + p->ntys - ins.types - outs.types;
+    if (ins.state == TU_TYPED && ins.uses > 1) {
+        if (opt_comma)
+            ERR(next_token(p, tspans[0].end), "expected ')'");
+        else
+            ERR(next_token(p, d->uses[0].end), "expected ','");
+        return false;
+    }
+    bool attrs_in_ins = d->kind == OP_TCVT || (d->kind == OP_TCOLSUM && ins.uses == 2);
+    if ((ins.attrs && !attrs_in_ins) || outs.attrs) {
+        ERR(dict_open(p, &d->attrs[0]), "expected ':'"); /* the first dict: ins's, else outs's */
+        return false;
+    }
+    if (ntrailing && attrs_in_ins) {
+        ERR(dict_open(p, &d->attrs[ins.attrs + outs.attrs]), "expected operation name in quotes");
+        return false;
+    }
+    /* PTOAS's tcvt parser takes satmode as sat_mode, once, after reading ins's types */
+    if (d->kind == OP_TCVT && find_attr(d, "satmode") && find_attr(d, "sat_mode")) {
+        ERR(next_token(p, tspans[ins.types - 1].end), "cannot specify both satmode and sat_mode");
+        return false;
+    }
+    return true;
+}
+
 void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing, Span whole)
 {
     Draft d;
@@ -808,6 +856,10 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
     d.kind = classify_tquant(&d, nin_uses, nout_uses, -1);
     d.kind = classify_tdivs(&d);
     const OpInfo *in = op_info(d.kind);
+    if (!vec_syntax(p, &d, ins, outs, ntrailing)) {
+        emit_broken(p, &d);
+        return;
+    }
     if (outs.fp || (ins.fp && (in->cls != OC_STORE || ins.fp != 2))) {
         ERR(outs.fp ? outs.fp_at : ins.fp_at, "'%s' op expects 'fp' only before the second ins operand of "
                                               "'pto.tstore'", op_name(d.kind));

@@ -53,6 +53,7 @@ SECTIONS = [
     ("vec-kinds.pto", "8. Vector ops: operand kinds, Level 1 forms"),
     ("vec-parity-a3.pto", "8. Vector ops: operand constraints and element types found against PTOAS (A2/A3)"),
     ("vec-parity-a5.pto", "8. Vector ops: operand constraints and element types found against PTOAS (A5)"),
+    ("vec-syntax.pto", "8. Vector ops: PTOAS's spellings of ins, outs and the attributes (parser)"),
     ("poison.pto", "Poisoning (each error once, no cascade)"),
 ]
 
