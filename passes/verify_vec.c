@@ -770,10 +770,69 @@ static bool verify_ci(V *v)
     return true;
 }
 
+/* ---- declared attributes ---------------------------------------------------------------- */
+/* An attribute PTOAS's op declares: its kind (an enum of ours, an opaque #pto kind, a
+ * bool) and the summary MLIR prints when the value has another kind. */
+typedef struct VecAttr {
+    OpKind op;
+    const char *key, *opaque, *summary;
+    int enum_kind; /* EK_* for AV_ENUM values, -1 opaque or bool */
+} VecAttr;
+
+static const VecAttr vec_attrs[] = {
+    {OP_TDIV, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
+    {OP_TDIVS, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
+    {OP_TDIVS_SF, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
+    {OP_TROWEXPANDDIV, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
+    {OP_TCOLEXPANDDIV, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
+    {OP_TRECIP, "precisionType", "recip_precision", "TRECIP precision mode attribute", -1},
+    {OP_TRSQRT, "precisionType", "rsqrt_precision", "TRSQRT precision mode attribute", -1},
+    {OP_TCVT, "rmode", NULL, "rounding mode attribute", EK_ROUND_MODE},
+    {OP_TCVT, "sat_mode", NULL, "saturation mode attribute", EK_SAT_MODE},
+    {OP_TCOLSUM, "isBinary", NULL, "bool attribute", -1},
+    {OP_TCI, "descending", NULL, "bool attribute", -1},
+};
+
+/* `#pto<KIND ...>` or `#pto.KIND<...>` */
+static bool opaque_of_kind(Str t, const char *kind)
+{
+    size_t n = strlen(kind);
+    if (t.len > 5 + n && memcmp(t.p, "#pto<", 5) == 0 && memcmp(t.p + 5, kind, n) == 0)
+        return t.p[5 + n] == ' ';
+    if (t.len > 5 + n && memcmp(t.p, "#pto.", 5) == 0 && memcmp(t.p + 5, kind, n) == 0)
+        return t.p[5 + n] == '<';
+    return false;
+}
+
+/* MLIR checks the declared attributes before the operands and the op's verifier; PTOAS's
+ * tcvt parser has renamed satmode to sat_mode by then. */
+static bool attr_constraints(V *v)
+{
+    for (size_t i = 0; i < sizeof vec_attrs / sizeof vec_attrs[0]; i++) {
+        const VecAttr *x = &vec_attrs[i];
+        if (x->op != v->op->kind)
+            continue;
+        const Attr *a = ir_attr_find(v->op->attrs, v->op->nattrs, x->key);
+        if (!a && v->op->kind == OP_TCVT && !strcmp(x->key, "sat_mode"))
+            a = ir_attr_find(v->op->attrs, v->op->nattrs, "satmode");
+        if (!a)
+            continue;
+        const AttrValue *val = a->val;
+        bool ok = x->enum_kind >= 0 ? val->kind == AV_ENUM && (int)val->u.e.kind == x->enum_kind
+                  : x->opaque       ? val->kind == AV_OPAQUE && opaque_of_kind(val->u.s, x->opaque)
+                                    : val->kind == AV_BOOL;
+        if (!ok)
+            return fail(v, -1, "attribute '%s' failed to satisfy constraint: %s", x->key, x->summary);
+    }
+    return true;
+}
+
 bool verify_vec_op(V *v)
 {
     const OpInfo *in = op_info(v->op->kind);
     const VecOp *o = &vec_ops[v->op->kind];
+    if (!attr_constraints(v))
+        return false;
     /* a Level 1 op without its result has nothing to check yet */
     for (int r = 0; r < in->nroles; r++)
         if (!(in->flags[r] & (ROLE_OPT | ROLE_NUM)) && !v->tb[r])
