@@ -946,6 +946,14 @@ void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspa
         emit_broken(p, &d);
         return;
     }
+    /* PTOAS's operand types: addr is i64, the valid sizes index; another type is a use of
+     * the value at a type it does not have */
+    const OpInfo *in = op_info(d.kind);
+    const Type **utys = arena_zalloc(&p->m->arena, (d.n ? d.n : 1) * sizeof *utys);
+    for (uint32_t r = 0, u = 0; r < (uint32_t)in->nroles && u < d.n; r++)
+        for (uint32_t k = 0; k < d.seg[r] && u < d.n; k++, u++)
+            utys[u] = type_scalar(&p->m->types, in->rid[r] == ROLE_ADDR ? DT_I64 : DT_INDEX);
+    d.utys = utys;
     if (t && !type_is_tile(t)) {
         char b[256];
         ERR(tspan, "'pto.alloc_tile' op result must be a tile type, but got '%s'", type_str(t, b, sizeof b));
@@ -959,12 +967,14 @@ void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspa
  * whose one result is typed `to` (`pto.tassign %x, %a : T1 -> T2`,
  * `pto.treshape %t : T1 -> T2`). */
 static void op_typed_result(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Type *from,
-                            const Type *to, Span tspan)
+                            const Type *to, Span tspan, const Type *second)
 {
     Draft d;
     draft_init(p, &d, name, FORM_L2, nuses, nattrs);
     const Type **utys = arena_zalloc(&p->m->arena, nuses * sizeof *utys);
     utys[0] = from;
+    if (nuses > 1)
+        utys[1] = second; /* tassign's addr: i64 (PTOAS's operand type) */
     d.utys = utys;
     for (uint32_t i = 0; i < nuses; i++)
         d.seg[i] = 1;
@@ -980,7 +990,7 @@ static void op_typed_result(Parser *p, Span name, uint32_t nuses, uint32_t nattr
 
 void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan)
 {
-    op_typed_result(p, name, 2, 0, from, to, tspan);
+    op_typed_result(p, name, 2, 0, from, to, tspan, type_scalar(&p->m->types, DT_I64));
 }
 
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok)
@@ -1087,7 +1097,7 @@ void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, 
 void pb_op_treshape(Parser *p, Span name, uint32_t nattrs, const Type *from, Span fs, const Type *to, Span ts)
 {
     (void)fs;
-    op_typed_result(p, name, 1, nattrs, from, to, ts);
+    op_typed_result(p, name, 1, nattrs, from, to, ts, NULL);
 }
 
 /* `valid` before pto.subview's valid operands is a keyword. */
