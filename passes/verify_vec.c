@@ -787,6 +787,7 @@ static const VecAttr vec_attrs[] = {
     {OP_TCOLEXPANDDIV, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
     {OP_TRECIP, "precisionType", "recip_precision", "TRECIP precision mode attribute", -1},
     {OP_TRSQRT, "precisionType", "rsqrt_precision", "TRSQRT precision mode attribute", -1},
+    {OP_TSQRT, "precisionType", "sqrt_precision", "TSQRT precision mode attribute", -1},
     {OP_TCVT, "rmode", NULL, "rounding mode attribute", EK_ROUND_MODE},
     {OP_TCVT, "sat_mode", NULL, "saturation mode attribute", EK_SAT_MODE},
     {OP_TCOLSUM, "isBinary", NULL, "bool attribute", -1},
