@@ -256,6 +256,13 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
     }
     for (size_t i = 0; i < sizeof opaque_kinds / sizeof opaque_kinds[0]; i++)
         if (name_eq(k.p, k.len, opaque_kinds[i])) {
+            /* the *_precision kinds (the vector ops' precisionType) have two values */
+            bool precision = k.len > 10 && memcmp(k.p + k.len - 10, "_precision", 10) == 0;
+            if (precision && !STR_EQ_LIT(val, "default") && !STR_EQ_LIT(val, "high_precision")) {
+                ERR(value, "unknown %.*s: %.*s, expected one of default, high_precision", (int)k.len, k.p,
+                    (int)val.len, val.p);
+                return NULL;
+            }
             AttrValue *v = pb_new_aval(p, AV_OPAQUE, s);
             v->u.s = pb_text(p, s);
             return v;
