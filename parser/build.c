@@ -788,7 +788,7 @@ static Span dict_open(const Parser *p, const Attr *a)
  * ins before the ':' and never after outs, and tcolsum with a tmp writes them after the tmp.
  * Each other form stops PTOAS's parser with MLIR's message at the token it stands on
  * (false, reported). */
-static bool vec_syntax(Parser *p, const Draft *d, TypedUses ins, TypedUses outs, uint32_t ntrailing)
+static bool vec_syntax(Parser *p, const Draft *d, TypedUses ins, TypedUses outs, uint32_t ntrailing, Span whole)
 {
     const OpInfo *in = op_info(d->kind);
     if (in->cls < OC_BINARY || in->cls > OC_CI)
@@ -812,6 +812,19 @@ static bool vec_syntax(Parser *p, const Draft *d, TypedUses ins, TypedUses outs,
     if (ntrailing && attrs_in_ins) {
         ERR(dict_open(p, &d->attrs[ins.attrs + outs.attrs]), "expected operation name in quotes");
         return false;
+    }
+    /* PTOAS's tdivs parser, once it has read the op, wants one tile_buf and one other ins
+     * operand, and a tile_buf dst */
+    if ((d->kind == OP_TDIVS || d->kind == OP_TDIVS_SF) && ins.types == 2 && outs.types == 1 && d->utys) {
+        bool t0 = d->utys[0] && d->utys[0]->kind == TY_TILE_BUF, t1 = d->utys[1] && d->utys[1]->kind == TY_TILE_BUF;
+        if (t0 == t1) {
+            ERR(next_token(p, whole.end), "expected exactly one tile_buf operand and one scalar operand");
+            return false;
+        }
+        if (!d->utys[2] || d->utys[2]->kind != TY_TILE_BUF) {
+            ERR(next_token(p, whole.end), "expected outs type to be !pto.tile_buf<...>");
+            return false;
+        }
     }
     /* PTOAS's tcvt parser takes satmode as sat_mode, once, after reading ins's types */
     if (d->kind == OP_TCVT && find_attr(d, "satmode") && find_attr(d, "sat_mode")) {
@@ -856,7 +869,7 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
     d.kind = classify_tquant(&d, nin_uses, nout_uses, -1);
     d.kind = classify_tdivs(&d);
     const OpInfo *in = op_info(d.kind);
-    if (!vec_syntax(p, &d, ins, outs, ntrailing)) {
+    if (!vec_syntax(p, &d, ins, outs, ntrailing, whole)) {
         emit_broken(p, &d);
         return;
     }
