@@ -1081,6 +1081,84 @@ static bool verify_tile_views(V *v)
     return !v->errors;
 }
 
+/* The value of an integer arith.constant operand (PTOAS's getConstIndexValue). */
+static bool const_int(const V *v, ValueId id, int64_t *out)
+{
+    const Op *d = v->f->values[id].def_op;
+    if (!d || d->kind != OP_CONSTANT || !d->constant || d->constant->kind != AV_INT)
+        return false;
+    *out = d->constant->u.i;
+    return true;
+}
+
+/* The operands of role r of the op: their first index in op->opnds and their count. */
+static uint32_t role_first(const Op *op, int r)
+{
+    uint32_t k = 0;
+    for (int i = 0; i < r; i++)
+        k += op->seg[i];
+    return k;
+}
+
+/* pto.make_tensor_view and pto.partition_view: PTOAS's rules, in its order. */
+static bool verify_view_op(V *v)
+{
+    const Op *op = v->op;
+    const Type *res = v->f->values[op->res[0]].type;
+    char a[64], b[64];
+    if (op->kind == OP_MAKE_TENSOR_VIEW) {
+        const Type *ptr = v->ty[0];
+        if (!res || res->kind != TY_TENSOR_VIEW)
+            return fail(v, -1, "result must be pto.tensor_view<...>");
+        if (!ptr || ptr->kind != TY_PTR)
+            return fail(v, 0, "ptr operand must be !pto.ptr<...>");
+        if (ptr->dtype != res->dtype) {
+            snprintf(a, sizeof a, "%s", dtype_name(ptr->dtype));
+            snprintf(b, sizeof b, "%s", dtype_name(res->dtype));
+            return fail(v, 0, "ptr element type must match tensor_view element type, but got ptr=%s view=%s", a, b);
+        }
+        int rs = R(v, ROLE_SHAPE), rt = R(v, ROLE_STRIDES);
+        if (op->seg[rs] != res->rank || op->seg[rt] != res->rank)
+            return fail(v, -1, "shape/strides operand counts must match tensor_view rank=%u", res->rank);
+        return true;
+    }
+    const Type *src = v->ty[0];
+    if (!src || src->kind != TY_TENSOR_VIEW || !res || res->kind != TY_PART_VIEW)
+        return fail(v, 0, "expects tensor_view source and partition_tensor_view result");
+    if (src->dtype != res->dtype) {
+        snprintf(a, sizeof a, "%s", dtype_name(src->dtype));
+        snprintf(b, sizeof b, "%s", dtype_name(res->dtype));
+        return fail(v, 0, "element type mismatch between source and result: src=%s result=%s", a, b);
+    }
+    int ro = R(v, ROLE_OFFSETS), rz = R(v, ROLE_SIZES);
+    if (op->seg[ro] != src->rank)
+        return fail(v, 0, "offset count (%u) must match source rank (%u)", op->seg[ro], src->rank);
+    if (op->seg[rz] != src->rank)
+        return fail(v, 0, "size count (%u) must match source rank (%u)", op->seg[rz], src->rank);
+    uint32_t fo = role_first(op, ro), fz = role_first(op, rz);
+    for (uint32_t i = 0; i < src->rank; i++) {
+        int64_t off = 0, size = 0;
+        bool ko = const_int(v, op->opnds[fo + i], &off), kz = const_int(v, op->opnds[fz + i], &size);
+        if (ko && off < 0)
+            return fail(v, -1, "offset at dim %u must be non-negative, got %lld", i, (long long)off);
+        if (kz && size <= 0)
+            return fail(v, -1, "size at dim %u must be positive, got %lld", i, (long long)size);
+        if (res->rank == src->rank && kz && known(res->dims[i]) && size != res->dims[i])
+            return fail(v, -1, "size/result mismatch at dim %u: size operand=%lld result type dim=%lld", i,
+                        (long long)size, (long long)res->dims[i]);
+        int64_t sd = src->dims[i];
+        if (!known(sd))
+            continue;
+        if (kz && size > sd)
+            return fail(v, 0, "size at dim %u (%lld) exceeds static source dim (%lld)", i, (long long)size,
+                        (long long)sd);
+        if (ko && kz && off + size > sd)
+            return fail(v, 0, "offset+size at dim %u (%lld) exceeds static source dim (%lld)", i,
+                        (long long)(off + size), (long long)sd);
+    }
+    return true;
+}
+
 /* One verifier per op class; the op's row and its kind give the per-op data. */
 /* the scalar ops and arith.constant (verify_arith.c) */
 static bool verify_scalar(V *v)
@@ -1132,7 +1210,7 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_CALL] = verify_scalar,
     [OC_LOAD_SCALAR] = verify_scalar,
     [OC_STORE_SCALAR] = verify_scalar,
-    /* OC_VIEW: its types say everything (the parser checked them) */
+    [OC_VIEW] = verify_view_op,
 };
 
 

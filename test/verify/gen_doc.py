@@ -29,6 +29,7 @@ SECTIONS = [
     ("tgemv-bias.pto", "5. pto.tgemv.bias (A2/A3)"),
     ("tgemv-bias-a5.pto", "5. pto.tgemv.bias (A5)"),
     ("tile-views.pto", "6. Tile views: pto.treshape, pto.subview, pto.set_validshape"),
+    ("tensor-views.pto", "6. pto.make_tensor_view and pto.partition_view"),
     ("tload-tstore.pto", "6. pto.tload and pto.tstore: element types, address spaces and layouts per arch"),
     ("other-ops.pto", "6. Other ops, returns, uses"),
     ("declarations.pto", "6. Function declarations (MLIR's symbol rule)"),
