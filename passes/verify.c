@@ -196,8 +196,10 @@ static bool check_kinds(V *v)
         if (v->val[r] == NO_VALUE || !v->ty[r])
             continue;
         bool view = in->flags[r] & ROLE_GM;
-        /* the vector ops' scalars: verify_vec.c checks them with PTOAS's operand constraints */
-        if ((in->flags[r] & ROLE_NUM) && in->cls >= OC_BINARY && in->cls <= OC_CI)
+        /* the vector ops' scalars, and partition views in their tile roles: verify_vec.c checks
+         * them with PTOAS's operand constraints and texts */
+        if (in->cls >= OC_BINARY && in->cls <= OC_CI &&
+            ((in->flags[r] & ROLE_NUM) || v->ty[r]->kind == TY_PART_VIEW))
             continue;
         if (in->flags[r] & ROLE_NUM) {
             DType want = num_dtype[in->rid[r]];

@@ -834,6 +834,16 @@ bool verify_vec_op(V *v)
     const VecOp *o = &vec_ops[v->op->kind];
     if (!attr_constraints(v))
         return false;
+    /* A partition view where a tile goes passes PTOAS's operand constraint, and its verifier
+     * asks for a tile_buf: the tile roles first, the tmp last */
+    for (int pass = 0; pass < 2; pass++)
+        for (int r = 0; r < in->nroles; r++) {
+            const Type *t = v->ty[r];
+            if ((in->flags[r] & ROLE_NUM) || (in->rid[r] == ROLE_TMP) != (pass == 1) || !t)
+                continue;
+            if (t->kind == TY_PART_VIEW)
+                return fail(v, r, "expects %s to be a !pto.tile_buf", in->role[r]);
+        }
     /* a Level 1 op without its result has nothing to check yet */
     for (int r = 0; r < in->nroles; r++)
         if (!(in->flags[r] & (ROLE_OPT | ROLE_NUM)) && !v->tb[r])
