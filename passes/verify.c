@@ -680,7 +680,7 @@ static bool verify_tgemv(V *v)
 /* ---- section 6: other ops ----------------------------------------------------------------------- */
 /* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
  * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU */
-static bool low_precision(DType d)
+bool low_precision_dtype(DType d)
 {
     switch (d) {
     case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2:
@@ -717,7 +717,7 @@ static bool nd_dn_nz(const TileBody *t)
 static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
 {
     const TileBody *t = v->tb[role];
-    if (t && !allow_low && low_precision(t->dtype))
+    if (t && !allow_low && low_precision_dtype(t->dtype))
         return fail(v, role, "%s: dtype %s is not supported by this op yet", name, dtype_name(t->dtype));
     return true;
 }
@@ -886,7 +886,7 @@ static bool verify_tload(V *v)
         return false;
     DType s = view->dtype, d = t->dtype;
     if (!a5) {
-        if (low_precision(s) || low_precision(d))
+        if (low_precision_dtype(s) || low_precision_dtype(d))
             return fail(v, -1, "expects A2/A3 tload low-precision element types to be unsupported");
         if (!plain_transfer(d))
             return fail(v, 1, "expects A2/A3 tload dst element type to be i8/i16/i32/i64/u64/f16/bf16/f32");
@@ -897,9 +897,9 @@ static bool verify_tload(V *v)
     } else {
         if (storage_bytes(s) != storage_bytes(d))
             return fail(v, 0, "expects src and dst element types to have the same element size");
-        if (!plain_transfer(s) && !low_precision(s))
+        if (!plain_transfer(s) && !low_precision_dtype(s))
             return fail(v, 0, "expects A5 tload src element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
-        if (!plain_transfer(d) && !low_precision(d))
+        if (!plain_transfer(d) && !low_precision_dtype(d))
             return fail(v, 1, "expects A5 tload dst element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
         if (int_bits(d, 8) && t->pad != 0 && t->pad != 1)
             return fail(v, 1, "expects A5 i64/u64 tload dst pad to be null or zero");
@@ -961,7 +961,7 @@ static bool verify_tstore(V *v)
     DType s = t->dtype, d = view->dtype;
     if (t->loc != LOC_ACC) {
         if (!a5) {
-            if (low_precision(d))
+            if (low_precision_dtype(d))
                 return fail(v, dst, "expects A2/A3 vec/mat tstore low-precision dst element types to be unsupported");
             if (!plain_transfer(s))
                 return fail(v, src, "expects A2/A3 vec/mat tstore src element type to be "
@@ -969,7 +969,7 @@ static bool verify_tstore(V *v)
             if (storage_bytes(s) != storage_bytes(d))
                 return fail(v, dst, "expects A2/A3 vec/mat tstore src and dst element types to have the same bitwidth");
         } else {
-            if (!plain_transfer(s) && !low_precision(s))
+            if (!plain_transfer(s) && !low_precision_dtype(s))
                 return fail(v, src, "expects A5 vec tstore src element type to be "
                                     "i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
             if (storage_bytes(s) != storage_bytes(d))

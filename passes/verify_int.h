@@ -26,6 +26,10 @@ bool verify_op_error(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
  * its text contains word. */
 bool opaque_attr(const Op *op, const char *key, const char *word, bool *has);
 
+/* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
+ * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU. */
+bool low_precision_dtype(DType d);
+
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);
 

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "pass.h"
+#include "verify_int.h"
 
 typedef struct VV {
     DiagEngine *d;
@@ -63,6 +63,11 @@ static bool verify_treshape(VV *v, const Type *src, const Type *res)
     if (!type_is_tile(src) || !type_is_tile(res))
         return vfail(v, "expects src/result to be !pto.tile_buf types");
     const TileBody *s = &src->tile, *r = &res->tile;
+    /* verifyTileBufCommon without the low-precision types, on both archs */
+    if (low_precision_dtype(s->dtype))
+        return vfail(v, "src: dtype %s is not supported by this op yet", dtype_name(s->dtype));
+    if (low_precision_dtype(r->dtype))
+        return vfail(v, "dst: dtype %s is not supported by this op yet", dtype_name(r->dtype));
     if (s->loc != r->loc)
         return vfail(v, "expects src and dst to use the same loc");
     if (s->rows < 0 || s->cols < 0 || r->rows < 0 || r->cols < 0)
