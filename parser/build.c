@@ -1493,6 +1493,11 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
                 ERR(name, "'%s' op expects %u result%s, but got %u", op_name(d.kind), want, want == 1 ? "" : "s",
                     nresults);
                 ok = false;
+            } else if (in->cls == OC_ALLOC && !type_is_tile(rtys[0])) {
+                char b[256]; /* as the custom form reports it (its printed form could not be read back) */
+                ERR(d.rspans[0], "'%s' op result must be a tile type, but got '%s'", op_name(d.kind),
+                    type_str(rtys[0], b, sizeof b));
+                ok = false;
             }
         }
         break;
