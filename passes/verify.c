@@ -26,7 +26,19 @@ static bool same_body(const TileBody *a, const TileBody *b)
 }
 
 static bool is_i8(DType d) { return d == DT_I8 || d == DT_SI8; }
-static bool is_i16(DType d) { return d == DT_I16 || d == DT_SI16; }
+/* MLIR's isInteger(N): any signedness */
+static bool int_bits(DType d, unsigned bytes)
+{
+    switch (d) {
+    case DT_I8: case DT_SI8: case DT_UI8: return bytes == 1;
+    case DT_I16: case DT_SI16: case DT_UI16: return bytes == 2;
+    case DT_I32: case DT_SI32: case DT_UI32: return bytes == 4;
+    case DT_I64: case DT_SI64: case DT_UI64: return bytes == 8;
+    default: return false;
+    }
+}
+static bool is_any_int(DType d) { return int_bits(d, 1) || int_bits(d, 2) || int_bits(d, 4) || int_bits(d, 8); }
+
 
 /* ---- the context of one op ---------------------------------------------------- */
 static void put_dim(char *buf, size_t n, int64_t x)
@@ -564,11 +576,28 @@ static bool verify_tquant_mx(V *v)
 }
 
 /* ---- section 4: tdequant ------------------------------------------------------------------ */
+/* A rule ptoas has and PTOAS lacks, which the runtime needs: a warning (an error with
+ * --Werror) at the op, so that the files PTOAS accepts verify; `ptoas run` reports the
+ * same rule at the op when it executes it. */
+static bool warn_rule(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
+static bool warn_rule(V *v, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_warning(v->d, v->op->name_span, "'%s' op %s", op_info(v->op->kind)->name, msg);
+    return true;
+}
+
+/* pto.tdequant: PTOAS's rules (element types, then on A2/A3 row-major src and dst), then the
+ * runtime's own (docs/verify.md 4) as warnings. */
 static bool verify_tdequant(V *v)
 {
     int src = R(v, ROLE_SRC), scale = R(v, ROLE_SCALE), offset = R(v, ROLE_OFFSET), dst = R(v, ROLE_DST);
     const TileBody *s = v->tb[src], *sc = v->tb[scale], *o = v->tb[offset], *d = v->tb[dst];
-    if (!is_i8(s->dtype) && !is_i16(s->dtype))
+    if (!int_bits(s->dtype, 1) && !int_bits(s->dtype, 2))
         return fail(v, src, "expects src element type i8 or i16");
     if (d && d->dtype != DT_F32)
         return fail(v, dst, "expects dst element type f32");
@@ -576,10 +605,14 @@ static bool verify_tdequant(V *v)
         return fail(v, scale, "expects scale element type f32");
     if (o->dtype != DT_F32)
         return fail(v, offset, "expects offset element type f32");
+    if (v->arch != OPT_ARCH_A5 && (!row_major(s) || (d && !row_major(d))))
+        return fail(v, row_major(s) ? dst : src, "expects A2/A3 src and dst to use row-major layout");
+    if (s->dtype == DT_UI8 || s->dtype == DT_UI16)
+        return warn_rule(v, "expects src element type i8 or i16 (the runtime dequantizes signed integers)");
     if (!same_body(sc, o))
-        return fail(v, scale, "expects scale and offset to have the same type");
+        return warn_rule(v, "expects scale and offset to have the same type");
     if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
-        return fail(v, src, "expects src and dst to have the same valid_shape");
+        return warn_rule(v, "expects src and dst to have the same valid_shape");
     int64_t rows = d ? d->vrow : s->vrow;
     const TileBody *params[2] = {sc, o};
     int prole[2] = {scale, offset};
@@ -588,12 +621,16 @@ static bool verify_tdequant(V *v)
             char a[24], b[24];
             put_dim(a, sizeof a, params[i]->vrow);
             put_dim(b, sizeof b, rows);
-            return fail(v, prole[i], "expects %s valid_shape[0] to equal dst valid_shape[0], but got %s vs %s",
-                        op_info(v->op->kind)->role[prole[i]], a, b);
+            return warn_rule(v, "expects %s valid_shape[0] to equal dst valid_shape[0], but got %s vs %s",
+                             op_info(v->op->kind)->role[prole[i]], a, b);
         }
     if (!row_major(s) || (d && !row_major(d)))
-        return fail(v, row_major(s) ? dst : src, "expects src and dst to use row-major layout");
-    return all_vec(v);
+        return warn_rule(v, "expects src and dst to use row-major layout");
+    const OpInfo *in = op_info(v->op->kind);
+    for (int r = 0; r < in->nroles; r++)
+        if (v->tb[r] && v->tb[r]->loc != LOC_VEC)
+            return warn_rule(v, "expects %s to be in the vec address space", in->role[r]);
+    return true;
 }
 
 /* ---- section 5: tgemv.bias ------------------------------------------------------------------ */
@@ -688,19 +725,6 @@ bool low_precision_dtype(DType d)
     default: return false;
     }
 }
-
-/* MLIR's isInteger(N): any signedness */
-static bool int_bits(DType d, unsigned bytes)
-{
-    switch (d) {
-    case DT_I8: case DT_SI8: case DT_UI8: return bytes == 1;
-    case DT_I16: case DT_SI16: case DT_UI16: return bytes == 2;
-    case DT_I32: case DT_SI32: case DT_UI32: return bytes == 4;
-    case DT_I64: case DT_SI64: case DT_UI64: return bytes == 8;
-    default: return false;
-    }
-}
-static bool is_any_int(DType d) { return int_bits(d, 1) || int_bits(d, 2) || int_bits(d, 4) || int_bits(d, 8); }
 
 /* i8/i16/i32/i64 (any signedness), f16, bf16, f32: the plain transfer types */
 static bool plain_transfer(DType d) { return is_any_int(d) || d == DT_F16 || d == DT_BF16 || d == DT_F32; }

@@ -26,6 +26,7 @@ SECTIONS = [
     ("arch-module.pto", "3/2/5. Arch-dependent rules (modules that are A5)"),
     ("arch-module-a3.pto", "3/2/5. Arch-dependent rules (modules that are A2/A3)"),
     ("tdequant.pto", "4. pto.tdequant"),
+    ("tdequant-layout.pto", "4. pto.tdequant: the row-major rule per arch, unsigned sources"),
     ("tgemv-bias.pto", "5. pto.tgemv.bias (A2/A3)"),
     ("tgemv-bias-a5.pto", "5. pto.tgemv.bias (A5)"),
     ("tile-views.pto", "6. Tile views: pto.treshape, pto.subview, pto.set_validshape"),
@@ -77,8 +78,10 @@ DECISIONS = """\
 - A return with the wrong number of operands uses MLIR's text: `'func.return' op has N
   operands, but enclosing function (@f) returns M`.
 - `compact` must be 0 with a boxed layout (`compact=1` too).
-- `pto.tdequant` takes `i8`/`si8`/`i16`/`si16` sources only: a `ui8` INT8_ASYM result is
-  rejected.
+- `pto.tdequant` verifies with PTOAS's rules: an 8- or 16-bit integer src, f32 dst, scale
+  and offset, and on A2/A3 row-major src and dst. The runtime's further needs (a signed src,
+  scale and offset of one type with dst's valid rows, src and dst of one valid shape,
+  row-major on A5 too, vec tiles) are warnings, errors with `--Werror`.
 - A bad Level 1 result type is reported at its `!` and the op is not checked further; the
   result is poisoned.
 """
