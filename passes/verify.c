@@ -576,6 +576,37 @@ static bool verify_tquant_mx(V *v)
 }
 
 /* ---- section 4: tdequant ------------------------------------------------------------------ */
+/* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
+ * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU */
+bool low_precision_dtype(DType d)
+{
+    switch (d) {
+    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2:
+    case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
+    default: return false;
+    }
+}
+
+/* i8/i16/i32/i64 (any signedness), f16, bf16, f32: the plain transfer types */
+static bool plain_transfer(DType d) { return is_any_int(d) || d == DT_F16 || d == DT_BF16 || d == DT_F32; }
+
+/* PTOAS's storage byte size: a low-precision type counts its storage (1, hif8x2 2, bf16x2 4) */
+static unsigned storage_bytes(DType d) { return dtype_size(d); }
+
+static bool nd_dn_nz(const TileBody *t)
+{
+    return t->slayout == SL_NONE_BOX || (t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR);
+}
+
+/* verifyTileBufCommon for a transfer's tile: the low-precision types only where allowed */
+static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
+{
+    const TileBody *t = v->tb[role];
+    if (t && !allow_low && low_precision_dtype(t->dtype))
+        return fail(v, role, "%s: dtype %s is not supported by this op yet", name, dtype_name(t->dtype));
+    return true;
+}
+
 /* A rule ptoas has and PTOAS lacks, which the runtime needs: a warning (an error with
  * --Werror) at the op, so that the files PTOAS accepts verify; `ptoas run` reports the
  * same rule at the op when it executes it. */
@@ -638,17 +669,21 @@ static bool verify_tgemv(V *v)
 {
     int lhs = R(v, ROLE_LHS), rhs = R(v, ROLE_RHS), bias = R(v, ROLE_BIAS), dst = R(v, ROLE_DST);
     const TileBody *a = v->tb[lhs], *b = v->tb[rhs], *c = v->tb[bias], *d = v->tb[dst];
+    bool a5 = v->arch == OPT_ARCH_A5;
+    char x[24], y[24];
+    /* PTOAS's TGemvBiasOp: the gemv operands, the bias, the type triple, in its order */
+    /* PTOAS rejects the low-precision types on A5 too; ptoas keeps its fp8 gemv there */
+    if (!transfer_tile(v, lhs, "lhs", a5) || !transfer_tile(v, rhs, "rhs", a5) ||
+        (d && !transfer_tile(v, dst, "dst", a5)))
+        return false;
     if (d && d->loc != LOC_ACC)
         return fail(v, dst, "expects dst to be in the acc address space");
     if (a->loc != LOC_LEFT || b->loc != LOC_RIGHT)
         return fail(v, a->loc != LOC_LEFT ? lhs : rhs, "expects lhs and rhs to use the left and right address spaces");
-    if (c->loc != LOC_BIAS)
-        return fail(v, bias, "expects bias to be in the bias address space");
     if (differ(a->vrow, 1))
         return fail(v, lhs, "expects lhs valid_shape[0] to be 1 for tgemv");
     if (d && differ(d->vrow, 1))
         return fail(v, dst, "expects dst valid_shape[0] to be 1 for tgemv");
-    char x[24], y[24];
     if (differ(a->vcol, b->vrow)) {
         put_dim(x, sizeof x, a->vcol);
         put_dim(y, sizeof y, b->vrow);
@@ -659,93 +694,70 @@ static bool verify_tgemv(V *v)
         put_dim(y, sizeof y, d->vcol);
         return fail(v, rhs, "expects rhs valid_shape[1] to equal dst valid_shape[1], but got %s vs %s", x, y);
     }
-    if (a->cols != b->rows)
-        return fail(v, lhs, "expects lhs cols to equal rhs rows, but got %lld vs %lld", (long long)a->cols,
-                    (long long)b->rows);
-    if (d && b->cols != d->cols)
-        return fail(v, rhs, "expects rhs cols to equal dst cols, but got %lld vs %lld", (long long)b->cols,
-                    (long long)d->cols);
-    int64_t k = a->vcol, n = b->vcol;
-    if ((known(k) && (k < 1 || k > 4095)) || (known(n) && (n < 1 || n > 4095))) {
-        put_dim(x, sizeof x, k);
-        put_dim(y, sizeof y, n);
-        return fail(v, lhs, "expects k and n valid sizes to be in [1, 4095], but got k=%s, n=%s", x, y);
-    }
-    static const DType pairs[][3] = {
-        {DT_I32, DT_I8, DT_I8}, {DT_F32, DT_F16, DT_F16}, {DT_F32, DT_BF16, DT_BF16}, {DT_F32, DT_F32, DT_F32},
-        {DT_F32, DT_F8E4M3FN, DT_F8E4M3FN}, {DT_F32, DT_F8E5M2, DT_F8E5M2},
-    };
-    int npairs = v->arch == OPT_ARCH_A5 ? 6 : 4;
-    DType dd = d ? d->dtype : DT_NONE, la = is_i8(a->dtype) ? DT_I8 : a->dtype, lb = is_i8(b->dtype) ? DT_I8 : b->dtype;
-    if (dd == DT_SI32)
-        dd = DT_I32;
-    bool ok = false;
-    for (int i = 0; i < npairs; i++)
-        ok |= (!d || pairs[i][0] == dd) && pairs[i][1] == la && pairs[i][2] == lb;
-    if (!ok)
-        return fail(v, dst, "expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), "
-                            "(f32, bf16, bf16), (f32, f32, f32)%s",
-                    v->arch == OPT_ARCH_A5 ? ", (f32, f8E4M3FN, f8E4M3FN), (f32, f8E5M2, f8E5M2)" : "");
-    if (d && c->dtype != d->dtype)
-        return fail(v, bias, "expects bias and dst to have the same element type");
-    if (c->rows != 1)
-        return fail(v, bias, "expects bias to have 1 row");
-    if (d && differ(c->vcol, d->vcol)) {
-        put_dim(x, sizeof x, c->vcol);
-        put_dim(y, sizeof y, d->vcol);
-        return fail(v, bias, "expects bias valid_shape[1] to equal dst valid_shape[1], but got %s vs %s", x, y);
-    }
-    if (v->arch == OPT_ARCH_A5) {
+    if (a5 && d) {
+        /* verifyMatTileOperandsA5: the logical (valid, else physical) shapes and sizes */
+        int64_t am = known(a->vrow) ? a->vrow : a->rows, ak = known(a->vcol) ? a->vcol : a->cols;
+        int64_t bk = known(b->vrow) ? b->vrow : b->rows, bn = known(b->vcol) ? b->vcol : b->cols;
+        int64_t dm = known(d->vrow) ? d->vrow : d->rows, dn = known(d->vcol) ? d->vcol : d->cols;
+        if (am != dm || bn != dn || ak != bk)
+            return fail(v, -1, "expects static matmul tile shapes lhs[M,K], rhs[K,N], and dst[M,N]");
+        if ((known(a->vrow) && a->vrow > 4095) || (known(a->vcol) && a->vcol > 4095) ||
+            (known(b->vcol) && b->vcol > 4095))
+            return fail(v, -1, "expects m, k, and n valid sizes to be in [0, 4095]");
         if (a->blayout != BL_COL_MAJOR)
             return fail(v, lhs, "expects lhs to use the col_major blayout on A5");
         if (b->blayout != BL_ROW_MAJOR)
             return fail(v, rhs, "expects rhs to use the row_major blayout on A5");
-        if (d && d->blayout != BL_COL_MAJOR)
+        if (d->blayout != BL_COL_MAJOR)
             return fail(v, dst, "expects dst to use the col_major blayout on A5");
         if (a->slayout != SL_ROW_MAJOR)
             return fail(v, lhs, "expects lhs to use the row_major slayout on A5");
         if (b->slayout != SL_COL_MAJOR)
             return fail(v, rhs, "expects rhs to use the col_major slayout on A5");
-        if (d && d->slayout != SL_ROW_MAJOR)
+        if (d->slayout != SL_ROW_MAJOR)
             return fail(v, dst, "expects dst to use the row_major slayout on A5");
-        if (c->blayout != BL_ROW_MAJOR)
-            return fail(v, bias, "expects bias to use the row_major blayout on A5");
+    }
+    if (!transfer_tile(v, bias, "bias", a5))
+        return false;
+    if (c->loc != LOC_BIAS)
+        return fail(v, bias, "expects bias to be in the bias address space");
+    if (c->rows != 1)
+        return fail(v, bias, "expects bias to have 1 row");
+    if (d && c->dtype != d->dtype)
+        return fail(v, bias, "expects bias and dst to have the same element type");
+    if (a5 && c->blayout != BL_ROW_MAJOR)
+        return fail(v, bias, "expects bias to use the row_major blayout on A5");
+    DType dd = d ? d->dtype : DT_NONE;
+    bool fp_in = a->dtype == b->dtype && (a->dtype == DT_F16 || a->dtype == DT_BF16 || a->dtype == DT_F32);
+    bool ok = (!d || int_bits(dd, 4)) && int_bits(a->dtype, 1) && int_bits(b->dtype, 1);
+    ok |= (!d || dd == DT_F32) && fp_in;
+    ok |= a5 && (!d || dd == DT_F32) && a->dtype == b->dtype && (a->dtype == DT_F8E4M3FN || a->dtype == DT_F8E5M2);
+    if (!ok)
+        return fail(v, dst, "expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), "
+                            "(f32, bf16, bf16), (f32, f32, f32)%s",
+                    a5 ? ", (f32, fp8, fp8), or (f32, hif8, hif8)" : "");
+    /* the runtime's own rules (PTOAS has none of these): warnings */
+    if (a->cols != b->rows)
+        return warn_rule(v, "expects lhs cols to equal rhs rows, but got %lld vs %lld", (long long)a->cols,
+                         (long long)b->rows);
+    if (d && b->cols != d->cols)
+        return warn_rule(v, "expects rhs cols to equal dst cols, but got %lld vs %lld", (long long)b->cols,
+                         (long long)d->cols);
+    int64_t k = a->vcol, n = b->vcol;
+    if ((known(k) && (k < 1 || k > 4095)) || (known(n) && (n < 1 || n > 4095))) {
+        put_dim(x, sizeof x, k);
+        put_dim(y, sizeof y, n);
+        return warn_rule(v, "expects k and n valid sizes to be in [1, 4095], but got k=%s, n=%s", x, y);
+    }
+    if (d && differ(c->vcol, d->vcol)) {
+        put_dim(x, sizeof x, c->vcol);
+        put_dim(y, sizeof y, d->vcol);
+        return warn_rule(v, "expects bias valid_shape[1] to equal dst valid_shape[1], but got %s vs %s", x, y);
     }
     return true;
 }
 
 /* ---- section 6: other ops ----------------------------------------------------------------------- */
-/* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
- * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU */
-bool low_precision_dtype(DType d)
-{
-    switch (d) {
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2:
-    case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
-    default: return false;
-    }
-}
-
-/* i8/i16/i32/i64 (any signedness), f16, bf16, f32: the plain transfer types */
-static bool plain_transfer(DType d) { return is_any_int(d) || d == DT_F16 || d == DT_BF16 || d == DT_F32; }
-
-/* PTOAS's storage byte size: a low-precision type counts its storage (1, hif8x2 2, bf16x2 4) */
-static unsigned storage_bytes(DType d) { return dtype_size(d); }
-
-static bool nd_dn_nz(const TileBody *t)
-{
-    return t->slayout == SL_NONE_BOX || (t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR);
-}
-
-/* verifyTileBufCommon for a transfer's tile: the low-precision types only where allowed */
-static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
-{
-    const TileBody *t = v->tb[role];
-    if (t && !allow_low && low_precision_dtype(t->dtype))
-        return fail(v, role, "%s: dtype %s is not supported by this op yet", name, dtype_name(t->dtype));
-    return true;
-}
-
 static int64_t plain_bytes(const TileBody *t) { return t->rows * t->cols * (int64_t)dtype_size(t->dtype); }
 
 /* tmov with a non-scaling third tile: pto-isa's X-to-ZZ exponent move (numerics.md 6), with
