@@ -375,10 +375,14 @@ static bool tile_int(Parser *p, const TypeItem *it, int64_t *out, int64_t lo, in
 static bool tile_enum(Parser *p, const TypeItem *it, EnumKind k, uint8_t *out)
 {
     Str v = pb_text(p, it->val);
-    int x = it->tok == T_IDENT ? enum_lookup(k, v.p, v.len) : -1;
+    /* PTOAS reads loc, blayout and slayout as a keyword or a string ("col_major") */
+    bool quoted = it->tok == T_STRING && (k == EK_LOC || k == EK_BLAYOUT || k == EK_SLAYOUT) && v.len >= 2;
+    int x = it->tok == T_IDENT ? enum_lookup(k, v.p, v.len) : quoted ? enum_lookup(k, v.p + 1, v.len - 2) : -1;
     if (x < 0) {
         char list[160];
         enum_expected_list(k, list, sizeof list);
+        if (quoted) /* PTOAS names the string's contents */
+            v = (Str){v.p + 1, v.len - 2};
         ERR(it->val, "unknown %s: %.*s, expected one of %s", enum_info[k].kind, (int)v.len, v.p, list);
         return false;
     }
@@ -466,10 +470,10 @@ static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
     Str tn = pb_text(p, name);
     if (!keyword) {
         /* compact: "vec, 32x64xf32, key=value..." */
-        if (n < 2 || items[0].tok != T_IDENT || items[1].tok != T_SHAPED ||
-            items[1].key.end > items[1].key.begin) {
+        bool loc_word = n && (items[0].tok == T_IDENT || items[0].tok == T_STRING);
+        if (n < 2 || !loc_word || items[1].tok != T_SHAPED || items[1].key.end > items[1].key.begin) {
             Span at = n >= 2 ? items[1].val : whole;
-            if (n >= 1 && items[0].tok != T_IDENT)
+            if (n >= 1 && !loc_word)
                 at = items[0].val;
             ERR(at, "expected 'LOC, ROWSxCOLSxDTYPE' or 'loc=...' in '%.*s'", (int)tn.len, tn.p);
             return NULL;

@@ -443,6 +443,7 @@ type_item
     : any_ident               { pb_push_titem(p, (Span){0, 0}, @1, T_IDENT); }
     | SHAPED                  { pb_push_titem(p, (Span){0, 0}, @1, T_SHAPED); }
     | BANG                    { pb_push_titem(p, (Span){0, 0}, @1, T_BANG); }
+    | STRING                  { pb_push_titem(p, (Span){0, 0}, @1, T_STRING); }
     | any_ident '=' type_val  { pb_push_titem(p, @1, @3, (int)$3); }
     ;
 
@@ -453,6 +454,7 @@ type_val
     | DIMS      { $$ = T_DIMS; }
     | '?'       { $$ = '?'; }
     | BANG      { $$ = T_BANG; }
+    | STRING    { $$ = T_STRING; }
     ;
 
 /* ---- attributes ----------------------------------------------------------- */
