@@ -847,8 +847,16 @@ static bool verify_tmov(V *v)
     /* PTOAS's TMovOp rules for the plain, fp and preQuantScalar forms, in its order */
     if (ir_attr_find(v->op->attrs, v->op->nattrs, "grpAxis"))
         return fail(v, -1, "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile");
+    if (!transfer_tile(v, src, "src", a5) || !transfer_tile(v, dst, "dst", a5) ||
+        (v->tb[tmp] && !transfer_tile(v, tmp, "fp", a5)))
+        return false;
     if (v->tb[tmp] && pre)
         return fail(v, -1, "expects fp and preQuantScalar forms to be mutually exclusive");
+    bool same_shape = s->rows == d->rows && s->cols == d->cols;
+    if (s->loc == LOC_MAT && !same_shape)
+        return fail(v, src, "expects mat-source tmov to use matching src/dst shapes");
+    if (!a5 && s->loc != LOC_MAT && !same_shape)
+        return fail(v, src, "expects A2/A3 non-mat tmov to use matching src/dst shapes");
     bool acc_out = s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC);
     bool mode;
     bool dual = opaque_attr(v->op, "accToVecMode", "dual_mode", &mode);

@@ -99,6 +99,16 @@ class Tile:
         return round_up(self.size(), ALIGN[self.loc])
 
 
+def tmov_dtypes(arch):
+    """Element types a tmov takes: PTOAS has no low-precision tmov on A2/A3."""
+    return [d for d in DSIZE if arch == 'a5' or d != 'f8E4M3FN']
+
+
+def same_physical(arch, src_loc):
+    """PTOAS: a tmov from mat, and every A2/A3 tmov, keeps the physical shape."""
+    return arch != 'a5' or src_loc == 'mat'
+
+
 def physical(rng, loc, dt, vr, vc, plain=False):
     """A random valid tile type of valid shape vr x vc."""
     sz = DSIZE[dt]
@@ -154,6 +164,13 @@ class Prog:
         self.allocs.append([nm, t, None, None])
         self.types[nm] = t
         return nm
+
+    def retype(self, nm, t):
+        """Gives the alloc nm the type t (before any op uses it)."""
+        self.types[nm] = t
+        for a in self.allocs:
+            if a[0] == nm:
+                a[1] = t
 
     def op(self, text, reads, writes):
         self.ops.append((text, reads, writes))
@@ -304,7 +321,7 @@ def gen_program(rng, name, arch, mode):
         # every live range contains op 0: arguments, and tiles read before
         # they are written (live from entry), possibly written later
         s = rng.choice(spaces)
-        dts = list(DSIZE)
+        dts = tmov_dtypes(arch)
         sinks, readers = [], []
         for _ in range(rng.randint(1, 3)):
             dt = rng.choice(dts)
@@ -314,6 +331,8 @@ def gen_program(rng, name, arch, mode):
             dst = rng.choice(sinks + readers)
             dt = p.types[dst]
             src = p.alloc(physical(rng, s, dt.dt, dt.vr, dt.vc))
+            if same_physical(arch, s):
+                p.retype(src, p.types[dst])                  # PTOAS: one physical shape
             p.tmov(src, dst)
             readers.append(src)
         return p
@@ -323,7 +342,7 @@ def gen_program(rng, name, arch, mode):
         pool.setdefault(p.types[nm].loc, []).append(nm)
     for _ in range(rng.randint(0, 3)):
         s = rng.choice(spaces)
-        dt = rng.choice(list(DSIZE))
+        dt = rng.choice(tmov_dtypes(arch))
         per = 32 // DSIZE[dt]
         have(p.arg(physical(rng, s, dt, rng.randint(1, 24), per * rng.randint(1, 3))))
     for _ in range(nops):
@@ -370,17 +389,23 @@ def gen_program(rng, name, arch, mode):
         if srcs and rng.random() < 0.8:
             src = rng.choice(srcs)
         else:
-            dt = rng.choice(list(DSIZE))
+            dt = rng.choice(tmov_dtypes(arch))
             per = 32 // DSIZE[dt]
             src = p.alloc(physical(rng, s, dt, rng.randint(1, 24), per * rng.randint(1, 3)))
         st = p.types[src]
         dloc = s if rng.random() < 0.8 else rng.choice(spaces)
+        if same_physical(arch, s):
+            dloc = s            # the cloned type's boxes need not fit another space
         same = [x for x in pool.get(dloc, []) if x != src and p.types[x].dt == st.dt
-                and (p.types[x].vr, p.types[x].vc) == (st.vr, st.vc)]
+                and (p.types[x].vr, p.types[x].vc) == (st.vr, st.vc)
+                and (not same_physical(arch, s) or (p.types[x].rows, p.types[x].cols) == (st.rows, st.cols))]
         if same and rng.random() < 0.3:
             dst = rng.choice(same)
         else:
             dst = p.alloc(physical(rng, dloc, st.dt, st.vr, st.vc))
+            if same_physical(arch, s):
+                t = p.types[src]                             # PTOAS: one physical shape
+                p.retype(dst, Tile(dloc, t.dt, t.rows, t.cols, t.vr, t.vc, t.bl, t.sl, t.fr, t.compact))
         rng.random()            # was a tmp: tmov with a tmp is now the MX X-to-ZZ move
         p.tmov(src, dst)
         have(dst)
