@@ -887,6 +887,9 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         if (opaque_set(op, "reluPreMode", "no_relu"))
             return fail(e, op->name_span, "codegen does not support 'pto.tmov' with a reluPreMode");
         ValueId tmp = role(op, ROLE_TMP);
+        if (tmp == NO_VALUE && val(e, role(op, ROLE_SRC))->type->tile.dtype != val(e, role(op, ROLE_DST))->type->tile.dtype)
+            return fail(e, op->name_span, "codegen does not support 'pto.tmov' between tiles of different element types "
+                                          "(a converting move)");
         if (tmp == NO_VALUE)
             return true;
         if (type_is_tile(val(e, tmp)->type) && val(e, tmp)->type->tile.loc == LOC_SCALING)
