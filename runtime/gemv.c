@@ -27,8 +27,7 @@ static inline uint32_t add_nan_first(uint32_t acc, uint32_t bias)
 /* Widens columns [0, n) of row R of tile T to fp32 (or int32 for i8) patterns in OUT. */
 PTORT_HOT
 static void widen_tile_row(ptort_ctx *ctx, const ptort_tile *t, const Layout *l,
-                           const int64_t *col, const float *lut, int64_t r, int64_t n,
-                           uint32_t *out)
+                           const int64_t *col, int64_t r, int64_t n, uint32_t *out)
 {
     const uint8_t *p = tile_base(ctx, t);
     int64_t ro = layout_row_off(l, r);
@@ -70,12 +69,8 @@ static void widen_tile_row(ptort_ctx *ctx, const ptort_tile *t, const Layout *l,
             out[j] = (uint32_t)(int32_t)q[contiguous ? j : col[j]];
         break;
     }
-    default: {                                   /* fp8: decode through the table */
-        const uint8_t *q = p + ro;
-        for (int64_t j = 0; j < n; j++)
-            out[j] = f2u(lut[q[contiguous ? j : col[j]]]);
+    default:                                     /* check_gemv admits no other type */
         break;
-    }
     }
 }
 
@@ -215,16 +210,14 @@ static ptort_status check_gemv(ptort_ctx *ctx, const ptort_tile *lhs, const ptor
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects k and n valid sizes to be in [1, 4095], but got k=%lld, n=%lld",
                           op, (long long)k, (long long)n);
     ptort_dtype a = lhs->dtype, b = rhs->dtype, c = dst->dtype;
+    /* no low-precision row on any architecture: PTOAS rejects fp8 and hif8 operands of
+     * tgemv.bias on A5 as on A2/A3 (docs/numerics.md 4) */
     int ok = a == b && ((c == PTORT_I32 && a == PTORT_I8) ||
                         (c == PTORT_F32 && (a == PTORT_F16 || a == PTORT_BF16 || a == PTORT_F32)));
-    int fp8 = a == b && c == PTORT_F32 && (a == PTORT_F8E4M3FN || a == PTORT_F8E5M2);
-    if (!ok && !(fp8 && ctx->arch == PTORT_A5)) {
-        const char *extra = ctx->arch == PTORT_A5
-                                ? ", (f32, f8E4M3FN, f8E4M3FN), (f32, f8E5M2, f8E5M2)" : "";
-        return ptort_fail(ctx, fp8 ? PTORT_E_ARCH : PTORT_E_DTYPE,
-                          "%s: expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), (f32, bf16, bf16), (f32, f32, f32)%s, but got (%s, %s, %s)",
-                          op, extra, ptort_dtype_name(c), ptort_dtype_name(a), ptort_dtype_name(b));
-    }
+    if (!ok)
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "%s: expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), (f32, bf16, bf16), (f32, f32, f32), but got (%s, %s, %s)",
+                          op, ptort_dtype_name(c), ptort_dtype_name(a), ptort_dtype_name(b));
     if (bias->dtype != dst->dtype)
         return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects bias and dst to have the same element type", op);
     if (bias->rows != 1)
@@ -272,18 +265,13 @@ ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort
     uint32_t *acc = brow + n + 16;                    /* n */
     uint32_t *bb = acc + n + 16;                      /* n */
 
-    float lut[256];
-    if (lhs->dtype == PTORT_F8E4M3FN || lhs->dtype == PTORT_F8E5M2)
-        for (int i = 0; i < 256; i++)
-            lut[i] = lhs->dtype == PTORT_F8E4M3FN ? e4m3_decode((uint8_t)i) : e5m2_decode((uint8_t)i);
-
     Layout ll, lr, lb, ld;
     layout_of(lhs, &ll);
     layout_of(rhs, &lr);
     layout_of(bias, &lb);
     layout_of(dst, &ld);
     layout_col_table(lhs, k, lcol);
-    widen_tile_row(ctx, lhs, &ll, lcol, lut, 0, k, a);
+    widen_tile_row(ctx, lhs, &ll, lcol, 0, k, a);
     layout_col_table(rhs, n, rcol);
     memset(acc, 0, (size_t)n * 4);
     int is_int = dst->dtype == PTORT_I32;
@@ -315,14 +303,14 @@ ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort
         fused = ptort_vecz_gemv_zn16(tile_base(ctx, rhs), lr.pc * lr.ir * 2,
                                      (const float *)(const void *)a, k, n, (float *)(void *)acc);
     for (int64_t kk = 0; kk < k && !fused; kk++) {
-        widen_tile_row(ctx, rhs, &lr, rcol, lut, kk, n, brow);
+        widen_tile_row(ctx, rhs, &lr, rcol, kk, n, brow);
         if (is_int)
             mac_row_i32(acc, brow, a[kk], n);
         else
             fma_row((float *)(void *)acc, brow, u2f(a[kk]), n);
     }
     layout_col_table(bias, n, rcol);
-    widen_tile_row(ctx, bias, &lb, rcol, lut, 0, n, bb);
+    widen_tile_row(ctx, bias, &lb, rcol, 0, n, bb);
     layout_col_table(dst, n, rcol);
     uint8_t *out = tile_base(ctx, dst) + layout_row_off(&ld, 0) * 4;
     const float *accf = (const float *)(const void *)acc;

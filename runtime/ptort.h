@@ -281,7 +281,7 @@ ptort_status ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
 /* tgemv.bias (docs/numerics.md section 4): dst[0][j] = fmaf-chain over k of lhs[0][k]*rhs[k][j],
  * then + bias[0][j]; i8 inputs accumulate in int32 with wrap-around. PHASE does not change
  * the result. Errors (docs/verify.md section 5): descriptor errors, PTORT_E_LAYOUT, PTORT_E_SHAPE,
- * PTORT_E_DTYPE, PTORT_E_ARCH (fp8 inputs before a5). */
+ * PTORT_E_DTYPE (also for fp8 and the other low-precision inputs, on every architecture). */
 ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort_tile *rhs,
                               const ptort_tile *bias, const ptort_tile *dst,
                               ptort_acc_phase phase);

@@ -15,7 +15,6 @@ as `ptoas run` expects it (bf16 as <u2 bits, fp8 as |u1 bytes). PATTERN:
   asym         ASYM zero points (100 .. 156, fractional)
   ints         integers over the dtype's whole range, extremes included
   divisors     `ints` without 0 (integer divisors): -1, 1, 2, -2, the extremes, random others
-  fp8          fp8 codes without NaN (and without Inf for e5m2)
   ramp         r * COLS + c (for moves and views; exact in every dtype used)
   zero         all 0
 The seed defaults to a hash of NAME, so every file is reproducible.
@@ -105,13 +104,6 @@ def values(dt, rows, cols, pattern, rng):
                 v = rng.choice((lo, hi, 1, 2, -1 if signed else 3, -2 if signed else 7, rng.randint(lo, hi)))
                 if v != 0:
                     row.append(v)
-        elif pattern == 'fp8':
-            bad = (0x7F, 0xFF) if dt == 'f8E4M3FN' else tuple(range(0x7C, 0x80)) + tuple(range(0xFC, 0x100))
-            row = []
-            while len(row) < cols:
-                b = rng.randrange(256)
-                if b not in bad:
-                    row.append(b)
         elif pattern == 'ramp':
             row = [r * cols + c for c in range(cols)]
         elif pattern == 'zero':
