@@ -306,9 +306,20 @@ static void lower_compute(B *b, Op *o)
 
 /* ---- tiles through scf.for / scf.if ------------------------------------------------ */
 
-/* `pto.tmov ins(src) outs(dst)` before op at. */
-static void emit_tmov(B *b, ValueId src, ValueId dst, Op *at)
+/* `pto.tmov ins(src) outs(dst)` before op at; false (reported at at) when src's
+ * space is not vec: a copy within one space is a tmov PTOAS allows only there. */
+static bool emit_tmov(B *b, ValueId src, ValueId dst, Op *at)
 {
+    const Value *x = &b->f->values[src];
+    Loc loc = x->type->tile.loc;
+    if (loc != LOC_VEC) {
+        diag_error(b->d, at->name_span,
+                   "'%s' op needs a copy of the %s tile %%%.*s here, but pto.tmov copies tiles "
+                   "within vec only",
+                   op_info(at->kind)->name, enum_info[EK_LOC].names[loc], (int)x->name.len, x->name.p);
+        b->errors = true;
+        return false;
+    }
     Op *m = ir_op_new(b->m);
     m->kind = OP_TMOV;
     m->form = FORM_L2;
@@ -323,6 +334,7 @@ static void emit_tmov(B *b, ValueId src, ValueId dst, Op *at)
     m->seg[op_role(OP_TMOV, ROLE_SRC)] = 1;
     m->seg[op_role(OP_TMOV, ROLE_DST)] = 1;
     ir_insert_before(at, m);
+    return true;
 }
 
 /* A new buffer like v's, allocated before op at: `%<v>.copy`. */
@@ -400,8 +412,8 @@ static void yield_into(B *b, Op *y, uint32_t i, ValueId dst)
             blk->last = a->prev;
         return;
     }
-    emit_tmov(b, v, dst, y);
-    y->opnds[i] = dst;
+    if (emit_tmov(b, v, dst, y))
+        y->opnds[i] = dst;
 }
 
 static void bufferize_for(B *b, Op *op)
@@ -418,6 +430,10 @@ static void bufferize_for(B *b, Op *op)
         /* the loop writes the buffer: an init used at or after the loop other than
          * as this init (or an argument, the caller's) gets a copy of its own */
         if (used_from(f, init, op, 3 + i) || !f->values[init].def_op) {
+            if (f->values[init].type->tile.loc != LOC_VEC) {
+                emit_tmov(b, init, NO_VALUE, op); /* reports */
+                continue;
+            }
             ValueId c = new_buffer(b, init, op, ".iter");
             emit_tmov(b, init, c, op);
             op->opnds[3 + i] = c;

@@ -858,6 +858,11 @@ static bool verify_tmov(V *v)
     if (!a5 && s->loc != LOC_MAT && !same_shape)
         return fail(v, src, "expects A2/A3 non-mat tmov to use matching src/dst shapes");
     bool acc_out = s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC);
+    bool mat_out = s->loc == LOC_MAT && (d->loc == LOC_LEFT || d->loc == LOC_RIGHT || d->loc == LOC_BIAS ||
+                                         d->loc == LOC_SCALING);
+    bool vec_out = s->loc == LOC_VEC && (d->loc == LOC_VEC || (a5 && d->loc == LOC_MAT));
+    if (!acc_out && !mat_out && !vec_out)
+        return fail(v, -1, "expects a supported tmov address-space pair for this target");
     bool mode;
     bool dual = opaque_attr(v->op, "accToVecMode", "dual_mode", &mode);
     if (mode && !(s->loc == LOC_ACC && d->loc == LOC_VEC))

@@ -75,6 +75,11 @@ class Tile:
             s += ', compact=%d' % self.compact
         return s + '>'
 
+    def moved(self, loc):
+        """The same tile type in another space."""
+        return Tile(loc, self.dt, self.rows, self.cols, self.vr, self.vc,
+                    self.bl, self.sl, self.fr, self.compact)
+
     def inner(self):
         """docs/verify.md section 1: the inner box in elements."""
         sz = DSIZE[self.dt]
@@ -102,6 +107,19 @@ class Tile:
 def tmov_dtypes(arch):
     """Element types a tmov takes: PTOAS has no low-precision tmov on A2/A3."""
     return [d for d in DSIZE if arch == 'a5' or d != 'f8E4M3FN']
+
+
+# the (src, dst) address spaces of a tmov PTOAS allows (docs/verify.md): mat
+# feeds left, right, bias and scaling; acc drains to mat and vec; vec moves to
+# vec, and on A5 to mat as well
+PAIRS = {
+    'a3': [('vec', 'vec'), ('mat', 'left'), ('mat', 'right'), ('mat', 'bias'),
+           ('mat', 'scaling'), ('acc', 'mat'), ('acc', 'vec')],
+}
+PAIRS['a5'] = PAIRS['a3'] + [('vec', 'mat')]
+# the sets of spaces a uniform program uses: each holds at least one pair
+PAIR_SPACES = {arch: [sorted(set(pr)) for pr in prs] + [['acc', 'mat', 'vec'], ['left', 'mat', 'right']]
+               for arch, prs in PAIRS.items()}
 
 
 def same_physical(arch, src_loc):
@@ -279,60 +297,62 @@ def gen_program(rng, name, arch, mode):
     uniform = mode == 'uniform'
     clique = mode == 'clique'
     nops = rng.randint(1, 14)
-    spaces = ['vec'] if rng.random() < 0.5 else rng.sample(SPACES, rng.randint(1, 3))
     if uniform:
-        # every tile of a space has one aligned size: a fixed (dtype, shape) per space
-        shape = {}
-        for s in spaces:
-            dt = rng.choice(['f32', 'f16', 'i8'])
-            per = 32 // DSIZE[dt]
-            if s == 'bias':
-                shape[s] = (dt, 1, per * rng.randint(1, 2))
-            elif s == 'scaling':
-                shape[s] = (dt, rng.randint(1, 2), per)
-            else:
-                shape[s] = (dt, rng.randint(1, 32), per * rng.randint(1, 4))
+        # every tile of a space has one aligned size: one (dtype, shape) for the
+        # program, so that a move between any pair of its spaces keeps the shape
+        spaces = ['vec'] if rng.random() < 0.5 else rng.choice(
+            [ps for ps in PAIR_SPACES[arch] if len(ps) > 1])
+        dt = rng.choice(['f32', 'f16', 'i8'])
+        per = 32 // DSIZE[dt]
+        if 'bias' in spaces:
+            r, c = 1, per * rng.randint(1, 2)
+        elif 'scaling' in spaces:
+            r, c = rng.randint(1, 2), per
+        else:
+            r, c = rng.randint(1, 32), per * rng.randint(1, 4)
+        pairs = [pr for pr in PAIRS[arch] if pr[0] in spaces and pr[1] in spaces]
         pool = []
-        for s in spaces:
-            dt, r, c = shape[s]
+        for sp in spaces:
             for _ in range(rng.randint(0, 2)):
-                pool.append(p.arg(Tile(s, dt, r, c, r, c)))
+                pool.append(p.arg(Tile(sp, dt, r, c, r, c)))
         for _ in range(nops):
-            s = rng.choice(spaces)
-            dt, r, c = shape[s]
-            cands = [x for x in pool if p.types[x].loc == s]
+            a, b = rng.choice(pairs)
+            cands = [x for x in pool if p.types[x].loc == a]
             if not cands or rng.random() < 0.2:
-                src = p.alloc(Tile(s, dt, r, c, r, c))      # read before written
+                src = p.alloc(Tile(a, dt, r, c, r, c))      # read before written
             else:
                 src = rng.choice(cands)
-            cands = [x for x in pool if p.types[x].loc == s and x != src]
+            cands = [x for x in pool if p.types[x].loc == b and x != src]
             if cands and rng.random() < 0.25:
                 dst = rng.choice(cands)                      # written again
             else:
-                dst = p.alloc(Tile(s, dt, r, c, r, c))
+                dst = p.alloc(Tile(b, dt, r, c, r, c))
             p.tmov(src, dst)
             pool.append(dst)
         if rng.random() < 0.3:
-            s = rng.choice(spaces)
-            dt, r, c = shape[s]
-            p.alloc(Tile(s, dt, r, c, r, c))                 # never used
+            p.alloc(Tile(rng.choice(spaces), dt, r, c, r, c))  # never used
         return p
+    spaces = ['vec'] if rng.random() < 0.5 else rng.sample(SPACES, rng.randint(1, 3))
     if clique:
         # every live range contains op 0: arguments, and tiles read before
-        # they are written (live from entry), possibly written later
-        s = rng.choice(spaces)
+        # they are written (live from entry), possibly written later; the
+        # readers are in a and the sinks in b, a pair PTOAS's tmov allows
+        a, b = ('vec', 'vec') if rng.random() < 0.5 else rng.choice(PAIRS[arch])
+        acc_mat = arch != 'a5' and (a, b) == ('acc', 'mat')  # PTOAS: a fractal-512 dst
         dts = tmov_dtypes(arch)
         sinks, readers = [], []
         for _ in range(rng.randint(1, 3)):
             dt = rng.choice(dts)
             per = 32 // DSIZE[dt]
-            sinks.append(p.arg(physical(rng, s, dt, rng.randint(1, 8), per * rng.randint(1, 2))))
+            # boxes that fit both spaces when the readers take the sinks' shape
+            t = physical(rng, a if a != 'vec' else b, dt, rng.randint(1, 8), per * rng.randint(1, 2), plain=acc_mat)
+            sinks.append(p.arg(t.moved(b)))
         for _ in range(nops):
-            dst = rng.choice(sinks + readers)
+            dst = rng.choice(sinks + (readers if a == b else []))
             dt = p.types[dst]
-            src = p.alloc(physical(rng, s, dt.dt, dt.vr, dt.vc))
-            if same_physical(arch, s):
-                p.retype(src, p.types[dst])                  # PTOAS: one physical shape
+            src = p.alloc(physical(rng, a, dt.dt, dt.vr, dt.vc))
+            if same_physical(arch, a):
+                p.retype(src, dt.moved(a))                   # PTOAS: one physical shape
             p.tmov(src, dst)
             readers.append(src)
         return p
@@ -384,28 +404,26 @@ def gen_program(rng, name, arch, mode):
             p.tgemv(a, b, bias, cc)
             have(cc)
             continue
-        s = rng.choice(spaces)
-        srcs = pool.get(s, [])
+        movable = [pr for pr in PAIRS[arch] if pr[0] in spaces or pr[1] in spaces]
+        a, b = rng.choice(movable) if movable and rng.random() < 0.5 else ('vec', 'vec')
+        acc_mat = arch != 'a5' and (a, b) == ('acc', 'mat')  # PTOAS: a fractal-512 dst
+        srcs = [x for x in pool.get(a, []) if not acc_mat or p.types[x].fr == 512]
         if srcs and rng.random() < 0.8:
             src = rng.choice(srcs)
         else:
             dt = rng.choice(tmov_dtypes(arch))
             per = 32 // DSIZE[dt]
-            src = p.alloc(physical(rng, s, dt, rng.randint(1, 24), per * rng.randint(1, 3)))
+            src = p.alloc(physical(rng, a, dt, rng.randint(1, 24), per * rng.randint(1, 3), plain=acc_mat))
         st = p.types[src]
-        dloc = s if rng.random() < 0.8 else rng.choice(spaces)
-        if same_physical(arch, s):
-            dloc = s            # the cloned type's boxes need not fit another space
-        same = [x for x in pool.get(dloc, []) if x != src and p.types[x].dt == st.dt
+        same = [x for x in pool.get(b, []) if x != src and p.types[x].dt == st.dt
                 and (p.types[x].vr, p.types[x].vc) == (st.vr, st.vc)
-                and (not same_physical(arch, s) or (p.types[x].rows, p.types[x].cols) == (st.rows, st.cols))]
+                and (not same_physical(arch, a) or (p.types[x].rows, p.types[x].cols) == (st.rows, st.cols))]
         if same and rng.random() < 0.3:
             dst = rng.choice(same)
         else:
-            dst = p.alloc(physical(rng, dloc, st.dt, st.vr, st.vc))
-            if same_physical(arch, s):
-                t = p.types[src]                             # PTOAS: one physical shape
-                p.retype(dst, Tile(dloc, t.dt, t.rows, t.cols, t.vr, t.vc, t.bl, t.sl, t.fr, t.compact))
+            dst = p.alloc(physical(rng, b, st.dt, st.vr, st.vc))
+            if same_physical(arch, a):
+                p.retype(dst, st.moved(b))                   # PTOAS: one physical shape
         rng.random()            # was a tmp: tmov with a tmp is now the MX X-to-ZZ move
         p.tmov(src, dst)
         have(dst)
@@ -621,7 +639,7 @@ def main():
     # overflow: a program whose lower bound exceeds the capacity
     for i in range(20):
         arch = rng.choice(['a3', 'a5'])
-        s = rng.choice(['vec', 'left', 'acc', 'bias'])
+        s = rng.choice(['vec', 'left', 'scaling', 'bias'])
         per = 8
         k = rng.randint(2, 4)
         cap = CAP[arch][s]
@@ -630,7 +648,7 @@ def main():
         t = Tile(s, 'f32', rows, per, rows, per)
         src = [p.arg(t) for _ in range(k - 1)]
         dst = p.alloc(t)
-        p.tmov(src[0], dst)
+        p.tmov(src[0] if s == 'vec' else p.arg(t.moved('mat')), dst)   # a pair PTOAS allows
         live = p.liveness()
         lb = lower_bound(p, live, s, 1)
         if lb <= cap:

@@ -21,7 +21,7 @@ SECTIONS = [
     ("tquant-mx.pto", "3. pto.tquant / pto.tquant.mx, MX (A5)"),
     ("tquant-mx-interleave.pto", "3. pto.tquant.mx, interleaved axis0 exponents (A5)"),
     ("tquant-mx-physical.pto", "3. pto.tquant.mx, physical shapes and capacities (A5)"),
-    ("tmov-rules.pto", "6. pto.tmov: reluPreMode and the A2/A3 acc-to-mat fractal"),
+    ("tmov-rules.pto", "6. pto.tmov: address-space pairs, reluPreMode and the A2/A3 acc-to-mat fractal"),
     ("tmov-zz.pto", "6. pto.tmov with a tmp: the X-to-ZZ exponent move (A5)"),
     ("arch-module.pto", "3/2/5. Arch-dependent rules (modules that are A5)"),
     ("arch-module-a3.pto", "3/2/5. Arch-dependent rules (modules that are A2/A3)"),
