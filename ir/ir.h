@@ -35,50 +35,80 @@ static inline bool name_eq(const char *s, size_t n, const char *name)
 }
 
 /* ---- element types --------------------------------------------------------- */
-/*  id        spelling          bytes tile  (bytes: packed fp4 counts one per pair) */
+/* PTOAS parses an element type as any MLIR type; ptoas takes the scalar ones: the builtin
+ * integers (any width, signless, si or ui), the builtin floats, index, and PTOAS's own
+ * !pto.* element types. BITS is PTOAS's storage width (getPTOStorageElemBitWidth): the
+ * builtin type's width, 8 for every low-precision type (a packed fp4 pair counts as its
+ * byte), 16 for hif8x2, 32 for bf16x2, 0 for index. The storage byte size is BITS / 8,
+ * so i1, index and the sub-byte floats have none (docs/language.md 3.1).
+ *  id            spelling            bits  kind */
 #define DTYPE_LIST(X)                                   \
-    X(I1, "i1", 1, 0)                                   \
-    X(I8, "i8", 1, 1)                                   \
-    X(I16, "i16", 2, 1)                                 \
-    X(I32, "i32", 4, 1)                                 \
-    X(I64, "i64", 8, 1)                                 \
-    X(UI8, "ui8", 1, 1)                                 \
-    X(UI16, "ui16", 2, 1)                               \
-    X(UI32, "ui32", 4, 1)                               \
-    X(UI64, "ui64", 8, 1)                               \
-    X(SI8, "si8", 1, 1)                                 \
-    X(SI16, "si16", 2, 1)                               \
-    X(SI32, "si32", 4, 1)                               \
-    X(SI64, "si64", 8, 1)                               \
-    X(F16, "f16", 2, 1)                                 \
-    X(BF16, "bf16", 2, 1)                               \
-    X(F32, "f32", 4, 1)                                 \
-    X(F64, "f64", 8, 0)                                 \
-    X(F8E4M3FN, "f8E4M3FN", 1, 1)                       \
-    X(F8E5M2, "f8E5M2", 1, 1)                           \
-    X(F8E8M0FNU, "f8E8M0FNU", 1, 1)                     \
-    X(F4E2M1X2, "!pto.f4E2M1x2", 1, 1)                  \
-    X(F8E4M3, "f8E4M3", 1, 1)                           \
-    X(F8E8M0, "!pto.f8E8M0", 1, 1)                      \
-    X(HIF8, "!pto.hif8", 1, 1)                          \
-    X(HIF8X2, "!pto.hif8x2", 2, 0)                      \
-    X(F4E1M2X2, "!pto.f4E1M2x2", 1, 1)                  \
-    X(BF16X2, "!pto.bf16x2", 4, 0)                      \
-    X(INDEX, "index", 8, 0)
+    X(I1, "i1", 1, DK_INT)                              \
+    X(I8, "i8", 8, DK_INT)                              \
+    X(I16, "i16", 16, DK_INT)                           \
+    X(I32, "i32", 32, DK_INT)                           \
+    X(I64, "i64", 64, DK_INT)                           \
+    X(UI8, "ui8", 8, DK_UINT)                           \
+    X(UI16, "ui16", 16, DK_UINT)                        \
+    X(UI32, "ui32", 32, DK_UINT)                        \
+    X(UI64, "ui64", 64, DK_UINT)                        \
+    X(SI8, "si8", 8, DK_SINT)                           \
+    X(SI16, "si16", 16, DK_SINT)                        \
+    X(SI32, "si32", 32, DK_SINT)                        \
+    X(SI64, "si64", 64, DK_SINT)                        \
+    X(F16, "f16", 16, DK_FLOAT)                         \
+    X(BF16, "bf16", 16, DK_FLOAT)                       \
+    X(F32, "f32", 32, DK_FLOAT)                         \
+    X(F64, "f64", 64, DK_FLOAT)                         \
+    X(F8E4M3FN, "f8E4M3FN", 8, DK_FLOAT)                \
+    X(F8E5M2, "f8E5M2", 8, DK_FLOAT)                    \
+    X(F8E8M0FNU, "f8E8M0FNU", 8, DK_FLOAT)              \
+    X(F4E2M1X2, "!pto.f4E2M1x2", 8, DK_PTO)             \
+    X(F8E4M3, "f8E4M3", 8, DK_FLOAT)                    \
+    X(F8E8M0, "!pto.f8E8M0", 8, DK_PTO)                 \
+    X(HIF8, "!pto.hif8", 8, DK_PTO)                     \
+    X(HIF8X2, "!pto.hif8x2", 16, DK_PTO)                \
+    X(F4E1M2X2, "!pto.f4E1M2x2", 8, DK_PTO)             \
+    X(BF16X2, "!pto.bf16x2", 32, DK_PTO)                \
+    X(INDEX, "index", 0, DK_INDEX)                      \
+    X(TF32, "tf32", 19, DK_FLOAT)                       \
+    X(F80, "f80", 80, DK_FLOAT)                         \
+    X(F128, "f128", 128, DK_FLOAT)                      \
+    X(F8E5M2FNUZ, "f8E5M2FNUZ", 8, DK_FLOAT)            \
+    X(F8E4M3FNUZ, "f8E4M3FNUZ", 8, DK_FLOAT)            \
+    X(F8E4M3B11FNUZ, "f8E4M3B11FNUZ", 8, DK_FLOAT)      \
+    X(F8E3M4, "f8E3M4", 8, DK_FLOAT)                    \
+    X(F6E2M3FN, "f6E2M3FN", 6, DK_FLOAT)                \
+    X(F6E3M2FN, "f6E3M2FN", 6, DK_FLOAT)                \
+    X(F4E2M1FN, "f4E2M1FN", 4, DK_FLOAT)
 
+/* DK_INT is signless; DK_PTO the !pto.* types (not MLIR FloatTypes) */
+typedef enum { DK_NONE, DK_INT, DK_SINT, DK_UINT, DK_FLOAT, DK_PTO, DK_INDEX } DTypeKind;
+
+/* The named types, then (from DT_COUNT on) the other integer widths, numbered as a run
+ * first meets them (dtype_lookup). */
 typedef enum DType {
     DT_NONE,
-#define X(id, s, b, t) DT_##id,
+#define X(id, s, b, k) DT_##id,
     DTYPE_LIST(X)
 #undef X
     DT_COUNT
 } DType;
 
+#define DTYPE_INT_MAX_WIDTH 16777215u /* MLIR's IntegerType::kMaxWidth */
+
 const char *dtype_name(DType d);
-unsigned dtype_size(DType d);
-bool dtype_is_tile(DType d);     /* usable as a tile element type */
-bool dtype_is_float(DType d);
+unsigned dtype_size(DType d);    /* PTOAS's storage byte size: bits / 8 (0: none) */
+unsigned dtype_bits(DType d);    /* PTOAS's storage bit width (index 0) */
+DTypeKind dtype_kind(DType d);
+bool dtype_is_float(DType d);    /* a builtin float or a !pto.* element type */
+unsigned dtype_int_width(DType d); /* integer width (any signedness; index 64), 0 if not an integer */
+bool dtype_is_int(DType d);      /* an MLIR IntegerType: any width and signedness, not index */
+bool dtype_is_f8e4m3_like(DType d); /* PTOAS's isPTOFloat8E4M3LikeType: f8E4M3, f8E4M3FN, ...FNUZ, ...B11FNUZ */
+bool dtype_is_fp8(DType d);      /* PTOAS's isPTOFloat8Type: the E4M3-like ones, f8E5M2, f8E5M2FNUZ */
 DType dtype_lookup(const char *s, size_t n); /* DT_NONE if unknown */
+/* Why S, an integer type's spelling, names no type ("invalid integer width", ...), or NULL. */
+const char *dtype_lookup_problem(const char *s, size_t n);
 
 /* ---- enums of tile types and attributes ------------------------------------- */
 typedef enum { LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS, LOC_SCALING, LOC_COUNT } Loc;

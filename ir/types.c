@@ -6,28 +6,120 @@
 
 static const struct {
     const char *name;
-    uint8_t size, tile;
+    uint8_t bits, kind;
 } dtypes[DT_COUNT] = {
-    [DT_NONE] = {"<none>", 0, 0},
-#define X(id, s, b, t) [DT_##id] = {s, b, t},
+    [DT_NONE] = {"<none>", 0, DK_NONE},
+#define X(id, s, b, k) [DT_##id] = {s, b, k},
     DTYPE_LIST(X)
 #undef X
 };
 
-const char *dtype_name(DType d) { return dtypes[d].name; }
-unsigned dtype_size(DType d) { return dtypes[d].size; }
-bool dtype_is_tile(DType d) { return dtypes[d].tile; }
+/* The integer types outside the table (i3, si1, ui24, ...), as a run meets them: a
+ * process-wide, append-only list (ptoas is single-threaded), so that a DType stays a small
+ * number that every module and the printer agree on. */
+#define DYN_MAX 256
+static struct {
+    char name[12]; /* "ui16777215" */
+    uint32_t bits;
+    uint8_t kind;
+} dyn[DYN_MAX];
+static int ndyn;
+
+static bool dyn_ok(DType d) { return d >= DT_COUNT && (int)d < DT_COUNT + ndyn; }
+
+const char *dtype_name(DType d)
+{
+    if (dyn_ok(d))
+        return dyn[d - DT_COUNT].name;
+    return (unsigned)d < DT_COUNT ? dtypes[d].name : "<none>";
+}
+
+unsigned dtype_bits(DType d)
+{
+    if (dyn_ok(d))
+        return dyn[d - DT_COUNT].bits;
+    return (unsigned)d < DT_COUNT ? dtypes[d].bits : 0;
+}
+
+unsigned dtype_size(DType d) { return dtype_bits(d) / 8; }
+
+DTypeKind dtype_kind(DType d)
+{
+    if (dyn_ok(d))
+        return (DTypeKind)dyn[d - DT_COUNT].kind;
+    return (unsigned)d < DT_COUNT ? (DTypeKind)dtypes[d].kind : DK_NONE;
+}
 
 bool dtype_is_float(DType d)
 {
-    switch (d) {
-    case DT_F16: case DT_BF16: case DT_F32: case DT_F64:
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F4E2M1X2:
-    case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E1M2X2: case DT_BF16X2:
-        return true;
-    default:
+    DTypeKind k = dtype_kind(d);
+    return k == DK_FLOAT || k == DK_PTO;
+}
+
+unsigned dtype_int_width(DType d)
+{
+    DTypeKind k = dtype_kind(d);
+    if (k == DK_INDEX)
+        return 64; /* MLIR's internal storage width of index */
+    return dtype_is_int(d) ? dtype_bits(d) : 0;
+}
+
+bool dtype_is_int(DType d)
+{
+    DTypeKind k = dtype_kind(d);
+    return k == DK_INT || k == DK_SINT || k == DK_UINT;
+}
+
+bool dtype_is_f8e4m3_like(DType d)
+{
+    return d == DT_F8E4M3 || d == DT_F8E4M3FN || d == DT_F8E4M3FNUZ || d == DT_F8E4M3B11FNUZ;
+}
+
+bool dtype_is_fp8(DType d) { return dtype_is_f8e4m3_like(d) || d == DT_F8E5M2 || d == DT_F8E5M2FNUZ; }
+
+/* MLIR's integer-type token: [su]?i[0-9]+. Sets the kind and the width (false in *ok when
+ * it does not fit 32 bits, as MLIR's getAsInteger fails there). */
+static bool int_spelling(const char *s, size_t n, DTypeKind *kind, uint64_t *width, bool *ok)
+{
+    size_t i = 0;
+    *kind = DK_INT;
+    if (n >= 2 && (s[0] == 's' || s[0] == 'u') && s[1] == 'i') {
+        *kind = s[0] == 's' ? DK_SINT : DK_UINT;
+        i = 2;
+    } else if (n >= 1 && s[0] == 'i') {
+        i = 1;
+    } else {
         return false;
     }
+    if (i == n)
+        return false;
+    uint64_t w = 0;
+    *ok = true;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        w = w * 10 + (uint64_t)(s[i] - '0');
+        if (w > UINT32_MAX)
+            *ok = false, w = UINT32_MAX + (uint64_t)1;
+    }
+    *width = w;
+    return true;
+}
+
+const char *dtype_lookup_problem(const char *s, size_t n)
+{
+    DTypeKind k;
+    uint64_t w;
+    bool ok;
+    if (!int_spelling(s, n, &k, &w, &ok))
+        return NULL;
+    if (!ok)
+        return "invalid integer width";
+    if (w > DTYPE_INT_MAX_WIDTH)
+        return "integer bitwidth is limited to 16777215 bits";
+    if (ndyn == DYN_MAX && dtype_lookup(s, n) == DT_NONE)
+        return "too many distinct integer widths in one run (ptoas takes 256 besides the named ones)";
+    return NULL;
 }
 
 DType dtype_lookup(const char *s, size_t n)
@@ -35,7 +127,26 @@ DType dtype_lookup(const char *s, size_t n)
     for (int d = 1; d < DT_COUNT; d++)
         if (name_eq(s, n, dtypes[d].name))
             return (DType)d;
-    return DT_NONE;
+    DTypeKind k;
+    uint64_t w;
+    bool ok;
+    if (!int_spelling(s, n, &k, &w, &ok) || !ok || w > DTYPE_INT_MAX_WIDTH)
+        return DT_NONE;
+    /* the canonical spelling: "i08" is i8 */
+    char name[sizeof dyn[0].name];
+    snprintf(name, sizeof name, "%s%u", k == DK_SINT ? "si" : k == DK_UINT ? "ui" : "i", (unsigned)w);
+    for (int d = 1; d < DT_COUNT; d++)
+        if (strcmp(name, dtypes[d].name) == 0)
+            return (DType)d;
+    for (int i = 0; i < ndyn; i++)
+        if (strcmp(name, dyn[i].name) == 0)
+            return (DType)(DT_COUNT + i);
+    if (ndyn == DYN_MAX)
+        return DT_NONE;
+    memcpy(dyn[ndyn].name, name, sizeof name);
+    dyn[ndyn].bits = (uint32_t)w;
+    dyn[ndyn].kind = (uint8_t)k;
+    return (DType)(DT_COUNT + ndyn++);
 }
 
 /* ---- enums ------------------------------------------------------------------ */

@@ -506,7 +506,7 @@ void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
                 kb--;
             size_t n = p - 1 - kb;
             if (n == 5 && memcmp(t + kb, "dtype", 5) == 0) {
-#define X(id, s, bytes, tile) if (tile) add_item(out, s, sizeof s - 1, NULL, CK_ENUM_MEMBER);
+#define X(id, s, bits, kind) add_item(out, s, sizeof s - 1, NULL, CK_ENUM_MEMBER);
                 DTYPE_LIST(X)
 #undef X
             } else if (n == 7 && memcmp(t + kb, "fractal", 7) == 0) {

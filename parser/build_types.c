@@ -47,16 +47,11 @@ bool pb_parse_int(Str s, int64_t *out)
     return true;
 }
 
+/* An integer type's width (index: 64), 0 for the others and i0 (no value to check) */
 static int int_width(DType d)
 {
-    switch (d) {
-    case DT_I1: return 1;
-    case DT_I8: case DT_UI8: case DT_SI8: return 8;
-    case DT_I16: case DT_UI16: case DT_SI16: return 16;
-    case DT_I32: case DT_UI32: case DT_SI32: return 32;
-    case DT_I64: case DT_UI64: case DT_SI64: case DT_INDEX: return 64;
-    default: return 0;
-    }
+    unsigned w = dtype_int_width(d);
+    return w > 64 ? 64 : (int)w;
 }
 
 static int float_bits(DType d)
@@ -290,11 +285,38 @@ const Type *pb_scalar_type(Parser *p, Span s)
     Str t = pb_text(p, s);
     DType d = dtype_lookup(t.p, t.len);
     if (d == DT_NONE) {
-        ERR(s, "unknown type '%.*s'", (int)t.len, t.p);
+        const char *why = dtype_lookup_problem(t.p, t.len);
+        if (why)
+            ERR(s, "%s", why);
+        else
+            ERR(s, "unknown type '%.*s'", (int)t.len, t.p);
         return NULL;
     }
     return type_scalar(&p->m->types, d);
 }
+
+/* Reports the element type at S, which names none ptoas takes: MLIR's message for a bad
+ * integer width, "unknown type" for the builtin types ptoas does not take (complex, vector,
+ * ...) and the dialects' types, and MLIR's "expected non-function type" for other words. */
+void pb_elem_type_error(Parser *p, Span s)
+{
+    Str t = pb_text(p, s);
+    const char *why = dtype_lookup_problem(t.p, t.len);
+    static const char *const builtin[] = {"complex", "vector", "tuple", "none", "memref", "tensor"};
+    bool known = t.len && t.p[0] == '!';
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        known |= name_eq(t.p, t.len, builtin[i]);
+    if (why)
+        ERR(s, "%s", why);
+    else if (known)
+        ERR(s, "unknown type '%.*s'", (int)t.len, t.p);
+    else
+        ERR(s, "expected non-function type, but got '%.*s'", (int)t.len, t.p);
+}
+
+/* A tile's byte size must fit 64 bits: the divisor for that bound (at least 8, so that
+ * the checks need not depend on the element type when it failed to parse). */
+static uint64_t size_bound(DType d) { return dtype_size(d) > 8 ? dtype_size(d) : 8; }
 
 /* Splits "32x64xf32" / "?x?xf32" / "32x32x!pto.f4E2M1x2" into dims and the
  * element type; dims get their own spans for messages. */
@@ -345,7 +367,7 @@ static bool split_shaped(Parser *p, Span s, Shaped *out, bool allow_dynamic)
     out->dtype_span = pb_sub_span(s, i, t.len - i);
     out->dtype = dtype_lookup(t.p + i, t.len - i);
     if (out->dtype == DT_NONE) {
-        ERR(out->dtype_span, "unknown element type '%.*s'", (int)(t.len - i), t.p + i);
+        pb_elem_type_error(p, out->dtype_span);
         return false;
     }
     return true;
@@ -441,15 +463,8 @@ static bool tile_dtype(Parser *p, const TypeItem *it, DType *out)
 {
     Str v = pb_text(p, it->val);
     DType d = (it->tok == T_IDENT || it->tok == T_BANG) ? dtype_lookup(v.p, v.len) : DT_NONE;
-    if (!dtype_is_tile(d)) {
-        char list[512];
-        size_t used = 0;
-        list[0] = 0;
-        for (int i = 1; i < DT_COUNT && used < sizeof list; i++)
-            if (dtype_is_tile((DType)i))
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
-                                         dtype_name((DType)i));
-        ERR(it->val, "unknown dtype: %.*s, expected one of %s", (int)v.len, v.p, list);
+    if (d == DT_NONE) {
+        pb_elem_type_error(p, it->val);
         return false;
     }
     *out = d;
@@ -486,11 +501,6 @@ static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
             ERR(items[1].val, "expected 'ROWSxCOLSxDTYPE' in tile type");
             return NULL;
         }
-        if (!dtype_is_tile(sh.dtype)) {
-            TypeItem fake = {{0, 0}, sh.dtype_span, T_IDENT};
-            tile_dtype(p, &fake, &b.dtype);
-            return NULL;
-        }
         b.rows = sh.dims[0];
         b.cols = sh.dims[1];
         b.dtype = sh.dtype;
@@ -498,7 +508,7 @@ static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
         b.vcol = b.cols;
         seen[K_LOC] = seen[K_DTYPE] = seen[K_ROWS] = seen[K_COLS] = true;
         /* the shape's byte size must fit 64 bits */
-        if (b.rows && (uint64_t)b.cols > UINT64_MAX / (uint64_t)b.rows / 8) {
+        if (b.rows && (uint64_t)b.cols > UINT64_MAX / (uint64_t)b.rows / size_bound(b.dtype)) {
             ERR(sh.dim_spans[1], "integer value out of range");
             return NULL;
         }
@@ -581,7 +591,7 @@ static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
                 ok = false;
             }
         if (ok && b.rows && (uint64_t)(b.cols < 0 ? -b.cols : b.cols) >
-                                UINT64_MAX / (uint64_t)(b.rows < 0 ? -b.rows : b.rows) / 8) {
+                                UINT64_MAX / (uint64_t)(b.rows < 0 ? -b.rows : b.rows) / size_bound(b.dtype)) {
             ERR(whole, "integer value out of range");
             ok = false;
         }
@@ -620,7 +630,10 @@ const Type *pb_param_type(Parser *p, Span name, Span whole)
                 return NULL;
             }
         }
-        if (d == DT_NONE || d == DT_INDEX || d == DT_I1)
+        if (d == DT_NONE && n >= 1 && n <= 2 && it[0].key.end == it[0].key.begin &&
+            (it[0].tok == T_IDENT || it[0].tok == T_BANG))
+            pb_elem_type_error(p, it[0].val);
+        else if (d == DT_NONE)
             ERR(whole, "expected '!pto.ptr<DTYPE>' or '!pto.ptr<DTYPE, SPACE>'");
         else
             r = type_ptr(&p->m->types, d, space);

@@ -157,6 +157,7 @@ void pb_op_reset(Parser *p);
 
 /* Values of types and attributes. */
 const Type *pb_scalar_type(Parser *p, Span s);
+void pb_elem_type_error(Parser *p, Span s); /* an element type ptoas does not take, at s */
 const Type *pb_param_type(Parser *p, Span name, Span whole); /* !x.y<items> from the titem stack */
 AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan);
 AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s);

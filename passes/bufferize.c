@@ -62,6 +62,9 @@ static TileBody plain_body(DType dt, int64_t rows, int64_t cols, int64_t vrow, i
 }
 
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+/* An element's byte size as a divisor: the ops that size a tmp by it take only types that
+ * have one (their verifiers), so the 1 only keeps a division defined */
+static int64_t esize(DType d) { return dtype_size(d) ? dtype_size(d) : 1; }
 
 /* The body of a scratch tile for role `role` of op (docs/memory.md section 2 and
  * docs/language.md 5.1). */
@@ -93,7 +96,7 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, Ro
     if (axis0)
         return plain_body(src->dtype, vr, src->cols > vc ? src->cols : vc, vr, vc);
     if (vr != 1)
-        return plain_body(src->dtype, 1, round_up(vr * vc, 32 / dtype_size(src->dtype)), 1, vr * vc);
+        return plain_body(src->dtype, 1, round_up(vr * vc, 32 / esize(src->dtype)), 1, vr * vc);
     int64_t cols = src->dtype == DT_F32 ? round_up(2 * vc, 64) : round_up(vc, 128);
     return plain_body(src->dtype, 1, cols, 1, vc);
 }
@@ -122,7 +125,7 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
         if (a5) {
             if (level3)
                 return 0;
-            int64_t n = 32 / dtype_size(src->dtype);
+            int64_t n = 32 / esize(src->dtype);
             *t = plain_body(src->dtype, 1, n, 1, n);
             return 1;
         }
@@ -162,7 +165,7 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
         const TileBody *x = m0 ? s1 : m1 ? s0 : NULL;
         if (!x || x->blayout != BL_COL_MAJOR || (x->vcol != DIM_DYNAMIC && x->vcol != 1))
             return 0;
-        int64_t n = 8192 / dtype_size(dst->dtype);
+        int64_t n = 8192 / esize(dst->dtype);
         *t = plain_body(dst->dtype, 1, n, 1, n);
         return 1;
     }

@@ -338,6 +338,13 @@ static void collect(T *t)
                                                 "--pto-level=level3");
                 t->errors = true;
                 t->e[e].dropped = true;
+            } else if (t->opt->level != OPT_LEVEL3 && dtype_size(f->values[v].type->tile.dtype) == 0) {
+                /* PTOAS's planner sizes a buffer by its element's storage bytes (i1, index
+                 * and the sub-byte floats have none; alloc_tile's verifier catches the rest) */
+                diag_error(t->d, op->name_span, "requires a static local buffer shape and known element byte "
+                                                "size for memory planning");
+                t->errors = true;
+                t->e[e].dropped = true;
             } else if (t->opt->level == OPT_LEVEL3) {
                 if (op->synthetic) /* made by bufferize for a Level 1 value or a scratch tile */
                     t->e[e].implicit = true; /* the error goes to its first use */

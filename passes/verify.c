@@ -103,6 +103,16 @@ static bool check_tile_type(DiagEngine *d, const Type *t, Span at, DeclKind kind
         diag_error(d, at, "tile_buf valid_col (%lld) exceeds col (%lld)", (long long)b->vcol, (long long)b->cols);
         return false;
     }
+    /* PTOAS sizes a tile by its element's storage bytes: i1, index and the sub-byte floats
+     * have none, and a box of fractal 512 holds 32 bytes of whole elements */
+    if (kind == DECL_ALLOC && size == 0) {
+        diag_error(d, at, "%selement type to have a byte size", pre);
+        return false;
+    }
+    if (kind == DECL_ALLOC && b->slayout != SL_NONE_BOX && b->fractal == 512 && 32 % size) {
+        diag_error(d, at, "%selement byte size to divide 32 for boxed fractal-512 tile layout", pre);
+        return false;
+    }
     if (b->slayout == SL_NONE_BOX) {
         bool rowm = b->blayout == BL_ROW_MAJOR;
         int64_t bytes = (rowm ? b->cols : b->rows) * (int64_t)size;
@@ -581,9 +591,8 @@ static bool verify_tquant_mx(V *v)
 bool low_precision_dtype(DType d)
 {
     switch (d) {
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2:
-    case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
-    default: return false;
+    case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
+    default: return dtype_is_fp8(d);
     }
 }
 
@@ -946,6 +955,9 @@ static bool verify_tload(V *v)
     } else {
         if (storage_bytes(s) != storage_bytes(d))
             return fail(v, 0, "expects src and dst element types to have the same element size");
+        unsigned db = storage_bytes(d); /* i1, index, i3, ui24, f80 ... fail here */
+        if (db != 1 && db != 2 && db != 4 && db != 8)
+            return fail(v, 1, "expects A5 tload dst element size to be 1, 2, 4, or 8 bytes");
         if (!plain_transfer(s) && !low_precision_dtype(s))
             return fail(v, 0, "expects A5 tload src element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
         if (!plain_transfer(d) && !low_precision_dtype(d))
@@ -964,8 +976,7 @@ static bool a5_prequant_dst(DType s, DType d)
 {
     if (int_bits(s, 4))
         return int_bits(d, 1) || d == DT_F16 || d == DT_BF16;
-    return int_bits(d, 1) || d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_HIF8 || d == DT_F8E4M3FN ||
-           d == DT_F8E4M3;
+    return int_bits(d, 1) || d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_HIF8 || dtype_is_f8e4m3_like(d);
 }
 
 /* pto.tstore: PTOAS's TStoreOp rules, in its order, per arch (the fp and preQuantScalar

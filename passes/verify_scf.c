@@ -72,7 +72,7 @@ static bool verify_for(S *s)
     const Op *sdef = s->f->values[op->opnds[2]].def_op;
     if (sdef && sdef->kind == OP_CONSTANT && sdef->constant && sdef->constant->kind == AV_INT) {
         /* the constant as a signed value of the step's width (`255 : i8` is -1) */
-        unsigned bits = vty(s, op->opnds[2])->dtype == DT_I1 ? 1 : 8 * dtype_size(vty(s, op->opnds[2])->dtype);
+        unsigned bits = dtype_int_width(vty(s, op->opnds[2])->dtype);
         uint64_t u = (uint64_t)sdef->constant->u.i;
         int64_t step = bits >= 64 ? (int64_t)u
                      : (int64_t)((u & ((UINT64_C(1) << bits) - 1)) ^ (UINT64_C(1) << (bits - 1))) -

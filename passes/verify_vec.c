@@ -25,33 +25,21 @@ static unsigned elem_bit(DType d)
     }
 }
 
-static bool is_int(DType d) { return (elem_bit(d) & (E_I8 | E_I16 | E_I32)) || d == DT_I64 || d == DT_UI64 || d == DT_SI64 || d == DT_I1; }
-static bool is_signless(DType d)
-{
-    return d == DT_I1 || d == DT_I8 || d == DT_I16 || d == DT_I32 || d == DT_I64;
-}
+/* MLIR's IntegerType (any width and signedness; not index) */
+static bool is_int(DType d) { return dtype_is_int(d); }
+static bool is_signless(DType d) { return dtype_kind(d) == DK_INT; }
 /* MLIR's FloatType: the builtin floats; PTOAS's own !pto.* element types are not floats */
-static bool is_float(DType d)
-{
-    switch (d) {
-    case DT_F16: case DT_BF16: case DT_F32: case DT_F64:
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F8E4M3:
-        return true;
-    default:
-        return false;
-    }
-}
+static bool is_float(DType d) { return dtype_kind(d) == DK_FLOAT; }
 
-/* PTOAS's low-precision types: fp8, hif8, !pto.f8E8M0, packed fp4, hif8x2, bf16x2. The
- * builtin f8E8M0FNU is not among them (PTOAS's test names its own E8M0 type only): the
- * vector ops reject it by their element type lists, and tcvt takes it with any pair that
- * has no low-precision side. */
+/* PTOAS's low-precision types: fp8 (isPTOFloat8Type), hif8, !pto.f8E8M0, packed fp4,
+ * hif8x2, bf16x2. The builtin f8E8M0FNU is not among them (PTOAS's test names its own E8M0
+ * type only): the vector ops reject it by their element type lists, and tcvt takes it with
+ * any pair that has no low-precision side. */
 static bool low_precision(DType d)
 {
     switch (d) {
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F4E2M1X2: case DT_F8E4M3:
-    case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
-    default: return false;
+    case DT_F4E2M1X2: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
+    default: return dtype_is_fp8(d);
     }
 }
 
@@ -644,7 +632,7 @@ static bool verify_col_expand(V *v, const VecOp *o)
 }
 
 /* ---- tcvt and tci ------------------------------------------------------------------------ */
-static bool fp8(DType d) { return d == DT_F8E4M3FN || d == DT_F8E5M2 || d == DT_F8E4M3; }
+static bool fp8(DType d) { return dtype_is_fp8(d); }
 static bool fp4(DType d) { return d == DT_F4E2M1X2 || d == DT_F4E1M2X2; }
 
 /* PTO-ISA's A5 low-precision conversions (PTOAS isA5LowPrecisionTCvtPair) */

@@ -16,6 +16,7 @@ import sys
 SECTIONS = [
     ("tile-type.pto", "1. Tile types (at the declaration, no op prefix; unknown values in the parser)"),
     ("alloc-tile.pto", "1/6. alloc_tile valid sizes, addresses, tassign"),
+    ("element-types.pto", "1/6. Element types without runtime arithmetic: alloc_tile's byte rules, the ops' type rules"),
     ("tquant-int8.pto", "2. pto.tquant, INT8"),
     ("quant-type-required.pto", "2/3. quant_type and the Level 2 operand counts of pto.tquant"),
     ("tquant-mx.pto", "3. pto.tquant / pto.tquant.mx, MX (A5)"),
