@@ -22,7 +22,7 @@ syn sync minlines=50
 let s:nb = '\%([A-Za-z0-9_$.%@!#^-]\)\@1<!'
 let s:id = '[A-Za-z_][A-Za-z0-9_$.]*'
 let s:end = '\%([A-Za-z0-9_$.]\)\@!'
-let s:dtypes = '\%(i1\|i8\|i16\|i32\|i64\|ui8\|ui16\|ui32\|ui64\|si8\|si16\|si32\|si64\|f16\|bf16\|f32\|f64\|f8E4M3FN\|f8E4M3\|f8E5M2\|f8E8M0FNU\|index\)'
+let s:dtypes = '\%(i1\|i8\|i16\|i32\|i64\|ui8\|ui16\|ui32\|ui64\|si8\|si16\|si32\|si64\|f16\|bf16\|f32\|f64\|f8E4M3FN\|f8E4M3\|f8E5M2\|f8E8M0FNU\|index\|tf32\|f80\|f128\|f8E5M2FNUZ\|f8E4M3FNUZ\|f8E4M3B11FNUZ\|f8E3M4\|f6E2M3FN\|f6E3M2FN\|f4E2M1FN\)'
 
 " Comments: '//' to the line end; '#' followed by a blank or the line end.
 syn keyword ptoTodo contained TODO FIXME XXX NOTE
