@@ -86,25 +86,17 @@ int arith_int_width(const Type *t)
 {
     if (!t || t->kind != TY_SCALAR)
         return 0;
-    switch (t->dtype) {
-    case DT_I1: return 1;
-    case DT_I8: return 8;
-    case DT_I16: return 16;
-    case DT_I32: return 32;
-    case DT_I64: case DT_INDEX: return 64;
-    default: return 0;
-    }
+    if (t->dtype == DT_INDEX)
+        return 64;
+    /* a signless integer of any width up to 64 (wider ones and i0 are not taken) */
+    unsigned w = dtype_kind(t->dtype) == DK_INT ? dtype_bits(t->dtype) : 0;
+    return w <= 64 ? (int)w : 0;
 }
 
 int arith_float_width(const Type *t)
 {
     if (!t || t->kind != TY_SCALAR)
         return 0;
-    switch (t->dtype) {
-    case DT_F16: case DT_BF16: return 16;
-    case DT_F32: return 32;
-    case DT_F64: return 64;
-    case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F8E4M3: return 8;
-    default: return 0;
-    }
+    /* MLIR's FloatType: the builtin floats (tf32 19 bits, f80, f128, the fp8s, ...) */
+    return dtype_kind(t->dtype) == DK_FLOAT ? (int)dtype_bits(t->dtype) : 0;
 }

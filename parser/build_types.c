@@ -61,7 +61,7 @@ static int float_bits(DType d)
     case DT_F32: return 32;
     case DT_F64: return 64;
     case DT_F8E4M3FN: case DT_F8E5M2: case DT_F8E8M0FNU: case DT_F8E4M3: case DT_F8E8M0: case DT_HIF8: return 8;
-    default: return 0;
+    default: return dtype_kind(d) == DK_FLOAT ? (int)dtype_bits(d) : 0; /* tf32 19, f80 80, ... */
     }
 }
 
