@@ -1110,6 +1110,10 @@ static void emit_view(Emit *e, const Op *op, bool subview)
     ValueId r = op->res[0];
     const Value *rv = val(e, r);
     const TileBody *t = &rv->type->tile;
+    /* a treshape may name a new element type (i8 bytes as i1 or i64): reported here, as an
+     * alloc_tile's; a subview keeps its source's, reported where that is declared */
+    if (!subview)
+        runtime_dtype(e, op->name_span, t->dtype, "tiles of"); /* reported; uses go on */
     const char *sx;
     int pb = view_source(e, op, op->opnds[0], &sx);
     if (pb < 0)

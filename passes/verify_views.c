@@ -58,6 +58,21 @@ static bool check_index_operands(VV *v, uint32_t first, uint32_t n)
 
 static bool boxed(const TileBody *b) { return b->slayout != SL_NONE_BOX; }
 
+/* The element bytes PTOAS's treshape counts (its own helper, not the storage size): f16,
+ * bf16, f32 and f64 among the floats, an integer at least one byte (i1 and i3 count 1); 0
+ * for the other floats (f8E8M0FNU, tf32, f80, ...), i0 and index, which it cannot size. */
+static int64_t reshape_bytes(DType d)
+{
+    switch (d) {
+    case DT_F16: case DT_BF16: return 2;
+    case DT_F32: return 4;
+    case DT_F64: return 8;
+    default: break;
+    }
+    unsigned bits = dtype_is_int(d) ? dtype_bits(d) : 0;
+    return bits == 0 ? 0 : bits < 8 ? 1 : (int64_t)(bits / 8);
+}
+
 static bool verify_treshape(VV *v, const Type *src, const Type *res)
 {
     if (!type_is_tile(src) || !type_is_tile(res))
@@ -70,9 +85,12 @@ static bool verify_treshape(VV *v, const Type *src, const Type *res)
         return vfail(v, "dst: dtype %s is not supported by this op yet", dtype_name(r->dtype));
     if (s->loc != r->loc)
         return vfail(v, "expects src and dst to use the same loc");
+    int64_t sb = reshape_bytes(s->dtype), rb = reshape_bytes(r->dtype);
+    if (!sb || !rb)
+        return vfail(v, "failed to get element byte width for src/dst");
     if (s->rows < 0 || s->cols < 0 || r->rows < 0 || r->cols < 0)
         return vfail(v, "expects static shapes for treshape");
-    if ((int64_t)dtype_size(s->dtype) * s->rows * s->cols != (int64_t)dtype_size(r->dtype) * r->rows * r->cols)
+    if (sb * s->rows * s->cols != rb * r->rows * r->cols)
         return vfail(v, "expects src and dst to have the same total byte size");
     if (boxed(s) != boxed(r))
         return vfail(v, "cannot reshape between boxed and non-boxed tile layouts");
