@@ -904,6 +904,21 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         *nargs = 4;
         return true;
     }
+    case OC_LOAD: {
+        /* PTOAS's padding clauses (its EmitC lowering drops them too); the runtime does not
+         * pad, so none but init_out_buffer = false may be there */
+        int n;
+        const TailClause *c = op_tail_clauses(op->kind, &n);
+        for (int k = 0; k < n; k++) {
+            const Attr *a = c[k].role == ROLE_COUNT ? ir_attr_find(op->attrs, op->nattrs, c[k].word) : NULL;
+            bool set = c[k].role != ROLE_COUNT ? role(op, c[k].role) != NO_VALUE
+                       : a && !(a->val->kind == AV_BOOL && !a->val->u.b);
+            if (set)
+                return fail(e, op->name_span, "codegen does not support 'pto.tload' with '%s' (the runtime does not pad)",
+                            c[k].word);
+        }
+        return true;
+    }
     case OC_QUANT: {
         /* The verifier takes either signedness for dst, as PTOAS does; the
          * runtime (like pto-isa's simulator) computes INT8_SYM into a signed

@@ -23,6 +23,7 @@ typedef struct RoleSpec {
 #define SCR(r) {ROLE_##r, ROLE_OUT | ROLE_SCRATCH},
 #define SCR_OPT(r) {ROLE_##r, ROLE_OUT | ROLE_SCRATCH | ROLE_OPT},
 #define IN_SCR_OPT(r) {ROLE_##r, ROLE_SCRATCH | ROLE_OPT},
+#define IN_KW(r) {ROLE_##r, ROLE_NUM | ROLE_OPT | ROLE_KW},
 
 static const struct {
     const char *name, *alias;
@@ -58,6 +59,7 @@ static const uint8_t op_nroles[OP_COUNT] = {
 #undef SCR
 #undef SCR_OPT
 #undef IN_SCR_OPT
+#undef IN_KW
 
 static const char *const role_names[ROLE_COUNT] = {
 #define X(id, s) [ROLE_##id] = s,
@@ -73,6 +75,34 @@ RoleId role_lookup(const char *s, size_t n)
         if (name_eq(s, n, role_names[r]))
             return (RoleId)r;
     return ROLE_COUNT;
+}
+
+/* pto.tload's clauses after outs (PTOAS's TLoadOp assembly format, in its order) */
+static const TailClause tload_tail[] = {
+    {"pad_mode", ROLE_COUNT},
+    {"pad_value", ROLE_PAD_VALUE},
+    {"left_padding_num", ROLE_LEFT_PADDING_NUM},
+    {"init_out_buffer", ROLE_COUNT},
+    {"right_padding_num", ROLE_RIGHT_PADDING_NUM},
+    {"init_condition", ROLE_INIT_CONDITION},
+};
+
+const TailClause *op_tail_clauses(OpKind k, int *n)
+{
+    if (k == OP_TLOAD) {
+        *n = (int)(sizeof tload_tail / sizeof tload_tail[0]);
+        return tload_tail;
+    }
+    *n = 0;
+    return NULL;
+}
+
+bool tail_clause_word(const char *s, size_t n)
+{
+    for (size_t i = 0; i < sizeof tload_tail / sizeof tload_tail[0]; i++)
+        if (name_eq(s, n, tload_tail[i].word))
+            return true;
+    return false;
 }
 
 static OpInfo infos[OP_COUNT];

@@ -120,7 +120,7 @@ typedef enum { SL_NONE_BOX, SL_ROW_MAJOR, SL_COL_MAJOR } SLayout;
 typedef enum {
     EK_LOC, EK_BLAYOUT, EK_SLAYOUT,
     EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE, EK_ACC_PHASE,
-    EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT, EK_ROUND_MODE, EK_SAT_MODE,
+    EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT, EK_ROUND_MODE, EK_SAT_MODE, EK_PAD_MODE,
     EK_COUNT
 } EnumKind;
 
@@ -131,6 +131,8 @@ typedef enum { SM_ND, SM_NZ } StoreMode;
 /* tcvt's rmode (PTOAS's RoundMode, in its order) and sat_mode */
 typedef enum { RM_NONE, RM_RINT, RM_ROUND, RM_FLOOR, RM_CEIL, RM_TRUNC, RM_ODD, RM_CAST_RINT } RoundMode;
 typedef enum { SAT_ON, SAT_OFF } SatMode;
+/* tload's pad_mode (PTOAS's PadMode, #pto.padmode<...>) */
+typedef enum { PM_NULL, PM_FIRST_ELEM, PM_VALUE } PadMode;
 
 typedef struct EnumInfo {
     const char *kind;            /* "loc", "quant_type", "kernel_kind", ... */
@@ -313,7 +315,8 @@ enum {
     X(INIT_ARGS, "initArgs") X(CONDITION, "condition") X(RESULTS, "results")                      \
     X(SRC0, "src0") X(SRC1, "src1") X(SCALAR, "scalar") X(S, "S") \
     X(OPERAND, "operand") X(TRUE_VALUE, "true_value") X(FALSE_VALUE, "false_value") X(IN, "in")     \
-    X(VALUE, "value")
+    X(VALUE, "value") X(PAD_VALUE, "pad_value") X(LEFT_PADDING_NUM, "left_padding_num")                \
+    X(RIGHT_PADDING_NUM, "right_padding_num") X(INIT_CONDITION, "init_condition")
 
 typedef enum {
 #define X(id, s) ROLE_##id,
@@ -329,8 +332,11 @@ RoleId role_lookup(const char *s, size_t n);
 #define MAX_ROLES 8
 #define MAX_ARGS 12
 /* Role flags (per op and role). TEMP: the role's contents before and after the op
- * do not matter (tmp: scratch space, never a result, never read for its data). */
-enum { ROLE_OPT = 1, ROLE_VAR = 2, ROLE_SCRATCH = 4, ROLE_OUT = 8, ROLE_GM = 16, ROLE_NUM = 32, ROLE_TEMP = 64 };
+ * do not matter (tmp: scratch space, never a result, never read for its data).
+ * KW: an optional operand written `role = %v : T` after outs(...) in the custom form,
+ * never inside ins (pto.tload's padding operands); it has no Level 1 spelling. */
+enum { ROLE_OPT = 1, ROLE_VAR = 2, ROLE_SCRATCH = 4, ROLE_OUT = 8, ROLE_GM = 16, ROLE_NUM = 32, ROLE_TEMP = 64,
+       ROLE_KW = 128 };
 
 /* A runtime call argument (the args column): an operand, an attribute, a literal. */
 typedef struct OpArg {
@@ -354,6 +360,18 @@ typedef struct OpInfo {
 } OpInfo;
 
 const OpInfo *op_info(OpKind k);
+
+/* The clauses an op's custom form takes after outs(...) and its attribute dict, in the
+ * one order they may come (PTOAS's pto.tload): `word = %v : T` for an operand role,
+ * `word = value` for an attribute (role ROLE_COUNT). */
+typedef struct TailClause {
+    const char *word;
+    RoleId role;
+} TailClause;
+/* Op k's clauses, *n of them (NULL and 0 if it has none). */
+const TailClause *op_tail_clauses(OpKind k, int *n);
+/* Is s[0, n) the word of some op's clause (the lexer's keyword token)? */
+bool tail_clause_word(const char *s, size_t n);
 /* Looks up an op spelling (name or alias); OP_COUNT if unknown. */
 OpKind op_lookup(const char *s, size_t n);
 /* The index of role r in op k's roles; -1 if the op has none. */

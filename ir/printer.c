@@ -556,6 +556,68 @@ static void print_region_op(Printer *pr, const Op *op, int indent)
     put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
 }
 
+/* An attribute that the op's clause `word = ...` spells: pad_mode as a #pto.padmode
+ * (printed stripped, `<PadValue>`, as MLIR prints a dialect attribute in an op's format),
+ * init_out_buffer as a bool. Other kinds stay in the attribute dict. */
+static bool clause_attr(const TailClause *c, const Attr *a)
+{
+    if (c->role != ROLE_COUNT || !str_eq(a->key, c->word, strlen(c->word)))
+        return false;
+    if (strcmp(c->word, "pad_mode") == 0)
+        return a->val->kind == AV_ENUM && a->val->u.e.kind == EK_PAD_MODE;
+    return a->val->kind == AV_BOOL;
+}
+
+/* The attribute dict, then the op's clauses in their order (pto.tload's
+ * `pad_mode = <PadValue> pad_value = %v : f32 ...`). */
+static void put_clauses(Printer *pr, const Op *op)
+{
+    int nlist;
+    const TailClause *list = op_tail_clauses(op->kind, &nlist);
+    if (!nlist) {
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        return;
+    }
+    Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);
+    uint32_t nrest = 0;
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        bool lifted = false;
+        for (int k = 0; k < nlist; k++)
+            lifted |= clause_attr(&list[k], &op->attrs[i]);
+        if (!lifted)
+            rest[nrest++] = op->attrs[i];
+    }
+    put_attr_dict(pr, rest, nrest, NULL, true);
+    free(rest);
+    const OpInfo *in = op_info(op->kind);
+    StrBuf *b = &pr->b;
+    for (int k = 0; k < nlist; k++) {
+        const TailClause *c = &list[k];
+        if (c->role == ROLE_COUNT) {
+            for (uint32_t i = 0; i < op->nattrs; i++)
+                if (clause_attr(c, &op->attrs[i])) {
+                    const AttrValue *v = op->attrs[i].val;
+                    sb_printf(b, " %s = ", c->word);
+                    if (v->kind == AV_ENUM)
+                        sb_printf(b, "<%s>", enum_info[v->u.e.kind].names[v->u.e.value]);
+                    else
+                        print_attr_value(b, v);
+                }
+            continue;
+        }
+        uint32_t at = 0;
+        int r = op_role(op->kind, c->role);
+        for (int j = 0; j < r; j++)
+            at += op->seg[j];
+        if (r < 0 || !op->seg[r] || at >= op->nopnds || (in->flags[r] & ROLE_VAR))
+            continue;
+        sb_printf(b, " %s = ", c->word);
+        put_value(pr, op->opnds[at]);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds + at, 1);
+    }
+}
+
 static void print_custom(Printer *pr, const Op *op, int indent)
 {
     const OpInfo *in = op_info(op->kind);
@@ -578,9 +640,13 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 put_result_types(pr, op);
             }
         } else {
-            uint32_t nin = 0;
-            for (int r = 0; r < in->nins; r++)
-                nin += op->seg[r];
+            uint32_t nin = 0, nkw = 0; /* the ins operands; the clause operands after them */
+            for (int r = 0; r < in->nins; r++) {
+                if (in->flags[r] & ROLE_KW)
+                    nkw += op->seg[r];
+                else
+                    nin += op->seg[r];
+            }
             /* PTOAS's tcvt: `ins(%src {rmode = ...} : T)`; tcolsum only after its tmp */
             bool in_ins = (in->opflags & OF_ATTRS_IN_INS) && (op->kind != OP_TCOLSUM || nin > 1);
             sb_puts(b, " ins(");
@@ -602,14 +668,15 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             }
             }
             sb_puts(b, ") outs(");
-            put_values(pr, op->opnds + nin, op->nopnds - nin);
-            if (op->nopnds > nin) {
+            uint32_t nout = op->nopnds - nin - nkw;
+            put_values(pr, op->opnds + nin + nkw, nout);
+            if (nout) {
                 sb_puts(b, " : ");
-                put_value_types(pr, op->opnds + nin, op->nopnds - nin);
+                put_value_types(pr, op->opnds + nin + nkw, nout);
             }
             sb_putc(b, ')');
             if (!in_ins)
-                put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+                put_clauses(pr, op);
         }
         return;
     case SYN_ALLOC: {

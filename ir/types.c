@@ -162,6 +162,7 @@ static const char *const kk_names[] = {"vector", "cube"};
 static const char *const layout_names[] = {"nd", "dn", "nz", "mx_a_zz", "mx_b_nn"};
 static const char *const rmode_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT"};
 static const char *const sat_names[] = {"ON", "OFF"};
+static const char *const pad_mode_names[] = {"PadNull", "PadFirstElem", "PadValue"};
 
 #define ENUM(kind, dotted, arr) {kind, dotted, arr, (int)(sizeof arr / sizeof arr[0])}
 const EnumInfo enum_info[EK_COUNT] = {
@@ -178,6 +179,7 @@ const EnumInfo enum_info[EK_COUNT] = {
     [EK_LAYOUT] = ENUM("layout", true, layout_names),
     [EK_ROUND_MODE] = ENUM("round_mode", false, rmode_names),
     [EK_SAT_MODE] = ENUM("saturation_mode", false, sat_names),
+    [EK_PAD_MODE] = ENUM("padmode", true, pad_mode_names),
 };
 
 int enum_lookup(EnumKind k, const char *s, size_t n)

@@ -255,8 +255,12 @@ static void hover_op(OpKind k, StrBuf *md)
         if (from == to)
             continue;
         sb_puts(md, pass == 0 ? "\nins: " : "\nouts: ");
+        bool first = true;
         for (int r = from; r < to; r++) {
-            sb_printf(md, "%s`%s`", r > from ? ", " : "", in->role[r]);
+            if (in->flags[r] & ROLE_KW) /* listed with the clauses */
+                continue;
+            sb_printf(md, "%s`%s`", first ? "" : ", ", in->role[r]);
+            first = false;
             uint8_t f = in->flags[r];
             if (f & (ROLE_OPT | ROLE_VAR | ROLE_SCRATCH)) {
                 sb_puts(md, " (");
@@ -275,6 +279,10 @@ static void hover_op(OpKind k, StrBuf *md)
             }
         }
     }
+    int n;
+    const TailClause *c = op_tail_clauses(k, &n);
+    for (int i = 0; i < n; i++)
+        sb_printf(md, "%s`%s`", i ? ", " : "\nafter outs (optional, in this order): ", c[i].word);
     sb_putc(md, '\n');
 }
 
@@ -447,6 +455,43 @@ static bool in_tile_type(const Analysis *a, uint32_t off)
     return false;
 }
 
+/* The op whose outs(...) closes before offset at on the same line, if it takes clauses
+ * after outs (op_tail_clauses); OP_COUNT otherwise. */
+static OpKind clause_op_before(const Analysis *a, uint32_t at)
+{
+    const char *t = a->text;
+    uint32_t ls = at;
+    while (ls > 0 && t[ls - 1] != '\n')
+        ls--;
+    OpKind k = OP_COUNT;
+    for (uint32_t p = ls; p < at && k == OP_COUNT;) { /* the line's first dotted word */
+        uint32_t e = p;
+        while (e < at && (feat_ident_char(t[e]) || t[e] == '.'))
+            e++;
+        if (e > p && memchr(t + p, '.', e - p))
+            k = op_lookup(t + p, e - p);
+        if (e > p && k == OP_COUNT && !memchr(t + p, '.', e - p) && t[p] != '%')
+            break;
+        p = e > p ? e : p + 1;
+    }
+    int n;
+    if (k == OP_COUNT || !op_tail_clauses(k, &n))
+        return OP_COUNT;
+    const char *o = NULL;
+    for (uint32_t p = ls; p + 5 <= at; p++)
+        if (memcmp(t + p, "outs(", 5) == 0)
+            o = t + p;
+    if (!o)
+        return OP_COUNT;
+    int depth = 0;
+    bool closed = false;
+    for (const char *q = o + 4; q < t + at; q++) {
+        depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+        closed |= depth == 0;
+    }
+    return closed && depth == 0 ? k : OP_COUNT;
+}
+
 void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
 {
     const char *t = a->text;
@@ -533,6 +578,15 @@ void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
             sb_free(&kv);
         }
         add_enum_values(out, EK_LOC); /* the compact form starts with the space */
+        return;
+    }
+    /* after an op's closed outs(...) on its line: the op's clauses (pto.tload's padding) */
+    OpKind ck = clause_op_before(a, b);
+    if (ck != OP_COUNT) {
+        int n;
+        const TailClause *c = op_tail_clauses(ck, &n);
+        for (int i = 0; i < n; i++)
+            add_item(out, c[i].word, strlen(c[i].word), NULL, CK_KEYWORD);
         return;
     }
     /* op names (and their aliases), and the structural keywords */

@@ -76,6 +76,12 @@ void pb_push_titem(Parser *p, Span key, Span val, int tok)
     PUSH(p->titems, p->ntitems, p->titems_cap, t);
 }
 
+void pb_push_clause(Parser *p, Span word, int kind, AttrValue *v, Span value, Span inner)
+{
+    ClauseItem c = {word, value, inner, v, kind};
+    PUSH(p->clauses, p->nclauses, p->clauses_cap, c);
+}
+
 static void region_pop(Parser *p);
 
 void pb_op_reset(Parser *p)
@@ -85,6 +91,7 @@ void pb_op_reset(Parser *p)
         region_pop(p);
     p->nbargs = 0;
     p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->ntitems = p->nwords = 0;
+    p->nclauses = 0;
     p->open_type.end = p->open_type.begin;
     p->multi_result = false;
 }
@@ -479,6 +486,8 @@ static bool assign_group(Parser *p, Draft *d, int lo, int hi, uint32_t k, const 
     const OpInfo *in = op_info(d->kind);
     uint32_t req = 0, opt = 0, nvar = 0;
     for (int r = lo; r < hi; r++) {
+        if (in->flags[r] & ROLE_KW) /* written after outs (clauses), never in a group */
+            continue;
         if (in->flags[r] & ROLE_VAR)
             nvar++;
         else if (in->flags[r] & ROLE_OPT)
@@ -500,7 +509,9 @@ static bool assign_group(Parser *p, Draft *d, int lo, int hi, uint32_t k, const 
     uint32_t extra = k - req;
     uint32_t per_var = nvar ? extra / nvar : 0;
     for (int r = lo; r < hi; r++) {
-        if (in->flags[r] & ROLE_VAR) {
+        if (in->flags[r] & ROLE_KW) {
+            d->seg[r] = 0;
+        } else if (in->flags[r] & ROLE_VAR) {
             d->seg[r] = per_var;
         } else if (in->flags[r] & ROLE_OPT) {
             d->seg[r] = extra > 0 && !nvar;
@@ -834,9 +845,181 @@ static bool vec_syntax(Parser *p, const Draft *d, TypedUses ins, TypedUses outs,
     return true;
 }
 
-void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing, Span whole)
+/* The clauses written after outs (ir.h TailClause) and their operands. */
+typedef struct Clauses {
+    const ClauseItem *items;
+    uint32_t n, nuses;
+    const Span *uses;           /* the operand clauses' uses and types, in order */
+    const Type *const *tys;
+    /* by role: the operand a clause gives it */
+    Span use[MAX_ROLES];
+    const Type *ty[MAX_ROLES];
+    bool has[MAX_ROLES];
+} Clauses;
+
+/* Pops the last n clauses, and their operands off the use and type stacks (the buffers
+ * keep them: nothing is pushed until the op is built). */
+static void pop_clauses(Parser *p, uint32_t n, Clauses *c)
+{
+    memset(c, 0, sizeof *c);
+    if (n > p->nclauses) /* lost to error recovery (reported) */
+        n = (uint32_t)p->nclauses;
+    c->items = p->clauses + p->nclauses - n;
+    c->n = n;
+    for (uint32_t i = 0; i < n; i++)
+        c->nuses += c->items[i].kind == CL_OPERAND;
+    if (c->nuses > p->nuses || c->nuses > p->ntys)
+        c->nuses = 0;
+    c->uses = p->uses + p->nuses - c->nuses;
+    c->tys = p->tys + p->ntys - c->nuses;
+    p->nuses -= c->nuses;
+    p->ntys -= c->nuses;
+    p->nclauses -= n;
+}
+
+static bool attr_text_is_hash(const Parser *p, Span s) { return s.end > s.begin && p->src->text[s.begin] == '#'; }
+
+/* The clauses written after outs (ir.h TailClause), checked as PTOAS's generated parser
+ * reads them: each clause of the op's list at most once, in the list's order. A word
+ * out of place ends that parser's op: MLIR then reads it as the next op's name, an
+ * unknown one (its message adds " (tried 'func.WORD' as well)", which ptoas's
+ * unknown-op message leaves out everywhere). Attribute clauses become attributes of d;
+ * operand clauses fill ops->use/ty/has by role. False:
+ * reported. */
+static bool apply_clauses(Parser *p, Draft *d, Clauses *ops)
+{
+    const ClauseItem *cl = ops->items;
+    uint32_t nclauses = ops->n, nuses = ops->nuses;
+    const Span *uses = ops->uses;
+    const Type *const *tys = ops->tys;
+    int nlist;
+    const TailClause *list = op_tail_clauses(d->kind, &nlist);
+    int next = 0;
+    bool ok = true;
+    for (uint32_t i = 0, u = 0; i < nclauses; i++) {
+        const ClauseItem *c = &cl[i];
+        uint32_t at = c->kind == CL_OPERAND ? u++ : 0;
+        Str w = pb_text(p, c->word);
+        int k = next;
+        while (k < nlist && !str_eq(w, list[k].word, strlen(list[k].word)))
+            k++;
+        if (k == nlist) {
+            ERR(c->word, "custom op '%.*s' is unknown", (int)w.len, w.p);
+            return false;
+        }
+        next = k + 1;
+        RoleId role = list[k].role;
+        if (role != ROLE_COUNT) { /* an operand: parseOperand */
+            if (c->kind != CL_OPERAND) {
+                ERR(c->value, "expected SSA operand");
+                ok = false;
+                continue;
+            }
+            int r = op_role(d->kind, role);
+            if (r < 0 || at >= nuses)
+                continue;
+            ops->use[r] = uses[at];
+            ops->ty[r] = tys[at];
+            ops->has[r] = true;
+            continue;
+        }
+        AttrValue *v = c->val;
+        bool pad_mode = STR_EQ_LIT(w, "pad_mode");
+        if (pad_mode) { /* PadModeAttr: `<PadValue>`, or `#pto.padmode<PadValue>` */
+            if (c->kind == CL_STRIPPED) {
+                Str x = pb_text(p, c->inner);
+                int e = enum_lookup(EK_PAD_MODE, x.p, x.len);
+                if (e < 0) {
+                    pb_pad_mode_error(p, c->inner);
+                    ok = false;
+                    continue;
+                }
+                v = pb_new_aval(p, AV_ENUM, (Span){c->value.begin, c->inner.end + 1});
+                v->u.e.kind = EK_PAD_MODE;
+                v->u.e.value = e;
+            } else if (c->kind != CL_ATTR || (v && !(v->kind == AV_ENUM && v->u.e.kind == EK_PAD_MODE))) {
+                if (c->kind == CL_ATTR && attr_text_is_hash(p, c->value))
+                    ERR(c->value, "invalid kind of attribute specified");
+                else
+                    ERR(c->value, "expected '<'");
+                ok = false;
+                continue;
+            }
+        } else { /* init_out_buffer: a BoolAttr, which MLIR reads with type i1 (0 and 1 are bools) */
+            if (c->kind != CL_ATTR) {
+                ERR(c->value, "expected attribute value");
+                ok = false;
+                continue;
+            }
+            if (v && v->kind == AV_INT && v->type == DT_NONE) {
+                if (v->u.i != 0 && v->u.i != 1) {
+                    ERR(c->value, "integer constant out of range for attribute");
+                    ok = false;
+                    continue;
+                }
+                AttrValue *bv = pb_new_aval(p, AV_BOOL, v->span);
+                bv->u.b = v->u.i == 1;
+                v = bv;
+            } else if (v && v->kind != AV_BOOL) {
+                ERR(c->value, "invalid kind of attribute specified");
+                ok = false;
+                continue;
+            }
+        }
+        if (!v) { /* reported */
+            ok = false;
+            continue;
+        }
+        /* an entry of the same name in the attribute dict gives way to the clause */
+        for (uint32_t j = 0; j < d->nattrs; j++)
+            if (str_eq(d->attrs[j].key, w.p, w.len)) {
+                memmove(&d->attrs[j], &d->attrs[j + 1], (d->nattrs - j - 1) * sizeof *d->attrs);
+                d->nattrs--;
+                break;
+            }
+        Attr *na = arena_alloc(&p->m->arena, (d->nattrs + 1) * sizeof *na);
+        memcpy(na, d->attrs, d->nattrs * sizeof *na);
+        na[d->nattrs++] = (Attr){w, false, (Span){c->word.begin, c->value.end}, v};
+        d->attrs = na;
+    }
+    return ok;
+}
+
+/* Puts the clause operands into d, in role order among the others. */
+static void place_clause_operands(Parser *p, Draft *d, const Clauses *ops)
+{
+    const OpInfo *in = op_info(d->kind);
+    uint32_t n = d->n;
+    for (int r = 0; r < in->nroles; r++)
+        n += ops->has[r];
+    if (n == d->n)
+        return;
+    Span *u = arena_alloc(&p->m->arena, n * sizeof *u);
+    const Type **t = arena_alloc(&p->m->arena, n * sizeof *t);
+    uint32_t from = 0, to = 0;
+    for (int r = 0; r < in->nroles; r++) {
+        if (ops->has[r]) {
+            u[to] = ops->use[r];
+            t[to++] = ops->ty[r];
+            d->seg[r] = 1;
+            continue;
+        }
+        for (uint32_t k = 0; k < d->seg[r]; k++, from++) {
+            u[to] = d->uses[from];
+            t[to++] = d->utys ? d->utys[from] : NULL;
+        }
+    }
+    d->uses = u;
+    d->utys = t;
+    d->n = n;
+}
+
+void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing, uint32_t nclauses,
+                      Span whole)
 {
     Draft d;
+    Clauses cl;
+    pop_clauses(p, nclauses, &cl);
     uint32_t nin_uses = ins.uses, nin_types = ins.types, nout_uses = outs.uses, nout_types = outs.types;
     uint32_t nattrs = ins.attrs + outs.attrs + ntrailing;
     draft_init(p, &d, name, FORM_L2, nin_uses + nout_uses, nattrs);
@@ -902,6 +1085,11 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
         emit_broken(p, &d);
         return;
     }
+    /* the clauses come last in PTOAS's format: reported after the rest of the op; the op
+     * keeps the clauses read before a failing one */
+    if (!apply_clauses(p, &d, &cl))
+        d.bad = true;
+    place_clause_operands(p, &d, &cl);
     emit(p, &d);
 }
 

@@ -46,6 +46,8 @@ bool pb_scalar_generic(Parser *p, Draft *d, uint32_t nresults);
  * (hex may use all 64 bits). */
 bool pb_parse_int(Str s, int64_t *out);
 AttrValue *pb_new_aval(Parser *p, AttrValueKind k, Span s);
+/* An unknown #pto.padmode value (MLIR's enum parser's text). */
+void pb_pad_mode_error(Parser *p, Span value);
 /* The part [off, off + len) of span s. */
 Span pb_sub_span(Span s, uint32_t off, uint32_t len);
 

@@ -195,7 +195,7 @@ AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s)
 /* The #pto<KIND v> attribute kinds (the dotted ones are #pto.KIND<v>). */
 static const EnumKind attr_kinds[] = {EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE,
                                       EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT,
-                                      EK_ROUND_MODE, EK_SAT_MODE};
+                                      EK_ROUND_MODE, EK_SAT_MODE, EK_PAD_MODE};
 
 /* The other attribute kinds of the PTO dialect (PTOAS e32488c): accepted in
  * either spelling and kept as written, for ops and passes ptoas does not
@@ -206,12 +206,23 @@ static const char *const opaque_kinds[] = {
     "compact_mode", "cube_load_frac_mode", "dcci_cache_line", "dcci_dst", "div_precision", "dsb_mem", "event",
     "exp_precision", "fence_scope", "fmod_precision", "func_core_type", "gather_oob", "l1cache", "ld_l2cache",
     "log_precision", "mad_sat_mode", "mad_unit_flag_mode", "mask_pattern", "membar", "module_core_type",
-    "notify_op", "pad_value", "padmode", "pipe", "pipe_event_type", "pow_precision", "print_format",
+    "notify_op", "pad_value", "pipe", "pipe_event_type", "pow_precision", "print_format",
     "quant_pre_mode", "recip_precision", "reduce_op", "relu_pre_mode", "rem_precision",
     "rounding", "rsqrt_precision", "saturation", "scatter_atomic_op", "scatter_conflict",
     "scatter_oob", "signedness", "sqrt_precision", "st_l2cache", "st_phase", "sync_all_mode",
     "sync_core_type", "sync_op_type", "tinsert_mode", "unit_flag_ctrl", "vector_function", "wait_cmp",
 };
+
+/* PTOAS's PadModeAttr reads its value with MLIR's generated enum parser: its text. */
+void pb_pad_mode_error(Parser *p, Span value)
+{
+    char list[128];
+    size_t used = 0;
+    list[0] = 0;
+    for (int i = 0; i < enum_info[EK_PAD_MODE].count; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", enum_info[EK_PAD_MODE].names[i]);
+    ERR(value, "expected ::mlir::pto::PadMode to be one of: %s", list);
+}
 
 AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
 {
@@ -238,6 +249,10 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
         if (!str_eq(k, e->kind, strlen(e->kind)))
             continue;
         int x = enum_lookup(attr_kinds[i], val.p, val.len);
+        if (x < 0 && attr_kinds[i] == EK_PAD_MODE) {
+            pb_pad_mode_error(p, value);
+            return NULL;
+        }
         if (x < 0) {
             char list[256];
             enum_expected_list(attr_kinds[i], list, sizeof list);

@@ -39,6 +39,7 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     xgrow((void **)&p.results, &p.results_cap, 16, sizeof *p.results);
     xgrow((void **)&p.rnames, &p.rnames_cap, 16, sizeof *p.rnames);
     xgrow((void **)&p.kws, &p.kws_cap, 16, sizeof *p.kws);
+    xgrow((void **)&p.clauses, &p.clauses_cap, 16, sizeof *p.clauses);
     xgrow((void **)&p.titems, &p.titems_cap, 16, sizeof *p.titems);
     xgrow((void **)&p.bargs, &p.bargs_cap, 16, sizeof *p.bargs);
     lex_init(&p.lx, text, len, begin, d);
@@ -59,6 +60,7 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     free(p.results);
     free(p.rnames);
     free(p.kws);
+    free(p.clauses);
     free(p.titems);
     free(p.bargs);
     pb_frames_free(&p);

@@ -17,6 +17,16 @@ typedef struct KwOperand {
     bool bracket;
 } KwOperand;
 
+/* A clause after outs (ir.h TailClause): `word = %v : T` (CL_OPERAND: its use and
+ * type are pushed on the stacks), `word = value` (CL_ATTR, val; NULL if reported) or
+ * `word = <x>` (CL_STRIPPED: value is the '<', inner the x). */
+enum { CL_OPERAND, CL_ATTR, CL_STRIPPED, CL_WORD /* a bare word naming no type */ };
+typedef struct ClauseItem {
+    Span word, value, inner;
+    AttrValue *val;
+    int kind;
+} ClauseItem;
+
 /* One parameter of a `!dialect.type<...>` body. */
 typedef struct TypeItem {
     Span key;            /* len 0: positional */
@@ -78,7 +88,7 @@ typedef struct Parser {
 
     TypeMemo *memo;            /* open addressing */
     size_t memo_cap, memo_used;
-    int prev_tok;              /* the last token yylex returned */
+    int prev_tok, prev_tok2;   /* the last two tokens yylex returned */
 
     /* per-op stacks */
     Span *uses; size_t nuses, uses_cap;
@@ -89,6 +99,7 @@ typedef struct Parser {
     Span *results; size_t nresults, results_cap;
     Str *rnames; size_t rnames_cap; /* per result: the name of a %r:N member ("r#1"), len 0 = the span's */
     KwOperand *kws; size_t nkws, kws_cap;
+    ClauseItem *clauses; size_t nclauses, clauses_cap;
     TypeItem *titems; size_t ntitems, titems_cap;
     Span *bargs; size_t nbargs, bargs_cap; /* scf.for's iter_args names */
 
@@ -153,6 +164,7 @@ void pb_push_int(Parser *p, Span s);
 void pb_push_result(Parser *p, Span s);
 void pb_push_kw(Parser *p, Span key, uint32_t first, uint32_t n, bool bracket);
 void pb_push_titem(Parser *p, Span key, Span val, int tok);
+void pb_push_clause(Parser *p, Span word, int kind, AttrValue *v, Span value, Span inner);
 void pb_op_reset(Parser *p);
 
 /* Values of types and attributes. */
@@ -178,7 +190,8 @@ void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs);
 
 /* Ops: name is the op-name token, the stacks hold the rest. */
 void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, SigInfo sig);
-void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t nattrs, Span whole);
+void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t nattrs, uint32_t nclauses,
+                      Span whole);
 void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
 void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan);
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok);

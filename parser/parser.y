@@ -67,6 +67,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token IDENT "identifier" SSA "an SSA value" SYMBOL "a symbol" BANG "a type" HASH "an attribute"
 %token HEX "a hex integer" DIMS "a shape" SHAPED "a shaped type" INT "an integer" FLOAT "a float"
 %token STRING "a string"
+%token CLAUSE "a clause keyword" CLAUSE_WORD "an identifier"
 %token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR
@@ -76,7 +77,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
 %type <n> opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results
 %type <n> arith_flags flag_words
-%type <n> opt_gregions gregions
+%type <n> opt_gregions gregions clauses
 %type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
 %type <head> func_head
 %type <tu> typed_uses tu_items tu_item
@@ -196,8 +197,8 @@ result
 op_body
     : OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
       { pb_op_compute_l1(p, @1, $2, $3, $5); }
-    | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict
-      { pb_op_compute_l2(p, @1, $4, $8, $10, @$); }
+    | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict clauses
+      { pb_op_compute_l2(p, @1, $4, $8, $10, $11, @$); }
     | OP_ALLOC alloc_kws opt_attr_dict ':' type
       { pb_op_alloc(p, @1, $3, $5, @5); }
     | OP_TASSIGN use ',' use ':' type ARROW type
@@ -413,6 +414,21 @@ opt_arrow_type
     | ARROW type { $$ = $2; }
     ;
 
+/* pto.tload's `pad_value = %v : T`, `pad_mode = <PadValue>`, `init_out_buffer = true`
+ * after outs (ir.c's tload_tail); pb_op_compute_l2 checks words, order and values */
+clauses
+    : %empty          { $$ = 0; }
+    | clauses clause  { $$ = $1 + 1; }
+    ;
+
+clause
+    : CLAUSE '=' SSA ':' type
+      { pb_push_use(p, @3); pb_push_type(p, $5, @5); pb_push_clause(p, @1, CL_OPERAND, NULL, @3, @3); }
+    | CLAUSE '=' '<' any_ident '>' { pb_push_clause(p, @1, CL_STRIPPED, NULL, @3, @4); }
+    | CLAUSE '=' CLAUSE_WORD       { pb_push_clause(p, @1, CL_WORD, NULL, @3, @3); }
+    | CLAUSE '=' attr_value        { pb_push_clause(p, @1, CL_ATTR, $3, @3, @3); }
+    ;
+
 opt_props
     : %empty            { $$ = 0; }
     | '<' attr_dict '>' { $$ = $2; }
@@ -489,7 +505,7 @@ attr_key
 any_ident
     : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
-    | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR
+    | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE
     ;
 
 attr_value
@@ -600,7 +616,7 @@ static int classify_ident(Parser *p, Span s)
     if (n == 4 && memcmp(t, "else", 4) == 0)
         return T_ELSE;
     if (!memchr(t, '.', n) && !(n == 6 && memcmp(t, "return", 6) == 0) && !(n == 4 && memcmp(t, "call", 4) == 0))
-        return T_IDENT;
+        return tail_clause_word(t, n) ? T_CLAUSE : T_IDENT;
     OpKind k = op_lookup(t, n);
     if (k == OP_COUNT)
         return T_IDENT;
@@ -773,6 +789,13 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
             }
             p->recovering = false;
         }
+        /* `pad_mode = PadValue`: a bare word that names no type (yylex's caller reports it
+         * by the clause's word, as MLIR's attribute and operand parsers do) */
+        if (t == T_IDENT && p->prev_tok == '=' && p->prev_tok2 == T_CLAUSE && p->in_body &&
+            p->depth == p->body_depth && p->open_type.end == p->open_type.begin &&
+            dtype_lookup(p->src->text + loc->begin, loc->end - loc->begin) == DT_NONE)
+            t = T_CLAUSE_WORD;
+        p->prev_tok2 = p->prev_tok;
         p->prev_tok = t;
         return t;
     }
@@ -823,6 +846,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
     case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF: case YYSYMBOL_ELSE:
     case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
+    case YYSYMBOL_CLAUSE:
         return true;
     default:
         return false;
@@ -856,7 +880,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
 {
     yysymbol_kind_t la = yypcontext_token(ctx);
     Span loc = *yypcontext_location(ctx);
-    if (!p->last_sync || la == YYSYMBOL_IDENT) /* never resume at an identifier */
+    if (!p->last_sync || la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE) /* never resume at an identifier */
         p->recovering = true;
     if (la == YYSYMBOL_ERROR) /* the lexer has reported it */
         return 0;
@@ -871,7 +895,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     if (n < 0)
         n = 0;
 
-    if (la == YYSYMBOL_IDENT && has(exp, n, YYSYMBOL_OP_COMPUTE)) {
+    if ((la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE) && has(exp, n, YYSYMBOL_OP_COMPUTE)) {
         diag_error(p->diag, loc, "custom op '%.*s' is unknown", toklen, tok);
         return 0;
     }

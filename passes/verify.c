@@ -206,16 +206,62 @@ static void poison_outputs(V *v)
 }
 
 
-/* Scalar roles with one fixed type (PTOAS: preQuantScalar is an Optional<I64>). */
-static const DType num_dtype[ROLE_COUNT] = {[ROLE_PRE_QUANT_SCALAR] = DT_I64};
+/* Scalar roles with one fixed type (PTOAS: preQuantScalar is an Optional<I64>,
+ * tload's left_padding_num an Optional<Index>). */
+static const DType num_dtype[ROLE_COUNT] = {[ROLE_PRE_QUANT_SCALAR] = DT_I64, [ROLE_LEFT_PADDING_NUM] = DT_INDEX};
+
+/* The clause operands (ROLE_KW: tload's padding operands, PTOAS's AnyType but for
+ * left_padding_num) get MLIR's ODS operand check and text: "operand #N must be T", N
+ * counting the operands present in the generic order (src, dst, then the clauses'). */
+/* The clause attributes of PTOAS's op, which its attribute dict may hold too: MLIR checks
+ * their kinds before the operands (pad_mode's summary is ptoas's words: PTOAS's
+ * PadModeAttr names none). */
+static bool check_clause_attrs(V *v)
+{
+    int n;
+    const TailClause *c = op_tail_clauses(v->op->kind, &n);
+    for (int k = 0; k < n; k++) {
+        const Attr *a = c[k].role == ROLE_COUNT ? ir_attr_find(v->op->attrs, v->op->nattrs, c[k].word) : NULL;
+        if (!a)
+            continue;
+        bool pad_mode = strcmp(c[k].word, "pad_mode") == 0;
+        if (pad_mode ? a->val->kind == AV_ENUM && a->val->u.e.kind == EK_PAD_MODE : a->val->kind == AV_BOOL)
+            continue;
+        return fail(v, -1, "attribute '%s' failed to satisfy constraint: %s", c[k].word,
+                    pad_mode ? "a #pto.padmode attribute" : "bool attribute");
+    }
+    return true;
+}
+
+static bool check_clause_operands(V *v)
+{
+    const Op *op = v->op;
+    const OpInfo *in = op_info(op->kind);
+    for (int r = 0; r < in->nroles; r++) {
+        DType want = num_dtype[in->rid[r]];
+        if (!(in->flags[r] & ROLE_KW) || v->val[r] == NO_VALUE || !v->ty[r] || want == DT_NONE)
+            continue;
+        if (v->ty[r]->kind == TY_SCALAR && v->ty[r]->dtype == want)
+            continue;
+        uint32_t n = 0; /* operands before r in the generic order: the non-clause roles', then the clauses' */
+        for (int j = 0; j < in->nroles; j++)
+            if (!(in->flags[j] & ROLE_KW) || j < r)
+                n += op->seg[j];
+        char b[256];
+        return fail(v, -1, "operand #%u must be %s, but got '%s'", n, dtype_name(want), type_str(v->ty[r], b, sizeof b));
+    }
+    return true;
+}
 
 /* Every role that holds an operand must be a tile, a global tensor view (ROLE_GM) or a
  * scalar (ROLE_NUM), as the op's row says. */
 static bool check_kinds(V *v)
 {
     const OpInfo *in = op_info(v->op->kind);
+    if (!check_clause_attrs(v))
+        return false;
     for (int r = 0; r < in->nroles; r++) {
-        if (v->val[r] == NO_VALUE || !v->ty[r])
+        if (v->val[r] == NO_VALUE || !v->ty[r] || (in->flags[r] & ROLE_KW))
             continue;
         bool view = in->flags[r] & ROLE_GM;
         /* the vector ops' scalars, and partition views in their tile roles: verify_vec.c checks
@@ -242,6 +288,8 @@ static bool check_kinds(V *v)
             return false;
         }
     }
+    if (!check_clause_operands(v))
+        return false;
     /* docs/language.md 5.5: a Level 1 value is never an outs operand */
     if (v->op->form == FORM_L2)
         for (int r = in->nins; r < in->nroles; r++)
@@ -935,21 +983,22 @@ static void transfer_shape_warning(V *v, bool load, const Type *view, const Tile
 /* pto.tload: PTOAS's TLoadOp rules, in its order, per arch. */
 static bool verify_tload(V *v)
 {
+    int dst = R(v, ROLE_DST);
     const Type *view = v->ty[0];
-    const TileBody *t = v->tb[1];
+    const TileBody *t = v->tb[dst];
     if (!view || !t)
         return true;
     bool a5 = v->arch == OPT_ARCH_A5;
-    if (!transfer_tile(v, 1, "dst", a5))
+    if (!transfer_tile(v, dst, "dst", a5))
         return false;
     DType s = view->dtype, d = t->dtype;
     if (!a5) {
         if (low_precision_dtype(s) || low_precision_dtype(d))
             return fail(v, -1, "expects A2/A3 tload low-precision element types to be unsupported");
         if (!plain_transfer(d))
-            return fail(v, 1, "expects A2/A3 tload dst element type to be i8/i16/i32/i64/u64/f16/bf16/f32");
+            return fail(v, dst, "expects A2/A3 tload dst element type to be i8/i16/i32/i64/u64/f16/bf16/f32");
         if (t->loc != LOC_VEC && t->loc != LOC_MAT)
-            return fail(v, 1, "expects A2/A3 tload dst to use loc=vec or loc=mat");
+            return fail(v, dst, "expects A2/A3 tload dst to use loc=vec or loc=mat");
         if (storage_bytes(s) != storage_bytes(d))
             return fail(v, 0, "expects src and dst element types to have the same bitwidth");
     } else {
@@ -957,15 +1006,15 @@ static bool verify_tload(V *v)
             return fail(v, 0, "expects src and dst element types to have the same element size");
         unsigned db = storage_bytes(d); /* i1, index, i3, ui24, f80 ... fail here */
         if (db != 1 && db != 2 && db != 4 && db != 8)
-            return fail(v, 1, "expects A5 tload dst element size to be 1, 2, 4, or 8 bytes");
+            return fail(v, dst, "expects A5 tload dst element size to be 1, 2, 4, or 8 bytes");
         if (!plain_transfer(s) && !low_precision_dtype(s))
             return fail(v, 0, "expects A5 tload src element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
         if (!plain_transfer(d) && !low_precision_dtype(d))
-            return fail(v, 1, "expects A5 tload dst element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
+            return fail(v, dst, "expects A5 tload dst element type to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
         if (int_bits(d, 8) && t->pad != 0 && t->pad != 1)
-            return fail(v, 1, "expects A5 i64/u64 tload dst pad to be null or zero");
+            return fail(v, dst, "expects A5 i64/u64 tload dst pad to be null or zero");
         if (t->loc == LOC_VEC && !nd_dn_nz(t))
-            return fail(v, 1, "expects A5 tload vec dst layout to be ND, DN, or NZ");
+            return fail(v, dst, "expects A5 tload vec dst layout to be ND, DN, or NZ");
     }
     transfer_shape_warning(v, true, view, t);
     return true;

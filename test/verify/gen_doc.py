@@ -33,6 +33,7 @@ SECTIONS = [
     ("tile-views.pto", "6. Tile views: pto.treshape, pto.subview, pto.set_validshape"),
     ("tensor-views.pto", "6. pto.make_tensor_view and pto.partition_view"),
     ("tload-tstore.pto", "6. pto.tload and pto.tstore: element types, address spaces and layouts per arch"),
+    ("tload-pad.pto", "6. pto.tload's padding clauses: MLIR's attribute and operand constraints"),
     ("other-ops.pto", "6. Other ops, returns, uses"),
     ("declarations.pto", "6. Function declarations (MLIR's symbol rule)"),
     ("scf.pto", "7. Control flow: scf.for, scf.if, scf.yield (custom forms; mlir-opt-19's messages)"),
