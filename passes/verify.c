@@ -328,6 +328,8 @@ static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
     return dflt;
 }
 
+static bool warn_rule(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
+
 /* ---- section 2: tquant INT8 ------------------------------------------------------------ */
 /* The operand in role was made by bufferize (scratch the user did not write). */
 static bool is_scratch(const V *v, int role)
@@ -364,8 +366,10 @@ static bool verify_tquant_int8(V *v)
         return fail(v, offset, "expects offset to have element type f32");
     if (t && t->dtype != DT_F32)
         return fail(v, tmp, "expects tmp to have element type f32");
-    if (sc->dtype != DT_F32) /* ptoas's runtime: PTOAS leaves the fp dtype to the kernel */
-        return fail(v, scale, "expects fp to have element type f32");
+    /* PTOAS leaves the fp dtype to the kernel (it accepts f16, f64, i1, ...); the runtime
+     * quantizes with an f32 scale and reports another at the op, so ptoas warns */
+    if (sc->dtype != DT_F32)
+        warn_rule(v, "expects fp to have element type f32 (the runtime quantizes with an f32 scale)");
     const TileBody *params[2] = {sc, o};
     int prole[2] = {scale, offset};
     static const char *const pname[2] = {"fp", "offset"};
@@ -667,7 +671,6 @@ static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
 /* A rule ptoas has and PTOAS lacks, which the runtime needs: a warning (an error with
  * --Werror) at the op, so that the files PTOAS accepts verify; `ptoas run` reports the
  * same rule at the op when it executes it. */
-static bool warn_rule(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
 static bool warn_rule(V *v, const char *fmt, ...)
 {
     char msg[512];
