@@ -927,6 +927,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                 continue;
             if (k == YYSYMBOL_GFUNC || k == YYSYMBOL_GMODULE)
                 continue; /* the generic spellings go unmentioned, as in MLIR */
+            if (k == YYSYMBOL_CLAUSE)
+                continue; /* tload's clauses: where they fit, so does the next op (MLIR names neither) */
             /* and so do trailing locations and, among top-level items, location aliases */
             if ((k == YYSYMBOL_LOC && n > 1) || (k == YYSYMBOL_HASH && has(exp, n, YYSYMBOL_FUNC)))
                 continue;
