@@ -673,7 +673,7 @@ typedef struct AttrArg {
 static const char *const rt_qt_int8[] = {"PTORT_INT8_SYM", "PTORT_INT8_ASYM", "PTORT_INT8_SYM", "PTORT_INT8_SYM"};
 static const char *const rt_qt_mx[] = {"PTORT_MXFP8", "PTORT_MXFP8", "PTORT_MXFP8", "PTORT_MXFP4_E2M1"};
 static const char *const rt_alg[] = {"PTORT_SCALE_OCP", "PTORT_SCALE_NV"};
-static const char *const rt_axis[] = {"PTORT_AXIS1", "PTORT_AXIS0"};
+static const char *const rt_axis[] = {"PTORT_AXIS0", "PTORT_AXIS1"}; /* GroupAxis order */
 static const char *const rt_phase[] = {"PTORT_ACC_UNSPECIFIED", "PTORT_ACC_PARTIAL", "PTORT_ACC_FINAL"};
 static const char *const rt_interleave[] = {"0", "PTORT_MX_INTERLEAVE"};
 /* tcvt: PTOAS's RoundMode order; CAST_RINT (the default) is RINT */

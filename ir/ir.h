@@ -116,17 +116,22 @@ typedef enum { BL_ROW_MAJOR, BL_COL_MAJOR } BLayout;
 typedef enum { SL_NONE_BOX, SL_ROW_MAJOR, SL_COL_MAJOR } SLayout;
 
 /* Enum kinds: the tile-type keys and the #pto<...> attributes. One table of
- * names per kind gives parsing, printing and the "expected one of" lists. */
+ * names per kind gives parsing, printing and the "expected one of" lists; for
+ * an attribute kind the names are PTOAS's, in its declaration order (the order
+ * of MLIR's "to be one of" list). */
 typedef enum {
     EK_LOC, EK_BLAYOUT, EK_SLAYOUT,
     EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE, EK_ACC_PHASE,
     EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT, EK_ROUND_MODE, EK_SAT_MODE, EK_PAD_MODE,
+    /* the vector ops' precisionType kinds: checked, then kept as written */
+    EK_DIV_PRECISION, EK_EXP_PRECISION, EK_LOG_PRECISION, EK_RECIP_PRECISION, EK_REM_PRECISION,
+    EK_RSQRT_PRECISION, EK_SQRT_PRECISION, EK_FMOD_PRECISION, EK_POW_PRECISION,
     EK_COUNT
 } EnumKind;
 
 typedef enum { QT_INT8_SYM, QT_INT8_ASYM, QT_MXFP8, QT_MXFP4_E2M1 } QuantType;
 typedef enum { QSA_OCP, QSA_NV } QuantScaleAlg;
-typedef enum { GA_AXIS1, GA_AXIS0 } GroupAxis;
+typedef enum { GA_AXIS0, GA_AXIS1 } GroupAxis;
 typedef enum { SM_ND, SM_NZ } StoreMode;
 /* tcvt's rmode (PTOAS's RoundMode, in its order) and sat_mode */
 typedef enum { RM_NONE, RM_RINT, RM_ROUND, RM_FLOOR, RM_CEIL, RM_TRUNC, RM_ODD, RM_CAST_RINT } RoundMode;
@@ -134,11 +139,19 @@ typedef enum { SAT_ON, SAT_OFF } SatMode;
 /* tload's pad_mode (PTOAS's PadMode, #pto.padmode<...>) */
 typedef enum { PM_NULL, PM_FIRST_ELEM, PM_VALUE } PadMode;
 
+/* An attribute kind's PTOAS names, for MLIR's messages about a bad value:
+ * "expected ::mlir::pto::CPP to be one of: ..." and "failed to parse DEF
+ * parameter 'PARAM' which is to be a `::mlir::pto::CPP`". NULL cpp: a tile-type
+ * key, whose messages are the tile_buf parser's own. */
 typedef struct EnumInfo {
     const char *kind;            /* "loc", "quant_type", "kernel_kind", ... */
     bool dotted;                 /* spelled #pto.KIND<v> rather than #pto<KIND v> */
+    bool kept;                   /* checked, then kept as written (AV_OPAQUE) */
     const char *const *names;
     int count;
+    const char *cpp;             /* the C++ enum in ::mlir::pto: "QuantType" */
+    const char *def;             /* the TableGen attribute: "PTO_QuantTypeAttr" */
+    const char *param;           /* its enum parameter: "value" */
 } EnumInfo;
 extern const EnumInfo enum_info[EK_COUNT];
 int enum_lookup(EnumKind k, const char *s, size_t n); /* -1 if unknown */

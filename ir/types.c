@@ -153,33 +153,53 @@ DType dtype_lookup(const char *s, size_t n)
 static const char *const loc_names[] = {"vec", "mat", "left", "right", "acc", "bias", "scaling"};
 static const char *const blayout_names[] = {"row_major", "col_major"};
 static const char *const slayout_names[] = {"none_box", "row_major", "col_major"};
+/* the attribute kinds: PTOAS's values in its declaration order (PTOAttrs.td) */
 static const char *const qt_names[] = {"INT8_SYM", "INT8_ASYM", "MXFP8", "MXFP4_E2M1"};
 static const char *const qsa_names[] = {"ocp", "nv"};
-static const char *const axis_names[] = {"axis1", "axis0"};
+static const char *const axis_names[] = {"axis0", "axis1"};
 static const char *const store_names[] = {"nd", "nz"};
 static const char *const phase_names[] = {"unspecified", "partial", "final"};
-static const char *const kk_names[] = {"vector", "cube"};
+static const char *const kk_names[] = {"cube", "vector"};
+static const char *const space_names[] = {"zero", "gm", "mat", "left", "right", "acc", "vec", "bias", "scaling"};
 static const char *const layout_names[] = {"nd", "dn", "nz", "mx_a_zz", "mx_b_nn"};
 static const char *const rmode_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT"};
 static const char *const sat_names[] = {"ON", "OFF"};
 static const char *const pad_mode_names[] = {"PadNull", "PadFirstElem", "PadValue"};
+static const char *const precision_names[] = {"default", "high_precision"};
 
-#define ENUM(kind, dotted, arr) {kind, dotted, arr, (int)(sizeof arr / sizeof arr[0])}
+#define N(arr) arr, (int)(sizeof arr / sizeof arr[0])
+#define KEY(kind, arr) {kind, false, false, N(arr), NULL, NULL, NULL}
+/* an EnumAttr: #pto<KIND v>, its parameter named value */
+#define ENUM_ATTR(kind, arr, cpp) {kind, false, false, N(arr), cpp, "PTO_" cpp "Attr", "value"}
+#define KEPT_ATTR(kind, arr, cpp) {kind, false, true, N(arr), cpp, "PTO_" cpp "Attr", "value"}
+/* a PTO_Attr with assemblyFormat "`<` params `>`": #pto.KIND<v> */
+#define DOTTED_ATTR(kind, arr, cpp, def, param) {kind, true, false, N(arr), cpp, def, param}
 const EnumInfo enum_info[EK_COUNT] = {
-    [EK_LOC] = ENUM("loc", false, loc_names),
-    [EK_BLAYOUT] = ENUM("blayout", false, blayout_names),
-    [EK_SLAYOUT] = ENUM("slayout", false, slayout_names),
-    [EK_QUANT_TYPE] = ENUM("quant_type", false, qt_names),
-    [EK_QUANT_SCALE_ALG] = ENUM("quant_scale_alg", false, qsa_names),
-    [EK_MX_GROUP_AXIS] = ENUM("mx_group_axis", false, axis_names),
-    [EK_VEC_STORE_MODE] = ENUM("vec_store_mode", false, store_names),
-    [EK_ACC_PHASE] = ENUM("acc_phase", false, phase_names),
-    [EK_KERNEL_KIND] = ENUM("kernel_kind", true, kk_names),
-    [EK_ADDRESS_SPACE] = ENUM("address_space", true, loc_names),
-    [EK_LAYOUT] = ENUM("layout", true, layout_names),
-    [EK_ROUND_MODE] = ENUM("round_mode", false, rmode_names),
-    [EK_SAT_MODE] = ENUM("saturation_mode", false, sat_names),
-    [EK_PAD_MODE] = ENUM("padmode", true, pad_mode_names),
+    [EK_LOC] = KEY("loc", loc_names),
+    [EK_BLAYOUT] = KEY("blayout", blayout_names),
+    [EK_SLAYOUT] = KEY("slayout", slayout_names),
+    [EK_QUANT_TYPE] = ENUM_ATTR("quant_type", qt_names, "QuantType"),
+    [EK_QUANT_SCALE_ALG] = ENUM_ATTR("quant_scale_alg", qsa_names, "QuantScaleAlg"),
+    [EK_MX_GROUP_AXIS] = ENUM_ATTR("mx_group_axis", axis_names, "MxGroupAxis"),
+    [EK_VEC_STORE_MODE] = ENUM_ATTR("vec_store_mode", store_names, "VecStoreMode"),
+    [EK_ACC_PHASE] = ENUM_ATTR("acc_phase", phase_names, "AccPhase"),
+    [EK_KERNEL_KIND] = DOTTED_ATTR("kernel_kind", kk_names, "FunctionKernelKind", "PTO_FunctionKernelKindAttr",
+                                   "kernelKind"),
+    [EK_ADDRESS_SPACE] = DOTTED_ATTR("address_space", space_names, "AddressSpace", "PTO_AddressSpaceAttr",
+                                     "address_space"),
+    [EK_LAYOUT] = DOTTED_ATTR("layout", layout_names, "Layout", "PTO_LayoutAttr", "layout"),
+    [EK_ROUND_MODE] = ENUM_ATTR("round_mode", rmode_names, "RoundMode"),
+    [EK_SAT_MODE] = ENUM_ATTR("saturation_mode", sat_names, "SaturationMode"),
+    [EK_PAD_MODE] = DOTTED_ATTR("padmode", pad_mode_names, "PadMode", "PTO_PadModeAttr", "padmode"),
+    [EK_DIV_PRECISION] = KEPT_ATTR("div_precision", precision_names, "DivPrecision"),
+    [EK_EXP_PRECISION] = KEPT_ATTR("exp_precision", precision_names, "ExpPrecision"),
+    [EK_LOG_PRECISION] = KEPT_ATTR("log_precision", precision_names, "LogPrecision"),
+    [EK_RECIP_PRECISION] = KEPT_ATTR("recip_precision", precision_names, "RecipPrecision"),
+    [EK_REM_PRECISION] = KEPT_ATTR("rem_precision", precision_names, "RemPrecision"),
+    [EK_RSQRT_PRECISION] = KEPT_ATTR("rsqrt_precision", precision_names, "RsqrtPrecision"),
+    [EK_SQRT_PRECISION] = KEPT_ATTR("sqrt_precision", precision_names, "SqrtPrecision"),
+    [EK_FMOD_PRECISION] = KEPT_ATTR("fmod_precision", precision_names, "FmodPrecision"),
+    [EK_POW_PRECISION] = KEPT_ATTR("pow_precision", precision_names, "PowPrecision"),
 };
 
 int enum_lookup(EnumKind k, const char *s, size_t n)

@@ -192,96 +192,143 @@ AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s)
     return v;
 }
 
-/* The #pto<KIND v> attribute kinds (the dotted ones are #pto.KIND<v>). */
-static const EnumKind attr_kinds[] = {EK_QUANT_TYPE, EK_QUANT_SCALE_ALG, EK_MX_GROUP_AXIS, EK_VEC_STORE_MODE,
-                                      EK_ACC_PHASE, EK_KERNEL_KIND, EK_ADDRESS_SPACE, EK_LAYOUT,
-                                      EK_ROUND_MODE, EK_SAT_MODE, EK_PAD_MODE};
-
 /* The other attribute kinds of the PTO dialect (PTOAS e32488c): accepted in
  * either spelling and kept as written, for ops and passes ptoas does not
- * interpret (the value is not checked). */
+ * interpret (the value is not checked). The kinds with a checked value are the
+ * attribute kinds of enum_info. */
 static const char *const opaque_kinds[] = {
     "acc_push_epilogue", "acc_store_atomic_op", "acc_store_atomic_type", "acc_store_mode",
     "acc_store_sat_mode", "acc_store_ub_dst_mode", "acc_to_vec_mode", "atomic_type", "cmp", "coalesce",
-    "compact_mode", "cube_load_frac_mode", "dcci_cache_line", "dcci_dst", "div_precision", "dsb_mem", "event",
-    "exp_precision", "fence_scope", "fmod_precision", "func_core_type", "gather_oob", "l1cache", "ld_l2cache",
-    "log_precision", "mad_sat_mode", "mad_unit_flag_mode", "mask_pattern", "membar", "module_core_type",
-    "notify_op", "pad_value", "pipe", "pipe_event_type", "pow_precision", "print_format",
-    "quant_pre_mode", "recip_precision", "reduce_op", "relu_pre_mode", "rem_precision",
-    "rounding", "rsqrt_precision", "saturation", "scatter_atomic_op", "scatter_conflict",
-    "scatter_oob", "signedness", "sqrt_precision", "st_l2cache", "st_phase", "sync_all_mode",
+    "compact_mode", "cube_load_frac_mode", "dcci_cache_line", "dcci_dst", "dsb_mem", "event",
+    "fence_scope", "func_core_type", "gather_oob", "l1cache", "ld_l2cache",
+    "mad_sat_mode", "mad_unit_flag_mode", "mask_pattern", "membar", "module_core_type",
+    "notify_op", "pad_value", "pipe", "pipe_event_type", "print_format",
+    "quant_pre_mode", "reduce_op", "relu_pre_mode",
+    "rounding", "saturation", "scatter_atomic_op", "scatter_conflict",
+    "scatter_oob", "signedness", "st_l2cache", "st_phase", "sync_all_mode",
     "sync_core_type", "sync_op_type", "tinsert_mode", "unit_flag_ctrl", "vector_function", "wait_cmp",
 };
 
-/* PTOAS's PadModeAttr reads its value with MLIR's generated enum parser: its text. */
-void pb_pad_mode_error(Parser *p, Span value)
+/* MLIR's pair of errors for an enum parameter it cannot parse: the first at the
+ * value (`at`), the second where the parser stands after it (`after`). A value
+ * that is no keyword (or none at all) is "expected valid keyword" there. */
+static void enum_param_error(Parser *p, EnumKind k, bool keyword, Span at, Span after)
 {
-    char list[128];
-    size_t used = 0;
-    list[0] = 0;
-    for (int i = 0; i < enum_info[EK_PAD_MODE].count; i++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", enum_info[EK_PAD_MODE].names[i]);
-    ERR(value, "expected ::mlir::pto::PadMode to be one of: %s", list);
+    const EnumInfo *e = &enum_info[k];
+    if (keyword) {
+        char list[256];
+        enum_expected_list(k, list, sizeof list);
+        ERR(at, "expected ::mlir::pto::%s to be one of: %s", e->cpp, list);
+    } else {
+        ERR(at, "expected valid keyword");
+    }
+    ERR(after, "failed to parse %s parameter '%s' which is to be a `::mlir::pto::%s`", e->def, e->param, e->cpp);
 }
 
-AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
+/* tload's `pad_mode = <V>` (PadModeAttr's own parser, as #pto.padmode<V>): the
+ * second error at the '>' after the value. */
+void pb_pad_mode_error(Parser *p, Span value)
 {
-    Str h = pb_text(p, hash), k = pb_text(p, kind), val = pb_text(p, value);
-    bool dotted = kind.end == kind.begin;
-    if (dotted && (STR_EQ_LIT(h, "#arith.overflow") || STR_EQ_LIT(h, "#arith.fastmath"))) {
-        p->nwords = 0;
-        pb_push_word(p, value);
-        return pb_attr_flags(p, hash, 1, s);
+    uint32_t e = value.end;
+    while (e < p->src->len && (p->src->text[e] == ' ' || p->src->text[e] == '\t'))
+        e++;
+    enum_param_error(p, EK_PAD_MODE, true, value, (Span){e, e + 1});
+}
+
+/* The attribute kind of enum_info named k, or EK_COUNT. */
+static EnumKind attr_kind(Str k)
+{
+    for (int i = 0; i < EK_COUNT; i++)
+        if (enum_info[i].cpp && name_eq(k.p, k.len, enum_info[i].kind))
+            return (EnumKind)i;
+    return EK_COUNT;
+}
+
+/* The KIND of #pto.KIND<...> (kind empty) or #pto<KIND ...>; false, reported, when
+ * the attribute is not the PTO dialect's. */
+static bool pto_kind(Parser *p, Span hash, Span *kind)
+{
+    Str h = pb_text(p, hash);
+    if (kind->end == kind->begin && h.len > 5 && memcmp(h.p, "#pto.", 5) == 0) {
+        *kind = pb_sub_span(hash, 5, h.len - 5);
+        return true;
     }
-    if (dotted) {
-        if (h.len <= 5 || memcmp(h.p, "#pto.", 5) != 0) {
-            ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
-            return NULL;
-        }
-        k = (Str){h.p + 5, h.len - 5};
-        kind = pb_sub_span(hash, 5, h.len - 5);
-    } else if (!STR_EQ_LIT(h, "#pto")) {
-        ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
-        return NULL;
-    }
-    for (size_t i = 0; i < sizeof attr_kinds / sizeof attr_kinds[0]; i++) {
-        const EnumInfo *e = &enum_info[attr_kinds[i]];
-        if (!str_eq(k, e->kind, strlen(e->kind)))
-            continue;
-        int x = enum_lookup(attr_kinds[i], val.p, val.len);
-        if (x < 0 && attr_kinds[i] == EK_PAD_MODE) {
-            pb_pad_mode_error(p, value);
-            return NULL;
-        }
-        if (x < 0) {
-            char list[256];
-            enum_expected_list(attr_kinds[i], list, sizeof list);
-            ERR(value, "unknown %s: %.*s, expected one of %s", e->kind, (int)val.len, val.p, list);
-            return NULL;
-        }
-        AttrValue *v = pb_new_aval(p, AV_ENUM, s);
-        v->u.e.kind = attr_kinds[i];
-        v->u.e.value = x;
-        return v;
-    }
+    if (kind->end != kind->begin && STR_EQ_LIT(h, "#pto"))
+        return true;
+    ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+    return false;
+}
+
+/* Is KIND one of opaque_kinds? Reports it when not. */
+static bool opaque_kind(Parser *p, Span hash, Span kind)
+{
+    Str k = pb_text(p, kind), h = pb_text(p, hash);
     for (size_t i = 0; i < sizeof opaque_kinds / sizeof opaque_kinds[0]; i++)
-        if (name_eq(k.p, k.len, opaque_kinds[i])) {
-            /* the *_precision kinds (the vector ops' precisionType) have two values */
-            bool precision = k.len > 10 && memcmp(k.p + k.len - 10, "_precision", 10) == 0;
-            if (precision && !STR_EQ_LIT(val, "default") && !STR_EQ_LIT(val, "high_precision")) {
-                ERR(value, "unknown %.*s: %.*s, expected one of default, high_precision", (int)k.len, k.p,
-                    (int)val.len, val.p);
-                return NULL;
-            }
-            AttrValue *v = pb_new_aval(p, AV_OPAQUE, s);
-            v->u.s = pb_text(p, s);
-            return v;
-        }
-    if (dotted)
+        if (name_eq(k.p, k.len, opaque_kinds[i]))
+            return true;
+    if (kind.end <= hash.end) /* #pto.KIND */
         ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
     else
         ERR(kind, "unknown #pto attribute kind '%.*s', expected one of quant_type, quant_scale_alg, "
                   "mx_group_axis, vec_store_mode, acc_phase or another PTO attribute kind", (int)k.len, k.p);
+    return false;
+}
+
+AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
+{
+    Str h = pb_text(p, hash), val = pb_text(p, value);
+    Span close = {s.end - 1, s.end}; /* the '>' */
+    if (kind.end == kind.begin) {
+        if (STR_EQ_LIT(h, "#arith.overflow") || STR_EQ_LIT(h, "#arith.fastmath")) {
+            p->nwords = 0;
+            pb_push_word(p, value);
+            return pb_attr_flags(p, hash, 1, s);
+        }
+        EnumKind ek = attr_kind(val);
+        if (STR_EQ_LIT(h, "#pto") && ek != EK_COUNT) { /* #pto<KIND>: no value at the '>' */
+            enum_param_error(p, ek, false, close, close);
+            return NULL;
+        }
+    }
+    if (!pto_kind(p, hash, &kind))
+        return NULL;
+    Str k = pb_text(p, kind);
+    EnumKind ek = attr_kind(k);
+    if (ek != EK_COUNT) {
+        int x = enum_lookup(ek, val.p, val.len);
+        if (x < 0) {
+            enum_param_error(p, ek, true, value, close);
+            return NULL;
+        }
+        if (enum_info[ek].kept) {
+            AttrValue *v = pb_new_aval(p, AV_OPAQUE, s);
+            v->u.s = pb_text(p, s);
+            return v;
+        }
+        AttrValue *v = pb_new_aval(p, AV_ENUM, s);
+        v->u.e.kind = ek;
+        v->u.e.value = x;
+        return v;
+    }
+    if (!opaque_kind(p, hash, kind))
+        return NULL;
+    AttrValue *v = pb_new_aval(p, AV_OPAQUE, s);
+    v->u.s = pb_text(p, s);
+    return v;
+}
+
+AttrValue *pb_attr_enum_nokeyword(Parser *p, Span hash, Span kind, Span value)
+{
+    if (!pto_kind(p, hash, &kind))
+        return NULL;
+    Str k = pb_text(p, kind);
+    EnumKind ek = attr_kind(k);
+    if (ek != EK_COUNT) {
+        enum_param_error(p, ek, false, value, value);
+        return NULL;
+    }
+    if (opaque_kind(p, hash, kind))
+        ERR(value, "expected valid keyword");
     return NULL;
 }
 

@@ -176,6 +176,8 @@ AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s);
 AttrValue *pb_attr_array(Parser *p, uint32_t n, Span s);
 AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s);
 AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s);
+/* #pto<KIND 3>, #pto.KIND<"x">, #pto.KIND<>: value is the literal, or the '>' */
+AttrValue *pb_attr_enum_nokeyword(Parser *p, Span hash, Span kind, Span value);
 AttrValue *pb_attr_type(Parser *p, const Type *t, Span s);
 
 /* Structure. */

@@ -526,13 +526,26 @@ attr_value
     | '[' attr_values ']'     { $$ = pb_attr_array(p, $2, @$); }
     | ARRAY '<' IDENT '>'     { $$ = pb_attr_dense(p, @3, 0, @$); }
     | ARRAY '<' IDENT ':' ints '>' { $$ = pb_attr_dense(p, @3, $5, @$); }
-    | HASH '<' any_ident any_ident '>' { $$ = pb_attr_enum(p, @1, @3, @4, @$); }
-    | HASH '<' any_ident '>'  { $$ = pb_attr_enum(p, @1, (Span){0, 0}, @3, @$); }
+    | HASH '<' any_ident enum_word '>' { $$ = pb_attr_enum(p, @1, @3, @4, @$); }
+    | HASH '<' enum_word '>'  { $$ = pb_attr_enum(p, @1, (Span){0, 0}, @3, @$); }
+    /* an enum value that is no keyword, or none: MLIR's errors, then on after the '>' */
+    | HASH '<' any_ident enum_literal '>' { $$ = pb_attr_enum_nokeyword(p, @1, @3, @4); }
+    | HASH '<' enum_literal '>' { $$ = pb_attr_enum_nokeyword(p, @1, (Span){0, 0}, @3); }
+    | HASH '<' '>'            { $$ = pb_attr_enum_nokeyword(p, @1, (Span){0, 0}, @3); }
     /* #arith.overflow<nsw, nuw>, #arith.fastmath<nnan,ninf> */
     | HASH '<' any_ident ',' { p->nwords = 0; pb_push_word(p, @3); } flag_words '>'
       { $$ = pb_attr_flags(p, @1, $6 + 1, @$); }
     | SYMBOL                  { $$ = pb_attr_simple(p, AV_SYMBOL, @1); }
     | type                    { $$ = pb_attr_type(p, $1, @1); }
+    ;
+
+/* an MLIR keyword (a bare identifier, `true` and `false` too) as an enum value */
+enum_word
+    : any_ident | TRUE | FALSE
+    ;
+
+enum_literal
+    : INT | HEX | FLOAT | STRING
     ;
 
 attr_values

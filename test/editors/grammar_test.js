@@ -223,6 +223,8 @@ function model(text) {
             if (body === 'type' && isKey) e('entity.other.attribute-name.type-key.pto');
             else if (body === 'type') e('constant.language.pto');
             else if (isKey) e('entity.other.attribute-name.pto');
+            // a keyword inside #pto<...> is a kind or value like any word there
+            else if (body === 'attr') e(next && (next.kind === 'ident' || next.kind === 'keyword') ? 'support.type.enum.pto' : 'constant.language.enum.pto');
             else if (t.text === 'true' || t.text === 'false') e('constant.language.boolean.pto');
             else e('keyword.other.pto');
             break;
