@@ -255,6 +255,7 @@ typedef enum {
 
 typedef enum {
     SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN, SYN_FOR, SYN_IF,
+    SYN_WHILE, SYN_CONDITION, SYN_EXECUTE_REGION,
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -275,7 +276,10 @@ typedef enum {
     OC_RETURN,      /* func.return */
     OC_FOR,         /* scf.for: a loop over its region */
     OC_IF,          /* scf.if: one of its two regions */
-    OC_YIELD,       /* scf.yield: ends a region of scf.for / scf.if */
+    OC_YIELD,       /* scf.yield: ends a region of scf.for / scf.if / scf.while / scf.execute_region */
+    OC_WHILE,       /* scf.while: its 'before' region, then while the condition holds its 'after' one */
+    OC_CONDITION,   /* scf.condition: ends scf.while's 'before' region */
+    OC_EXECUTE_REGION, /* scf.execute_region: its region once */
     /* the vector ops (docs/vector-ops.md): vec tiles, one runtime entry point per class */
     OC_BINARY,      /* tadd tsub tmul tdiv tmax tmin: dst = src0 op src1 */
     OC_UNARY,       /* tabs tneg trecip tsqrt trsqrt trelu: dst = op(src) */
@@ -326,6 +330,7 @@ enum {
     X(SOURCE, "source") X(OPERANDS, "operands")                                                   \
     X(LOWER_BOUND, "lowerBound") X(UPPER_BOUND, "upperBound") X(STEP, "step")                     \
     X(INIT_ARGS, "initArgs") X(CONDITION, "condition") X(RESULTS, "results")                      \
+    X(INITS, "inits") X(ARGS, "args")                                                             \
     X(SRC0, "src0") X(SRC1, "src1") X(SCALAR, "scalar") X(S, "S") \
     X(OPERAND, "operand") X(TRUE_VALUE, "true_value") X(FALSE_VALUE, "false_value") X(IN, "in")     \
     X(VALUE, "value") X(PAD_VALUE, "pad_value") X(LEFT_PADDING_NUM, "left_padding_num")                \

@@ -304,6 +304,17 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
 {
     if (op_info(op->kind)->syntax >= SYN_ARITH)
         return scalar_form_fits(pr, op);
+    if (op->kind == OP_SCF_WHILE) { /* the custom form names the 'before' arguments in its list */
+        const Block *before = op->nregions == 2 ? op->regions[0].first : NULL;
+        if (!before || before->nargs != op->nopnds)
+            return false;
+        for (uint32_t i = 0; i < op->nopnds; i++)
+            if (pr->f->values[before->args[i]].type != pr->f->values[op->opnds[i]].type)
+                return false;
+        return true;
+    }
+    if (op->kind == OP_SCF_EXECUTE_REGION)
+        return op->nregions == 1 && op->regions[0].first && !op->regions[0].first->nargs;
     if (op->kind != OP_SUBVIEW)
         return true;
     const Attr *sizes = ir_attr_find(op->attrs, op->nattrs, "sizes");
@@ -506,8 +517,9 @@ static void put_custom_region(Printer *pr, const Region *r, int indent, bool ter
     sb_printf(&pr->b, "%*s}", indent, "");
 }
 
-/* scf.for and scf.if in MLIR's custom form; the terminator is shown only
- * when it carries values (MLIR's printer does the same). */
+/* scf.for, scf.if, scf.while and scf.execute_region in MLIR's custom form; the
+ * terminator of scf.for and scf.if is shown only when it carries values (MLIR's
+ * printer does the same), the others' always (theirs is not implicit). */
 static void print_region_op(Printer *pr, const Op *op, int indent)
 {
     StrBuf *b = &pr->b;
@@ -539,6 +551,49 @@ static void print_region_op(Printer *pr, const Op *op, int indent)
             put_type(pr, ivty);
         }
         put_custom_region(pr, &op->regions[0], indent, op->seg[3] > 0);
+    } else if (op->kind == OP_SCF_WHILE) {
+        /* (%a = %init, ...) : (T, ...) -> R { before } do { ^bb0(...): after } */
+        const Block *before = op->regions[0].first;
+        if (op->nopnds) {
+            sb_puts(b, " (");
+            for (uint32_t i = 0; i < op->nopnds; i++) {
+                sb_puts(b, i ? ", " : "");
+                put_value(pr, before->args[i]);
+                sb_puts(b, " = ");
+                put_value(pr, op->opnds[i]);
+            }
+            sb_putc(b, ')');
+        }
+        sb_puts(b, " : (");
+        put_value_types(pr, op->opnds, op->nopnds);
+        sb_puts(b, ") -> ");
+        if (op->nres == 1) {
+            put_value_types(pr, op->res, 1);
+        } else {
+            sb_putc(b, '(');
+            put_value_types(pr, op->res, op->nres);
+            sb_putc(b, ')');
+        }
+        put_custom_region(pr, &op->regions[0], indent, true);
+        sb_puts(b, " do {\n");
+        print_blocks(pr, &op->regions[1], indent + 2, true, true);
+        sb_printf(b, "%*s}", indent, "");
+        if (op->nattrs) {
+            sb_puts(b, " attributes");
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        }
+        return;
+    } else if (op->kind == OP_SCF_EXECUTE_REGION) {
+        /* (-> T | -> (T, ...))? { ... } {attrs}? */
+        if (op->nres == 1) {
+            sb_puts(b, " -> ");
+            put_value_types(pr, op->res, 1);
+        } else if (op->nres) {
+            sb_puts(b, " -> (");
+            put_value_types(pr, op->res, op->nres);
+            sb_putc(b, ')');
+        }
+        put_custom_region(pr, &op->regions[0], indent, true);
     } else {
         sb_putc(b, ' ');
         put_value(pr, op->opnds[0]);
@@ -754,7 +809,21 @@ static void print_custom(Printer *pr, const Op *op, int indent)
         return;
     case SYN_FOR:
     case SYN_IF:
+    case SYN_WHILE:
+    case SYN_EXECUTE_REGION:
         print_region_op(pr, op, indent);
+        return;
+    case SYN_CONDITION: /* (%c) {attrs} %a, ... : T, ... */
+        sb_putc(b, '(');
+        put_value(pr, op->opnds[0]);
+        sb_putc(b, ')');
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        if (op->nopnds > 1) {
+            sb_putc(b, ' ');
+            put_values(pr, op->opnds + 1, op->nopnds - 1);
+            sb_puts(b, " : ");
+            put_value_types(pr, op->opnds + 1, op->nopnds - 1);
+        }
         return;
     }
 }
@@ -764,7 +833,8 @@ static bool needs_segments(const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
     if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN ||
-        in->syntax == SYN_FOR || in->syntax == SYN_IF || in->syntax >= SYN_ARITH)
+        in->syntax == SYN_FOR || in->syntax == SYN_IF || in->syntax == SYN_WHILE || in->syntax == SYN_CONDITION ||
+        in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH)
         return false;
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1)
         return false;

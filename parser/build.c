@@ -1605,7 +1605,8 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
     const OpInfo *in = op_info(d.kind);
     if (in->syntax == SYN_COMPUTE && nresults)
         d.form = FORM_L1;
-    if (nregions && in->syntax != SYN_FOR && in->syntax != SYN_IF) {
+    if (nregions && in->syntax != SYN_FOR && in->syntax != SYN_IF && in->syntax != SYN_WHILE &&
+        in->syntax != SYN_EXECUTE_REGION) {
         ERR(name, "'%s' op requires zero regions", op_name(d.kind));
         emit_broken(p, &d);
         return;
@@ -1646,6 +1647,26 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
         }
         d.seg[0] = d.seg[1] = d.seg[2] = 1;
         d.seg[3] = nuses - 3;
+        break;
+    case SYN_WHILE: /* inits...; the regions are the verifier's */
+        d.seg[0] = nuses;
+        break;
+    case SYN_EXECUTE_REGION:
+        if (nuses) {
+            ERR(name, "'scf.execute_region' op requires zero operands");
+            ok = false;
+        }
+        break;
+    case SYN_CONDITION:
+        if (nuses < 1) {
+            ERR(name, "'scf.condition' op expected 1 or more operands, but found 0");
+            ok = false;
+        } else if (nresults) {
+            ERR(name, "'scf.condition' op requires zero results");
+            ok = false;
+        }
+        d.seg[0] = 1;
+        d.seg[1] = nuses ? nuses - 1 : 0;
         break;
     case SYN_IF:
         if (nuses != 1) {
@@ -2062,6 +2083,83 @@ void pb_if_else(Parser *p, Span kw)
     region_push(p, op, &op->regions[1]);
 }
 
+/* scf.while's head: the op and its 'before' region, whose block arguments are the
+ * names of the initialization list typed by the function type's inputs. The types
+ * after the arrow are moved to the bottom of the type stack, where
+ * pb_region_op_end reads the results of a region op. */
+void pb_while_before(Parser *p, Span name, uint32_t ninits, uint32_t ntypes, uint32_t nres, Span colon)
+{
+    bool bad = false;
+    if (ntypes != ninits) {
+        ERR(colon, "custom op 'scf.while' expected as many input types as operands (expected %u got %u)", ninits,
+            ntypes);
+        bad = true;
+    }
+    if (ntypes + nres > p->ntys) { /* lost to error recovery (reported) */
+        ntypes = nres = 0;
+        bad = true;
+    }
+    const Type **tys = arena_alloc(&p->m->arena, (ninits ? ninits : 1) * sizeof *tys);
+    for (uint32_t i = 0; i < ninits; i++)
+        tys[i] = !bad ? p->tys[p->ntys - nres - ntypes + i] : NULL;
+    Op *op = region_op(p, name, OP_SCF_WHILE, ninits, tys, 2);
+    op->bad |= bad;
+    op->nres = nres;
+    op->seg[0] = ninits;
+    Span *names = arena_dup(&p->m->arena, p->bargs + p->nbargs - ninits, ninits * sizeof *names);
+    Span *tspans = arena_dup(&p->m->arena, p->ty_spans + p->ntys - nres - ntypes, (ntypes ? ntypes : 1) * sizeof *tspans);
+    /* keep only the results on the type stack */
+    memmove(p->tys, p->tys + p->ntys - nres, nres * sizeof *p->tys);
+    memmove(p->ty_spans, p->ty_spans + p->ntys - nres, nres * sizeof *p->ty_spans);
+    p->ntys = nres;
+    region_push(p, op, &op->regions[0]);
+    for (uint32_t i = 0; i < ninits; i++)
+        block_arg(p, names[i], tys[i], bad ? names[i] : tspans[i]);
+}
+
+/* `do`: the 'before' region is closed, the 'after' one opens (its arguments, if
+ * any, come with an explicit `^bb0(...)` label). */
+void pb_while_after(Parser *p, Span do_kw)
+{
+    pb_keyword(p, do_kw, "do");
+    if (!p->nframes || !p->frames[p->nframes - 1].op || p->frames[p->nframes - 1].op->kind != OP_SCF_WHILE)
+        return; /* the region was closed by error recovery (reported) */
+    Op *op = p->frames[p->nframes - 1].op;
+    region_pop(p);
+    region_push(p, op, &op->regions[1]);
+}
+
+/* scf.condition(%c) %a, ... : T, ...: the condition is i1, the rest as typed. */
+void pb_op_condition(Parser *p, Span name, uint32_t nargs, uint32_t ntypes, uint32_t nattrs)
+{
+    Draft d;
+    draft_init(p, &d, name, FORM_L2, 1 + nargs, nattrs);
+    if (nargs != ntypes) {
+        ERR(name, "custom op 'scf.condition' %u operands present, but expected %u", nargs, ntypes);
+        emit_broken(p, &d);
+        return;
+    }
+    const Type **tys = arena_alloc(&p->m->arena, (1 + nargs) * sizeof *tys);
+    tys[0] = type_scalar(&p->m->types, DT_I1);
+    for (uint32_t i = 0; i < nargs; i++)
+        tys[1 + i] = p->tys[p->ntys - ntypes + i];
+    d.utys = tys;
+    d.seg[0] = 1;
+    d.seg[1] = nargs;
+    if (!bind_results(p, &d, 0)) {
+        emit_broken(p, &d);
+        return;
+    }
+    emit(p, &d);
+}
+
+void pb_execute_region_body(Parser *p, Span name, uint32_t nres)
+{
+    Op *op = region_op(p, name, OP_SCF_EXECUTE_REGION, 0, NULL, 1);
+    op->nres = nres;
+    region_push(p, op, &op->regions[0]);
+}
+
 void pb_gregion_begin(Parser *p)
 {
     Region *r = arena_zalloc(&p->m->arena, sizeof *r);
@@ -2103,11 +2201,14 @@ void pb_region_op_end(Parser *p, Span close, uint32_t nattrs)
     if (!p->nframes || !p->frames[p->nframes - 1].op)
         return; /* lost to error recovery */
     Op *op = p->frames[p->nframes - 1].op;
-    region_pop(p);
-    for (uint32_t i = 0; i < op->nregions; i++)
-        ensure_yield(p, op, &op->regions[i]);
+    /* the attributes after the last '}' are on the region's stack, which the pop drops */
+    if (nattrs > p->nattrs)
+        nattrs = (uint32_t)p->nattrs;
     op->nattrs = nattrs;
     op->attrs = take_attrs(p, nattrs);
+    region_pop(p);
+    for (uint32_t i = 0; i < op->nregions && (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF); i++)
+        ensure_yield(p, op, &op->regions[i]);
     /* results: the types after '->', the first on the op's type stack (op->nres
      * holds their count until here) */
     uint32_t nres = op->nres;

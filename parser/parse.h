@@ -217,6 +217,10 @@ void pb_for_body(Parser *p, Span name, Span iv, Span to_kw, Span step_kw, uint32
                  const Type *ivty, Span lbrace);
 void pb_if_then(Parser *p, Span name, uint32_t nres);
 void pb_if_else(Parser *p, Span kw);
+void pb_while_before(Parser *p, Span name, uint32_t ninits, uint32_t ntypes, uint32_t nres, Span colon);
+void pb_while_after(Parser *p, Span do_kw);
+void pb_op_condition(Parser *p, Span name, uint32_t nargs, uint32_t ntypes, uint32_t nattrs);
+void pb_execute_region_body(Parser *p, Span name, uint32_t nres);
 void pb_region_op_end(Parser *p, Span close, uint32_t nattrs);
 void pb_gregion_begin(Parser *p);
 void pb_block_arg(Parser *p, Span name, const Type *t, Span tspan);

@@ -18,8 +18,9 @@
 %define parse.error custom
 %define parse.lac full
 %locations
-/* `return %x` vs `return` followed by an op `%x = ...`: operands win (shift). */
-%expect 1
+/* `return %x` and `scf.condition(%c) %x` vs the same followed by an op `%x = ...`:
+ * operands win (shift). */
+%expect 2
 %param {Parser *p}
 
 %code requires {
@@ -70,12 +71,12 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token CLAUSE "a clause keyword" CLAUSE_WORD "an identifier"
 %token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
-%token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR
+%token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
 %token ELSE "'else'"
 %token <type> TYPE_MEMO "a memoized type"
 
 %type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
-%type <n> opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results
+%type <n> opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results while_inits
 %type <n> arith_flags flag_words
 %type <n> opt_gregions gregions clauses
 %type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
@@ -237,6 +238,21 @@ op_body
     | OP_IF use opt_region_results
       '{' { pb_if_then(p, @1, $3); } ops '}' opt_else opt_attr_dict
       { pb_region_op_end(p, @7, $9); }
+    /* scf.while ((%a = %init, ...))? : (T, ...) -> R { ... scf.condition(%c) ... } do { ^bb0(...): ... }
+     * (attributes {...})? */
+    | OP_WHILE while_inits ':' '(' opt_types ')' ARROW result_types
+      '{' { pb_while_before(p, @1, $2, $5, $8, @3); } ops '}' IDENT
+      '{' { pb_while_after(p, @13); } opt_gblock ops '}' opt_attributes
+      { pb_region_op_end(p, @18, $19); }
+    /* scf.condition(%c) {attrs}? (%a, ... : T, ...)? */
+    | OP_CONDITION '(' use ')' opt_attr_dict
+      { pb_op_condition(p, @1, 0, 0, $5); }
+    | OP_CONDITION '(' use ')' opt_attr_dict uses ':' types
+      { pb_op_condition(p, @1, $6, $8, $5); }
+    /* scf.execute_region (-> T | -> (T, ...))? { ... } {attrs}? */
+    | OP_EXECUTE_REGION opt_region_results
+      '{' { pb_execute_region_body(p, @1, $2); } opt_gblock ops '}' opt_attr_dict
+      { pb_region_op_end(p, @7, $8); }
     | STRING '(' opt_uses ')' opt_props opt_gregions opt_attr_dict ':' '(' opt_types ')' ARROW result_types
       { pb_op_generic(p, @1, $3, $10, $13, $5 + $7, $6); }
     ;
@@ -258,6 +274,12 @@ iter_init
 opt_region_results
     : %empty             { $$ = 0; }
     | ARROW result_types { $$ = $2; }
+    ;
+
+while_inits
+    : %empty                 { $$ = 0; }
+    | '(' ')'                { $$ = 0; }
+    | '(' iter_inits ')'     { $$ = $2; }
     ;
 
 opt_for_type
@@ -505,7 +527,7 @@ attr_key
 any_ident
     : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
-    | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE
+    | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE | OP_WHILE | OP_CONDITION | OP_EXECUTE_REGION
     ;
 
 attr_value
@@ -636,7 +658,8 @@ static int classify_ident(Parser *p, Span s)
     static const int syn_tok[] = {
         [SYN_COMPUTE] = T_OP_COMPUTE, [SYN_ALLOC] = T_OP_ALLOC, [SYN_TASSIGN] = T_OP_TASSIGN,
         [SYN_VIEW] = T_OP_VIEW, [SYN_TILEVIEW] = T_OP_TILEVIEW, [SYN_CONSTANT] = T_OP_CONSTANT, [SYN_RETURN] = T_OP_RETURN,
-        [SYN_FOR] = T_OP_FOR, [SYN_IF] = T_OP_IF,
+        [SYN_FOR] = T_OP_FOR, [SYN_IF] = T_OP_IF, [SYN_WHILE] = T_OP_WHILE, [SYN_CONDITION] = T_OP_CONDITION,
+        [SYN_EXECUTE_REGION] = T_OP_EXECUTE_REGION,
         [SYN_ARITH] = T_OP_ARITH, [SYN_CALL] = T_OP_CALL, [SYN_LOAD_SCALAR] = T_OP_LOAD_SCALAR,
         [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR,
     };
@@ -673,7 +696,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
         return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC || t == T_OP_TASSIGN ||
                t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN || t == T_OP_FOR ||
                t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
-               t == T_OP_STORE_SCALAR;
+               t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -844,6 +867,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_VIEW: case YYSYMBOL_OP_TILEVIEW: case YYSYMBOL_OP_CONSTANT: case YYSYMBOL_OP_RETURN:
     case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF:
     case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
+    case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -860,6 +884,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF: case YYSYMBOL_ELSE:
     case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
     case YYSYMBOL_CLAUSE:
+    case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
         return true;
     default:
         return false;

@@ -1283,7 +1283,7 @@ static bool verify_scalar(V *v)
     return false;
 }
 
-/* scf.for, scf.if, scf.yield (verify_scf.c) */
+/* scf.for, scf.if, scf.while, scf.execute_region, scf.yield, scf.condition (verify_scf.c) */
 static bool verify_region_op(V *v)
 {
     if (verify_scf(v->d, v->f, v->op))
@@ -1296,6 +1296,21 @@ static bool verify_region_op(V *v)
 static bool verify_return_at(V *v)
 {
     return verify_region_op(v) && verify_return(v);
+}
+
+/* The last op of op's regions in pre-order (op itself when they hold none). */
+static const Op *subtree_last(const Op *op)
+{
+    for (;;) {
+        const Op *last = NULL;
+        for (uint32_t i = 0; i < op->nregions; i++)
+            for (const Block *b = op->regions[i].first; b; b = b->next)
+                if (b->last)
+                    last = b->last;
+        if (!last)
+            return op;
+        op = last;
+    }
 }
 
 static bool (*const verify_class[OC_COUNT])(V *) = {
@@ -1313,6 +1328,9 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_FOR] = verify_region_op,
     [OC_IF] = verify_region_op,
     [OC_YIELD] = verify_region_op,
+    [OC_WHILE] = verify_region_op,
+    [OC_CONDITION] = verify_region_op,
+    [OC_EXECUTE_REGION] = verify_region_op,
     /* arith.constant and the scalar ops: verify_arith.c */
     [OC_CONSTANT] = verify_scalar,
     [OC_INT_BIN] = verify_scalar,
@@ -1529,8 +1547,12 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             const Block *entry = ir_entry(v.f);
             for (uint32_t a = 0; a < entry->nargs; a++)
                 check_decl(&v, entry->args[a], DECL_ARG);
-            for (v.op = ir_first_op(v.f); v.op; v.op = ir_next_op(v.op))
+            for (v.op = ir_first_op(v.f); v.op;) {
+                unsigned errs = diag_error_count(d);
                 verify_op(&v);
+                /* MLIR verifies no nested op of an op that failed */
+                v.op = ir_next_op(v.op->nregions && diag_error_count(d) != errs ? subtree_last(v.op) : v.op);
+            }
             verify_tileop_helper(&v);
             errors |= v.errors;
         }

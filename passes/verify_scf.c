@@ -1,5 +1,6 @@
-/* verify_scf.c - the rules of the region ops scf.for and scf.if and their
- * terminator scf.yield (docs/verify.md, "Control flow"), in mlir-opt-19's
+/* verify_scf.c - the rules of the region ops scf.for, scf.if, scf.while and
+ * scf.execute_region and their terminators scf.yield and scf.condition
+ * (docs/verify.md, "Control flow"), in mlir-opt-19's
  * order and words: what MLIR's verifier rejects, ptoas rejects with the
  * same text at the same op. */
 #include <stdarg.h>
@@ -159,11 +160,122 @@ static bool verify_if(S *s)
     return true;
 }
 
+/* MLIR's check of the values a region branch passes along one edge (RegionBranchOpInterface):
+ * the count, then each type. */
+static bool edge(S *s, const char *from, const char *to, const ValueId *src, uint32_t nsrc, const ValueId *dst,
+                 uint32_t ndst)
+{
+    char a[256], b[256];
+    if (nsrc != ndst)
+        return fail(s, " region control flow edge from %s to %s: source has %u operands, but target successor needs %u",
+                    from, to, nsrc, ndst);
+    for (uint32_t k = 0; k < nsrc; k++)
+        if (vty(s, src[k]) != vty(s, dst[k]))
+            return fail(s, " along control flow edge from %s to %s: source type #%u '%s' should match input type #%u "
+                           "'%s'", from, to, k, tstr(vty(s, src[k]), a, sizeof a), k, tstr(vty(s, dst[k]), b, sizeof b));
+    return true;
+}
+
+/* A region the text gave no block: `{ }` with neither label, arguments nor ops. */
+static bool no_block(const Region *r)
+{
+    const Block *b = r->first;
+    return !b || (!b->first && !b->nargs && b->label.end == b->label.begin);
+}
+
+/* MLIR's verifyAndGetTerminator: the region's last op is of kind k, else the message
+ * and a note at the op that is there. */
+static const Op *ends_with(S *s, const Region *r, OpKind k, const char *msg)
+{
+    const Block *b = r->first;
+    if (b && b->last && b->last->kind == k)
+        return b->last;
+    fail(s, "%s", msg);
+    if (b && b->last)
+        diag_note(s->d, b->last->name_span, "terminator here");
+    return NULL;
+}
+
+static bool is_i1(const Type *t) { return t && t->kind == TY_SCALAR && t->dtype == DT_I1; }
+
+/* scf.while: ODS's region counts, SingleBlock, WhileOp::verify's terminators, then the
+ * four edges: the inits into 'before', the condition's values out as the results and
+ * into 'after', and 'after''s yield back into 'before'. */
+static bool verify_while(S *s)
+{
+    const Op *op = s->op;
+    static const char *const rname[2] = {"before", "after"};
+    if (op->nregions != 2)
+        return fail(s, "expected 2 regions");
+    for (uint32_t i = 0; i < 2; i++)
+        if (no_block(&op->regions[i]) || op->regions[i].first != op->regions[i].last)
+            return fail(s, "region #%u ('%s') failed to verify constraint: region with 1 blocks", i, rname[i]);
+    for (uint32_t i = 0; i < 2; i++)
+        if (!op->regions[i].first->first)
+            return fail(s, "expects a non-empty block");
+    const Op *c = ends_with(s, &op->regions[0], OP_SCF_CONDITION,
+                            "expects the 'before' region to terminate with 'scf.condition'");
+    if (!c)
+        return false;
+    const Op *y = ends_with(s, &op->regions[1], OP_SCF_YIELD, "expects the 'after' region to terminate with 'scf.yield'");
+    if (!y)
+        return false;
+    /* MLIR verifies the nested ops before the edges: a condition that is not i1 is its own error */
+    if (!c->nopnds || !is_i1(vty(s, c->opnds[0])))
+        return true;
+    const Block *before = op->regions[0].first, *after = op->regions[1].first;
+    return edge(s, "parent operands", "Region #0", op->opnds, op->nopnds, before->args, before->nargs) &&
+           edge(s, "Region #0", "parent results", c->opnds + 1, c->nopnds - 1, op->res, op->nres) &&
+           edge(s, "Region #0", "Region #1", c->opnds + 1, c->nopnds - 1, after->args, after->nargs) &&
+           edge(s, "Region #1", "Region #0", y->opnds, y->nopnds, before->args, before->nargs);
+}
+
+static bool verify_condition(S *s)
+{
+    const Op *op = s->op;
+    char a[256];
+    const Op *owner = ir_block_owner(op->parent);
+    if (!owner || owner->kind != OP_SCF_WHILE)
+        return fail(s, "expects parent op 'scf.while'");
+    if (op->next)
+        return fail(s, "must be the last operation in the parent block");
+    if (!is_i1(vty(s, op->opnds[0])))
+        return fail(s, "operand #0 must be 1-bit signless integer, but got '%s'", tstr(vty(s, op->opnds[0]), a, sizeof a));
+    return true;
+}
+
+/* scf.execute_region: one region of one block or more (ptoas: one), no arguments; a block
+ * that ends without a terminator is MLIR's region verifier's error, at that op. */
+static bool verify_execute_region(S *s)
+{
+    const Op *op = s->op;
+    if (op->nregions != 1)
+        return fail(s, "requires one region");
+    const Region *r = &op->regions[0];
+    if (no_block(r))
+        return fail(s, "region needs to have at least one block");
+    if (r->first->nargs)
+        return fail(s, "region cannot have any arguments");
+    if (r->first != r->last)
+        return fail(s, "has more than one block, which ptoas does not support");
+    const Op *last = r->first->last;
+    if (!last)
+        return fail(s, "expects a non-empty block");
+    if (last->kind == OP_SCF_CONDITION || last->kind == OP_RETURN)
+        return true; /* their own errors: they stand outside scf.while / func.func */
+    if (last->kind != OP_SCF_YIELD) {
+        diag_error(s->d, last->name_span, "block with no terminator, has '%s'", op_info(last->kind)->name);
+        return false;
+    }
+    return edge(s, "Region #0", "parent results", last->opnds, last->nopnds, op->res, op->nres);
+}
+
 static bool verify_yield(S *s)
 {
     const Op *op = s->op;
     const Op *owner = ir_block_owner(op->parent);
-    if (!owner || (owner->kind != OP_SCF_FOR && owner->kind != OP_SCF_IF))
+    if (!owner || (owner->kind != OP_SCF_FOR && owner->kind != OP_SCF_IF && owner->kind != OP_SCF_WHILE &&
+                   owner->kind != OP_SCF_EXECUTE_REGION))
         return fail(s, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, "
                        "scf.while'");
     if (op->next)
@@ -178,6 +290,9 @@ bool verify_scf(DiagEngine *d, const Func *f, const Op *op)
     case OP_SCF_FOR: return verify_for(&s);
     case OP_SCF_IF: return verify_if(&s);
     case OP_SCF_YIELD: return verify_yield(&s);
+    case OP_SCF_WHILE: return verify_while(&s);
+    case OP_SCF_CONDITION: return verify_condition(&s);
+    case OP_SCF_EXECUTE_REGION: return verify_execute_region(&s);
     case OP_RETURN: /* func.return ends a function's body, never a nested region */
         if (ir_block_owner(op->parent))
             return fail(&s, "expects parent op 'func.func'");

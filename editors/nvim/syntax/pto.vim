@@ -69,7 +69,7 @@ exe 'syn match ptoGenericOp +"\%(pto\|scf\|arith\|func\|builtin\)\.' . s:id . '"
 
 " Keywords of the syntax (matches, not :syn keyword, as names hold '.').
 exe 'syn match ptoKeyword "' . s:nb . '\%(func\.func\|module\|attributes\|ins\|outs\|private\|public\|array\)' . s:end . '\%(\s*=\)\@!"'
-exe 'syn match ptoKeyword "' . s:nb . '\%(to\|step\|iter_args\|else\)' . s:end . '\%(\s*=\)\@!"'
+exe 'syn match ptoKeyword "' . s:nb . '\%(to\|step\|iter_args\|else\|do\)' . s:end . '\%(\s*=\)\@!"'
 exe 'syn match ptoReturn "' . s:nb . 'return' . s:end . '"'
 exe 'syn match ptoBoolean "' . s:nb . '\%(true\|false\)' . s:end . '"'
 
