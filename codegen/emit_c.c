@@ -1823,7 +1823,10 @@ static void emit_op(Emit *e, const Op *op)
     case OC_RETURN: emit_return(e, op); break;
     case OC_FOR:
     case OC_IF:
-    case OC_YIELD: break; /* emit_block's */
+    case OC_YIELD:
+    case OC_WHILE:
+    case OC_CONDITION:
+    case OC_EXECUTE_REGION: break; /* emit_block's */
     case OC_CALL: emit_call(e, op); break;
     case OC_TILE_VIEW: /* a new descriptor (treshape, subview) or a new valid shape */
         if (op->kind == OP_SET_VALIDSHAPE)
@@ -1845,7 +1848,8 @@ static void emit_op(Emit *e, const Op *op)
 
 /* ---- control flow ---------------------------------------------------------------------
  * scf.for is a C for over int64 with its bounds and step read once, a step that is not
- * positive a located runtime error (docs/codegen.md); scf.if is a C if. Scalar iteration
+ * positive a located runtime error (docs/codegen.md); scf.if is a C if, scf.while a C
+ * `for (;;)` that breaks when its condition fails, scf.execute_region a C block. Scalar iteration
  * arguments and results are int64 locals declared before the op: the loop's carried values
  * are assigned all at once from its scf.yield (through temporaries), and the results are
  * those locals after it; an scf.if's results are assigned in each branch. */
@@ -1880,23 +1884,29 @@ static const char *carried_local(Emit *e, ValueId v, const Op *op, const char *i
     return n;
 }
 
-/* dst[i] = the yield's operands, all read before any is written. */
-static void assign_yield(Emit *e, const Op *y, const char *const *dst, uint32_t n, const Op *at)
+/* dst[i] = src[i], all read before any is written. */
+static void assign_values(Emit *e, const ValueId *src, const char *const *dst, uint32_t n, const Op *at)
 {
     const char **tmp = xmalloc((n ? n : 1) * sizeof *tmp);
     for (uint32_t i = 0; i < n && !e->errors; i++) {
         if (!dst[i])
             continue; /* a tile: the yield passes the result's own buffer */
-        const char *v = scalar(e, y->opnds[i], at);
+        const char *v = scalar(e, src[i], at);
         if (!v)
             break;
         tmp[i] = unique_name(&e->local, "y_", dst[i], strlen(dst[i]));
-        sb_printf(&e->body, "    %s %s = %s;\n", c_scalar_type(val(e, y->opnds[i])->type), tmp[i], v);
+        sb_printf(&e->body, "    %s %s = %s;\n", c_scalar_type(val(e, src[i])->type), tmp[i], v);
     }
     for (uint32_t i = 0; i < n && !e->errors; i++)
         if (dst[i])
             sb_printf(&e->body, "    %s = %s;\n", dst[i], tmp[i]);
     free(tmp);
+}
+
+/* dst[i] = the yield's operands. */
+static void assign_yield(Emit *e, const Op *y, const char *const *dst, uint32_t n, const Op *at)
+{
+    assign_values(e, y->opnds, dst, n, at);
 }
 
 static void emit_for(Emit *e, const Op *op)
@@ -1978,6 +1988,69 @@ static void emit_if(Emit *e, const Op *op)
     sb_putc(&e->body, '\n');
 }
 
+/* scf.while: `for (;;) { before; if (!cond) { results = cond's values; break; } after =
+ * cond's values; after; before = the yield's }`, the carried values mutable locals
+ * declared before it (bufferize let no tile through). */
+static void emit_while(Emit *e, const Op *op)
+{
+    const Block *before = op->regions[0].first, *after = op->regions[1].first;
+    const Op *c = before->last;
+    uint32_t nb = before->nargs, na = after->nargs, nr = op->nres;
+    const char **bl = arena_alloc(&e->m->arena, (nb + na + nr + 1) * sizeof *bl);
+    const char **al = bl + nb, **rl = al + na;
+    for (uint32_t i = 0; i < nb; i++) {
+        const char *init = scalar(e, op->opnds[i], op);
+        if (!init || !(bl[i] = carried_local(e, before->args[i], op, init)))
+            return;
+    }
+    for (uint32_t i = 0; i < na; i++)
+        if (!(al[i] = carried_local(e, after->args[i], op, NULL)))
+            return;
+    for (uint32_t i = 0; i < nr; i++)
+        if (!(rl[i] = carried_local(e, op->res[i], op, NULL)))
+            return;
+    uint32_t line, col;
+    source_line_col(e->src, op->name_span.begin, &line, &col);
+    sb_printf(&e->body, "    /* %u:%u scf.while */\n    for (;;) {\n", line + 1, col + 1);
+    emit_block(e, before);
+    const char *cond = e->errors ? NULL : scalar(e, c->opnds[0], c);
+    if (!cond)
+        return;
+    sb_printf(&e->body, "    if (!(%s)) {\n", cond);
+    assign_values(e, c->opnds + 1, rl, nr, c);
+    sb_puts(&e->body, "    break;\n    }\n");
+    assign_values(e, c->opnds + 1, al, na, c);
+    const Op *y = emit_block(e, after);
+    if (y && nb)
+        assign_yield(e, y, bl, nb, y);
+    sb_puts(&e->body, "    }\n");
+}
+
+/* scf.execute_region: a C block, its results locals declared before it. */
+static void emit_execute_region(Emit *e, const Op *op)
+{
+    const Block *body = op->regions[0].first;
+    const char **res = arena_alloc(&e->m->arena, (op->nres ? op->nres : 1) * sizeof *res);
+    for (uint32_t i = 0; i < op->nres; i++) {
+        if (type_is_tile(val(e, op->res[i])->type)) {
+            /* the buffer its region yields (bufferize) */
+            res[i] = NULL;
+            if (body->last && body->last->kind == OP_SCF_YIELD && i < body->last->nopnds)
+                e->buf_of[op->res[i]] = e->buf_of[body->last->opnds[i]];
+            continue;
+        }
+        if (!(res[i] = carried_local(e, op->res[i], op, NULL)))
+            return;
+    }
+    uint32_t line, col;
+    source_line_col(e->src, op->name_span.begin, &line, &col);
+    sb_printf(&e->body, "    /* %u:%u scf.execute_region */\n    {\n", line + 1, col + 1);
+    const Op *y = emit_block(e, body);
+    if (y && op->nres)
+        assign_yield(e, y, res, op->nres, y);
+    sb_puts(&e->body, "    }\n");
+}
+
 /* Emits block b's ops; returns its scf.yield (NULL if it has none). */
 static const Op *emit_block(Emit *e, const Block *b)
 {
@@ -1985,7 +2058,10 @@ static const Op *emit_block(Emit *e, const Block *b)
         switch (op_info(op->kind)->cls) {
         case OC_FOR: emit_for(e, op); break;
         case OC_IF: emit_if(e, op); break;
+        case OC_WHILE: emit_while(e, op); break;
+        case OC_EXECUTE_REGION: emit_execute_region(e, op); break;
         case OC_YIELD: return op;
+        case OC_CONDITION: return NULL; /* emit_while's */
         default: emit_op(e, op); break;
         }
     }

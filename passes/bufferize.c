@@ -445,6 +445,7 @@ static void bufferize_for(B *b, Op *op)
     }
 }
 
+/* scf.if and scf.execute_region: a tile result is one buffer that every region yields. */
 static void bufferize_if(B *b, Op *op)
 {
     Func *f = b->f;
@@ -454,7 +455,7 @@ static void bufferize_if(B *b, Op *op)
         /* done already (Level 2 input): every region yields one buffer from before the op */
         ValueId same = NO_VALUE;
         bool done = true;
-        for (uint32_t r = 0; r < 2; r++) {
+        for (uint32_t r = 0; r < op->nregions; r++) {
             const Block *blk = op->regions[r].first;
             if (!blk)
                 continue;
@@ -467,11 +468,31 @@ static void bufferize_if(B *b, Op *op)
         if (done)
             continue;
         ValueId buf = new_buffer(b, op->res[i], op, ".if");
-        for (uint32_t r = 0; r < 2; r++) {
+        for (uint32_t r = 0; r < op->nregions; r++) {
             Block *blk = op->regions[r].first;
             if (blk && blk->last && blk->last->kind == OP_SCF_YIELD && i < blk->last->nopnds)
                 yield_into(b, blk->last, i, buf);
         }
+    }
+}
+
+/* scf.while: its carried values (inits, the regions' arguments, the results) would
+ * need one buffer along all four edges; not done yet (docs/memory.md 3.2). */
+static void bufferize_while(B *b, Op *op)
+{
+    const Func *f = b->f;
+    bool tile = false;
+    for (uint32_t i = 0; i < op->nopnds; i++)
+        tile |= type_is_tile(f->values[op->opnds[i]].type);
+    for (uint32_t i = 0; i < op->nres; i++)
+        tile |= type_is_tile(f->values[op->res[i]].type);
+    for (uint32_t r = 0; r < op->nregions; r++)
+        for (const Block *blk = op->regions[r].first; blk; blk = blk->next)
+            for (uint32_t i = 0; i < blk->nargs; i++)
+                tile |= type_is_tile(f->values[blk->args[i]].type);
+    if (tile) {
+        diag_error(b->d, op->name_span, "tile values carried through 'scf.while' are not supported yet");
+        b->errors = true;
     }
 }
 
@@ -489,8 +510,10 @@ static void bufferize_func(B *b)
     for (Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
         if (op->kind == OP_SCF_FOR)
             bufferize_for(b, op);
-        else if (op->kind == OP_SCF_IF)
+        else if (op->kind == OP_SCF_IF || op->kind == OP_SCF_EXECUTE_REGION)
             bufferize_if(b, op);
+        else if (op->kind == OP_SCF_WHILE)
+            bufferize_while(b, op);
     }
     nameset_free(&b->names);
 }

@@ -224,7 +224,8 @@ static bool role_is_write(const OpInfo *in, int r)
 /* docs/memory.md section 3, loops: an entry used inside a loop is live over the whole
  * loop when it is live before it, live after it, or read in an iteration before that
  * iteration writes it (its first access in the loop is a read, or a write that may not
- * happen: one inside an scf.if or an inner loop). Otherwise, and always for a tile
+ * happen: one inside an scf.if or an inner loop; scf.while's two regions both count as
+ * the loop's body, an scf.execute_region as the block it stands in). Otherwise, and always for a tile
  * allocated inside the loop, it lives over its uses in one iteration, at the same
  * address in every iteration. Inner loops go first, so an
  * outer loop sees the ranges they extended. */
@@ -241,7 +242,7 @@ static void loop_ranges(T *t)
     /* the numbered ops each loop contains */
     for (const Op *op = ir_first_op(t->f); op; op = ir_next_op(op)) {
         int64_t k = t->num[op->index];
-        if (op->kind == OP_SCF_FOR) {
+        if (op->kind == OP_SCF_FOR || op->kind == OP_SCF_WHILE) {
             xgrow32((void **)&t->loops, &t->loops_cap, (size_t)t->nloops + 1, sizeof *t->loops);
             t->loops[t->nloops++] = (Loop){op, -1, -1};
         }
@@ -260,7 +261,9 @@ static void loop_ranges(T *t)
         const Loop *L = &t->loops[l];
         if (L->lo < 0)
             continue;
+        /* the blocks every iteration runs from their start: scf.for's body, scf.while's two */
         const Block *body = L->op->regions[0].first;
+        const Block *body2 = L->op->kind == OP_SCF_WHILE ? L->op->regions[1].first : NULL;
         for (uint32_t i = 0; i < t->ne; i++)
             first[i] = UINT32_MAX;
         for (uint32_t a = 0; a < t->nacc; a++)
@@ -272,7 +275,11 @@ static void loop_ranges(T *t)
             if (first[i] == UINT32_MAX || e->start < 0 || op_inside(e->def_op, L->op))
                 continue;
             const Access *a = &t->acc[first[i]];
-            bool carried = !a->write || a->blk != body;
+            /* an scf.execute_region runs its ops once where it stands */
+            const Block *at = a->blk;
+            while (ir_block_owner(at) && ir_block_owner(at)->kind == OP_SCF_EXECUTE_REGION)
+                at = ir_block_owner(at)->parent;
+            bool carried = !a->write || (at != body && at != body2);
             if (e->start < L->lo || e->end > L->hi || carried) {
                 if (e->start > L->lo)
                     e->start = L->lo;
@@ -400,16 +407,17 @@ static void collect(T *t)
                 t->cur[op->res[0]] = e;
             continue;
         }
-        if (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF) {
+        if (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF || op->kind == OP_SCF_EXECUTE_REGION) {
             /* bufferize made a tile iter_arg, its init and the loop's result one buffer,
-             * and an scf.if's tile result the buffer both regions yield: names of it */
+             * and an scf.if's (scf.execute_region's) tile result the buffer its regions
+             * yield: names of it */
             const Block *body = op->regions[0].first;
             for (uint32_t r = 0; r < op->nres && body; r++) {
                 ValueId from = NO_VALUE;
                 if (op->kind == OP_SCF_FOR && r < op->seg[3]) {
                     from = op->opnds[3 + r];
                     t->cur[body->args[1 + r]] = t->cur[from];
-                } else if (op->kind == OP_SCF_IF && body->last && body->last->kind == OP_SCF_YIELD &&
+                } else if (op->kind != OP_SCF_FOR && body->last && body->last->kind == OP_SCF_YIELD &&
                            r < body->last->nopnds) {
                     from = body->last->opnds[r];
                 }
@@ -1253,11 +1261,11 @@ static void report(T *t, StrBuf *out, bool map)
         uint32_t line, col;
         source_line_col(t->src, L->op->name_span.begin, &line, &col);
         if (!map) {
-            sb_printf(out, "loop scf.for at %u:%u ops [%lld, %lld]\n", line + 1, col + 1, (long long)L->lo,
-                      (long long)L->hi);
+            sb_printf(out, "loop %s at %u:%u ops [%lld, %lld]\n", op_info(L->op->kind)->name, line + 1, col + 1,
+                      (long long)L->lo, (long long)L->hi);
             continue;
         }
-        sb_printf(out, "loop scf.for at %u:%u ", line + 1, col + 1);
+        sb_printf(out, "loop %s at %u:%u ", op_info(L->op->kind)->name, line + 1, col + 1);
         for (int64_t j = 0; j < t->n; j++)
             sb_putc(out, j >= L->lo && j <= L->hi ? '-' : ' ');
         sb_putc(out, '\n');

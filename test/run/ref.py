@@ -13,7 +13,8 @@ with the C runtime, so that the end-to-end tests in test/run/ compare two indepe
 `run` interprets the kernel (the PTO subset that the runtime executes: tquant INT8 and MX,
 tdequant, tgemv.bias, tmov, tload/tstore through make_tensor_view/partition_view, alloc_tile,
 tassign, the vector ops -- elementwise, tile-scalar, texpands, row and column reductions and
-broadcasts, tcvt, tci --, arith's scalar ops, scf.for / scf.if / scf.yield, return; Level 1
+broadcasts, tcvt, tci --, arith's scalar ops, scf.for / scf.if / scf.while / scf.condition /
+scf.execute_region / scf.yield, return; Level 1
 and Level 2) tile by tile: each tile is its own array
 of element bit patterns in logical (row, col) order over the full physical shape, zero at the
 start, so positions no op writes read back as 0 (docs/cli.md). It does not model the
@@ -1299,7 +1300,7 @@ def parse_funcs(text):
 OP_START = re.compile(r'(?m)^[ \t]*((?:%[\w$.-]+(?::\d+)?[ \t]*,[ \t]*)*%[\w$.-]+(?::\d+)?[ \t]*=[ \t]*)?'
                       r'(pto\.[\w.]+|tgemv\.bias|arith\.\w+|scf\.\w+|func\.return|func\.call|call|return)\b')
 NAME = r'%[\w$.-]+(?:#\d+)?'
-REGION_OPS = ('scf.for', 'scf.if')
+REGION_OPS = ('scf.for', 'scf.if', 'scf.while', 'scf.execute_region')
 
 
 def _result_names(group):
@@ -1329,10 +1330,17 @@ def split_ops(body, start=0, end=None):
             regions = [split_ops(body, lb + 1, rb)]
             nxt = rb + 1
             em = re.compile(r'\s*else\s*\{').match(body, nxt) if name == 'scf.if' else None
+            if name == 'scf.while':
+                em = re.compile(r'\s*do\s*\{').match(body, nxt)
+                if not em:
+                    raise RefError('line %d: scf.while without its do region' % (line + 1))
             if em:
                 lb2 = em.end() - 1
                 rb2 = _matching(body, lb2, '{', '}')
                 regions.append(split_ops(body, lb2 + 1, rb2))
+                if name == 'scf.while':  # the after region's block arguments: `^bb0(%a: T, ...):`
+                    lm = re.compile(r'\s*\^\w+\s*\(([^)]*)\)').match(body, lb2 + 1, rb2)
+                    regions.append(re.findall(r'%([\w$.-]+)\s*:', lm.group(1)) if lm else [])
                 nxt = rb2 + 1
             ops.append((name, _result_names(m.group(1)), body[m.end():lb].strip(), line, regions))
             m = OP_START.search(body, nxt, end)
@@ -1722,6 +1730,8 @@ class Machine:
         for opname, res, text, line, regions in ops:
             if opname == 'scf.yield':
                 return [self.env[n] for n in _l1_operands(text)]
+            if opname == 'scf.condition':  # `(%c) %a, ... : T, ...`: the condition, then the values
+                return [self.env[n[1:]] for n in re.findall(NAME, text.split(':')[0])]
             if regions is not None:
                 self.region_op(opname, res, text, line, regions)
             elif opname.startswith('arith.') and opname != 'arith.constant':
@@ -1734,6 +1744,33 @@ class Machine:
         """scf.for (signed induction from lb while < ub by a positive step, iter_args carried,
         results the last values) and scf.if (the then or else region's yield)."""
         env = self.env
+        if op == 'scf.execute_region':
+            for n, v in zip(res, self.run_block(regions[0])):
+                env[n] = v
+            return
+        if op == 'scf.while':
+            # (%a = %init, ...): the before region's arguments; the after region's from its label
+            inits = re.match(r'\s*\(([^)]*)\)', text)
+            args = []
+            for item in (_split_top(inits.group(1)) if inits and '=' in inits.group(1) else []):
+                a, b = [x.strip()[1:] for x in item.split('=')]
+                args.append(a)
+                env[a] = env[b]
+            while True:
+                vals = self.run_block(regions[0])
+                if not vals:
+                    self.fail(line, 'scf.while before region without scf.condition')
+                cond, vals = vals[0], vals[1:]
+                if not isinstance(cond, int):
+                    self.fail(line, 'scf.condition value is not an integer')
+                if not cond & 1:
+                    for n, v in zip(res, vals):
+                        env[n] = v
+                    return
+                for n, v in zip(regions[2], vals):
+                    env[n] = v
+                for n, v in zip(args, self.run_block(regions[1])):
+                    env[n] = v
         if op == 'scf.if':
             cond = self.int_of(re.findall(NAME, text)[0][1:])
             if cond & 1:
