@@ -467,7 +467,7 @@ static void bufferize_if(B *b, Op *op)
         }
         if (done)
             continue;
-        ValueId buf = new_buffer(b, op->res[i], op, ".if");
+        ValueId buf = new_buffer(b, op->res[i], op, op->kind == OP_SCF_IF ? ".if" : ".region");
         for (uint32_t r = 0; r < op->nregions; r++) {
             Block *blk = op->regions[r].first;
             if (blk && blk->last && blk->last->kind == OP_SCF_YIELD && i < blk->last->nopnds)

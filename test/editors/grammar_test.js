@@ -146,8 +146,9 @@ function model(text) {
     // Braces: an attribute dictionary or a region (a function's or module's
     // body, a generic op's '({', scf.for's and scf.if's bodies). In a
     // func.func or module header, '{' after 'attributes' is a dictionary and
-    // any other '{' the body; after scf.for / scf.if the first '{' outside
-    // parentheses opens its region, as does '{' after 'else'; elsewhere '({'
+    // any other '{' the body; after scf.for / scf.if / scf.while /
+    // scf.execute_region the first '{' outside parentheses opens its region,
+    // as does '{' after 'else' or 'do'; elsewhere '({'
     // opens a region and any other '{' a dictionary.
     const braces = [];
     let header = false;
@@ -156,9 +157,10 @@ function model(text) {
     for (let i = 0; i < toks.length; i++) {
         const t = toks[i], next = toks[i + 1], prev = toks[i - 1];
         if (t.kind === 'keyword' && (t.text === 'func.func' || t.text === 'module') && !(next && next.text === '=')) header = true;
-        if ((t.text === 'scf.for' || t.text === 'scf.if') && !(next && next.text === '=')) regionOp = true;
+        if ((t.text === 'scf.for' || t.text === 'scf.if' || t.text === 'scf.while' || t.text === 'scf.execute_region') &&
+            !(next && next.text === '=')) regionOp = true;
         if (t.text === '{' && t.kind === 'punct') {
-            const opRegion = (regionOp && braces[braces.length - 1] !== 'other') || (prev && prev.text === 'else');
+            const opRegion = (regionOp && braces[braces.length - 1] !== 'other') || (prev && (prev.text === 'else' || prev.text === 'do'));
             const dict = header ? prev && prev.text === 'attributes' : !(prev && prev.text === '(') && !opRegion;
             if (!dict) header = false;
             if (opRegion) regionOp = false;
