@@ -39,6 +39,7 @@ SECTIONS = [
     ("scf.pto", "7. Control flow: scf.for, scf.if, scf.yield (custom forms; mlir-opt-19's messages)"),
     ("scf-generic.pto", "7. Control flow: the generic forms of scf.for, scf.if, scf.yield"),
     ("scf-step.pto", "7. Control flow: a constant scf.for step that is not positive (PTOAS's rule)"),
+    ("scf-while.pto", "7. Control flow: scf.while, scf.condition, scf.execute_region (custom and generic forms; mlir-opt-19's messages)"),
     ("tileop-helper.pto", "6. Functions marked pto.tileop.helper (PTOAS's helper contract)"),
     ("call-recursion.pto", "6. Recursive calls (PTOAS's C++ emission orders functions before their callers)"),
     ("backend.pto", "6. pto.backend and the child modules of a partitioned file (PTOAS's child assembly)"),
