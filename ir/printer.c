@@ -79,8 +79,8 @@ static void put_float(StrBuf *b, const AttrValue *v)
 /* MLIR prints a signless integer as signed in its width (255 : i8 is -1 : i8). */
 static long long signless_value(int64_t x, DType t)
 {
-    int w = t == DT_I8 ? 8 : t == DT_I16 ? 16 : t == DT_I32 ? 32 : 64;
-    if (w == 64)
+    unsigned w = dtype_kind(t) == DK_INT ? dtype_int_width(t) : 64;
+    if (w == 0 || w >= 64)
         return (long long)x;
     uint64_t m = (uint64_t)1 << (w - 1);
     uint64_t u = (uint64_t)x & ((m << 1) - 1);

@@ -9,39 +9,44 @@
 #include "build.h"
 
 /* ---- numbers ------------------------------------------------------------------- */
-/* Parses a decimal or 0x integer with optional '-'; false when out of int64 range
- * (hex may use all 64 bits). */
-bool pb_parse_int(Str s, int64_t *out)
+/* Parses a decimal or 0x integer with optional '-' into its sign and magnitude;
+ * false when the magnitude does not fit 64 bits. */
+static bool parse_magnitude(Str s, bool *neg, uint64_t *mag)
 {
-    bool neg = s.len && s.p[0] == '-';
-    uint32_t i = neg;
+    *neg = s.len && s.p[0] == '-';
+    uint32_t i = *neg;
     uint64_t v = 0;
     bool hex = s.len >= i + 2 && s.p[i] == '0' && (s.p[i + 1] == 'x' || s.p[i + 1] == 'X');
     if (hex) {
-        i += 2;
-        for (; i < s.len; i++) {
+        for (i += 2; i < s.len; i++) {
             char c = s.p[i];
             unsigned d = c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
             if (v >> 60)
                 return false;
             v = v << 4 | d;
         }
-        if (neg) {
-            if (v > (uint64_t)INT64_MAX + 1)
+    } else {
+        for (; i < s.len; i++) {
+            unsigned d = (unsigned)(s.p[i] - '0');
+            if (v > (UINT64_MAX - d) / 10)
                 return false;
-            *out = (int64_t)(0 - v);
-        } else {
-            *out = (int64_t)v;
+            v = v * 10 + d;
         }
-        return true;
     }
-    for (; i < s.len; i++) {
-        unsigned d = (unsigned)(s.p[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+    *mag = v;
+    return true;
+}
+
+/* Parses a decimal or 0x integer with optional '-'; false when out of int64 range
+ * (hex may use all 64 bits). */
+bool pb_parse_int(Str s, int64_t *out)
+{
+    bool neg;
+    uint64_t v;
+    if (!parse_magnitude(s, &neg, &v))
+        return false;
+    bool hex = s.len >= 2u + neg && s.p[neg] == '0' && (s.p[neg + 1] == 'x' || s.p[neg + 1] == 'X');
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : !hex && v > (uint64_t)INT64_MAX)
         return false;
     *out = neg ? (int64_t)(0 - v) : (int64_t)v;
     return true;
@@ -101,11 +106,19 @@ AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspa
         v->type = d;
         return v;
     }
-    int64_t x;
-    if (!pb_parse_int(t, &x)) {
-        ERR(s, "integer value out of range");
+    /* MLIR's rules for an integer literal of width w (untyped: i64), reported at
+     * its digits: a signless value fits w bits as unsigned or (negative) as
+     * signed, si only as signed, ui only as unsigned */
+    bool neg;
+    uint64_t mag;
+    Span digits = s;
+    if (t.len && t.p[0] == '-')
+        digits.begin++;
+    if (!parse_magnitude(t, &neg, &mag)) {
+        ERR(digits, "integer constant out of range for attribute");
         return NULL;
     }
+    int64_t x = (int64_t)(neg ? 0 - mag : mag);
     if (d != DT_NONE && float_bits(d)) {
         if (tok != T_HEX) {
             ERR(s, "unexpected decimal integer literal for a floating point value");
@@ -131,12 +144,22 @@ AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspa
         }
         return v;
     }
-    if (d != DT_NONE) {
-        int w = int_width(d);
-        if (w < 64 && (x < -((int64_t)1 << (w - 1)) || x > ((int64_t)1 << w) - 1)) {
-            ERR(s, "integer value out of range");
-            return NULL;
-        }
+    DTypeKind k = d == DT_NONE ? DK_INT : dtype_kind(d);
+    if (neg && k == DK_UINT) {
+        ERR(digits, "negative integer literal not valid for unsigned integer type");
+        return NULL;
+    }
+    int w = d == DT_NONE ? 64 : int_width(d);
+    uint64_t half = (uint64_t)1 << (w - 1); /* 2^(w-1): the magnitude of the most negative value */
+    bool fits = neg ? mag <= half : k == DK_SINT ? mag < half : w == 64 || mag < half * 2;
+    if (!fits) {
+        ERR(digits, "integer constant out of range for attribute");
+        return NULL;
+    }
+    if (d == DT_I1) { /* MLIR's i1 integer attribute is its bool attribute */
+        AttrValue *v = pb_new_aval(p, AV_BOOL, s);
+        v->u.b = mag & 1;
+        return v;
     }
     AttrValue *v = pb_new_aval(p, AV_INT, s);
     v->type = d;
