@@ -146,7 +146,9 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
     case AV_DENSE:
         sb_printf(b, "array<%s", dtype_name(v->type));
         for (uint32_t i = 0; i < v->u.dense.n; i++)
-            sb_printf(b, "%s%lld", i ? ", " : ": ", signless_value(v->u.dense.items[i], v->type));
+            sb_printf(b, "%s%lld", i ? ", " : ": ",
+                      v->type == DT_I1 ? (long long)(v->u.dense.items[i] & 1) /* as written: 1, 0 */
+                                       : signless_value(v->u.dense.items[i], v->type));
         sb_putc(b, '>');
         return;
     case AV_ENUM: {
