@@ -1989,8 +1989,8 @@ static void emit_if(Emit *e, const Op *op)
 }
 
 /* scf.while: `for (;;) { before; if (!cond) { results = cond's values; break; } after =
- * cond's values; after; before = the yield's }`, the carried values mutable locals
- * declared before it (bufferize let no tile through). */
+ * cond's values; after; before = the yield's }`, the carried scalars mutable locals
+ * declared before it; a carried tile is one buffer at every position (bufferize). */
 static void emit_while(Emit *e, const Op *op)
 {
     const Block *before = op->regions[0].first, *after = op->regions[1].first;
@@ -1999,15 +1999,22 @@ static void emit_while(Emit *e, const Op *op)
     const char **bl = arena_alloc(&e->m->arena, (nb + na + nr + 1) * sizeof *bl);
     const char **al = bl + nb, **rl = al + na;
     for (uint32_t i = 0; i < nb; i++) {
+        if (type_is_tile(val(e, op->opnds[i])->type)) {
+            /* one buffer (bufferize): every name of position i is the init's */
+            bl[i] = al[i] = rl[i] = NULL;
+            e->buf_of[before->args[i]] = e->buf_of[after->args[i]] = e->buf_of[op->res[i]] =
+                e->buf_of[op->opnds[i]];
+            continue;
+        }
         const char *init = scalar(e, op->opnds[i], op);
         if (!init || !(bl[i] = carried_local(e, before->args[i], op, init)))
             return;
     }
     for (uint32_t i = 0; i < na; i++)
-        if (!(al[i] = carried_local(e, after->args[i], op, NULL)))
+        if (!(i < nb && type_is_tile(val(e, op->opnds[i])->type)) && !(al[i] = carried_local(e, after->args[i], op, NULL)))
             return;
     for (uint32_t i = 0; i < nr; i++)
-        if (!(rl[i] = carried_local(e, op->res[i], op, NULL)))
+        if (!(i < nb && type_is_tile(val(e, op->opnds[i])->type)) && !(rl[i] = carried_local(e, op->res[i], op, NULL)))
             return;
     uint32_t line, col;
     source_line_col(e->src, op->name_span.begin, &line, &col);

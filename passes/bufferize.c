@@ -476,23 +476,59 @@ static void bufferize_if(B *b, Op *op)
     }
 }
 
-/* scf.while: its carried values (inits, the regions' arguments, the results) would
- * need one buffer along all four edges; not done yet (docs/memory.md 3.2). */
+/* scf.while: a tile carried at position i (init, 'before' argument, condition value,
+ * 'after' argument, yielded value, result) becomes one buffer, the init's (or a copy of it
+ * when something else uses the init): the regions' arguments are replaced by that buffer,
+ * which both regions see, the condition and the yield are made to pass it (yield_into),
+ * and the result names it (as an scf.for's). Positions must line up: the condition passes its values in the
+ * order of the 'before' arguments; anything else is reported. */
 static void bufferize_while(B *b, Op *op)
 {
-    const Func *f = b->f;
+    Func *f = b->f;
+    Block *before = op->regions[0].first, *after = op->regions[1].first;
+    Op *c = before ? before->last : NULL, *y = after ? after->last : NULL;
+    if (!c || c->kind != OP_SCF_CONDITION || !y || y->kind != OP_SCF_YIELD)
+        return;
     bool tile = false;
     for (uint32_t i = 0; i < op->nopnds; i++)
         tile |= type_is_tile(f->values[op->opnds[i]].type);
     for (uint32_t i = 0; i < op->nres; i++)
         tile |= type_is_tile(f->values[op->res[i]].type);
-    for (uint32_t r = 0; r < op->nregions; r++)
-        for (const Block *blk = op->regions[r].first; blk; blk = blk->next)
-            for (uint32_t i = 0; i < blk->nargs; i++)
-                tile |= type_is_tile(f->values[blk->args[i]].type);
-    if (tile) {
-        diag_error(b->d, op->name_span, "tile values carried through 'scf.while' are not supported yet");
+    if (!tile)
+        return;
+    bool aligned = c->nopnds == op->nopnds + 1 && after->nargs == op->nopnds && op->nres == op->nopnds;
+    for (uint32_t i = 0; aligned && i < op->nopnds; i++)
+        aligned = f->values[before->args[i]].type == f->values[c->opnds[1 + i]].type;
+    if (!aligned) {
+        diag_error(b->d, op->name_span, "tile values carried through 'scf.while' must keep their positions: the "
+                                        "condition passes its values in the order of the 'before' arguments");
         b->errors = true;
+        return;
+    }
+    for (uint32_t i = 0; i < op->nopnds; i++) {
+        ValueId init = op->opnds[i];
+        if (!type_is_tile(f->values[init].type))
+            continue;
+        /* done already (Level 2 input, or this pass's own output): both terminators pass the init */
+        if (c->opnds[1 + i] == init && y->opnds[i] == init) {
+            replace_uses(f, before->args[i], init);
+            replace_uses(f, after->args[i], init);
+            continue;
+        }
+        /* the loop writes the buffer: an init used elsewhere (or an argument) gets a copy */
+        if (used_from(f, init, op, i) || !f->values[init].def_op) {
+            if (f->values[init].type->tile.loc != LOC_VEC) {
+                emit_tmov(b, init, NO_VALUE, op); /* reports */
+                continue;
+            }
+            ValueId cp = new_buffer(b, init, op, ".iter");
+            emit_tmov(b, init, cp, op);
+            op->opnds[i] = init = cp;
+        }
+        replace_uses(f, before->args[i], init);
+        replace_uses(f, after->args[i], init);
+        yield_into(b, c, 1 + i, init);
+        yield_into(b, y, i, init);
     }
 }
 

@@ -407,16 +407,19 @@ static void collect(T *t)
                 t->cur[op->res[0]] = e;
             continue;
         }
-        if (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF || op->kind == OP_SCF_EXECUTE_REGION) {
+        if (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF || op->kind == OP_SCF_EXECUTE_REGION ||
+            op->kind == OP_SCF_WHILE) {
             /* bufferize made a tile iter_arg, its init and the loop's result one buffer,
-             * and an scf.if's (scf.execute_region's) tile result the buffer its regions
-             * yield: names of it */
+             * an scf.if's (scf.execute_region's) tile result the buffer its regions
+             * yield, and an scf.while's tile result its init's buffer: names of it */
             const Block *body = op->regions[0].first;
             for (uint32_t r = 0; r < op->nres && body; r++) {
                 ValueId from = NO_VALUE;
                 if (op->kind == OP_SCF_FOR && r < op->seg[3]) {
                     from = op->opnds[3 + r];
                     t->cur[body->args[1 + r]] = t->cur[from];
+                } else if (op->kind == OP_SCF_WHILE) {
+                    from = r < op->nopnds ? op->opnds[r] : NO_VALUE; /* bufferize: the init's buffer */
                 } else if (op->kind != OP_SCF_FOR && body->last && body->last->kind == OP_SCF_YIELD &&
                            r < body->last->nopnds) {
                     from = body->last->opnds[r];
