@@ -310,11 +310,22 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
             return NULL;
         }
     }
+    bool dotted = kind.end == kind.begin;
     if (!pto_kind(p, hash, &kind))
         return NULL;
     Str k = pb_text(p, kind);
     EnumKind ek = attr_kind(k);
     if (ek != EK_COUNT) {
+        /* each kind has one spelling in PTOAS; MLIR's parser reports the other one */
+        if (dotted && !enum_info[ek].dotted) {
+            Span lt = {hash.end, hash.end + 1};
+            enum_param_error(p, ek, false, lt, lt);
+            return NULL;
+        }
+        if (!dotted && enum_info[ek].dotted) {
+            ERR(((Span){kind.end, kind.end + 1}), "expected '<'");
+            return NULL;
+        }
         int x = enum_lookup(ek, val.p, val.len);
         if (x < 0) {
             enum_param_error(p, ek, true, value, close);
