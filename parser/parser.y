@@ -73,6 +73,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
 %token ELSE "'else'"
+%token UNKNOWN_OP "an unknown op"
 %token <type> TYPE_MEMO "a memoized type"
 
 %type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
@@ -815,10 +816,15 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
             p->depth--;
         bool sync = is_sync(p, t, *loc, p->lx.bol);
         p->last_sync = sync;
+        /* a dotted word that starts an op's line names an op ptoas lacks: its own
+         * token, so that no rule takes it for a keyword of the line before
+         * (`to` after arith's types) */
+        if (sync && t == T_IDENT)
+            t = T_UNKNOWN_OP;
         if (p->recovering) {
             if (!sync)
                 continue;
-            if (t == T_IDENT) { /* an unknown op after an error: report it, skip its line */
+            if (t == T_UNKNOWN_OP) { /* an unknown op after an error: report it, skip its line */
                 diag_error(p->diag, *loc, "custom op '%.*s' is unknown", (int)(loc->end - loc->begin),
                            p->src->text + loc->begin);
                 continue;
@@ -918,7 +924,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
 {
     yysymbol_kind_t la = yypcontext_token(ctx);
     Span loc = *yypcontext_location(ctx);
-    if (!p->last_sync || la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE) /* never resume at an identifier */
+    if (!p->last_sync || la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE || la == YYSYMBOL_UNKNOWN_OP) /* never resume at an identifier */
         p->recovering = true;
     if (la == YYSYMBOL_ERROR) /* the lexer has reported it */
         return 0;
@@ -933,7 +939,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     if (n < 0)
         n = 0;
 
-    if ((la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE) && has(exp, n, YYSYMBOL_OP_COMPUTE)) {
+    if ((la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE || la == YYSYMBOL_UNKNOWN_OP) && has(exp, n, YYSYMBOL_OP_COMPUTE)) {
         diag_error(p->diag, loc, "custom op '%.*s' is unknown", toklen, tok);
         return 0;
     }
