@@ -294,6 +294,22 @@ static bool opaque_kind(Parser *p, Span kind)
     return false;
 }
 
+/* Each kind has one spelling in PTOAS (#pto.KIND<v> or #pto<KIND v>); MLIR's
+ * parser reports the other one, whatever the value: false, reported. */
+static bool spelled_right(Parser *p, EnumKind ek, bool dotted, Span hash, Span kind)
+{
+    if (dotted && !enum_info[ek].dotted) {
+        Span lt = {hash.end, hash.end + 1};
+        enum_param_error(p, ek, false, lt, lt);
+        return false;
+    }
+    if (!dotted && enum_info[ek].dotted) {
+        ERR(((Span){kind.end, kind.end + 1}), "expected '<'");
+        return false;
+    }
+    return true;
+}
+
 AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
 {
     Str h = pb_text(p, hash), val = pb_text(p, value);
@@ -306,7 +322,8 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
         }
         EnumKind ek = attr_kind(val);
         if (STR_EQ_LIT(h, "#pto") && ek != EK_COUNT) { /* #pto<KIND>: no value at the '>' */
-            enum_param_error(p, ek, false, close, close);
+            if (spelled_right(p, ek, false, hash, value))
+                enum_param_error(p, ek, false, close, close);
             return NULL;
         }
     }
@@ -316,16 +333,8 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
     Str k = pb_text(p, kind);
     EnumKind ek = attr_kind(k);
     if (ek != EK_COUNT) {
-        /* each kind has one spelling in PTOAS; MLIR's parser reports the other one */
-        if (dotted && !enum_info[ek].dotted) {
-            Span lt = {hash.end, hash.end + 1};
-            enum_param_error(p, ek, false, lt, lt);
+        if (!spelled_right(p, ek, dotted, hash, kind))
             return NULL;
-        }
-        if (!dotted && enum_info[ek].dotted) {
-            ERR(((Span){kind.end, kind.end + 1}), "expected '<'");
-            return NULL;
-        }
         int x = enum_lookup(ek, val.p, val.len);
         if (x < 0) {
             enum_param_error(p, ek, true, value, close);
@@ -350,11 +359,14 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
 
 AttrValue *pb_attr_enum_nokeyword(Parser *p, Span hash, Span kind, Span value)
 {
+    bool dotted = kind.end == kind.begin;
     if (!pto_kind(p, hash, &kind))
         return NULL;
     Str k = pb_text(p, kind);
     EnumKind ek = attr_kind(k);
     if (ek != EK_COUNT) {
+        if (!spelled_right(p, ek, dotted, hash, kind))
+            return NULL;
         enum_param_error(p, ek, false, value, value);
         return NULL;
     }
