@@ -311,17 +311,25 @@ static const char *rt_dtype(DType d)
     case DT_F8E5M2: return "PTORT_F8E5M2";
     case DT_F8E8M0FNU: case DT_F8E8M0: return "PTORT_F8E8M0FNU"; /* the same E8M0 bytes */
     case DT_F4E2M1X2: return "PTORT_F4E2M1X2";
+    case DT_I64: case DT_SI64: return "PTORT_I64";
+    case DT_UI64: return "PTORT_U64";
     default: return NULL;
     }
 }
 
-/* False (reported at AT) when the runtime has no dtype for D: the newer PTOAS element types
- * (hif8, f8E4M3, 64-bit integers, ...) parse and verify, but nothing can compute them. */
-static bool runtime_dtype(Emit *e, Span at, DType d, const char *what)
+/* What holds elements of a dtype: 64-bit integers are host data, read and written by
+ * pto.load_scalar / pto.store_scalar through pointers and views, but no tile holds them. */
+typedef enum { HOLD_TILE, HOLD_VIEW, HOLD_PTR } Holder;
+
+/* False (reported at AT) when the runtime has no dtype for D in a holder of kind H: the
+ * newer PTOAS element types (hif8, f8E4M3, f64, ...) parse and verify, but nothing can
+ * compute them. */
+static bool runtime_dtype(Emit *e, Span at, DType d, Holder h)
 {
-    if (rt_dtype(d))
+    static const char *const what[] = {"tiles of", "tensor views of", "pointers to"};
+    if (rt_dtype(d) && !(h == HOLD_TILE && dtype_bits(d) == 64))
         return true;
-    return fail(e, at, "%s %s cannot be executed: the runtime has no arithmetic for this dtype", what,
+    return fail(e, at, "%s %s cannot be executed: the runtime has no arithmetic for this dtype", what[h],
                 dtype_name(d));
 }
 
@@ -606,7 +614,7 @@ static void emit_make_view(Emit *e, const Op *op)
         fail(e, op->name_span, "codegen expects '%%%.*s' to be a !pto.ptr argument", (int)x->name.len, x->name.p);
         return;
     }
-    if (!runtime_dtype(e, op->name_span, t->dtype, "tensor views of"))
+    if (!runtime_dtype(e, op->name_span, t->dtype, HOLD_VIEW))
         return;
     const char *dt = rt_dtype(t->dtype);
     const char *shape[2], *strides[2];
@@ -987,7 +995,7 @@ static void emit_alloc(Emit *e, const Op *op)
     const Type *t = val(e, r)->type;
     if (!type_is_tile(t))
         return;
-    runtime_dtype(e, op->name_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
+    runtime_dtype(e, op->name_span, t->tile.dtype, HOLD_TILE); /* reported; uses go on */
     Buf *b = &e->bufs[e->nbufs];
     memset(b, 0, sizeof *b);
     b->val = r;
@@ -1128,7 +1136,7 @@ static void emit_view(Emit *e, const Op *op, bool subview)
     /* a treshape may name a new element type (i8 bytes as i1 or i64): reported here, as an
      * alloc_tile's; a subview keeps its source's, reported where that is declared */
     if (!subview)
-        runtime_dtype(e, op->name_span, t->dtype, "tiles of"); /* reported; uses go on */
+        runtime_dtype(e, op->name_span, t->dtype, HOLD_TILE); /* reported; uses go on */
     const char *sx;
     int pb = view_source(e, op, op->opnds[0], &sx);
     if (pb < 0)
@@ -2241,7 +2249,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             b->parent = -1;
             b->approx = -1;
             add_entry(e, v, 0, (int)i);
-            runtime_dtype(e, x->type_span, t->tile.dtype, "tiles of"); /* reported; uses go on */
+            runtime_dtype(e, x->type_span, t->tile.dtype, HOLD_TILE); /* reported; uses go on */
             runtime_boxes(e, x->type_span, &t->tile);
             e->buf_of[v] = (int)e->nbufs++;
             if (e->f_called) {
@@ -2284,7 +2292,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
             e->csize[v] = sz;
             e->ptr_arg[v] = (int)i;
             add_entry(e, v, 1, (int)i);
-            runtime_dtype(e, x->type_span, t->dtype, "pointers to");
+            runtime_dtype(e, x->type_span, t->dtype, HOLD_PTR);
         } else if (int_bits(t) || float_rt(t)) {
             const char *n = unique_name(&e->local, "a_", x->name.p, x->name.len);
             bool fl = float_rt(t) != NULL;

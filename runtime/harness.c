@@ -266,6 +266,8 @@ static double elem(ptort_dtype dt, const void *p, size_t i)
     case PTORT_BF16: { uint16_t h; memcpy(&h, b + 2 * i, 2); return ptort_bf16_to_f32(h); }
     case PTORT_I32: { int32_t v; memcpy(&v, b + 4 * i, 4); return v; }
     case PTORT_U32: { uint32_t v; memcpy(&v, b + 4 * i, 4); return v; }
+    case PTORT_I64: { int64_t v; memcpy(&v, b + 8 * i, 8); return (double)v; }
+    case PTORT_U64: { uint64_t v; memcpy(&v, b + 8 * i, 8); return (double)v; }
     case PTORT_I16: { int16_t v; memcpy(&v, b + 2 * i, 2); return v; }
     case PTORT_U16: { uint16_t v; memcpy(&v, b + 2 * i, 2); return v; }
     case PTORT_I8: return (int8_t)b[i];

@@ -17,8 +17,8 @@ static const char *const loc_names[PTORT_NUM_LOCS] = {
     "vec", "mat", "left", "right", "acc", "bias", "scaling"};
 static const char *const dtype_names[PTORT_NUM_DTYPES] = {
     "i8", "i16", "i32", "ui8", "ui16", "ui32", "f16", "bf16", "f32",
-    "f8E4M3FN", "f8E5M2", "f8E8M0FNU", "!pto.f4E2M1x2"};
-static const int dtype_sizes[PTORT_NUM_DTYPES] = {1, 2, 4, 1, 2, 4, 2, 2, 4, 1, 1, 1, 1};
+    "f8E4M3FN", "f8E5M2", "f8E8M0FNU", "!pto.f4E2M1x2", "i64", "ui64"};
+static const int dtype_sizes[PTORT_NUM_DTYPES] = {1, 2, 4, 1, 2, 4, 2, 2, 4, 1, 1, 1, 1, 8, 8};
 
 int64_t ptort_loc_capacity(ptort_arch arch, ptort_loc loc)
 {
@@ -312,6 +312,9 @@ static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
     if ((unsigned)t->dtype >= PTORT_NUM_DTYPES)
         return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown dtype: %d", op, role, sep,
                           (int)t->dtype);
+    if (t->dtype >= PTORT_NUM_TILE_DTYPES) /* host data only */
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: %s%sno tile op computes %s", op, role, sep,
+                          ptort_dtype_name(t->dtype));
     if ((unsigned)t->blayout > 1)
         return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%sunknown blayout: %d", op, role, sep,
                           (int)t->blayout);

@@ -18,6 +18,7 @@ static const struct {
     size_t size;
 } known[] = {
     {"<f4", 4}, {"<f2", 2}, {"<i4", 4}, {"<i2", 2}, {"|i1", 1}, {"|u1", 1}, {"<u2", 2}, {"<u4", 4},
+    {"<i8", 8}, {"<u8", 8},
 };
 
 static size_t descr_size(const char *d)
@@ -35,6 +36,8 @@ const char *ptort_dtype_npy_descr(ptort_dtype dt)
     case PTORT_F16: return "<f2";
     case PTORT_BF16: return "<u2";
     case PTORT_U16: return "<u2";
+    case PTORT_I64: return "<i8";
+    case PTORT_U64: return "<u8";
     case PTORT_I32: return "<i4";
     case PTORT_U32: return "<u4";
     case PTORT_I16: return "<i2";
@@ -162,7 +165,7 @@ static ptort_status parse_header(ptort_ctx *ctx, const char *h, size_t len, ptor
                                   "npy: big-endian data ('%s') is not supported; save it little-endian", d);
             if (!descr_size(d))
                 return ptort_fail(ctx, PTORT_E_FORMAT,
-                                  "npy: unsupported descr '%s' (expected one of <f4 <f2 <i4 <i2 |i1 |u1 <u2 <u4)", d);
+                                  "npy: unsupported descr '%s' (expected one of <f4 <f2 <i4 <i2 |i1 |u1 <u2 <u4 <i8 <u8)", d);
             memcpy(out->descr, d, 4);
             out->itemsize = descr_size(d);
             have_descr = 1;

@@ -46,14 +46,18 @@ typedef enum {
     PTORT_NUM_LOCS
 } ptort_loc;
 
-/* Tile element types. si8/si16 are spelled PTORT_I8/PTORT_I16. PTORT_F4E2M1X2 is one byte
- * holding two e2m1 codes; tiles of it count cols in bytes. */
+/* Element types. si8/si16 are spelled PTORT_I8/PTORT_I16. PTORT_F4E2M1X2 is one byte
+ * holding two e2m1 codes; tiles of it count cols in bytes. PTORT_I64 and PTORT_U64 are
+ * for pointers and tensor views only (pto.load_scalar / pto.store_scalar): no tile op
+ * computes them. */
 typedef enum {
     PTORT_I8, PTORT_I16, PTORT_I32, PTORT_U8, PTORT_U16, PTORT_U32,
     PTORT_F16, PTORT_BF16, PTORT_F32,
     PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_F8E8M0FNU, PTORT_F4E2M1X2,
+    PTORT_I64, PTORT_U64,
     PTORT_NUM_DTYPES
 } ptort_dtype;
+#define PTORT_NUM_TILE_DTYPES PTORT_I64 /* the tile element types come first */
 
 typedef enum { PTORT_BL_ROW_MAJOR, PTORT_BL_COL_MAJOR } ptort_blayout;
 typedef enum { PTORT_SL_NONE_BOX, PTORT_SL_ROW_MAJOR, PTORT_SL_COL_MAJOR } ptort_slayout;

@@ -212,6 +212,7 @@ DTYPES = {
     'f32': (4, '<f4', False, 'f'), 'f16': (2, '<f2', False, 'f'), 'bf16': (2, '<u2', False, 'f'),
     'i32': (4, '<i4', True, 'i'), 'si32': (4, '<i4', True, 'i'), 'ui32': (4, '<u4', False, 'i'),
     'i16': (2, '<i2', True, 'i'), 'si16': (2, '<i2', True, 'i'), 'ui16': (2, '<u2', False, 'i'),
+    'i64': (8, '<i8', True, 'i'), 'si64': (8, '<i8', True, 'i'), 'ui64': (8, '<u8', False, 'i'),
     'i8': (1, '|i1', True, 'i'), 'si8': (1, '|i1', True, 'i'), 'ui8': (1, '|u1', False, 'i'),
     'f8E4M3FN': (1, '|u1', False, 'b'), 'f8E5M2': (1, '|u1', False, 'b'),
     'f8E8M0FNU': (1, '|u1', False, 'b'), '!pto.f4E2M1x2': (1, '|u1', False, 'b'),

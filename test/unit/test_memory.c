@@ -108,6 +108,12 @@ static void descriptors(void)
     b = t;
     b.dtype = (ptort_dtype)99;
     CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "unknown dtype");
+    b.dtype = PTORT_I64; /* 64-bit integers are host data: views and scalar accesses only */
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DTYPE, "no tile op computes i64");
+    b.dtype = PTORT_U64;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DTYPE, "no tile op computes ui64");
+    CHECK_EQ(ptort_dtype_size(PTORT_I64), 8);
+    CHECK(strcmp(ptort_dtype_npy_descr(PTORT_U64), "<u8") == 0);
     CHECK_STATUS(c, ptort_tile_check(c, NULL), PTORT_E_ARG, "missing tile descriptor");
     CHECK(ptort_tile_bytes(NULL) == -1);
     ptort_tile p = ptort_tile_make(PTORT_VEC, PTORT_F4E2M1X2, 2, 32, 0);
@@ -128,7 +134,7 @@ static void box_footprints(void)
     static const int fractals[] = {32, 512, 1024};
     ptort_ctx *c = ptort_ctx_new(PTORT_A5, NULL);
     int bad = 0, runs = 0;
-    for (int dt = 0; dt < PTORT_NUM_DTYPES; dt++)
+    for (int dt = 0; dt < PTORT_NUM_TILE_DTYPES; dt++)
         for (int bl = 0; bl < 2; bl++)
             for (int sl = 0; sl < 3; sl++)
                 for (int f = 0; f < 3; f++)
@@ -163,7 +169,7 @@ static void box_footprints(void)
                             bad += ptort_tile_check(c, &t) != PTORT_E_ADDR;
                             runs++;
                         }
-    CHECK_EQ(runs, PTORT_NUM_DTYPES * 2 * 3 * 3 * 11 * 11);
+    CHECK_EQ(runs, PTORT_NUM_TILE_DTYPES * 2 * 3 * 3 * 11 * 11);
     CHECK_EQ(bad, 0);
     ptort_ctx_free(c);
 }
