@@ -576,20 +576,24 @@ static const char *use_view(Emit *e, ValueId v, const Op *op)
     return NULL;
 }
 
-/* rows/cols (or offsets/sizes) of a 1-D or 2-D view op from the n operands at
- * opnds, or from the type's dims when none are given; false (reported) if
- * unknown. */
-static bool view_pair(Emit *e, const Op *op, const ValueId *opnds, uint32_t n, const Type *t, const char *what,
-                      const char *dflt0, const char *out[2])
+#define VIEW_MAX_RANK 5 /* the runtime's PTORT_VIEW_MAX_RANK */
+
+/* The per-dimension values (shape, strides, offsets or sizes) of a view op from the n
+ * operands at opnds, or from the type's dims when none are given, into out; a 1-D view is
+ * one row of a 2-D one, dflt0 its first value. Returns the runtime's rank (2 to 5), or 0
+ * (reported). */
+static int view_dims(Emit *e, const Op *op, const ValueId *opnds, uint32_t n, const Type *t, const char *what,
+                     const char *dflt0, const char *out[VIEW_MAX_RANK])
 {
     uint32_t rank = t->rank;
-    if (rank != 1 && rank != 2)
-        return fail(e, op->name_span, "codegen supports 1-D and 2-D tensor views, but got rank %u", rank);
-    const char *x[2] = {NULL, NULL};
+    if (rank < 1 || rank > VIEW_MAX_RANK)
+        return fail(e, op->name_span, "codegen supports tensor views of rank 1 to %d, but got rank %u", VIEW_MAX_RANK,
+                    rank);
+    const char **x = out + (rank == 1);
     if (n == rank) {
         for (uint32_t i = 0; i < rank; i++)
             if (!(x[i] = scalar(e, opnds[i], op)))
-                return false;
+                return 0;
     } else if (n == 0 && dflt0) {
         for (uint32_t i = 0; i < rank; i++) {
             if (t->dims[i] == DIM_DYNAMIC)
@@ -600,9 +604,22 @@ static bool view_pair(Emit *e, const Op *op, const ValueId *opnds, uint32_t n, c
     } else {
         return fail(e, op->name_span, "codegen expects %u %s operands, but got %u", rank, what, n);
     }
-    out[0] = rank == 2 ? x[0] : dflt0;
-    out[1] = rank == 2 ? x[1] : x[0];
-    return true;
+    if (rank == 1)
+        out[0] = dflt0;
+    return rank == 1 ? 2 : (int)rank;
+}
+
+/* "(const int64_t[]){a, b, c}" */
+static const char *c_array(Emit *e, const char *const *x, int n)
+{
+    StrBuf b = {0};
+    sb_puts(&b, "(const int64_t[]){");
+    for (int i = 0; i < n; i++)
+        sb_printf(&b, "%s%s", i ? ", " : "", x[i]);
+    sb_putc(&b, '}');
+    const char *r = arena_str(e, "%.*s", (int)b.len, b.p);
+    sb_free(&b);
+    return r;
 }
 
 static void emit_make_view(Emit *e, const Op *op)
@@ -617,22 +634,28 @@ static void emit_make_view(Emit *e, const Op *op)
     if (!runtime_dtype(e, op->name_span, t->dtype, HOLD_VIEW))
         return;
     const char *dt = rt_dtype(t->dtype);
-    const char *shape[2], *strides[2];
-    if (!view_pair(e, op, op->opnds + 1, op->seg[1], t, "shape", "1", shape))
+    const char *shape[VIEW_MAX_RANK], *strides[VIEW_MAX_RANK];
+    int rank = view_dims(e, op, op->opnds + 1, op->seg[1], t, "shape", "1", shape);
+    if (!rank)
         return;
     if (op->seg[2]) {
-        if (!view_pair(e, op, op->opnds + 1 + op->seg[1], op->seg[2], t, "strides", "0", strides))
+        if (!view_dims(e, op, op->opnds + 1 + op->seg[1], op->seg[2], t, "strides", "0", strides))
             return;
-    } else {
-        strides[0] = shape[1];
-        strides[1] = "1";
+    } else { /* row-major and dense */
+        strides[rank - 1] = "1";
+        for (int k = rank - 2; k >= 0; k--)
+            strides[k] = k == rank - 2 ? shape[k + 1] : arena_str(e, "(%s) * (%s)", shape[k + 1], strides[k + 1]);
     }
     const Value *x = val(e, r);
     const char *name = unique_name(&e->local, "v_", x->name.p, x->name.len);
     e->cexpr[r] = name;
     e->ptr_arg[r] = e->ptr_arg[p];
-    sb_printf(&e->body, "    ptort_view %s = ptort_view_make(%s, %s, %s, %s, %s, %s, %s);\n", name, e->cexpr[p],
-              e->csize[p], dt, shape[0], shape[1], strides[0], strides[1]);
+    if (rank == 2)
+        sb_printf(&e->body, "    ptort_view %s = ptort_view_make(%s, %s, %s, %s, %s, %s, %s);\n", name, e->cexpr[p],
+                  e->csize[p], dt, shape[0], shape[1], strides[0], strides[1]);
+    else
+        sb_printf(&e->body, "    ptort_view %s = ptort_view_make_nd(%s, %s, %s, %d, %s, %s);\n", name, e->cexpr[p],
+                  e->csize[p], dt, rank, c_array(e, shape, rank), c_array(e, strides, rank));
     if (e->uses[r] == 0)
         sb_printf(&e->body, "    (void)%s;\n", name);
 }
@@ -644,9 +667,9 @@ static void emit_partition(Emit *e, const Op *op)
     if (!src)
         return;
     const Type *t = val(e, r)->type;
-    const char *off[2], *size[2];
-    if (!view_pair(e, op, op->opnds + 1, op->seg[1], val(e, op->opnds[0])->type, "offsets", NULL, off) ||
-        !view_pair(e, op, op->opnds + 1 + op->seg[1], op->seg[2], t, "sizes", "1", size))
+    const char *off[VIEW_MAX_RANK], *size[VIEW_MAX_RANK];
+    int rank = view_dims(e, op, op->opnds + 1, op->seg[1], val(e, op->opnds[0])->type, "offsets", NULL, off);
+    if (!rank || !view_dims(e, op, op->opnds + 1 + op->seg[1], op->seg[2], t, "sizes", "1", size))
         return;
     if (!off[0])
         off[0] = "0";
@@ -656,8 +679,12 @@ static void emit_partition(Emit *e, const Op *op)
     e->ptr_arg[r] = e->ptr_arg[op->opnds[0]];
     sb_printf(&e->body, "    ptort_view %s;\n", name);
     begin_call(e, op);
-    sb_printf(&e->body, "ptort_view_partition(ctx, %s, %s, %s, %s, %s, &%s)", src, off[0], off[1], size[0], size[1],
-              name);
+    if (rank == 2)
+        sb_printf(&e->body, "ptort_view_partition(ctx, %s, %s, %s, %s, %s, &%s)", src, off[0], off[1], size[0],
+                  size[1], name);
+    else
+        sb_printf(&e->body, "ptort_view_partition_nd(ctx, %s, %d, %s, %s, &%s)", src, rank, c_array(e, off, rank),
+                  c_array(e, size, rank), name);
     end_call(e, op);
 }
 

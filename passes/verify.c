@@ -966,20 +966,27 @@ static void transfer_shape_warning(V *v, bool load, const Type *view, const Tile
     int64_t count = 1;
     for (uint32_t i = 0; i < view->rank && count > 0; i++)
         count = known(view->dims[i]) && view->dims[i] > 0 ? count * view->dims[i] : -1;
-    int64_t vr0 = view->rank >= 2 ? view->dims[view->rank - 2] : 1, vc0 = view->dims[view->rank - 1];
+    /* the rows all dimensions but the last make (pto-isa's ND transfer of a 5-D tensor) */
+    int64_t vr0 = 1, vc0 = view->dims[view->rank - 1];
+    for (uint32_t i = 0; i + 1 < view->rank; i++)
+        vr0 = known(vr0) && known(view->dims[i]) ? vr0 * view->dims[i] : DIM_DYNAMIC;
     /* a static view of another shape holding as many elements is transferred row by row,
      * tile row r to view row r: the runtime needs as many view rows as valid rows */
     bool same_count = count > 0 && valid_static && count == t->vrow * t->vcol && (!load || row_major(t)) &&
                       (!known(vr0) || t->vrow <= vr0);
     if ((differ(vr0, t->vrow) || differ(vc0, t->vcol)) && !same_count) {
-        char a[24], b[24], c[24], e[24];
-        put_dim(a, sizeof a, vr0);
-        put_dim(b, sizeof b, vc0);
+        char a[160] = "[1", c[24], e[24]; /* a 1-D view is one row */
+        size_t n = view->rank == 1 ? 2 : 0;
+        for (uint32_t i = 0; i < view->rank && n < sizeof a - 24; i++) {
+            n += (size_t)snprintf(a + n, sizeof a - n, "%s", n ? ", " : "[");
+            put_dim(a + n, sizeof a - n, view->dims[i]);
+            n += strlen(a + n);
+        }
         put_dim(c, sizeof c, t->vrow);
         put_dim(e, sizeof e, t->vcol);
         diag_warning(v->d, v->op->name_span,
-                     "'%s' op expects the view shape to equal the tile valid_shape, but got [%s, %s] vs [%s, %s]",
-                     op_info(v->op->kind)->name, a, b, c, e);
+                     "'%s' op expects the view shape to equal the tile valid_shape, but got %s] vs [%s, %s]",
+                     op_info(v->op->kind)->name, a, c, e);
     }
 }
 

@@ -4,6 +4,8 @@
  * builds one column-offset table per tile and then walks rows; rows that are contiguous on
  * both sides become one memcpy.
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -295,55 +297,117 @@ ptort_status ptort_tmov_zz(ptort_ctx *ctx, ptort_group_axis axis, const ptort_ti
 ptort_view ptort_view_make(void *base, size_t size, ptort_dtype dtype,
                            int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride)
 {
+    const int64_t shape[2] = {rows, cols}, stride[2] = {row_stride, col_stride};
+    return ptort_view_make_nd(base, size, dtype, 2, shape, stride);
+}
+
+ptort_view ptort_view_make_nd(void *base, size_t size, ptort_dtype dtype, int rank,
+                              const int64_t *shape, const int64_t *stride)
+{
     ptort_view v;
+    memset(&v, 0, sizeof v);
     v.base = base;
     v.size = size;
     v.dtype = dtype;
-    v.offset = 0;
-    v.shape[0] = rows;
-    v.shape[1] = cols;
-    v.stride[0] = row_stride;
-    v.stride[1] = col_stride;
+    if (rank < 2 || rank > PTORT_VIEW_MAX_RANK || !shape || !stride)
+        return v; /* rank 0: rejected where it is used */
+    v.rank = rank;
+    memcpy(v.shape, shape, (size_t)rank * sizeof *shape);
+    memcpy(v.stride, stride, (size_t)rank * sizeof *stride);
     return v;
+}
+
+/* "[a, b, c]" of the first N numbers of X, into BUF. */
+static const char *dims_str(char *buf, size_t cap, const int64_t *x, int n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int k = 0; k < n && used < cap; k++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%lld", k ? ", " : "[", (long long)x[k]);
+    if (used < cap)
+        snprintf(buf + used, cap - used, "]");
+    return buf;
 }
 
 ptort_status ptort_view_partition(ptort_ctx *ctx, const ptort_view *tensor,
                                   int64_t off0, int64_t off1, int64_t size0, int64_t size1,
                                   ptort_view *out)
 {
-    if (!tensor || !out)
+    const int64_t off[2] = {off0, off1}, size[2] = {size0, size1};
+    return ptort_view_partition_nd(ctx, tensor, 2, off, size, out);
+}
+
+ptort_status ptort_view_partition_nd(ptort_ctx *ctx, const ptort_view *tensor, int rank,
+                                     const int64_t *off, const int64_t *size, ptort_view *out)
+{
+    char a[128], b[128], c[128];
+    if (!tensor || !out || !off || !size)
         return ptort_fail(ctx, PTORT_E_ARG, "partition_view: missing view");
-    if (off0 < 0 || off1 < 0 || size0 < 0 || size1 < 0)
-        return ptort_fail(ctx, PTORT_E_ARG,
-                          "partition_view: offsets and sizes must be non-negative, got [%lld, %lld] and [%lld, %lld]",
-                          (long long)off0, (long long)off1, (long long)size0, (long long)size1);
-    if (tensor->shape[0] < 0 || tensor->shape[1] < 0) /* shape - size below must not overflow */
-        return ptort_fail(ctx, PTORT_E_VIEW, "partition_view: the view shape [%lld, %lld] is negative",
-                          (long long)tensor->shape[0], (long long)tensor->shape[1]);
-    if (off0 > tensor->shape[0] - size0 || off1 > tensor->shape[1] - size1)
-        return ptort_fail(ctx, PTORT_E_VIEW,
-                          "partition_view: window at [%lld, %lld] of size [%lld, %lld] exceeds the view shape [%lld, %lld]",
-                          (long long)off0, (long long)off1, (long long)size0, (long long)size1,
-                          (long long)tensor->shape[0], (long long)tensor->shape[1]);
-    int64_t a, b, o;
-    if (__builtin_mul_overflow(off0, tensor->stride[0], &a) ||
-        __builtin_mul_overflow(off1, tensor->stride[1], &b) ||
-        __builtin_add_overflow(a, b, &o) || __builtin_add_overflow(o, tensor->offset, &o))
-        return ptort_fail(ctx, PTORT_E_VIEW, "partition_view: offset overflows");
+    if (tensor->rank < 2 || rank != tensor->rank)
+        return ptort_fail(ctx, PTORT_E_ARG, "partition_view: %d offsets for a view of rank %d", rank, tensor->rank);
+    for (int k = 0; k < rank; k++)
+        if (off[k] < 0 || size[k] < 0)
+            return ptort_fail(ctx, PTORT_E_ARG,
+                              "partition_view: offsets and sizes must be non-negative, got %s and %s",
+                              dims_str(a, sizeof a, off, rank), dims_str(b, sizeof b, size, rank));
+    for (int k = 0; k < rank; k++)
+        if (tensor->shape[k] < 0) /* shape - size below must not overflow */
+            return ptort_fail(ctx, PTORT_E_VIEW, "partition_view: the view shape %s is negative",
+                              dims_str(a, sizeof a, tensor->shape, rank));
+    for (int k = 0; k < rank; k++)
+        if (off[k] > tensor->shape[k] - size[k])
+            return ptort_fail(ctx, PTORT_E_VIEW, "partition_view: window at %s of size %s exceeds the view shape %s",
+                              dims_str(a, sizeof a, off, rank), dims_str(b, sizeof b, size, rank),
+                              dims_str(c, sizeof c, tensor->shape, rank));
+    int64_t o = tensor->offset;
+    for (int k = 0; k < rank; k++) {
+        int64_t t;
+        if (__builtin_mul_overflow(off[k], tensor->stride[k], &t) || __builtin_add_overflow(o, t, &o))
+            return ptort_fail(ctx, PTORT_E_VIEW, "partition_view: offset overflows");
+    }
     *out = *tensor;
     out->offset = o;
-    out->shape[0] = size0;
-    out->shape[1] = size1;
+    memcpy(out->shape, size, (size_t)rank * sizeof *size);
     return PTORT_OK;
 }
 
+/* The rows a view presents to a tile: the product of all dimensions but the last (-1 when
+ * it does not fit in int64). */
+static int64_t view_rows(const ptort_view *v)
+{
+    int64_t n = 1;
+    for (int k = 0; k + 1 < v->rank; k++)
+        if (v->shape[k] < 0 || __builtin_mul_overflow(n, v->shape[k], &n))
+            return -1;
+    return n;
+}
+
+/* The offset of view row I (element (I, 0) of the rows view_rows counts) into *O; false
+ * when it overflows. */
+static bool view_row_offset(const ptort_view *v, int64_t i, int64_t *o)
+{
+    *o = v->offset;
+    for (int k = v->rank - 2; k >= 0; k--) {
+        int64_t n = v->shape[k], t;
+        if (__builtin_mul_overflow(k ? i % n : i, v->stride[k], &t) || __builtin_add_overflow(*o, t, o))
+            return false;
+        i = k ? i / n : 0;
+    }
+    return true;
+}
+
 /* Checks that every element (i, j) of the rows x cols window of V lies inside the host
- * buffer; the offset is linear in i and j, so the extremes are at the corners. */
+ * buffer. Each row's offset is linear in j, so its extremes are at its ends; for a 2-D view
+ * the offset is linear in i too, and the extremes are at the corners. */
 static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view *v,
                                const ptort_tile *t)
 {
+    char a[128];
     if (!v)
         return ptort_fail(ctx, PTORT_E_ARG, "%s: missing view", op);
+    if (v->rank < 2 || v->rank > PTORT_VIEW_MAX_RANK)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: the view has rank %d, not 2 to %d", op, v->rank,
+                          PTORT_VIEW_MAX_RANK);
     if ((unsigned)v->dtype >= PTORT_NUM_DTYPES)
         return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown view dtype %d", op, (int)v->dtype);
     /* PTOAS moves the bits of any two element types of one size (an f16 view into an i16
@@ -354,27 +418,33 @@ static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view 
                           op, ptort_dtype_name(v->dtype), ptort_dtype_name(t->dtype));
     /* A view of another shape holding as many elements (PTOAS's reinterpretation, e.g. a
      * [1, 32] tile and a [16, 2] view) takes tile row r at view row r and runs on along the
-     * row as pto-isa's ND transfer does: element (r, c) <-> offset + r*stride0 + c*stride1.
+     * row as pto-isa's ND transfer does: element (r, c) <-> row r's offset + c*stride.
      * That needs no more tile rows than view rows. */
     int64_t vr = t->valid_rows, vc = t->valid_cols;
     if (vr == 0 || vc == 0)
         return PTORT_OK; /* nothing moves, whatever the view's shape (PTOAS counts no elements) */
-    if ((v->shape[0] != vr || v->shape[1] != vc) &&
-        (v->shape[0] < 0 || v->shape[1] < 0 || vr > v->shape[0] || vr * vc != v->shape[0] * v->shape[1]))
+    int64_t rows = view_rows(v), cols = v->shape[v->rank - 1], n;
+    if ((rows != vr || cols != vc) &&
+        (rows < 0 || cols < 0 || vr > rows || __builtin_mul_overflow(rows, cols, &n) || vr * vc != n))
         return ptort_fail(ctx, PTORT_E_SHAPE,
-                          "%s: expects the view shape to equal the tile valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
-                          op, (long long)v->shape[0], (long long)v->shape[1],
-                          (long long)t->valid_rows, (long long)t->valid_cols);
-    const int64_t ext[2] = {vr, vc};
+                          "%s: expects the view shape to equal the tile valid_shape, but got %s vs [%lld, %lld]",
+                          op, dims_str(a, sizeof a, v->shape, v->rank), (long long)t->valid_rows,
+                          (long long)t->valid_cols);
     if (!v->base)
         return ptort_fail(ctx, PTORT_E_VIEW, "%s: the view has no host memory", op);
-    int64_t lo = v->offset, hi = v->offset;
-    for (int d = 0; d < 2; d++) {
-        int64_t span;
-        if (__builtin_mul_overflow(ext[d] - 1, v->stride[d], &span))
+    int64_t lo = INT64_MAX, hi = INT64_MIN, span;
+    if (__builtin_mul_overflow(vc - 1, v->stride[v->rank - 1], &span))
+        return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
+    for (int64_t i = 0; i < vr; i++) {
+        if (v->rank == 2 && i > 0 && i < vr - 1)
+            continue; /* linear in i: the first and the last row bound it */
+        int64_t r0, r1;
+        if (!view_row_offset(v, i, &r0) || __builtin_add_overflow(r0, span, &r1))
             return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
-        if (span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi))
-            return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
+        if ((r0 < r1 ? r0 : r1) < lo)
+            lo = r0 < r1 ? r0 : r1;
+        if ((r0 < r1 ? r1 : r0) > hi)
+            hi = r0 < r1 ? r1 : r0;
     }
     int64_t sz = ptort_dtype_size(v->dtype);
     uint64_t end = (uint64_t)hi + 1;
@@ -398,8 +468,10 @@ static void view_copy(ptort_ctx *ctx, const ptort_view *v, const ptort_tile *t,
     uint8_t *vb = (uint8_t *)v->base;
     for (int64_t i = 0; i < t->valid_rows; i++) {
         uint8_t *tp = ts.p + layout_row_off(&l, i) * sz;
-        int64_t row = v->offset + i * v->stride[0];   /* element (i, 0): inside the buffer */
-        if (v->stride[1] == 1 && !ts.col) {
+        int64_t row;
+        view_row_offset(v, i, &row);   /* element (i, 0): inside the buffer, checked */
+        int64_t cstride = v->stride[v->rank - 1];
+        if (cstride == 1 && !ts.col) {
             uint8_t *vp = vb + row * sz;
             if (to_tile)
                 memcpy(tp, vp, (size_t)(t->valid_cols * sz));
@@ -409,7 +481,7 @@ static void view_copy(ptort_ctx *ctx, const ptort_view *v, const ptort_tile *t,
         }
         for (int64_t j = 0; j < t->valid_cols; j++) {
             uint8_t *te = tp + (ts.col ? ts.col[j] : j) * sz;
-            uint8_t *ve = vb + (row + j * v->stride[1]) * sz;
+            uint8_t *ve = vb + (row + j * cstride) * sz;
             if (to_tile)
                 memcpy(te, ve, (size_t)sz);
             else

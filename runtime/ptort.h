@@ -187,27 +187,42 @@ ptort_status ptort_tile_set_valid(ptort_ctx *ctx, ptort_tile *t, int64_t valid_r
 
 /* ---- host memory views (tload / tstore) -------------------------------------------- */
 
-/* A 2-D window on host memory: element (i, j), 0 <= i < shape[0], 0 <= j < shape[1], is at
- * base + (offset + i*stride[0] + j*stride[1]) * sizeof(dtype). size is the number of bytes
- * behind base; every access is checked against it. */
+#define PTORT_VIEW_MAX_RANK 5
+
+/* An N-D window on host memory (rank 2 to 5): element (i0, ..., i{rank-1}) is at
+ * base + (offset + sum of i_k * stride[k]) * sizeof(dtype). size is the number of bytes
+ * behind base; every access is checked against it. Tiles move through it as pto-isa's ND
+ * transfer does: tile row r is view row r of the rows that all dimensions but the last
+ * make, counted with the second-to-last fastest, and tile column c is the last index. */
 typedef struct {
     void *base;
     size_t size;
     ptort_dtype dtype;
     int64_t offset;
-    int64_t shape[2];
-    int64_t stride[2];
+    int rank;
+    int64_t shape[PTORT_VIEW_MAX_RANK];
+    int64_t stride[PTORT_VIEW_MAX_RANK];
 } ptort_view;
 
-/* Makes a view of a tensor (make_tensor_view): SHAPE and STRIDES in elements, offset 0. */
+/* Makes a 2-D view of a tensor (make_tensor_view): shape and strides in elements, offset 0. */
 ptort_view ptort_view_make(void *base, size_t size, ptort_dtype dtype,
                            int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride);
 
-/* partition_view: the SIZES window of TENSOR starting at OFFSETS. Fails with PTORT_E_VIEW when
- * the window leaves the tensor's shape, PTORT_E_ARG on negative numbers. */
+/* The same for RANK (2 to 5) dimensions; a rank out of range gives a view of rank 0, which
+ * every use rejects (PTORT_E_ARG). */
+ptort_view ptort_view_make_nd(void *base, size_t size, ptort_dtype dtype, int rank,
+                              const int64_t *shape, const int64_t *stride);
+
+/* partition_view of a 2-D view: the SIZES window of TENSOR starting at OFFSETS. Fails with
+ * PTORT_E_VIEW when the window leaves the tensor's shape, PTORT_E_ARG on negative numbers
+ * or a tensor of another rank. */
 ptort_status ptort_view_partition(ptort_ctx *ctx, const ptort_view *tensor,
                                   int64_t off0, int64_t off1, int64_t size0, int64_t size1,
                                   ptort_view *out);
+
+/* The same with one offset and one size per dimension of TENSOR (RANK of each). */
+ptort_status ptort_view_partition_nd(ptort_ctx *ctx, const ptort_view *tensor, int rank,
+                                     const int64_t *offsets, const int64_t *sizes, ptort_view *out);
 
 /* tload: view element (i, j) -> tile element (i, j) over the tile's valid region, then, if
  * pad != 0, fills the rest of the physical tile with 0 / the dtype's max / its lowest. An

@@ -1166,23 +1166,26 @@ def op_tcvt(src, dst, rmode, sat):
 
 class View:
     """A strided N-D window onto the memory behind a !pto.ptr (a flat list of element bits).
-    Tiles move through its last two dimensions (a 1-D view is one row); the leading ones must
-    have size 1 then."""
+    Tiles move through it as rows of its last dimension: view row i is the index tuple of all
+    dimensions but the last, counted with the second-to-last fastest (a 1-D view is one row),
+    as pto-isa's ND transfer flattens a 5-D global tensor."""
 
     def __init__(self, mem, dtype, shape, strides, base=0, parent_shape=None):
         self.mem, self.dtype, self.shape, self.strides, self.base = mem, dtype, shape, strides, base
 
     def plane(self):
-        """(rows, cols), (row stride, col stride) of the 2-D plane tiles move through."""
-        if len(self.shape) == 1:
-            return (1, self.shape[0]), (0, self.strides[0])
-        if any(d != 1 for d in self.shape[:-2]):
-            raise RefError('a view of shape %s moves no 2-D tile' % list(self.shape))
-        return tuple(self.shape[-2:]), tuple(self.strides[-2:])
+        """(rows, cols) the view presents to a tile."""
+        rows = 1
+        for d in self.shape[:-1]:
+            rows *= d
+        return (rows, self.shape[-1])
 
     def index(self, i, j):
-        _, st = self.plane()
-        k = self.base + i * st[0] + j * st[1]
+        k = self.base + j * self.strides[-1]
+        for d in range(len(self.shape) - 2, -1, -1):
+            n = self.shape[d]
+            k += (i % n if d else i) * self.strides[d]
+            i = i // n if d else 0
         if not 0 <= k < len(self.mem.data):
             raise RefError('view accesses element %d, outside the buffer of %d elements'
                            % (k, len(self.mem.data)))
@@ -1192,7 +1195,7 @@ class View:
 def check_view_shape(view, tile):
     """The view shape equals the tile's valid shape, or holds as many elements in at least as
     many rows: tile row r then runs on along view row r (pto-isa's ND transfer)."""
-    (r, c), vr, vc = view.plane()[0], tile.vr, tile.vc
+    (r, c), vr, vc = view.plane(), tile.vr, tile.vc
     if vr == 0 or vc == 0:
         return                                 # nothing moves, whatever the view's shape
     if (r, c) != (vr, vc) and (vr > r or vr * vc != r * c):
@@ -1950,8 +1953,9 @@ class Machine:
             ptr = re.findall(NAME, text)[0][1:]
             shape = [self.scalar(n[1:]) for n in
                      re.findall(NAME, re.search(r'shape\s*=\s*\[([^\]]*)\]', text).group(1))]
-            strides = [self.scalar(n[1:]) for n in
-                       re.findall(NAME, re.search(r'strides\s*=\s*\[([^\]]*)\]', text).group(1))]
+            m = re.search(r'strides\s*=\s*\[([^\]]*)\]', text)
+            strides = [self.scalar(n[1:]) for n in re.findall(NAME, m.group(1))] if m else \
+                [math.prod(shape[k + 1:]) for k in range(len(shape))]   # dense, row-major
             t = parse_type(text[text.rfind(':') + 1:])
             env[res[0]] = View(env[ptr], t[1], shape, strides)
             return

@@ -446,6 +446,53 @@ static void tmov_zz(void)
     ptort_ctx_free(a3);
 }
 
+/* A 3-D view: a 2x3x4 ramp (element (i, j, k) = 12i + 4j + k) read in the window at
+ * [0, 1, 1] of size [2, 2, 3] gives tile rows (0,1) (0,2) (1,1) (1,2), the second-to-last
+ * index counting fastest; written back through a view with a negative middle stride; the
+ * rank rules and a window that leaves the buffer through a leading dimension. */
+static void views_nd(void)
+{
+    float h[24], out[24];
+    for (int i = 0; i < 24; i++)
+        h[i] = (float)i, out[i] = -1;
+    ptort_view v = ptort_view_make_nd(h, sizeof h, PTORT_F32, 3, (const int64_t[]){2, 3, 4},
+                                      (const int64_t[]){12, 4, 1}), p;
+    CHECK(ptort_view_partition_nd(ctx, &v, 3, (const int64_t[]){0, 1, 1}, (const int64_t[]){2, 2, 3}, &p) ==
+          PTORT_OK);
+    ptort_tile t = ptort_tile_make(PTORT_VEC, PTORT_F32, 4, 8, 0);
+    t.valid_cols = 3;
+    CHECK(ptort_tload(ctx, &p, &t) == PTORT_OK);
+    const float *vec = (const float *)ptort_mem(ctx, PTORT_VEC, NULL);
+    static const float want[4][3] = {{5, 6, 7}, {9, 10, 11}, {17, 18, 19}, {21, 22, 23}};
+    int bad = 0;
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 3; c++)
+            bad += vec[r * 8 + c] != want[r][c];
+    CHECK_EQ(bad, 0);
+    /* out viewed as [2][2][3] from element 6 with row stride -3: row (i, j) at 6 + 12i - 3j */
+    ptort_view o = ptort_view_make_nd(out, sizeof out, PTORT_F32, 3, (const int64_t[]){2, 2, 3},
+                                      (const int64_t[]){12, -3, 1});
+    o.offset = 6;
+    CHECK(ptort_tstore(ctx, &t, &o) == PTORT_OK);
+    CHECK(out[6] == 5 && out[3] == 9 && out[18] == 17 && out[15] == 21 && out[0] == -1 && out[20] == 19);
+    CHECK_STATUS(ctx, ptort_view_partition(ctx, &v, 0, 0, 1, 1, &p), PTORT_E_ARG, "2 offsets for a view of rank 3");
+    CHECK_STATUS(ctx, ptort_view_partition_nd(ctx, &v, 3, (const int64_t[]){1, 2, 0}, (const int64_t[]){2, 1, 4}, &p),
+                 PTORT_E_VIEW, "window at [1, 2, 0] of size [2, 1, 4] exceeds the view shape [2, 3, 4]");
+    ptort_view bad6 = ptort_view_make_nd(h, sizeof h, PTORT_F32, 6, (const int64_t[]){1, 1, 1, 1, 1, 1},
+                                         (const int64_t[]){1, 1, 1, 1, 1, 1});
+    CHECK_STATUS(ctx, ptort_tload(ctx, &bad6, &t), PTORT_E_ARG, "the view has rank 0, not 2 to 5");
+    /* the buffer ends before the last row: element 12 + 8 + 1 + 2 = 23 of a 23-element buffer */
+    ptort_view small = ptort_view_make_nd(h, sizeof h - 4, PTORT_F32, 3, (const int64_t[]){2, 3, 4},
+                                          (const int64_t[]){12, 4, 1});
+    CHECK(ptort_view_partition_nd(ctx, &small, 3, (const int64_t[]){0, 1, 1}, (const int64_t[]){2, 2, 3}, &p) ==
+          PTORT_OK);
+    CHECK_STATUS(ctx, ptort_tload(ctx, &p, &t), PTORT_E_VIEW,
+                 "view accesses elements [5, 23], outside the host buffer of 23 elements");
+    t.valid_cols = 4; /* 2x2x3 holds 12 elements, the tile 16 */
+    CHECK_STATUS(ctx, ptort_tload(ctx, &o, &t), PTORT_E_SHAPE,
+                 "expects the view shape to equal the tile valid_shape, but got [2, 2, 3] vs [4, 4]");
+}
+
 int main(void)
 {
     ctx = ptort_ctx_new(PTORT_A5, NULL);
@@ -456,6 +503,7 @@ int main(void)
     tmov_zz();
     fill_read();
     load_store();
+    views_nd();
     conversions();
     ptort_ctx_free(ctx);
     return unit_done();
