@@ -282,7 +282,7 @@ typedef enum {
     OC_EXECUTE_REGION, /* scf.execute_region: its region once */
     /* the vector ops (docs/vector-ops.md): vec tiles, one runtime entry point per class */
     OC_BINARY,      /* tadd tsub tmul tdiv tmax tmin: dst = src0 op src1 */
-    OC_UNARY,       /* tabs tneg trecip tsqrt trsqrt trelu: dst = op(src) */
+    OC_UNARY,       /* tabs tneg trecip tsqrt trsqrt trelu texp: dst = op(src) */
     OC_TILE_SCALAR, /* tadds tsubs tmuls tdivs tmaxs tmins: dst = src op scalar */
     OC_EXPANDS,     /* texpands: dst = scalar */
     OC_ROW_REDUCE,  /* trowsum trowmax trowmin: dst[r][0] = reduce(src[r][*]) */

@@ -87,6 +87,7 @@ static const char *const op_summary[OP_COUNT] = {
     [OP_TRECIP] = "`dst = 1 / src` elementwise",
     [OP_TSQRT] = "`dst = sqrt(src)` elementwise",
     [OP_TRSQRT] = "`dst = 1 / sqrt(src)` elementwise",
+    [OP_TEXP] = "`dst = exp(src)` elementwise",
     [OP_TRELU] = "`dst = max(src, 0)` elementwise",
     [OP_TADDS] = "`dst = src + scalar` elementwise",
     [OP_TSUBS] = "`dst = src - scalar` elementwise",

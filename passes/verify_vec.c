@@ -46,7 +46,7 @@ static bool low_precision(DType d)
 /* ---- per-op facts --------------------------------------------------------------- */
 /* Variants inside a class, where PTOAS's rules differ by op. */
 enum {
-    VU_ABS, VU_RELU, VU_NEG, VU_RECIP, VU_SQRT, VU_RSQRT,      /* OC_UNARY */
+    VU_ABS, VU_RELU, VU_NEG, VU_RECIP, VU_SQRT, VU_RSQRT, VU_EXP, /* OC_UNARY */
     VR_PLAIN, VR_ADD, VR_SUB_MUL, VR_DIV, VR_MAXMIN,           /* OC_ROW_EXPAND */
     VC_PLAIN, VC_OP, VC_DIV,                                   /* OC_COL_EXPAND */
     VCR_MAXMIN, VCR_SUM                                        /* OC_COL_REDUCE */
@@ -86,6 +86,8 @@ static const VecOp vec_ops[OP_COUNT] = {
                   "expects src and dst element type to be float or half", VU_SQRT},
     [OP_TRSQRT] = {"trsqrt", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
                    "expects element type to be f16 or f32", VU_RSQRT},
+    [OP_TEXP] = {"texp", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
+                 "expects element type to be f16 or f32", VU_EXP},
     [OP_TADDS] = {"tadds", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tadds element type to be i32/i16/f16/f32",
                   "expects A5 tadds element type to be i32/i16/i8/f16/bf16/f32", 0},
     [OP_TSUBS] = {"tsubs", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tsubs element type to be i32/i16/f16/f32",
@@ -269,7 +271,7 @@ static bool verify_unary(V *v, const VecOp *o)
             !same_valid(v, ROLE_SRC, ROLE_DST))
             return false;
         return elem_ok(v, o, e) || elem_fail(v, o);
-    default: /* trecip tsqrt trsqrt: verifyVecTileUnaryOp without bf16 and i8 */
+    default: /* trecip tsqrt trsqrt texp: verifyVecTileUnaryOp without bf16 and i8 */
         if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_elem(v, ROLE_SRC, ROLE_DST))
             return false;
         if (!(elem_bit(e) & I_F))
@@ -776,6 +778,7 @@ static const VecAttr vec_attrs[] = {
     {OP_TRECIP, "precisionType", "recip_precision", "TRECIP precision mode attribute", -1},
     {OP_TRSQRT, "precisionType", "rsqrt_precision", "TRSQRT precision mode attribute", -1},
     {OP_TSQRT, "precisionType", "sqrt_precision", "TSQRT precision mode attribute", -1},
+    {OP_TEXP, "precisionType", "exp_precision", "TEXP precision mode attribute", -1},
     {OP_TCVT, "rmode", NULL, "rounding mode attribute", EK_ROUND_MODE},
     {OP_TCVT, "sat_mode", NULL, "saturation mode attribute", EK_SAT_MODE},
     {OP_TCOLSUM, "isBinary", NULL, "bool attribute", -1},

@@ -498,7 +498,7 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k);
 typedef enum {
     PTORT_VOP_ADD, PTORT_VOP_SUB, PTORT_VOP_MUL, PTORT_VOP_DIV, PTORT_VOP_MAX, PTORT_VOP_MIN,
     PTORT_VOP_ABS, PTORT_VOP_NEG, PTORT_VOP_RELU, PTORT_VOP_SQRT, PTORT_VOP_RECIP,
-    PTORT_VOP_RSQRT,
+    PTORT_VOP_RSQRT, PTORT_VOP_EXP,
     PTORT_VOP_SUM,     /* reductions: trowsum / tcolsum */
     PTORT_VOP_COPY,    /* broadcasts without an op: trowexpand / tcolexpand */
     PTORT_NUM_VOPS
@@ -516,7 +516,7 @@ typedef enum {
 ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
                            const ptort_tile *src1, const ptort_tile *dst);
 
-/* tabs tneg trelu tsqrt trecip trsqrt (ABS .. RSQRT): dst = op(src). */
+/* tabs tneg trelu tsqrt trecip trsqrt texp (ABS .. EXP): dst = op(src). */
 ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                           const ptort_tile *dst);
 

@@ -136,7 +136,9 @@ VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
  * unchanged; neg of a float flips the sign bit (NaN bits kept); integers wrap
  * (abs(INT_MIN) = INT_MIN). relu is std::max(x, 0): x < 0 ? 0 : x, so NaN and -0
  * pass unchanged. sqrt and recip round once; rsqrt is the simulator's
- * (DType)(1.0 / sqrt((double)x)): sqrt and the division in fp64, then one more rounding. */
+ * (DType)(1.0 / sqrt((double)x)): sqrt and the division in fp64, then one more rounding.
+ * exp is the simulator's (float)exp((double)x) on f32; on f16 it is half(expf(x)), which
+ * this gives too: half((float)exp((double)x)) equals it on every f16 input (test_vec). */
 #define NEGI(CT, v) ((CT)(0u - (uint32_t)(v)))
 /* x < 0 per compute type; never for u32 (written so that no compare of an unsigned value with
  * 0 is left for the compiler to warn about) */
@@ -154,6 +156,7 @@ VK_INLINE int vk_below0_u(uint32_t v) { (void)v; return 0; }
 #define UNEL_sqrt(K, CT, LD, ST, SB, TY, x) ST(sqrtf(LD(x)))
 #define UNEL_recip(K, CT, LD, ST, SB, TY, x) ST(1.0f / LD(x))
 #define UNEL_rsqrt(K, CT, LD, ST, SB, TY, x) ST((float)(1.0 / sqrt((double)LD(x))))
+#define UNEL_exp(K, CT, LD, ST, SB, TY, x) ST((float)exp((double)LD(x)))
 
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
@@ -162,7 +165,7 @@ VK_INLINE int vk_below0_u(uint32_t v) { (void)v; return 0; }
     VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
     VDT_UINT(X, neg)                                                       \
     VDT_FLOAT(X, relu) VDT_SINT(X, relu) VDT_UINT(X, relu)                 \
-    VDT_FLOAT(X, sqrt) VDT_FLOAT(X, recip) VDT_FLOAT(X, rsqrt)
+    VDT_FLOAT(X, sqrt) VDT_FLOAT(X, recip) VDT_FLOAT(X, rsqrt) VDT_FLOAT(X, exp)
 
 /* Reductions: X(name, source storage type, accumulator type, LD to accumulator, step).
  * Sums of f16/bf16 accumulate in f32 (rows) or as the table says (columns, see vec_col_sum);
@@ -395,7 +398,8 @@ enum {
     VOP_add = PTORT_VOP_ADD, VOP_sub = PTORT_VOP_SUB, VOP_mul = PTORT_VOP_MUL,
     VOP_div = PTORT_VOP_DIV, VOP_max = PTORT_VOP_MAX, VOP_min = PTORT_VOP_MIN,
     VOP_abs = PTORT_VOP_ABS, VOP_neg = PTORT_VOP_NEG, VOP_relu = PTORT_VOP_RELU,
-    VOP_sqrt = PTORT_VOP_SQRT, VOP_recip = PTORT_VOP_RECIP, VOP_rsqrt = PTORT_VOP_RSQRT
+    VOP_sqrt = PTORT_VOP_SQRT, VOP_recip = PTORT_VOP_RECIP, VOP_rsqrt = PTORT_VOP_RSQRT,
+    VOP_exp = PTORT_VOP_EXP
 };
 
 /* ---- the three compilations ------------------------------------------------------------- */
@@ -428,6 +432,7 @@ enum {
 #define VK_ARITH_sqrt 1
 #define VK_ARITH_recip 1
 #define VK_ARITH_rsqrt 1
+#define VK_ARITH_exp 1
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -544,6 +549,7 @@ static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmo
 #define vk_f16c_un_sqrt vk_f16c_un
 #define vk_f16c_un_recip vk_f16c_un
 #define vk_f16c_un_rsqrt vk_f16c_un
+#define vk_f16c_un_exp vk_f16c_un
 #define vk_f16c_un_abs vk_f16c_un
 #define vk_f16c_un_neg vk_f16c_un
 #define vk_f16c_un_relu vk_f16c_un
@@ -630,6 +636,7 @@ static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *p
 #define vk_f16c_un_sqrt vk_f16c_un
 #define vk_f16c_un_recip vk_f16c_un
 #define vk_f16c_un_rsqrt vk_f16c_un
+#define vk_f16c_un_exp vk_f16c_un
 #define vk_f16c_un_abs vk_f16c_un
 #define vk_f16c_un_neg vk_f16c_un
 #define vk_f16c_un_relu vk_f16c_un
@@ -833,6 +840,7 @@ static const VecOpInfo un_ops[PTORT_NUM_VOPS] = {
     [PTORT_VOP_SQRT] = {"tsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
     [PTORT_VOP_RECIP] = {"trecip", DM(PTORT_F32) | DM(PTORT_F16), 0},
     [PTORT_VOP_RSQRT] = {"trsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
+    [PTORT_VOP_EXP] = {"texp", DM(PTORT_F32) | DM(PTORT_F16), 0},
 };
 #define M_EXPAND (M_FLOAT | DM(PTORT_I32) | DM(PTORT_I16) | DM(PTORT_U32) | DM(PTORT_U16))
 static const VecOpInfo rowexp_ops[PTORT_NUM_VOPS] = {

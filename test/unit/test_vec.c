@@ -245,7 +245,8 @@ static void valid_region(void)
  * NaN unchanged), neg flips the sign bit,
  * relu keeps x unless x < 0, NaN inputs of sqrt/recip/rsqrt come back quiet, sqrt and rsqrt
  * of x < 0 give the default NaN (sign set), others round the exact fp64 result once
- * (rsqrt: sqrt and the division each rounded in fp64 first). */
+ * (rsqrt: sqrt and the division each rounded in fp64 first); exp is libm's expf rounded to
+ * f16, as the simulator computes it. */
 static uint16_t ref_unary16(ptort_vop op, uint16_t x, int bf)
 {
     double v = bf ? ref_bf16_val(x) : ref_f16_val(x);
@@ -259,6 +260,8 @@ static uint16_t ref_unary16(ptort_vop op, uint16_t x, int bf)
     if (isnan(v))
         return x | quiet;
     double r;
+    if (op == PTORT_VOP_EXP) /* the simulator's half(expf(x)): one fp32 exp, then f16 */
+        return ref_to_f16((double)expf((float)v));
     if (op == PTORT_VOP_SQRT) {
         if (v < 0)
             return dnan;
@@ -278,7 +281,7 @@ static void unary_exhaustive(void)
     /* all 65536 patterns in a 256 x 256 tile: 128 KiB source, 128 KiB result */
     ptort_tile s = T(PTORT_F16, 256, 256, 0), d = T(PTORT_F16, 256, 256, 131072);
     static const ptort_vop ops[] = {PTORT_VOP_ABS, PTORT_VOP_NEG, PTORT_VOP_RELU, PTORT_VOP_SQRT,
-                                    PTORT_VOP_RECIP, PTORT_VOP_RSQRT};
+                                    PTORT_VOP_RECIP, PTORT_VOP_RSQRT, PTORT_VOP_EXP};
     for (int bf = 0; bf < 2; bf++) {
         s.dtype = d.dtype = bf ? PTORT_BF16 : PTORT_F16;
         for (int i = 0; i < 65536; i++) {
@@ -287,7 +290,7 @@ static void unary_exhaustive(void)
         }
         for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
             if (bf && ops[o] >= PTORT_VOP_SQRT) {
-                /* tsqrt / trecip / trsqrt take f32 and f16 only */
+                /* tsqrt / trecip / trsqrt / texp take f32 and f16 only */
                 CHECK_STATUS(a5, ptort_vunary(a5, ops[o], &s, &d), PTORT_E_DTYPE, "not supported");
                 continue;
             }
@@ -1217,7 +1220,7 @@ static void paths_agree(void)
             if (ptort_vrowexpand(a5, (ptort_vop)op, &cm, &a, &d) == PTORT_OK)
                 SAME_ON_PATHS(ptort_vrowexpand(a5, (ptort_vop)op, &cm, &a, &d), nb);
         }
-        for (int op = PTORT_VOP_ABS; op <= PTORT_VOP_RSQRT; op++) {
+        for (int op = PTORT_VOP_ABS; op <= PTORT_VOP_EXP; op++) {
             if (ptort_vunary(a5, (ptort_vop)op, &a, &d) != PTORT_OK)
                 continue;
             SAME_ON_PATHS(ptort_vunary(a5, (ptort_vop)op, &a, &d), nb);
