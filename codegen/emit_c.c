@@ -668,9 +668,20 @@ static void emit_partition(Emit *e, const Op *op)
         return;
     const Type *t = val(e, r)->type;
     const char *off[VIEW_MAX_RANK], *size[VIEW_MAX_RANK];
-    int rank = view_dims(e, op, op->opnds + 1, op->seg[1], val(e, op->opnds[0])->type, "offsets", NULL, off);
-    if (!rank || !view_dims(e, op, op->opnds + 1 + op->seg[1], op->seg[2], t, "sizes", "1", size))
+    /* one size per dimension of the source: a partition with a lower-rank result type
+     * (sizes [1, 4, 4] -> 4x4) windows the source's dimensions all the same */
+    const Type *st = val(e, op->opnds[0])->type;
+    int rank = view_dims(e, op, op->opnds + 1, op->seg[1], st, "offsets", NULL, off);
+    int srank = rank ? view_dims(e, op, op->opnds + 1 + op->seg[1], op->seg[2], op->seg[2] == st->rank ? st : t,
+                                 "sizes", "1", size)
+                     : 0;
+    if (!srank)
         return;
+    if (srank != rank) {
+        fail(e, op->name_span, "codegen expects 'pto.partition_view' to keep its view's rank %u, but got rank %u",
+             st->rank, t->rank);
+        return;
+    }
     if (!off[0])
         off[0] = "0";
     const Value *x = val(e, r);
