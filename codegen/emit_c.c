@@ -152,6 +152,21 @@ static void put_c_string(StrBuf *b, const char *s, size_t n)
     put_c_string_in(b, s, n, false);
 }
 
+/* Text from the input inside a C comment: as written when it is printable ASCII without '*',
+ * '/', '\\' and '?', else as an escaped string (a generic sym_name may hold any text, the end
+ * of a comment included). */
+static void put_comment_text(StrBuf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7F || c == '*' || c == '/' || c == '\\' || c == '?') {
+            put_c_string_in(b, s, n, true);
+            return;
+        }
+    }
+    sb_putn(b, s, n);
+}
+
 /* ---- per-function state ---------------------------------------------------- */
 
 /* A tile buffer: a tile argument or a pto.alloc_tile result. */
@@ -2457,7 +2472,9 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     if (!e->errors) {
         StrBuf *c = &e->code;
         const char *kname = arena_str(e, "ptoas_k%s", tagb.p);
-        sb_printf(c, "\n/* @%.*s */\n", (int)f->name.len, f->name.p);
+        sb_puts(c, "\n/* @");
+        put_comment_text(c, f->name.p, f->name.len);
+        sb_puts(c, " */\n");
         sb_putn(c, e->decls.p, e->decls.len);
         sb_printf(c, "\nint %s(%s)\n{\n", kname, params.p);
         if (e->calls)
@@ -2755,7 +2772,10 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
                     (int)t.len, t.p);
             sb_free(&t);
         } else {
-            fprintf(out, "\n/* no main(): %s */\n", why);
+            StrBuf w = {0}; /* the reason names functions */
+            put_comment_text(&w, why, strlen(why));
+            fprintf(out, "\n/* no main(): %.*s */\n", (int)w.len, w.p);
+            sb_free(&w);
         }
     }
     sb_free(&e.decls);

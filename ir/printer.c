@@ -34,6 +34,20 @@ static void put_value(Printer *pr, ValueId v)
 
 static void put_type(Printer *pr, const Type *t) { type_print(&pr->b, t); }
 
+/* @name, or @"name" when the name is no bare identifier (MLIR's [A-Za-z_][A-Za-z0-9_$.]*). */
+static void put_symbol(StrBuf *b, Str s)
+{
+    bool bare = s.len > 0 && (((s.p[0] | 0x20) >= 'a' && (s.p[0] | 0x20) <= 'z') || s.p[0] == '_');
+    for (size_t i = 1; bare && i < s.len; i++) {
+        char c = s.p[i];
+        bare = ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.';
+    }
+    sb_puts(b, bare ? "@" : "@\"");
+    put_str(b, s);
+    if (!bare)
+        sb_putc(b, '"');
+}
+
 /* ---- attributes ---------------------------------------------------------------- */
 static bool float_roundtrips(const char *s, double d, DType t)
 {
@@ -172,8 +186,7 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
         sb_putc(b, '>');
         return;
     case AV_SYMBOL:
-        sb_putc(b, '@');
-        put_str(b, v->u.s);
+        put_symbol(b, v->u.s);
         return;
     case AV_FUNCTYPE:
         sb_putc(b, '(');
@@ -1022,8 +1035,8 @@ static void print_func(Printer *pr, const Func *f, int depth)
         sb_puts(b, " : () -> ()\n");
         return;
     }
-    sb_printf(b, "%sfunc.func %s%s@", indent, vis[f->visibility], f->visibility ? " " : "");
-    put_str(b, f->name);
+    sb_printf(b, "%sfunc.func %s%s", indent, vis[f->visibility], f->visibility ? " " : "");
+    put_symbol(b, f->name);
     sb_putc(b, '(');
     put_block_args(pr, entry);
     sb_putc(b, ')');
@@ -1061,8 +1074,8 @@ static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int 
     } else {
         sb_printf(&pr->b, "%smodule", ind);
         if (mod->name.len) {
-            sb_puts(&pr->b, " @");
-            put_str(&pr->b, mod->name);
+            sb_putc(&pr->b, ' ');
+            put_symbol(&pr->b, mod->name);
         }
         if (mod->nattrs) {
             sb_puts(&pr->b, " attributes");

@@ -106,6 +106,12 @@ int lex_next(Lexer *lx, Span *loc)
             "%" ([A-Za-z_$.\-][A-Za-z0-9_$.\-]* | digit+) { TOK(T_SSA); }
             "%" ([A-Za-z_$.\-][A-Za-z0-9_$.\-]* | digit+) "#" digit+ { TOK(T_SSA); }
             "@" ident              { TOK(T_SYMBOL); }
+            "@" ["] strchar* ["]   { TOK(T_SYMBOL); } /* MLIR's quoted symbol: @"a-b" */
+            "@" ["] strchar*       {
+                *loc = span_of(lx, tok + 1, tok + 2);
+                diag_error(lx->diag, *loc, "expected '\"' in string literal");
+                return ret(lx, T_ERROR);
+            }
             "^" [A-Za-z0-9_$.\-]+  { TOK(T_CARET); }
             "!" ident              { TOK(T_BANG); }
             "#" ident              { TOK(T_HASH); }

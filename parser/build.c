@@ -283,7 +283,7 @@ static ModuleOp *module_begin(Parser *p, Span kw, Str name)
 
 void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs)
 {
-    Str n = {p->src->text + name.begin + 1, name.end > name.begin ? name.end - name.begin - 1 : 0};
+    Str n = pb_symbol_name(p, name);
     Attr *attrs = take_attrs(p, nattrs);
     ModuleOp *mod = module_begin(p, kw, n);
     mod->nattrs = nattrs;
@@ -346,7 +346,7 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
 
 void pb_func_begin(Parser *p, Span kw, Span name, int visibility)
 {
-    func_begin(p, kw, (Str){p->src->text + name.begin + 1, name.end - name.begin - 1}, name, visibility);
+    func_begin(p, kw, pb_symbol_name(p, name), name, visibility);
 }
 
 /* An argument; a function's arguments are all named (%a: T) or, in a

@@ -167,6 +167,16 @@ AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspa
     return v;
 }
 
+/* A symbol's name: @name, or the contents of @"..." as written. */
+Str pb_symbol_name(const Parser *p, Span s)
+{
+    const char *t = p->src->text + s.begin;
+    uint32_t n = s.end > s.begin ? s.end - s.begin : 0;
+    if (n >= 3 && t[1] == '"')
+        return (Str){t + 2, n - 3};
+    return (Str){t + (n ? 1 : 0), n ? n - 1 : 0};
+}
+
 AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s)
 {
     AttrValue *v = pb_new_aval(p, k, s);
@@ -175,7 +185,7 @@ AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s)
     else if (k == AV_STRING)
         v->u.s = (Str){p->src->text + s.begin + 1, s.end - s.begin - 2};
     else if (k == AV_SYMBOL)
-        v->u.s = (Str){p->src->text + s.begin + 1, s.end - s.begin - 1};
+        v->u.s = pb_symbol_name(p, s);
     return v;
 }
 

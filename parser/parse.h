@@ -173,6 +173,7 @@ void pb_elem_type_error(Parser *p, Span s); /* an element type ptoas does not ta
 const Type *pb_param_type(Parser *p, Span name, Span whole); /* !x.y<items> from the titem stack */
 AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan);
 AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s);
+Str pb_symbol_name(const Parser *p, Span s);
 AttrValue *pb_attr_array(Parser *p, uint32_t n, Span s);
 AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s);
 AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s);

@@ -4,7 +4,8 @@ generated C except escaped or as validated identifiers.
 
 For N random cases it writes one kernel under a hostile directory name (with
 '*/', newlines, quotes, backslashes, '??/' trigraphs, '#include' lines) and with
-random function and SSA names from the whole alphabet the lexer allows, then
+random SSA names from the whole alphabet the lexer allows and random function names,
+bare or quoted (@"*/ ??/ #include ..."), then
 checks that
   - `ptoas --emit=c` succeeds and the C compiles with -Werror (no text escaped
     a comment or a string literal),
@@ -34,6 +35,7 @@ DIR_PIECES = ['*/', '/*', '\n', '"', "'", '\\', '??/', '??=', '#include <stdlib.
 FIRST = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_'
 REST = FIRST + '0123456789$.'
 SSA_FIRST = FIRST + '$.-'
+QUOTED = [p for p in DIR_PIECES if '"' not in p and '\\' not in p and '\n' not in p] + [' ', '-', '|', 'k', '#include <stdlib.h>']
 SSA = REST + '-'
 
 
@@ -90,8 +92,11 @@ def main():
                 if n not in names.values():
                     break
             names[key] = n
-        fn = rand_name(rng, REST, FIRST)
-        text = re.sub(r'%[XSQ]\b', lambda m: names[m.group(0)], KERNEL.replace('@FN', '@' + fn))
+        if i % 2:  # a bare name of the lexer's alphabet
+            fn = '@' + rand_name(rng, REST, FIRST)
+        else:      # a quoted one (@"..."): any text but a quote, a backslash or a newline
+            fn = '@"%s"' % ''.join(rng.choice(QUOTED) for _ in range(rng.randint(1, 6)))
+        text = re.sub(r'%[XSQ]\b', lambda m: names[m.group(0)], KERNEL.replace('@FN', fn))
         with open(path, 'w') as f:
             f.write(text)
         c = run([ptoas, '--emit=c', path])
