@@ -320,6 +320,18 @@ static bool spelled_right(Parser *p, EnumKind ek, bool dotted, Span hash, Span k
     return true;
 }
 
+/* The enum kind of #pto.KIND<...> or #pto<KIND ...> into *EK (EK_COUNT for the kinds kept
+ * as written); false (reported) when the attribute is not PTO's or the kind is spelled the
+ * other way. */
+static bool enum_kind_of(Parser *p, Span hash, Span *kind, EnumKind *ek)
+{
+    bool dotted = kind->end == kind->begin;
+    if (!pto_kind(p, hash, kind))
+        return false;
+    *ek = attr_kind(pb_text(p, *kind));
+    return *ek == EK_COUNT || spelled_right(p, *ek, dotted, hash, *kind);
+}
+
 AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
 {
     Str h = pb_text(p, hash), val = pb_text(p, value);
@@ -337,14 +349,10 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
             return NULL;
         }
     }
-    bool dotted = kind.end == kind.begin;
-    if (!pto_kind(p, hash, &kind))
+    EnumKind ek;
+    if (!enum_kind_of(p, hash, &kind, &ek))
         return NULL;
-    Str k = pb_text(p, kind);
-    EnumKind ek = attr_kind(k);
     if (ek != EK_COUNT) {
-        if (!spelled_right(p, ek, dotted, hash, kind))
-            return NULL;
         int x = enum_lookup(ek, val.p, val.len);
         if (x < 0) {
             enum_param_error(p, ek, true, value, close);
@@ -369,14 +377,10 @@ AttrValue *pb_attr_enum(Parser *p, Span hash, Span kind, Span value, Span s)
 
 AttrValue *pb_attr_enum_nokeyword(Parser *p, Span hash, Span kind, Span value)
 {
-    bool dotted = kind.end == kind.begin;
-    if (!pto_kind(p, hash, &kind))
+    EnumKind ek;
+    if (!enum_kind_of(p, hash, &kind, &ek))
         return NULL;
-    Str k = pb_text(p, kind);
-    EnumKind ek = attr_kind(k);
     if (ek != EK_COUNT) {
-        if (!spelled_right(p, ek, dotted, hash, kind))
-            return NULL;
         enum_param_error(p, ek, false, value, value);
         return NULL;
     }
