@@ -957,19 +957,29 @@ static bool verify_tmov(V *v)
     return true;
 }
 
+/* A view's static element count, or -1 when a dimension is dynamic or not positive, or the
+ * product does not fit in int64 (PTOAS takes any static size). */
+static int64_t static_count(const Type *view)
+{
+    int64_t count = 1;
+    for (uint32_t i = 0; i < view->rank; i++)
+        if (!known(view->dims[i]) || view->dims[i] <= 0 || __builtin_mul_overflow(count, view->dims[i], &count))
+            return -1;
+    return count;
+}
+
 /* The view/tile shape rule ptoas adds (a warning: PTOAS has none, the runtime needs it). */
 static void transfer_shape_warning(V *v, bool load, const Type *view, const TileBody *t)
 {
     bool valid_static = known(t->vrow) && known(t->vcol);
     if (valid_static && (t->vrow == 0 || t->vcol == 0))
         return; /* nothing to transfer (PTOAS counts no elements then) */
-    int64_t count = 1;
-    for (uint32_t i = 0; i < view->rank && count > 0; i++)
-        count = known(view->dims[i]) && view->dims[i] > 0 ? count * view->dims[i] : -1;
+    int64_t count = static_count(view);
     /* the rows all dimensions but the last make (pto-isa's ND transfer of a 5-D tensor) */
     int64_t vr0 = 1, vc0 = view->dims[view->rank - 1];
-    for (uint32_t i = 0; i + 1 < view->rank; i++)
-        vr0 = known(vr0) && known(view->dims[i]) ? vr0 * view->dims[i] : DIM_DYNAMIC;
+    for (uint32_t i = 0; i + 1 < view->rank && known(vr0); i++)
+        if (!known(view->dims[i]) || __builtin_mul_overflow(vr0, view->dims[i], &vr0))
+            vr0 = DIM_DYNAMIC;
     /* a static view of another shape holding as many elements is transferred row by row,
      * tile row r to view row r: the runtime needs as many view rows as valid rows */
     bool same_count = count > 0 && valid_static && count == t->vrow * t->vcol && (!load || row_major(t)) &&
@@ -1060,9 +1070,7 @@ static bool verify_tstore(V *v)
         return false;
     if (has_fp && v->tb[fp] && v->tb[fp]->loc != LOC_SCALING)
         return fail(v, -1, "expects fp to use loc=scaling");
-    int64_t count = 1;
-    for (uint32_t i = 0; i < view->rank && count > 0; i++)
-        count = known(view->dims[i]) && view->dims[i] > 0 ? count * view->dims[i] : -1;
+    int64_t count = static_count(view);
     if (!has_fp && count > 0 && known(t->vrow) && known(t->vcol) && t->vrow > 0 && t->vcol > 0 &&
         count != t->vrow * t->vcol)
         return fail(v, dst, "expects dst static element count (%lld) to match src valid_shape static element count "
