@@ -315,6 +315,8 @@ static const char *printed_name(const Op *op)
  * prints in generic form, so that what is printed reads back the same. */
 static bool scalar_form_fits(const Printer *pr, const Op *op);
 
+static const Type *vtype(const Printer *pr, ValueId v);
+
 static bool custom_form_fits(const Printer *pr, const Op *op)
 {
     if (op_info(op->kind)->syntax >= SYN_ARITH)
@@ -330,6 +332,16 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
     }
     if (op->kind == OP_SCF_EXECUTE_REGION)
         return op->nregions == 1 && op->regions[0].first && !op->regions[0].first->nargs;
+    if (op->kind == OP_ALLOC_TILE) { /* the custom form types addr as i64, the valid sizes as index */
+        ValueId v[MAX_ROLES];
+        ir_op_roles(op, v);
+        for (int r = 0; r < 3; r++) {
+            const Type *t = v[r] == NO_VALUE ? NULL : vtype(pr, v[r]);
+            if (t && (t->kind != TY_SCALAR || t->dtype != (r == 0 ? DT_I64 : DT_INDEX)))
+                return false;
+        }
+        return true;
+    }
     if (op->kind != OP_SUBVIEW)
         return true;
     const Attr *sizes = ir_attr_find(op->attrs, op->nattrs, "sizes");

@@ -1152,6 +1152,22 @@ static bool computed_addr(const V *v, int role)
 
 static bool verify_alloc(V *v)
 {
+    /* PTOAS's ODS operand types (Optional<I64> addr, Optional<Index> valid_row/valid_col),
+     * which only the generic form can break */
+    static const RoleId operands[3] = {ROLE_ADDR, ROLE_VALID_ROW, ROLE_VALID_COL};
+    uint32_t n = 0;
+    for (int i = 0; i < 3; i++) {
+        int r = R(v, operands[i]);
+        if (v->val[r] == NO_VALUE)
+            continue;
+        DType want = i ? DT_INDEX : DT_I64;
+        if (!v->ty[r] || v->ty[r]->kind != TY_SCALAR || v->ty[r]->dtype != want) {
+            char b[256];
+            return fail(v, -1, "operand #%u must be %s, but got '%s'", n, i ? "index" : "64-bit signless integer",
+                        v->ty[r] ? type_str(v->ty[r], b, sizeof b) : "?");
+        }
+        n++;
+    }
     const Type *t = v->f->values[v->op->res[0]].type;
     if (!type_is_tile(t))
         return true;
