@@ -2014,24 +2014,33 @@ static void emit_for(Emit *e, const Op *op)
               hi, i, step, i, step);
 }
 
+/* The C locals of the scalar results of an op whose region yields them (scf.if,
+ * scf.execute_region), NULL for a tile result, which names the buffer the block YIELDER's
+ * scf.yield passes (bufferize gave every yield of it that buffer); NULL when reported. */
+static const char **yielded_results(Emit *e, const Op *op, const Block *yielder)
+{
+    const char **res = arena_alloc(&e->m->arena, (op->nres ? op->nres : 1) * sizeof *res);
+    for (uint32_t i = 0; i < op->nres; i++) {
+        if (type_is_tile(val(e, op->res[i])->type)) {
+            res[i] = NULL;
+            if (yielder->last && yielder->last->kind == OP_SCF_YIELD && i < yielder->last->nopnds)
+                e->buf_of[op->res[i]] = e->buf_of[yielder->last->opnds[i]];
+            continue;
+        }
+        if (!(res[i] = carried_local(e, op->res[i], op, NULL)))
+            return NULL;
+    }
+    return res;
+}
+
 static void emit_if(Emit *e, const Op *op)
 {
     const char *c = scalar(e, op->opnds[0], op);
     if (!c)
         return;
-    const char **res = arena_alloc(&e->m->arena, (op->nres ? op->nres : 1) * sizeof *res);
-    const Block *then = op->regions[0].first;
-    for (uint32_t i = 0; i < op->nres; i++) {
-        if (type_is_tile(val(e, op->res[i])->type)) {
-            /* the buffer both regions yield (bufferize) */
-            res[i] = NULL;
-            if (then->last && then->last->kind == OP_SCF_YIELD && i < then->last->nopnds)
-                e->buf_of[op->res[i]] = e->buf_of[then->last->opnds[i]];
-            continue;
-        }
-        if (!(res[i] = carried_local(e, op->res[i], op, NULL)))
-            return;
-    }
+    const char **res = yielded_results(e, op, op->regions[0].first);
+    if (!res)
+        return;
     uint32_t line, col;
     source_line_col(e->src, op->name_span.begin, &line, &col);
     sb_printf(&e->body, "    /* %u:%u scf.if */\n    if (%s) {\n", line + 1, col + 1, c);
@@ -2098,18 +2107,9 @@ static void emit_while(Emit *e, const Op *op)
 static void emit_execute_region(Emit *e, const Op *op)
 {
     const Block *body = op->regions[0].first;
-    const char **res = arena_alloc(&e->m->arena, (op->nres ? op->nres : 1) * sizeof *res);
-    for (uint32_t i = 0; i < op->nres; i++) {
-        if (type_is_tile(val(e, op->res[i])->type)) {
-            /* the buffer its region yields (bufferize) */
-            res[i] = NULL;
-            if (body->last && body->last->kind == OP_SCF_YIELD && i < body->last->nopnds)
-                e->buf_of[op->res[i]] = e->buf_of[body->last->opnds[i]];
-            continue;
-        }
-        if (!(res[i] = carried_local(e, op->res[i], op, NULL)))
-            return;
-    }
+    const char **res = yielded_results(e, op, body);
+    if (!res)
+        return;
     uint32_t line, col;
     source_line_col(e->src, op->name_span.begin, &line, &col);
     sb_printf(&e->body, "    /* %u:%u scf.execute_region */\n    {\n", line + 1, col + 1);
