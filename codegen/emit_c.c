@@ -591,18 +591,16 @@ static const char *use_view(Emit *e, ValueId v, const Op *op)
     return NULL;
 }
 
-#define VIEW_MAX_RANK 5 /* the runtime's PTORT_VIEW_MAX_RANK */
-
 /* The per-dimension values (shape, strides, offsets or sizes) of a view op from the n
  * operands at opnds, or from the type's dims when none are given, into out; a 1-D view is
  * one row of a 2-D one, dflt0 its first value. Returns the runtime's rank (2 to 5), or 0
  * (reported). */
 static int view_dims(Emit *e, const Op *op, const ValueId *opnds, uint32_t n, const Type *t, const char *what,
-                     const char *dflt0, const char *out[VIEW_MAX_RANK])
+                     const char *dflt0, const char *out[PTORT_VIEW_MAX_RANK])
 {
     uint32_t rank = t->rank;
-    if (rank < 1 || rank > VIEW_MAX_RANK)
-        return fail(e, op->name_span, "codegen supports tensor views of rank 1 to %d, but got rank %u", VIEW_MAX_RANK,
+    if (rank < 1 || rank > PTORT_VIEW_MAX_RANK)
+        return fail(e, op->name_span, "codegen supports tensor views of rank 1 to %d, but got rank %u", PTORT_VIEW_MAX_RANK,
                     rank);
     const char **x = out + (rank == 1);
     if (n == rank) {
@@ -649,7 +647,7 @@ static void emit_make_view(Emit *e, const Op *op)
     if (!runtime_dtype(e, op->name_span, t->dtype, HOLD_VIEW))
         return;
     const char *dt = rt_dtype(t->dtype);
-    const char *shape[VIEW_MAX_RANK], *strides[VIEW_MAX_RANK];
+    const char *shape[PTORT_VIEW_MAX_RANK], *strides[PTORT_VIEW_MAX_RANK];
     int rank = view_dims(e, op, op->opnds + 1, op->seg[1], t, "shape", "1", shape);
     if (!rank)
         return;
@@ -682,7 +680,7 @@ static void emit_partition(Emit *e, const Op *op)
     if (!src)
         return;
     const Type *t = val(e, r)->type;
-    const char *off[VIEW_MAX_RANK], *size[VIEW_MAX_RANK];
+    const char *off[PTORT_VIEW_MAX_RANK], *size[PTORT_VIEW_MAX_RANK];
     /* one size per dimension of the source: a partition with a lower-rank result type
      * (sizes [1, 4, 4] -> 4x4) windows the source's dimensions all the same */
     const Type *st = val(e, op->opnds[0])->type;

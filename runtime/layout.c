@@ -435,9 +435,9 @@ static ptort_status check_view(ptort_ctx *ctx, const char *op, const ptort_view 
     int64_t lo = INT64_MAX, hi = INT64_MIN, span;
     if (__builtin_mul_overflow(vc - 1, v->stride[v->rank - 1], &span))
         return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
-    for (int64_t i = 0; i < vr; i++) {
-        if (v->rank == 2 && i > 0 && i < vr - 1)
-            continue; /* linear in i: the first and the last row bound it */
+    /* a 2-D view's row offset is linear in i: its first and last rows bound it */
+    int64_t step = v->rank == 2 && vr > 1 ? vr - 1 : 1;
+    for (int64_t i = 0; i < vr; i += step) {
         int64_t r0, r1;
         if (!view_row_offset(v, i, &r0) || __builtin_add_overflow(r0, span, &r1))
             return ptort_fail(ctx, PTORT_E_VIEW, "%s: view extent overflows", op);
