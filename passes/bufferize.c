@@ -11,7 +11,8 @@
  * iter_arg, the value its scf.yield carries and its result are one buffer, and an
  * scf.if's tile result is one buffer both regions yield; a `pto.tmov` copies into
  * that buffer only where a value cannot be it (an init used elsewhere, a yielded
- * value the iteration still needs the iter_arg beside). */
+ * value the iteration still needs the iter_arg beside). A terminator's copies are
+ * one parallel copy (terminator_into). */
 #include <stdlib.h>
 #include <string.h>
 #include "pass.h"
@@ -384,39 +385,86 @@ static void replace_uses(Func *f, ValueId from, ValueId to)
                 op->opnds[k] = to;
 }
 
-/* Makes yield y (at block blk's end) carry buffer dst in operand i: the yielded
- * value becomes dst itself when it is a buffer allocated in blk whose first write
- * comes after the last use of dst there (so dst's old contents are not needed any
- * more), else a tmov copies it. */
-static void yield_into(B *b, Op *y, uint32_t i, ValueId dst)
+/* Renames yielded value y->opnds[i] to buffer dst when it is a buffer allocated in y's block
+ * whose first write comes after the last use of dst there (dst's old contents are not needed
+ * any more, by the terminator either): that value then is dst from its alloc on, and no copy is
+ * needed. */
+static bool rename_into(B *b, Op *y, uint32_t i, ValueId dst)
 {
     Func *f = b->f;
     ValueId v = y->opnds[i];
-    if (v == dst)
-        return;
     Value *x = &f->values[v];
     ir_number_ops(f);
     uint32_t last_dst = 0, last_v;
     bool dst_used = other_uses(f, dst, y, i, &last_dst) > 0;
     other_uses(f, v, y, i, &last_v);
-    if (x->def_op && x->def_op->kind == OP_ALLOC_TILE && x->block == y->parent && !x->def_op->nopnds &&
-        (!dst_used || last_dst < x->def_op->index) && x->type == f->values[dst].type) {
-        /* the first write of v follows its alloc: dst is free there */
-        Op *a = x->def_op;
-        replace_uses(f, v, dst);
-        Block *blk = a->parent;
-        if (a->prev)
-            a->prev->next = a->next;
-        else
-            blk->first = a->next;
-        if (a->next)
-            a->next->prev = a->prev;
-        else
-            blk->last = a->prev;
-        return;
+    if (!(x->def_op && x->def_op->kind == OP_ALLOC_TILE && x->block == y->parent && !x->def_op->nopnds &&
+          (!dst_used || last_dst < x->def_op->index) && x->type == f->values[dst].type))
+        return false;
+    Op *a = x->def_op;
+    replace_uses(f, v, dst);
+    Block *blk = a->parent;
+    if (a->prev)
+        a->prev->next = a->next;
+    else
+        blk->first = a->next;
+    if (a->next)
+        a->next->prev = a->prev;
+    else
+        blk->last = a->prev;
+    return true;
+}
+
+/* Makes terminator t carry buffer dst[k] in operand first + k, for every k < n with a dst,
+ * as one parallel copy (docs/memory.md 2.2): every destination receives the value the
+ * terminator passed at its position before any of them is written. Renames (rename_into)
+ * come first; the remaining moves are ordered so that no buffer is overwritten while another
+ * move still reads it, and a cycle of moves (iter_args that trade places) goes through a
+ * temporary `%<dst>.swap`. */
+static void terminator_into(B *b, Op *t, uint32_t first, uint32_t n, const ValueId *dst)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (dst[k] != NO_VALUE && t->opnds[first + k] != dst[k])
+            rename_into(b, t, first + k, dst[k]);
+    uint32_t *pend = arena_alloc(&b->m->arena, (n ? n : 1) * sizeof *pend);
+    ValueId *src = arena_alloc(&b->m->arena, (n ? n : 1) * sizeof *src);
+    uint32_t np = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (dst[k] != NO_VALUE && t->opnds[first + k] != dst[k]) {
+            src[np] = t->opnds[first + k];
+            pend[np++] = k;
+        }
+    while (np) {
+        /* a move whose destination no other pending move reads */
+        uint32_t p = 0;
+        for (; p < np; p++) {
+            bool read = false;
+            for (uint32_t q = 0; q < np && !read; q++)
+                read = q != p && src[q] == dst[pend[p]];
+            if (!read)
+                break;
+        }
+        if (p == np) {
+            /* every destination is still read: a cycle; save one destination's value */
+            ValueId d = dst[pend[0]];
+            if (b->f->values[d].type->tile.loc != LOC_VEC) {
+                emit_tmov(b, d, NO_VALUE, t); /* reports */
+                return;
+            }
+            ValueId tmp = new_buffer(b, d, t, ".swap");
+            emit_tmov(b, d, tmp, t);
+            for (uint32_t q = 0; q < np; q++)
+                if (src[q] == d)
+                    src[q] = tmp;
+            continue;
+        }
+        uint32_t k = pend[p];
+        if (emit_tmov(b, src[p], dst[k], t))
+            t->opnds[first + k] = dst[k];
+        pend[p] = pend[np - 1];
+        src[p] = src[np - 1];
+        np--;
     }
-    if (emit_tmov(b, v, dst, y))
-        y->opnds[i] = dst;
 }
 
 static void bufferize_for(B *b, Op *op)
@@ -426,8 +474,12 @@ static void bufferize_for(B *b, Op *op)
     Op *y = body ? body->last : NULL;
     if (!y || y->kind != OP_SCF_YIELD)
         return;
-    for (uint32_t i = 0; i < op->seg[3] && i < op->nres; i++) {
+    uint32_t n = op->seg[3] < op->nres ? op->seg[3] : op->nres;
+    n = n < y->nopnds ? n : y->nopnds;
+    ValueId *dst = arena_alloc(&b->m->arena, (n ? n : 1) * sizeof *dst);
+    for (uint32_t i = 0; i < n; i++) {
         ValueId init = op->opnds[3 + i], arg = body->args[1 + i];
+        dst[i] = NO_VALUE;
         if (!type_is_tile(f->values[arg].type))
             continue;
         /* the loop writes the buffer: an init used at or after the loop other than
@@ -441,15 +493,18 @@ static void bufferize_for(B *b, Op *op)
             emit_tmov(b, init, c, op);
             op->opnds[3 + i] = c;
         }
-        yield_into(b, y, i, arg);
+        dst[i] = arg;
     }
+    terminator_into(b, y, 0, n, dst);
 }
 
 /* scf.if and scf.execute_region: a tile result is one buffer that every region yields. */
 static void bufferize_if(B *b, Op *op)
 {
     Func *f = b->f;
+    ValueId *dst = arena_alloc(&b->m->arena, (op->nres ? op->nres : 1) * sizeof *dst);
     for (uint32_t i = 0; i < op->nres; i++) {
+        dst[i] = NO_VALUE;
         if (!type_is_tile(f->values[op->res[i]].type))
             continue;
         /* done already (Level 2 input): every region yields one buffer from before the op */
@@ -465,23 +520,23 @@ static void bufferize_if(B *b, Op *op)
             done &= x && (same == NO_VALUE || same == v) && x->def_op && x->block == op->parent;
             same = v;
         }
-        if (done)
-            continue;
-        ValueId buf = new_buffer(b, op->res[i], op, op->kind == OP_SCF_IF ? ".if" : ".region");
-        for (uint32_t r = 0; r < op->nregions; r++) {
-            Block *blk = op->regions[r].first;
-            if (blk && blk->last && blk->last->kind == OP_SCF_YIELD && i < blk->last->nopnds)
-                yield_into(b, blk->last, i, buf);
-        }
+        if (!done)
+            dst[i] = new_buffer(b, op->res[i], op, op->kind == OP_SCF_IF ? ".if" : ".region");
+    }
+    for (uint32_t r = 0; r < op->nregions; r++) {
+        Block *blk = op->regions[r].first;
+        if (blk && blk->last && blk->last->kind == OP_SCF_YIELD)
+            terminator_into(b, blk->last, 0, op->nres < blk->last->nopnds ? op->nres : blk->last->nopnds, dst);
     }
 }
 
 /* scf.while: a tile carried at position i (init, 'before' argument, condition value,
  * 'after' argument, yielded value, result) becomes one buffer, the init's (or a copy of it
  * when something else uses the init): the regions' arguments are replaced by that buffer,
- * which both regions see, the condition and the yield are made to pass it (yield_into),
- * and the result names it (as an scf.for's). Positions must line up: the condition passes its values in the
- * order of the 'before' arguments; anything else is reported. */
+ * which both regions see, the condition and the yield are made to pass it (terminator_into,
+ * each one parallel copy), and the result names it (as an scf.for's). Positions must line
+ * up: the condition passes as many values as there are 'before' arguments, each of its
+ * argument's type; anything else is reported. */
 static void bufferize_while(B *b, Op *op)
 {
     Func *f = b->f;
@@ -496,7 +551,8 @@ static void bufferize_while(B *b, Op *op)
         tile |= type_is_tile(f->values[op->res[i]].type);
     if (!tile)
         return;
-    bool aligned = c->nopnds == op->nopnds + 1 && after->nargs == op->nopnds && op->nres == op->nopnds;
+    bool aligned = c->nopnds == op->nopnds + 1 && after->nargs == op->nopnds && op->nres == op->nopnds &&
+                   y->nopnds == op->nopnds;
     for (uint32_t i = 0; aligned && i < op->nopnds; i++)
         aligned = f->values[before->args[i]].type == f->values[c->opnds[1 + i]].type;
     if (!aligned) {
@@ -505,18 +561,17 @@ static void bufferize_while(B *b, Op *op)
         b->errors = true;
         return;
     }
-    for (uint32_t i = 0; i < op->nopnds; i++) {
+    uint32_t n = op->nopnds;
+    ValueId *dst = arena_alloc(&b->m->arena, (n ? n : 1) * sizeof *dst);
+    for (uint32_t i = 0; i < n; i++) {
         ValueId init = op->opnds[i];
+        dst[i] = NO_VALUE;
         if (!type_is_tile(f->values[init].type))
             continue;
-        /* done already (Level 2 input, or this pass's own output): both terminators pass the init */
-        if (c->opnds[1 + i] == init && y->opnds[i] == init) {
-            replace_uses(f, before->args[i], init);
-            replace_uses(f, after->args[i], init);
-            continue;
-        }
-        /* the loop writes the buffer: an init used elsewhere (or an argument) gets a copy */
-        if (used_from(f, init, op, i) || !f->values[init].def_op) {
+        /* the loop writes the buffer: an init used elsewhere (or an argument) gets a copy;
+         * done already (Level 2 input, or this pass's own output): both terminators pass it */
+        bool done = c->opnds[1 + i] == init && y->opnds[i] == init;
+        if (!done && (used_from(f, init, op, i) || !f->values[init].def_op)) {
             if (f->values[init].type->tile.loc != LOC_VEC) {
                 emit_tmov(b, init, NO_VALUE, op); /* reports */
                 continue;
@@ -527,9 +582,10 @@ static void bufferize_while(B *b, Op *op)
         }
         replace_uses(f, before->args[i], init);
         replace_uses(f, after->args[i], init);
-        yield_into(b, c, 1 + i, init);
-        yield_into(b, y, i, init);
+        dst[i] = init;
     }
+    terminator_into(b, c, 1, n, dst);
+    terminator_into(b, y, 0, n, dst);
 }
 
 static void bufferize_func(B *b)

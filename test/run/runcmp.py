@@ -2,7 +2,7 @@
 """runcmp.py: run a kernel with `ptoas run` and with the reference model, compare byte for byte.
 
     python3 runcmp.py PTOAS KERNEL.pto DIR [--func F] [--in NAME=FILE ...] [--arg NAME=INT ...]
-                      --out NAME[,NAME...]
+                      [--pto-arch=A] [--pto-level=L] [--no-reuse] --out NAME[,NAME...]
 
 Input files are relative to DIR. Each result NAME goes to DIR/NAME.npy (ptoas) and
 DIR/NAME.ref.npy (ref.py); `cmp` decides. On a mismatch the differing elements are listed.
@@ -23,7 +23,7 @@ def main(argv):
     i = 0
     ptoas_only = []
     while i < len(rest):
-        if '=' in rest[i] and rest[i].startswith('--pto'):   # --pto-level=level3, --pto-arch=a5
+        if ('=' in rest[i] and rest[i].startswith('--pto')) or rest[i] == '--no-reuse':
             ptoas_only.append(rest[i])
             i += 1
             continue
