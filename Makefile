@@ -166,6 +166,13 @@ check: deps all $(BUILD)/asan/ptoas $(UNIT_SAN) $(VECDRV) $(BUILD)/asan/fuzz_rep
 
 asan: $(BUILD)/asan/ptoas $(UNIT_SAN)
 
+# The long sweeps `make check` runs a sample of; test-exhaustive (runtime/runtime.mk)
+# runs them in full.
+test-exhaustive: sweep-exhaustive
+.PHONY: sweep-exhaustive
+sweep-exhaustive: $(BUILD)/asan/ptoas
+	python3 test/tassign/random_loops.py $(BUILD)/asan/ptoas --count 520 --run-every 1
+
 # ---- demo, bench, install ----------------------------------------------------
 demo: deps all
 	@sh examples/demo.sh $(BUILD)/ptoas

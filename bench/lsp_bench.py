@@ -10,8 +10,13 @@ publishDiagnostics of that version, so it includes the server's debounce
   lsp keystroke->publish, 5420-line file: median 9.8 ms, p90 11.2 ms, server CPU 4.1 ms/edit (61 edits, debounce 5 ms)
 
 (the CPU figure, from /proc, is what the server itself spent per edit; on a
-loaded machine the wall-clock median also holds the waits for a core) and
-exits 1 when the median is 20 ms or more (the target of issue 13)."""
+loaded machine the wall-clock median also holds the waits for a core). When
+the median is at or over the target (20 ms, issue 13; --target-ms) it says so
+on a second line and still exits 0: a timing is reported, never a failure
+(issue 27). It exits 1 only when the run itself goes wrong.
+
+usage: lsp_bench.py PTOAS [--edits N] [--target-ms MS]"""
+import argparse
 import os
 import statistics
 import subprocess
@@ -35,7 +40,12 @@ def cpu_ms(pid):
 
 
 def main():
-    ptoas = sys.argv[1]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ptoas")
+    ap.add_argument("--edits", type=int, default=EDITS)
+    ap.add_argument("--target-ms", type=float, default=TARGET_MS)
+    args = ap.parse_args()
+    ptoas = args.ptoas
     ops = 1160
     while True:
         text = subprocess.run([sys.executable, os.path.join(HERE, "gen_pto"), str(ops)],
@@ -56,7 +66,7 @@ def main():
     line = nlines // 2
     times = []
     cpu0 = cpu_ms(srv.p.pid)
-    for i in range(EDITS):
+    for i in range(args.edits):
         version = i + 2
         if i % 2 == 0:
             change = {"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
@@ -77,15 +87,18 @@ def main():
             print("lsp_bench: the benchmark file has errors: %s" % errors[0]["message"])
             return 1
         time.sleep(0.02)  # a typist's pause: each keystroke is diagnosed on its own
-    cpu = (cpu_ms(srv.p.pid) - cpu0) / EDITS
+    cpu = (cpu_ms(srv.p.pid) - cpu0) / args.edits
     srv.send({"jsonrpc": "2.0", "id": 1, "method": "shutdown"})
     srv.send({"jsonrpc": "2.0", "method": "exit"})
     srv.p.wait(timeout=20)
     med = statistics.median(times)
     p90 = sorted(times)[int(len(times) * 0.9)]
     print("lsp keystroke->publish, %d-line file: median %.1f ms, p90 %.1f ms, server CPU %.1f ms/edit "
-          "(%d edits, debounce 5 ms)" % (nlines, med, p90, cpu, EDITS))
-    return 0 if med < TARGET_MS else 1
+          "(%d edits, debounce 5 ms)" % (nlines, med, p90, cpu, args.edits))
+    if med >= args.target_ms:
+        print("lsp: the median is over the %g ms target on this machine (a loaded machine adds "
+              "the waits for a core; the server CPU figure does not hold them)" % args.target_ms)
+    return 0
 
 
 if __name__ == "__main__":
