@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "actions.h"
 #include "analysis.h"
 #include "query.h"
 #include "json.h"
@@ -278,7 +279,8 @@ static void on_initialize(LspServer *s, const Json *id, const Json *params)
                      "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,"
                      "\"documentSymbolProvider\":true,"
                      "\"completionProvider\":{\"triggerCharacters\":[\"%\",\"#\",\"<\",\"=\",\".\",\" \"]},"
-                     "\"inlayHintProvider\":true},"
+                     "\"inlayHintProvider\":true,"
+                     "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\",\"source\"]}},"
                      "\"serverInfo\":{\"name\":\"ptoas\",\"version\":\"" PTOAS_VERSION "\"}}");
     end_result(s);
 }
@@ -563,6 +565,92 @@ static void on_feat_inlay_hints(LspServer *s, const Json *id, const Json *params
     end_result(s);
 }
 
+/* Is kind allowed by the request's context.only (absent: every kind)? A
+ * listed kind allows itself and its sub-kinds ("source" allows "source.x"). */
+static bool action_kind_allowed(const Json *only, const char *kind)
+{
+    if (!only || only->kind != JSON_ARRAY)
+        return true;
+    for (uint32_t i = 0; i < only->n; i++) {
+        const char *base = json_str(only->items[i]);
+        size_t n = base ? strlen(base) : 0;
+        if (base && strncmp(kind, base, n) == 0 && (kind[n] == '\0' || kind[n] == '.'))
+            return true;
+    }
+    return false;
+}
+
+/* One CodeAction: title, kind, the diagnostic it fixes (as published, without
+ * its notes), isPreferred, and a WorkspaceEdit on this document. */
+static void put_action(LspServer *s, const Doc *d, const FeatAction *fa, const char *kind)
+{
+    const Analysis *a = d->an;
+    sb_puts(&s->buf, "{\"title\":");
+    jw_cstr(&s->buf, fa->title);
+    sb_puts(&s->buf, ",\"kind\":");
+    jw_cstr(&s->buf, kind);
+    if (fa->diag < a->ndiags) {
+        const ADiag *g = &a->diags[fa->diag];
+        sb_puts(&s->buf, ",\"diagnostics\":[{\"range\":");
+        put_range(s, &d->an->src, g->span);
+        sb_printf(&s->buf, ",\"severity\":%d,\"code\":", g->sev == SEV_ERROR ? 1 : g->sev == SEV_WARNING ? 2 : 3);
+        jw_cstr(&s->buf, g->code);
+        sb_puts(&s->buf, ",\"source\":\"ptoas\",\"message\":");
+        jw_cstr(&s->buf, g->msg);
+        sb_puts(&s->buf, "}]");
+    }
+    if (fa->preferred)
+        sb_puts(&s->buf, ",\"isPreferred\":true");
+    sb_puts(&s->buf, ",\"edit\":{\"changes\":{");
+    jw_cstr(&s->buf, d->uri);
+    sb_puts(&s->buf, ":[");
+    for (uint32_t k = 0; k < fa->nedits; k++) {
+        sb_puts(&s->buf, k ? ",{\"range\":" : "{\"range\":");
+        put_range(s, &d->an->src, fa->edits[k].span);
+        sb_puts(&s->buf, ",\"newText\":");
+        jw_cstr(&s->buf, fa->edits[k].text);
+        sb_putc(&s->buf, '}');
+    }
+    sb_puts(&s->buf, "]}}}");
+}
+
+static void on_code_action(LspServer *s, const Json *id, const Json *params)
+{
+    Doc *d = find_doc(s, json_str(json_get(json_get(params, "textDocument"), "uri")));
+    const Json *range = json_get(params, "range");
+    int64_t l0, c0, l1, c1;
+    if (!d || !json_int(json_get(json_get(range, "start"), "line"), &l0) ||
+        !json_int(json_get(json_get(range, "start"), "character"), &c0) ||
+        !json_int(json_get(json_get(range, "end"), "line"), &l1) ||
+        !json_int(json_get(json_get(range, "end"), "character"), &c1) || l0 < 0 || c0 < 0 || l1 < 0 ||
+        c1 < 0) {
+        send_error(s, id, RPC_INVALID_PARAMS, "expected a known textDocument and a range");
+        return;
+    }
+    analyze(s, d);
+    SourceFile *src = &d->an->src;
+    uint32_t b = source_offset(src, l0 > UINT32_MAX ? UINT32_MAX : (uint32_t)l0, c0 > UINT32_MAX ? UINT32_MAX : (uint32_t)c0, s->enc);
+    uint32_t e = source_offset(src, l1 > UINT32_MAX ? UINT32_MAX : (uint32_t)l1, c1 > UINT32_MAX ? UINT32_MAX : (uint32_t)c1, s->enc);
+    const Json *only = json_get(json_get(params, "context"), "only");
+    FeatActions acts = {0};
+    feat_code_actions(d->an, b, e, &acts);
+    begin_result(s, id);
+    sb_putc(&s->buf, '[');
+    bool first = true;
+    for (uint32_t i = 0; i < acts.n; i++) {
+        const char *kind = acts.v[i].kind == FA_SOURCE ? "source" : "quickfix";
+        if (!action_kind_allowed(only, kind))
+            continue;
+        if (!first)
+            sb_putc(&s->buf, ',');
+        first = false;
+        put_action(s, d, &acts.v[i], kind);
+    }
+    sb_putc(&s->buf, ']');
+    feat_actions_free(&acts);
+    end_result(s);
+}
+
 /* ---- notifications ------------------------------------------------------------- */
 
 static void on_did_open(LspServer *s, const Json *params)
@@ -737,6 +825,8 @@ void lsp_handle(LspServer *s, const char *body, size_t len)
         on_completion(s, id, params);
     } else if (strcmp(method, "textDocument/inlayHint") == 0) {
         on_feat_inlay_hints(s, id, params);
+    } else if (strcmp(method, "textDocument/codeAction") == 0) {
+        on_code_action(s, id, params);
     } else {
         char m[160];
         snprintf(m, sizeof m, "unknown method '%.100s'", method);

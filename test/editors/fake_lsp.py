@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """fake_lsp.py LOG - a stand-in language server for the neovim client test:
-it answers initialize and shutdown, and appends every message it receives to
-LOG as one JSON line, so the test can read what the client sent."""
+it answers initialize (declaring hover and definition), hover and definition
+(with null) and shutdown, and appends every message it receives to LOG as one
+JSON line, so the test can read what the client sent."""
 import json
 import sys
 
@@ -38,7 +39,11 @@ def main():
         method = msg.get("method")
         if method == "initialize":
             send({"jsonrpc": "2.0", "id": msg["id"],
-                  "result": {"capabilities": {"textDocumentSync": 1}, "serverInfo": {"name": "fake"}}})
+                  "result": {"capabilities": {"textDocumentSync": 1, "hoverProvider": True,
+                                              "definitionProvider": True},
+                             "serverInfo": {"name": "fake"}}})
+        elif method in ("textDocument/hover", "textDocument/definition"):
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
         elif method == "shutdown":
             send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
         elif method == "exit":

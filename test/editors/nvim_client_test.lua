@@ -5,7 +5,10 @@
 -- It asserts that opening a .pto file starts one client with the configured
 -- command, sends initialize with arch and level as initializationOptions and
 -- didOpen with languageId 'pto', that a second .pto buffer reuses the client,
--- and that configure() sends workspace/didChangeConfiguration. (The real
+-- that configure() sends workspace/didChangeConfiguration, and that each
+-- attached buffer gets 'omnifunc' and 'tagfunc' from vim.lsp and K and gd
+-- mapped to hover and definition (sent when pressed) before the user's
+-- on_attach runs. (The real
 -- server is tested through this module by the LSP suite.) Its last line is
 -- "N passed, M failed".
 local root = vim.fn.getcwd()
@@ -47,7 +50,9 @@ end
 vim.opt.runtimepath:prepend(root .. '/editors/nvim')
 vim.cmd('filetype plugin on')
 local lsp = require('ptoas_lsp')
-lsp.setup({ cmd = { 'python3', root .. '/test/editors/fake_lsp.py', log }, arch = 'a5', level = 'level1' })
+local user_attach = {}
+lsp.setup({ cmd = { 'python3', root .. '/test/editors/fake_lsp.py', log }, arch = 'a5', level = 'level1',
+            on_attach = function(_, bufnr) table.insert(user_attach, { bufnr, vim.bo[bufnr].omnifunc }) end })
 
 vim.cmd('edit ' .. root .. '/examples/level1_mixed.pto')
 local init = wait_for('initialize')
@@ -70,6 +75,25 @@ end
 local id = lsp.client_id()
 check('the client runs', id ~= nil)
 check('the buffer is attached', id and vim.lsp.buf_is_attached(0, id))
+
+-- on_attach runs once the server has answered initialize
+vim.wait(5000, function() return #user_attach > 0 end, 20)
+local buf = vim.api.nvim_get_current_buf()
+check("the user's on_attach runs, after the defaults",
+      #user_attach == 1 and user_attach[1][1] == buf and user_attach[1][2] == 'v:lua.vim.lsp.omnifunc',
+      vim.inspect(user_attach))
+check("'omnifunc' is the LSP's", vim.bo.omnifunc == 'v:lua.vim.lsp.omnifunc', vim.bo.omnifunc)
+check("'tagfunc' is the LSP's", vim.bo.tagfunc == 'v:lua.vim.lsp.tagfunc', vim.bo.tagfunc)
+-- each key is pressed only when mapped (unmapped, K would run :Man and wait)
+vim.api.nvim_win_set_cursor(0, { 1, 0 })
+for _, k in ipairs({ { 'K', 'textDocument/hover' }, { 'gd', 'textDocument/definition' } }) do
+  local m = vim.fn.maparg(k[1], 'n', false, true)
+  check(k[1] .. ' is mapped in the buffer', m.buffer == 1, vim.inspect(m))
+  if m.buffer == 1 then
+    vim.cmd('normal ' .. k[1])
+    check(k[1] .. ' sends ' .. k[2], wait_for(k[2]) ~= nil)
+  end
+end
 
 vim.cmd('edit ' .. root .. '/examples/gemv_i8.pto')
 local open2 = wait_for('textDocument/didOpen', 2)

@@ -12,6 +12,13 @@
 --
 -- arch and level reach the server as initializationOptions and, on
 -- configure(), as workspace/didChangeConfiguration {settings = {ptoas = ...}}.
+--
+-- On attach each buffer gets what neovim 0.10 gives every LSP buffer and 0.7
+-- does not: K shows the hover, gd goes to the definition (buffer-local maps),
+-- 'omnifunc' completes from the server (<C-x><C-o>) and 'tagfunc' makes
+-- <C-]> and :tag use its definitions. keymaps = false leaves the keys alone;
+-- on_attach runs after, so it can map them otherwise. Quick fixes:
+-- :lua vim.lsp.buf.code_action().
 local M = {}
 
 local config = {
@@ -19,7 +26,8 @@ local config = {
   arch = nil,
   level = nil,
   root_dir = nil, -- default: the working directory
-  on_attach = nil, -- function(client, bufnr), e.g. to map keys
+  keymaps = true, -- K and gd in the attached buffers
+  on_attach = nil, -- function(client, bufnr), run after the defaults below
 }
 local client_id = nil
 
@@ -36,6 +44,17 @@ local function running()
   return client_id and vim.lsp.get_client_by_id(client_id) or nil
 end
 
+-- The buffer-local defaults, then the user's on_attach.
+local function on_attach(client, bufnr)
+  vim.bo[bufnr].omnifunc = 'v:lua.vim.lsp.omnifunc'
+  vim.bo[bufnr].tagfunc = 'v:lua.vim.lsp.tagfunc'
+  if config.keymaps then
+    vim.keymap.set('n', 'K', vim.lsp.buf.hover, { buffer = bufnr, desc = 'ptoas: hover' })
+    vim.keymap.set('n', 'gd', vim.lsp.buf.definition, { buffer = bufnr, desc = 'ptoas: go to definition' })
+  end
+  if config.on_attach then config.on_attach(client, bufnr) end
+end
+
 -- Attaches the buffer to the one ptoas client, starting it when needed.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
@@ -46,7 +65,7 @@ function M.attach(bufnr)
       root_dir = config.root_dir or vim.fn.getcwd(),
       init_options = settings(),
       settings = { ptoas = settings() },
-      on_attach = config.on_attach,
+      on_attach = on_attach,
     })
     if not client_id then
       vim.notify('ptoas: cannot start ' .. table.concat(config.cmd, ' '), vim.log.levels.ERROR)

@@ -1,0 +1,318 @@
+/* actions.c - code actions (actions.h, docs/lsp.md section 8). Everything
+ * here comes from what one analysis already knows: its diagnostics, the op
+ * table (op_info) and the SSA names of the function a diagnostic is in. The
+ * expected-* comments are the ones `ptoas --verify-diagnostics` reads
+ * (docs/cli.md section 4), placed as mlir-lsp-server places them: one line
+ * above the diagnostic's line, with that line's indent, using @below. */
+#include "actions.h"
+#include <stdlib.h>
+#include <string.h>
+#include "str.h"
+
+#define MAX_NAME 64       /* longer names get no suggestion */
+#define MAX_SUGGESTIONS 3
+
+static char *dup_cstr(const char *s)
+{
+    size_t n = strlen(s);
+    return memcpy(xmalloc(n + 1), s, n + 1);
+}
+
+static char *dup_buf(const StrBuf *b)
+{
+    char *s = xmalloc(b->len + 1);
+    memcpy(s, b->p ? b->p : "", b->len);
+    s[b->len] = '\0';
+    return s;
+}
+
+uint32_t feat_edit_distance(const char *a, size_t na, const char *b, size_t nb, uint32_t max)
+{
+    if (na > MAX_NAME || nb > MAX_NAME || (na > nb ? na - nb : nb - na) > max)
+        return max + 1;
+    /* rows i-2, i-1 and i of the distance matrix of a[0, i) against b[0, j) */
+    uint32_t r0[MAX_NAME + 1], r1[MAX_NAME + 1], r2[MAX_NAME + 1];
+    uint32_t *two = r0, *one = r1, *cur = r2, one_low = 0;
+    for (size_t j = 0; j <= nb; j++)
+        one[j] = (uint32_t)j;
+    for (size_t i = 1; i <= na; i++) {
+        cur[0] = (uint32_t)i;
+        uint32_t low = cur[0];
+        for (size_t j = 1; j <= nb; j++) {
+            uint32_t best = one[j - 1] + (a[i - 1] != b[j - 1]);
+            if (one[j] + 1 < best)
+                best = one[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && two[j - 2] + 1 < best)
+                best = two[j - 2] + 1; /* two neighbours swapped */
+            cur[j] = best;
+            if (best < low)
+                low = best;
+        }
+        if (low > max && one_low >= max)
+            return max + 1; /* every later cell is over max */
+        one_low = low;
+        uint32_t *t = two;
+        two = one;
+        one = cur;
+        cur = t;
+    }
+    return one[nb] > max ? max + 1 : one[nb];
+}
+
+/* ---- building actions ------------------------------------------------------------ */
+
+static FeatAction *new_action(FeatActions *out, FeatActionKind kind, uint32_t diag, char *title)
+{
+    xgrow32((void **)&out->v, &out->cap, (size_t)out->n + 1, sizeof *out->v);
+    FeatAction *fa = &out->v[out->n++];
+    memset(fa, 0, sizeof *fa);
+    fa->title = title;
+    fa->kind = kind;
+    fa->diag = diag;
+    return fa;
+}
+
+/* Adds an edit, keeping the edits sorted by offset (stable: insertions at one
+ * offset stay in the order they were added). */
+static void add_edit(FeatAction *fa, Span span, char *text)
+{
+    xgrow32((void **)&fa->edits, &fa->edits_cap, (size_t)fa->nedits + 1, sizeof *fa->edits);
+    uint32_t i = fa->nedits++;
+    while (i > 0 && fa->edits[i - 1].span.begin > span.begin) {
+        fa->edits[i] = fa->edits[i - 1];
+        i--;
+    }
+    fa->edits[i] = (FeatEdit){span, text};
+}
+
+/* ---- expected-* comments ------------------------------------------------------- */
+
+static uint32_t line_begin(const Analysis *a, uint32_t off)
+{
+    if (off > a->len)
+        off = (uint32_t)a->len;
+    while (off > 0 && a->text[off - 1] != '\n')
+        off--;
+    return off;
+}
+
+static uint32_t line_end(const Analysis *a, uint32_t off)
+{
+    while (off < a->len && a->text[off] != '\n')
+        off++;
+    return off;
+}
+
+/* The comment line for one diagnostic at off: inserted at its line's start,
+ * indented as that line, its message cut before anything that would end or
+ * split the comment's {{...}} (the check matches a substring, so a prefix
+ * still matches). */
+static void add_expect(const Analysis *a, FeatAction *fa, DiagSeverity sev, uint32_t off, const char *msg)
+{
+    static const char *const kinds[] = {"", "error", "warning", "note"};
+    uint32_t ls = line_begin(a, off), p = ls, le = line_end(a, ls);
+    while (p < le && (a->text[p] == ' ' || a->text[p] == '\t'))
+        p++;
+    StrBuf b = {0};
+    sb_putn(&b, a->text + ls, p - ls);
+    sb_printf(&b, "// expected-%s @below {{", kinds[sev >= SEV_ERROR && sev <= SEV_NOTE ? sev : SEV_NOTE]);
+    size_t n = strcspn(msg, "\n\r");
+    const char *cut = strstr(msg, "}}");
+    if (cut && (size_t)(cut - msg) < n)
+        n = (size_t)(cut - msg);
+    cut = strstr(msg, "expected-");
+    if (cut && (size_t)(cut - msg) < n)
+        n = (size_t)(cut - msg);
+    sb_putn(&b, msg, n);
+    sb_puts(&b, le > ls && a->text[le - 1] == '\r' ? "}}\r\n" : "}}\n");
+    add_edit(fa, (Span){ls, ls}, dup_buf(&b));
+    sb_free(&b);
+}
+
+/* The comments for diagnostic i and its notes, added to fa. */
+static void add_expects(const Analysis *a, FeatAction *fa, uint32_t i)
+{
+    const ADiag *g = &a->diags[i];
+    add_expect(a, fa, g->sev, g->span.begin, g->msg);
+    for (uint32_t k = 0; k < g->nnotes; k++) {
+        const ANote *n = &a->notes[g->first_note + k];
+        add_expect(a, fa, SEV_NOTE, n->span.begin, n->msg);
+    }
+}
+
+/* ---- misspelled names ----------------------------------------------------------- */
+
+typedef struct Suggest {
+    const char *name[MAX_SUGGESTIONS];
+    size_t len[MAX_SUGGESTIONS];
+    uint32_t dist[MAX_SUGGESTIONS], prefix[MAX_SUGGESTIONS];
+    uint32_t n, max;
+    const char *typed;
+    size_t ntyped;
+} Suggest;
+
+static void suggest_init(Suggest *sg, const char *typed, size_t ntyped)
+{
+    memset(sg, 0, sizeof *sg);
+    sg->typed = typed;
+    sg->ntyped = ntyped;
+    sg->max = ntyped / 3 > 1 ? (uint32_t)(ntyped / 3) : 1;
+}
+
+/* Offers a candidate: the closest ones are kept, ties ordered by the longest
+ * prefix shared with what was typed, then table order. */
+static void suggest(Suggest *sg, const char *name, size_t len)
+{
+    if (len == 0 || (len == sg->ntyped && memcmp(name, sg->typed, len) == 0))
+        return;
+    for (uint32_t i = 0; i < sg->n; i++)
+        if (sg->len[i] == len && memcmp(sg->name[i], name, len) == 0)
+            return;
+    uint32_t d = feat_edit_distance(sg->typed, sg->ntyped, name, len, sg->max);
+    if (d > sg->max)
+        return;
+    if (sg->n && d < sg->dist[0])
+        sg->n = 0; /* a closer one: drop the others */
+    if (sg->n && d > sg->dist[0])
+        return;
+    uint32_t pre = 0;
+    while (pre < len && pre < sg->ntyped && name[pre] == sg->typed[pre])
+        pre++;
+    uint32_t i = sg->n < MAX_SUGGESTIONS ? sg->n++ : MAX_SUGGESTIONS;
+    while (i > 0 && sg->prefix[i - 1] < pre) {
+        if (i < MAX_SUGGESTIONS) {
+            sg->name[i] = sg->name[i - 1];
+            sg->len[i] = sg->len[i - 1];
+            sg->dist[i] = sg->dist[i - 1];
+            sg->prefix[i] = sg->prefix[i - 1];
+        }
+        i--;
+    }
+    if (i < MAX_SUGGESTIONS) {
+        sg->name[i] = name;
+        sg->len[i] = len;
+        sg->dist[i] = d;
+        sg->prefix[i] = pre;
+    }
+}
+
+/* One action per suggestion, replacing span by quote + sigil + the
+ * suggestion + quote (quote: a generic op name's '"'); the only one is
+ * preferred. */
+static void add_replacements(FeatActions *out, uint32_t diag, const Suggest *sg, Span span,
+                             const char *sigil, const char *quote)
+{
+    for (uint32_t i = 0; i < sg->n; i++) {
+        StrBuf t = {0}, rep = {0};
+        sb_printf(&t, "Replace '%s%.*s' with '%s%.*s'", sigil, (int)sg->ntyped, sg->typed, sigil, (int)sg->len[i],
+                  sg->name[i]);
+        FeatAction *fa = new_action(out, FA_QUICKFIX, diag, dup_buf(&t));
+        fa->preferred = sg->n == 1;
+        sb_puts(&rep, quote);
+        sb_puts(&rep, sigil);
+        sb_putn(&rep, sg->name[i], sg->len[i]);
+        sb_puts(&rep, quote);
+        add_edit(fa, span, dup_buf(&rep));
+        sb_free(&t);
+        sb_free(&rep);
+    }
+}
+
+/* The name quoted in msg after prefix, up to the closing quote of suffix
+ * (msg must end with suffix); false if msg is not of that form. */
+static bool quoted(const char *msg, const char *prefix, const char *suffix, const char **name, size_t *n)
+{
+    size_t lm = strlen(msg), lp = strlen(prefix), ls = strlen(suffix);
+    if (lm < lp + ls || strncmp(msg, prefix, lp) != 0 || strcmp(msg + lm - ls, suffix) != 0)
+        return false;
+    *name = msg + lp;
+    *n = lm - lp - ls;
+    return *n > 0;
+}
+
+/* "custom op 'X' is unknown" where X (with a dot: an op name, not a clause
+ * word) is the text at the diagnostic, bare or as a generic op's "X". */
+static void fix_op_name(const Analysis *a, uint32_t i, FeatActions *out)
+{
+    const ADiag *g = &a->diags[i];
+    const char *x;
+    size_t n;
+    if (!quoted(g->msg, "custom op '", "' is unknown", &x, &n) || !memchr(x, '.', n))
+        return;
+    Span sp = g->span;
+    const char *t = a->text;
+    bool generic = sp.end - sp.begin == n + 2 && t[sp.begin] == '"' && t[sp.end - 1] == '"' &&
+                   memcmp(t + sp.begin + 1, x, n) == 0;
+    if (!generic && (sp.end - sp.begin != n || memcmp(t + sp.begin, x, n) != 0))
+        return;
+    Suggest sg;
+    suggest_init(&sg, x, n);
+    for (int k = 0; k < OP_COUNT; k++) {
+        const OpInfo *in = op_info((OpKind)k);
+        if (in && in->name)
+            suggest(&sg, in->name, strlen(in->name));
+    }
+    add_replacements(out, i, &sg, sp, "", generic ? "\"" : "");
+}
+
+/* "use of undeclared SSA value name '%y'": the names defined in the same
+ * function. */
+static void fix_value_name(const Analysis *a, uint32_t i, FeatActions *out)
+{
+    const ADiag *g = &a->diags[i];
+    const char *x;
+    size_t n;
+    if (!quoted(g->msg, "use of undeclared SSA value name '%", "'", &x, &n))
+        return;
+    Span sp = g->span;
+    if (sp.end - sp.begin != n + 1 || a->text[sp.begin] != '%' || memcmp(a->text + sp.begin + 1, x, n) != 0)
+        return;
+    const AFunc *f = analysis_func_at(a, sp.begin);
+    if (!f)
+        return;
+    Suggest sg;
+    suggest_init(&sg, x, n);
+    for (uint32_t v = f->first_value; v < f->first_value + f->nvalues && v < a->nvals; v++)
+        if (!a->vals[v].undefined)
+            suggest(&sg, a->vals[v].name.p, a->vals[v].name.len);
+    add_replacements(out, i, &sg, sp, "%", "");
+}
+
+/* ---- entry points ------------------------------------------------------------- */
+
+void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActions *out)
+{
+    uint32_t ls = line_begin(a, begin), le = line_end(a, end < begin ? begin : end);
+    for (uint32_t i = 0; i < a->ndiags; i++) {
+        const ADiag *g = &a->diags[i];
+        if (g->span.begin > le || (g->span.end > g->span.begin ? g->span.end : g->span.begin) < ls)
+            continue;
+        fix_op_name(a, i, out);
+        fix_value_name(a, i, out);
+        FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_cstr("Add expected-* diagnostic checks"));
+        add_expects(a, fa, i);
+    }
+    if (a->ndiags) {
+        StrBuf t = {0};
+        sb_printf(&t, "Add expected-* diagnostic checks for all %u diagnostics", a->ndiags);
+        FeatAction *fa = new_action(out, FA_SOURCE, UINT32_MAX, dup_buf(&t));
+        sb_free(&t);
+        for (uint32_t i = 0; i < a->ndiags; i++)
+            add_expects(a, fa, i);
+    }
+}
+
+void feat_actions_free(FeatActions *acts)
+{
+    for (uint32_t i = 0; i < acts->n; i++) {
+        for (uint32_t k = 0; k < acts->v[i].nedits; k++)
+            free(acts->v[i].edits[k].text);
+        free(acts->v[i].edits);
+        free(acts->v[i].title);
+    }
+    free(acts->v);
+    acts->v = NULL;
+    acts->n = acts->cap = 0;
+}
