@@ -117,7 +117,10 @@ static void add_expect(const Analysis *a, FeatAction *fa, DiagSeverity sev, uint
         p++;
     StrBuf b = {0};
     sb_putn(&b, a->text + ls, p - ls);
-    sb_printf(&b, "// expected-%s @below {{", kinds[sev >= SEV_ERROR && sev <= SEV_NOTE ? sev : SEV_NOTE]);
+    /* at the end of a file that ends with a line break the diagnostic is on
+     * no line of text, and @below would find none: it is the next line */
+    sb_printf(&b, "// expected-%s %s {{", kinds[sev >= SEV_ERROR && sev <= SEV_NOTE ? sev : SEV_NOTE],
+              ls == a->len ? "@+1" : "@below");
     size_t n = strcspn(msg, "\n\r");
     const char *cut = strstr(msg, "}}");
     if (cut && (size_t)(cut - msg) < n)
@@ -295,10 +298,8 @@ void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActi
         add_expects(a, fa, i);
     }
     if (a->ndiags) {
-        StrBuf t = {0};
-        sb_printf(&t, "Add expected-* diagnostic checks for all %u diagnostics", a->ndiags);
-        FeatAction *fa = new_action(out, FA_SOURCE, UINT32_MAX, dup_buf(&t));
-        sb_free(&t);
+        FeatAction *fa = new_action(out, FA_SOURCE, UINT32_MAX,
+                                    dup_cstr("Add expected-* diagnostic checks for the whole file"));
         for (uint32_t i = 0; i < a->ndiags; i++)
             add_expects(a, fa, i);
     }
