@@ -2,7 +2,8 @@
 # test-exhaustive: the e4m3/e2m1 encoders, tcvt f32 -> f16/bf16/i16/i32 and trsqrt f32 against
 #                  the references on all 2^32 fp32 patterns, f16 -> i8/u8 on all f16 patterns
 #                  in every rmode, the tcvt sweeps on each kernel set (AVX-512, AVX2, portable);
-#                  the f16/bf16 binary ops on all 2^32 operand pairs against the portable kernels.
+#                  the f16/bf16 binary ops on all 2^32 operand pairs against the portable kernels;
+#                  also the long sweeps `make check` samples (sweep-exhaustive in the Makefile).
 # bench_runtime:   kernel throughput against memcpy (`make bench`), same flags as the library.
 
 $(BUILD)/unit/exhaustive: test/unit/exhaustive.c test/unit/ref_fp.h test/unit/ref_vec.h test/unit/cvt_sweep.h $(BUILD)/libptort.a
