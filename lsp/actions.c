@@ -1,9 +1,10 @@
 /* actions.c - code actions (actions.h, docs/lsp.md section 8). Everything
  * here comes from what one analysis already knows: its diagnostics, the op
- * table (op_info) and the SSA names of the function a diagnostic is in. The
- * expected-* comments are the ones `ptoas --verify-diagnostics` reads
- * (docs/cli.md section 4), placed as mlir-lsp-server places them: one line
- * above the diagnostic's line, with that line's indent, using @below. */
+ * table (op_info), the element types (dtype_name) and the SSA names of the
+ * function a diagnostic is in. The expected-* comments are the ones
+ * `ptoas --verify-diagnostics` reads (docs/cli.md section 4), placed as
+ * mlir-lsp-server places them: one line above the diagnostic's line, with
+ * that line's indent, using @below. */
 #include "actions.h"
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,26 @@ static void fix_value_name(const Analysis *a, uint32_t i, FeatActions *out)
     add_replacements(out, i, &sg, sp, "%", "");
 }
 
+/* "expected non-function type, but got 'X'" (in a tile type) or "unknown
+ * type 'X'": the closest element type names (f23 -> f32, idnex -> index). */
+static void fix_dtype_name(const Analysis *a, uint32_t i, FeatActions *out)
+{
+    const ADiag *g = &a->diags[i];
+    const char *x;
+    size_t n;
+    if (!quoted(g->msg, "expected non-function type, but got '", "'", &x, &n) &&
+        !quoted(g->msg, "unknown type '", "'", &x, &n))
+        return;
+    Span sp = g->span;
+    if (sp.end - sp.begin != n || memcmp(a->text + sp.begin, x, n) != 0)
+        return;
+    Suggest sg;
+    suggest_init(&sg, x, n);
+    for (int d = DT_NONE + 1; d < DT_COUNT; d++)
+        suggest(&sg, dtype_name((DType)d), strlen(dtype_name((DType)d)));
+    add_replacements(out, i, &sg, sp, "", "");
+}
+
 /* ---- entry points ------------------------------------------------------------- */
 
 void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActions *out)
@@ -294,6 +315,7 @@ void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActi
             continue;
         fix_op_name(a, i, out);
         fix_value_name(a, i, out);
+        fix_dtype_name(a, i, out);
         FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_cstr("Add expected-* diagnostic checks"));
         add_expects(a, fa, i);
     }

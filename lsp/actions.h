@@ -29,8 +29,8 @@ typedef struct FeatActions {
 
 /* The actions for the lines [begin, end] cover (byte offsets of the request's
  * range): for each diagnostic that starts or ends on those lines, the
- * replacement of a misspelled op name or SSA value name by the closest known
- * one, and its expected-* comments; then, when the file has diagnostics, the
+ * replacement of a misspelled op name, SSA value name or element type by the
+ * closest known one, and its expected-* comments; then, when the file has diagnostics, the
  * expected-* comments for all of them (kind FA_SOURCE, offered anywhere). */
 void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActions *out);
 void feat_actions_free(FeatActions *acts);
