@@ -103,13 +103,15 @@ $(BUILD)/unit/%: test/unit/%.c $(BUILD)/libptort.a $(wildcard test/unit/*.h)
 $(BUILD)/asan/unit/%: test/unit/%.c $(BUILD)/asan/libptort.a $(wildcard test/unit/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(SAN) $(INC) -Itest/unit -o $@ $< $(BUILD)/asan/libptort.a $(LDLIBS)
-# test_target compares the runtime's target facts with ir/target.c: it links ir/ too.
+# test_target compares the runtime's target facts with ir/target.c, test_oprecord the op
+# record (ir/ops.def) with the runtime's op list: they link ir/ too.
 IR_OBJ     := $(call obj,$(BUILD)/obj,$(wildcard support/*.c ir/*.c))
 IR_OBJ_SAN := $(call obj,$(BUILD)/asan,$(wildcard support/*.c ir/*.c))
-$(BUILD)/unit/test_target: test/unit/test_target.c $(IR_OBJ) $(BUILD)/libptort.a $(wildcard test/unit/*.h)
+UNIT_IR    := test_target test_oprecord
+$(addprefix $(BUILD)/unit/,$(UNIT_IR)): $(BUILD)/unit/%: test/unit/%.c $(IR_OBJ) $(BUILD)/libptort.a $(wildcard test/unit/*.h) ir/ops.def runtime/ptort_vops.def
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(OPT) $(INC) -Itest/unit -o $@ $< $(IR_OBJ) $(BUILD)/libptort.a $(LDLIBS)
-$(BUILD)/asan/unit/test_target: test/unit/test_target.c $(IR_OBJ_SAN) $(BUILD)/asan/libptort.a $(wildcard test/unit/*.h)
+$(addprefix $(BUILD)/asan/unit/,$(UNIT_IR)): $(BUILD)/asan/unit/%: test/unit/%.c $(IR_OBJ_SAN) $(BUILD)/asan/libptort.a $(wildcard test/unit/*.h) ir/ops.def runtime/ptort_vops.def
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(SAN) $(INC) -Itest/unit -o $@ $< $(IR_OBJ_SAN) $(BUILD)/asan/libptort.a $(LDLIBS)
 
@@ -184,6 +186,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BUILD)/ptoas $(DESTDIR)$(PREFIX)/bin/ptoas
 	install -m 644 runtime/ptort.h $(DESTDIR)$(PREFIX)/include/ptort.h
+	install -m 644 runtime/ptort_vops.def $(DESTDIR)$(PREFIX)/include/ptort_vops.def
 	install -m 644 $(BUILD)/libptort.a $(DESTDIR)$(PREFIX)/lib/libptort.a
 
 clean:

@@ -714,13 +714,13 @@ static void emit_partition(Emit *e, const Op *op)
 
 /* ---- compute ops: one emitter driven by ops.def ----------------------------------
  * A compute op is one call of its row's runtime entry point (rt) with the row's
- * arguments (args): operands by role, attributes through attr_args below, literals as
- * written. A class may first reject a form the runtime lacks, or pick another entry
+ * arguments (args): operands by role, attributes through attr_args below, runtime enum
+ * constants as spelt. A class may first reject a form the runtime lacks, or pick another entry
  * point (tmov's ZZ form), and keeps its own facts for the run report afterwards. */
 
-/* Runtime enum spellings of an attribute (`@arg` in ops.def), indexed by its value. */
+/* Runtime enum spellings of an attribute (A_ATTR in ops.def), indexed by its value. */
 typedef struct AttrArg {
-    const char *arg, *key, *alias; /* alias: another key PTOAS reads (NULL if none) */
+    const char *key, *alias;   /* alias: another key PTOAS reads (NULL if none) */
     EnumKind kind;             /* EK_COUNT: a BoolAttr, names[0] false, names[1] true */
     int dflt;
     int count;
@@ -741,30 +741,28 @@ static const char *const rt_rmode[] = {"PTORT_RM_NONE", "PTORT_RM_RINT", "PTORT_
 static const char *const rt_sat[] = {"1", "0"}; /* ON, OFF: the saturate flag */
 static const char *const rt_bool[] = {"0", "1"};
 
-static const AttrArg attr_args[] = {
-    {"quant_type", "quant_type", NULL, EK_QUANT_TYPE, QT_INT8_SYM, 4, rt_qt_int8},
-    {"quant_type_mx", "quant_type", NULL, EK_QUANT_TYPE, QT_MXFP8, 4, rt_qt_mx},
-    {"quantScaleAlg", "quantScaleAlg", NULL, EK_QUANT_SCALE_ALG, QSA_OCP, 2, rt_alg},
-    {"grpAxis", "grpAxis", NULL, EK_MX_GROUP_AXIS, GA_AXIS1, 2, rt_axis},
-    {"accPhase", "accPhase", NULL, EK_ACC_PHASE, 0, 3, rt_phase},
-    {"interleave", "interleave", NULL, EK_COUNT, 0, 2, rt_interleave},
-    {"rmode", "rmode", NULL, EK_ROUND_MODE, RM_CAST_RINT, 8, rt_rmode},
-    {"sat_mode", "sat_mode", "satmode", EK_SAT_MODE, SAT_OFF, 2, rt_sat},
-    {"descending", "descending", NULL, EK_COUNT, 0, 2, rt_bool},
+static const AttrArg attr_args[RA_COUNT] = {
+    [RA_QUANT_TYPE] = {"quant_type", NULL, EK_QUANT_TYPE, QT_INT8_SYM, 4, rt_qt_int8},
+    [RA_QUANT_TYPE_MX] = {"quant_type", NULL, EK_QUANT_TYPE, QT_MXFP8, 4, rt_qt_mx},
+    [RA_QUANT_SCALE_ALG] = {"quantScaleAlg", NULL, EK_QUANT_SCALE_ALG, QSA_OCP, 2, rt_alg},
+    [RA_GRP_AXIS] = {"grpAxis", NULL, EK_MX_GROUP_AXIS, GA_AXIS1, 2, rt_axis},
+    [RA_ACC_PHASE] = {"accPhase", NULL, EK_ACC_PHASE, 0, 3, rt_phase},
+    [RA_INTERLEAVE] = {"interleave", NULL, EK_COUNT, 0, 2, rt_interleave},
+    [RA_RMODE] = {"rmode", NULL, EK_ROUND_MODE, RM_CAST_RINT, 8, rt_rmode},
+    [RA_SAT_MODE] = {"sat_mode", "satmode", EK_SAT_MODE, SAT_OFF, 2, rt_sat},
+    [RA_DESCENDING] = {"descending", NULL, EK_COUNT, 0, 2, rt_bool},
 };
 
-static const char *attr_arg(const Op *op, const char *arg)
+static const char *attr_arg(const Op *op, RtAttr ra)
 {
-    for (size_t i = 0; i < sizeof attr_args / sizeof attr_args[0]; i++) {
-        const AttrArg *a = &attr_args[i];
-        if (strcmp(a->arg, arg) != 0)
-            continue;
-        const char *key = a->alias && !ir_attr_find(op->attrs, op->nattrs, a->key) ? a->alias : a->key;
-        int v = a->kind == EK_COUNT ? bool_attr(op, key) : enum_attr(op, key, a->kind, a->dflt);
-        return a->names[v >= 0 && v < a->count ? v : a->dflt];
+    if ((unsigned)ra >= RA_COUNT || !attr_args[ra].key) {
+        DIAG_INTERNAL("ops.def: no runtime spelling for an attribute of '%s'", op_info(op->kind)->name);
+        return NULL;
     }
-    DIAG_INTERNAL("ops.def: no runtime spelling for attribute '@%s' of '%s'", arg, op_info(op->kind)->name);
-    return NULL;
+    const AttrArg *a = &attr_args[ra];
+    const char *key = a->alias && !ir_attr_find(op->attrs, op->nattrs, a->key) ? a->alias : a->key;
+    int v = a->kind == EK_COUNT ? bool_attr(op, key) : enum_attr(op, key, a->kind, a->dflt);
+    return a->names[v >= 0 && v < a->count ? v : a->dflt];
 }
 
 /* The bits of x in a binary float format with p fraction bits and exponent range
@@ -885,7 +883,7 @@ static const char *call_arg(Emit *e, const Op *op, const OpArg *a)
     if (a->kind == ARG_LIT)
         return a->text;
     if (a->kind == ARG_ATTR)
-        return attr_arg(op, a->text);
+        return attr_arg(op, a->attr);
     int r = a->role;
     if (r < 0 || r >= in->nroles || r >= MAX_ROLES) {
         DIAG_INTERNAL("ops.def: a runtime argument of '%s' names no role", in->name);
@@ -956,10 +954,10 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
                         "codegen does not support 'pto.tmov' with a scaling tile (the fp quantization form)");
         /* with a tmp: the X-to-ZZ exponent move */
         *rt = "ptort_tmov_zz";
-        args[0] = (OpArg){ARG_ATTR, 0, "grpAxis"};
-        args[1] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_SRC), NULL};
-        args[2] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_DST), NULL};
-        args[3] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_TMP), NULL};
+        args[0] = (OpArg){ARG_ATTR, -1, RA_GRP_AXIS, NULL, 0};
+        args[1] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_SRC), RA_COUNT, NULL, 0};
+        args[2] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_DST), RA_COUNT, NULL, 0};
+        args[3] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_TMP), RA_COUNT, NULL, 0};
         *nargs = 4;
         return true;
     }

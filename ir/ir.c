@@ -1,13 +1,23 @@
-/* ir.c - the op table expanded into OpInfo, and the IR builders. */
+/* ir.c - the op record (ops.def) expanded into OpInfo, and the IR builders. */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
+#include "ptort.h" /* the runtime entry points and enums ops.def names */
 
 /* One role of a row: its id and ROLE_* flags (the IN/OUT/... macros of ops.def). */
 typedef struct RoleSpec {
     RoleId id;
     uint8_t flags;
 } RoleSpec;
+
+/* One runtime call argument of a row (the A_* macros), its role not yet an index. */
+typedef struct ArgSpec {
+    int kind;                     /* ARG_*; -1 ends the list */
+    RoleId role;
+    RtAttr attr;
+    const char *text;
+    int code;
+} ArgSpec;
 
 #define IN(r) {ROLE_##r, 0},
 #define IN_OPT(r) {ROLE_##r, ROLE_OPT},
@@ -24,27 +34,65 @@ typedef struct RoleSpec {
 #define SCR_OPT(r) {ROLE_##r, ROLE_OUT | ROLE_SCRATCH | ROLE_OPT},
 #define IN_SCR_OPT(r) {ROLE_##r, ROLE_SCRATCH | ROLE_OPT},
 #define IN_KW(r) {ROLE_##r, ROLE_NUM | ROLE_OPT | ROLE_KW},
+/* the args: each names an identifier that must exist (a role, an RtAttr, a runtime enum) */
+#define RT(f) #f
+#define NORT NULL
+#define A_ROLE(r) {ARG_ROLE, ROLE_##r, RA_COUNT, NULL, 0},
+#define A_ATTR(a) {ARG_ATTR, ROLE_COUNT, RA_##a, NULL, 0},
+#define A_VOP(x) {ARG_LIT, ROLE_COUNT, RA_COUNT, "PTORT_VOP_" #x, PTORT_VOP_##x},
+#define A_SOP(x) {ARG_LIT, ROLE_COUNT, RA_COUNT, "PTORT_SOP_" #x, PTORT_SOP_##x},
+#define A_NULL {ARG_LIT, ROLE_COUNT, RA_COUNT, "NULL", 0},
+#define DT(a3, a5, m3, m5, var) {a3, a5, m3, m5, var}
+#define NODT {0, 0, NULL, NULL, V_NONE}
+#define AT_ENUM(key, ek, sum) {#key, OA_ENUM, ek, NULL, sum},
+#define AT_OPAQUE(key, kind, sum) {#key, OA_OPAQUE, -1, #kind, sum},
+#define AT_BOOL(key) {#key, OA_BOOL, -1, NULL, "bool attribute"},
 
 static const struct {
     const char *name, *alias;
     OpSyntax syntax;
     OpClass cls;
     unsigned flags;
-    const char *rt, *args;
-    RoleSpec roles[MAX_ROLES + 1]; /* then {ROLE_COUNT, 0} */
+    const char *rt;
+    ArgSpec args[MAX_ARGS + 1];     /* then {-1} */
+    RoleSpec roles[MAX_ROLES + 1];  /* then {ROLE_COUNT, 0} */
+    struct {
+        unsigned a3, a5;
+        const char *msg_a3, *msg_a5;
+        OpVariant variant;
+    } dt;
+    OpAttr attrs[MAX_OP_ATTRS + 1]; /* then {NULL} */
+    const char *summary;
 } op_rows[OP_COUNT] = {
-#define OP(id, name, alias, syn, cls, flags, rt, args, roles) [OP_##id] = {name, alias, syn, cls, flags, rt, args, {roles {ROLE_COUNT, 0}}},
+#define OP(id, name, alias, syn, cls, flags, rt, args, roles, dt, attrs, summary) \
+    [OP_##id] = {name, alias, syn, cls, flags, rt, {args {-1, ROLE_COUNT, RA_COUNT, NULL, 0}},     \
+                 {roles {ROLE_COUNT, 0}}, dt, {attrs {NULL, OA_BOOL, -1, NULL, NULL}}, summary},
 #include "ops.def"
 #undef OP
 };
 
-/* the number of roles per row (a row's role list may be empty, so count them here) */
-static const uint8_t op_nroles[OP_COUNT] = {
-#define OP(id, name, alias, syn, cls, flags, rt, args, roles) \
-    [OP_##id] = (uint8_t)(sizeof((RoleSpec[]){roles {ROLE_COUNT, 0}}) / sizeof(RoleSpec) - 1),
+/* the number of roles, args and attributes per row (a list may be empty, so count here) */
+static const struct {
+    uint8_t nroles, nargs, nattrs;
+} op_counts[OP_COUNT] = {
+#define OP(id, name, alias, syn, cls, flags, rt, args, roles, dt, attrs, summary)                 \
+    [OP_##id] = {(uint8_t)(sizeof((RoleSpec[]){roles {ROLE_COUNT, 0}}) / sizeof(RoleSpec) - 1),  \
+                 (uint8_t)(sizeof((ArgSpec[]){args {-1, ROLE_COUNT, RA_COUNT, NULL, 0}}) / sizeof(ArgSpec) - 1), \
+                 (uint8_t)(sizeof((OpAttr[]){attrs {NULL, OA_BOOL, -1, NULL, NULL}}) / sizeof(OpAttr) - 1)},
 #include "ops.def"
 #undef OP
 };
+
+/* every RT(f) names a function of the runtime's API */
+#undef RT
+#undef NORT
+#define RT(f) _Static_assert(sizeof(&f) != 0, #f);
+#define NORT
+#define OP(id, name, alias, syn, cls, flags, rt, ...) rt
+#include "ops.def"
+#undef OP
+#undef RT
+#undef NORT
 #undef IN
 #undef IN_OPT
 #undef IN_VAR
@@ -60,6 +108,16 @@ static const uint8_t op_nroles[OP_COUNT] = {
 #undef SCR_OPT
 #undef IN_SCR_OPT
 #undef IN_KW
+#undef A_ROLE
+#undef A_ATTR
+#undef A_VOP
+#undef A_SOP
+#undef A_NULL
+#undef DT
+#undef NODT
+#undef AT_ENUM
+#undef AT_OPAQUE
+#undef AT_BOOL
 
 static const char *const role_names[ROLE_COUNT] = {
 #define X(id, s) [ROLE_##id] = s,
@@ -110,7 +168,7 @@ static int8_t role_pos[OP_COUNT][ROLE_COUNT];
 static bool infos_ready;
 
 /* Expands the rows into OpInfo once: role names and flags, the index of each
- * global role, and the runtime call's arguments resolved to role indices. */
+ * global role, and the runtime call's arguments with their roles as indices. */
 static void build_infos(void)
 {
     for (int k = 0; k < OP_COUNT; k++) {
@@ -121,7 +179,7 @@ static void build_infos(void)
         in->cls = op_rows[k].cls;
         in->opflags = op_rows[k].flags;
         in->rt = op_rows[k].rt;
-        in->nroles = op_nroles[k];
+        in->nroles = op_counts[k].nroles;
         for (int r = 0; r < ROLE_COUNT; r++)
             role_pos[k][r] = -1;
         for (int r = 0; r < in->nroles; r++) {
@@ -133,32 +191,21 @@ static void build_infos(void)
             if (!(rs.flags & ROLE_OUT))
                 in->nins = (uint8_t)(r + 1);
         }
-        /* the args column: space-separated words */
-        for (const char *s = op_rows[k].args; *s;) {
-            while (*s == ' ')
-                s++;
-            size_t n = strcspn(s, " ");
-            if (!n)
-                break;
-            if (in->nargs == MAX_ARGS)
-                DIAG_INTERNAL("ops.def: too many args for '%s'", in->name);
-            OpArg *a = &in->args[in->nargs++];
-            RoleId r = role_lookup(s, n);
-            static char words[OP_COUNT][MAX_ARGS][32];
-            memcpy(words[k][in->nargs - 1], s + (*s == '@'), n - (*s == '@') < 31 ? n - (*s == '@') : 31);
-            a->text = words[k][in->nargs - 1];
-            if (*s == '@') {
-                a->kind = ARG_ATTR;
-            } else if (r != ROLE_COUNT) {
-                if (role_pos[k][r] < 0)
-                    DIAG_INTERNAL("ops.def: '%s' has no role '%s' for its runtime call", in->name, role_names[r]);
-                a->kind = ARG_ROLE;
-                a->role = role_pos[k][r];
-            } else {
-                a->kind = ARG_LIT;
-            }
-            s += n;
+        in->nargs = op_counts[k].nargs;
+        for (int i = 0; i < in->nargs; i++) {
+            const ArgSpec *a = &op_rows[k].args[i];
+            in->args[i] = (OpArg){a->kind, -1, a->attr, a->text, a->code};
+            if (a->kind == ARG_ROLE && (in->args[i].role = role_pos[k][a->role]) < 0)
+                DIAG_INTERNAL("ops.def: '%s' has no role '%s' for its runtime call", in->name, role_names[a->role]);
         }
+        in->dt_a3 = op_rows[k].dt.a3;
+        in->dt_a5 = op_rows[k].dt.a5;
+        in->dt_msg_a3 = op_rows[k].dt.msg_a3;
+        in->dt_msg_a5 = op_rows[k].dt.msg_a5;
+        in->variant = op_rows[k].dt.variant;
+        in->nattrs = op_counts[k].nattrs;
+        memcpy(in->attrs, op_rows[k].attrs, sizeof in->attrs);
+        in->summary = op_rows[k].summary;
     }
     infos_ready = true;
 }
@@ -174,7 +221,7 @@ OpKind op_lookup(const char *s, size_t n)
 {
     /* the names' lengths, so that most rows are rejected without a compare */
     static const uint8_t name_len[OP_COUNT] = {
-#define OP(id, name, alias, syn, cls, flags, rt, args, roles) [OP_##id] = sizeof name - 1,
+#define OP(id, name, ...) [OP_##id] = sizeof name - 1,
 #include "ops.def"
 #undef OP
     };

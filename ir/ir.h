@@ -247,7 +247,7 @@ typedef struct Attr {
 
 /* ---- the op table ----------------------------------------------------------- */
 typedef enum {
-#define OP(id, name, alias, syn, cls, flags, rt, args, roles) OP_##id,
+#define OP(id, ...) OP_##id,
 #include "ops.def"
 #undef OP
     OP_COUNT
@@ -281,9 +281,9 @@ typedef enum {
     OC_CONDITION,   /* scf.condition: ends scf.while's 'before' region */
     OC_EXECUTE_REGION, /* scf.execute_region: its region once */
     /* the vector ops (docs/vector-ops.md): vec tiles, one runtime entry point per class */
-    OC_BINARY,      /* tadd tsub tmul tdiv tmax tmin: dst = src0 op src1 */
-    OC_UNARY,       /* tabs tneg trecip tsqrt trsqrt trelu texp: dst = op(src) */
-    OC_TILE_SCALAR, /* tadds tsubs tmuls tdivs tmaxs tmins: dst = src op scalar */
+    OC_BINARY,      /* tadd tsub ...: dst = src0 op src1 */
+    OC_UNARY,       /* tabs tneg ...: dst = op(src) */
+    OC_TILE_SCALAR, /* tadds tsubs ...: dst = src op scalar */
     OC_EXPANDS,     /* texpands: dst = scalar */
     OC_ROW_REDUCE,  /* trowsum trowmax trowmin: dst[r][0] = reduce(src[r][*]) */
     OC_COL_REDUCE,  /* tcolsum tcolmax tcolmin: dst[0][c] = reduce(src[*][c]) */
@@ -314,10 +314,40 @@ enum {
     OF_DST_SECOND = 64, /* PTOAS's generic form orders its operands src, dst, then the
                            optional ins (tmov, tstore, trsqrt) */
     OF_ATTRS_IN_INS = 128, /* PTOAS's custom form writes the attributes inside ins(...),
-                             after the operands (tcvt, tcolsum) */
-    OF_TILE_OP = 256    /* a tile op (PTOAS's TileOpInterface: its pto.t* ops) or a tile
+                             after the operands (tcvt) */
+    OF_TILE_OP = 256,   /* a tile op (PTOAS's TileOpInterface: its pto.t* ops) or a tile
                            allocation: what a pto.tileop.helper function may not hold */
+    OF_VEC = 512,       /* a vector op (docs/vector-ops.md): PTOAS's vector rules
+                           (verify_vec.c), its scalars and tmp tiles as PTOAS checks them */
+    OF_TMP_COMMA = 1024, /* PTOAS's custom parser reads an optional `, %tmp` right after the
+                            first ins operand, so a typed first operand must be followed by ')' */
+    OF_ATTRS_AFTER_TMP = 2048 /* like OF_ATTRS_IN_INS, but only when the optional tmp is
+                                 written (tcolsum) */
 };
+
+/* A vector op's element types (its row's DT column): PTOAS tests integers by width
+ * (i8, si8 and ui8 are all EL_I8) and floats by kind. */
+enum { EL_I8 = 1, EL_I16 = 2, EL_I32 = 4, EL_F16 = 8, EL_BF16 = 16, EL_F32 = 32 };
+#define EL_I_F (EL_I16 | EL_I32 | EL_F16 | EL_F32)
+/* The EL_* bit of d; 0 for the other types. */
+unsigned dtype_elem_bit(DType d);
+
+/* Variants inside a vector op class, where PTOAS's rules differ by op (verify_vec.c). */
+typedef enum {
+    V_NONE,
+    VU_ABS, VU_RELU, VU_NEG, VU_RECIP, VU_PLAIN, VU_RSQRT, /* OC_UNARY */
+    VR_PLAIN, VR_ADD, VR_SUB_MUL, VR_DIV, VR_MAXMIN,      /* OC_ROW_EXPAND */
+    VC_PLAIN, VC_OP,                                      /* OC_COL_EXPAND */
+    VCR_MAXMIN, VCR_SUM,                                  /* OC_COL_REDUCE */
+    VS_DIVS                                               /* OC_TILE_SCALAR: tdivs */
+} OpVariant;
+
+/* The attributes whose value is a runtime call argument (A_ATTR in ops.def): codegen's
+ * attr_args spells each value as the runtime's enum. */
+typedef enum {
+    RA_QUANT_TYPE, RA_QUANT_TYPE_MX, RA_QUANT_SCALE_ALG, RA_GRP_AXIS, RA_ACC_PHASE, RA_INTERLEAVE,
+    RA_RMODE, RA_SAT_MODE, RA_DESCENDING, RA_COUNT
+} RtAttr;
 
 /* Operand roles, one global list: a role's index in an op's row is found with
  * op_role(kind, ROLE_x). The name is the spelling in keyword syntax and messages. */
@@ -360,8 +390,21 @@ enum { ROLE_OPT = 1, ROLE_VAR = 2, ROLE_SCRATCH = 4, ROLE_OUT = 8, ROLE_GM = 16,
 typedef struct OpArg {
     enum { ARG_ROLE, ARG_ATTR, ARG_LIT } kind;
     int8_t role;                  /* ARG_ROLE: index in the op's roles */
-    const char *text;             /* ARG_ATTR: the key after '@'; ARG_LIT: as written */
+    RtAttr attr;                  /* ARG_ATTR */
+    const char *text;             /* ARG_LIT: its C spelling (PTORT_VOP_ADD, NULL) */
+    int code;                     /* ARG_LIT: its value (a ptort_vop or ptort_sop; 0 for NULL) */
 } OpArg;
+
+/* An attribute an op declares (the attrs column): checked before the op's verifier. */
+typedef struct OpAttr {
+    const char *key;
+    enum { OA_ENUM, OA_OPAQUE, OA_BOOL } kind;
+    int enum_kind;                /* OA_ENUM: its EnumKind */
+    const char *opaque;           /* OA_OPAQUE: the #pto attribute kind */
+    const char *summary;          /* MLIR's constraint summary, for the message */
+} OpAttr;
+
+#define MAX_OP_ATTRS 2
 
 typedef struct OpInfo {
     const char *name, *alias;
@@ -375,6 +418,12 @@ typedef struct OpInfo {
     const char *role[MAX_ROLES];  /* role_name(rid[r]) */
     uint8_t flags[MAX_ROLES];     /* ROLE_* flags */
     OpArg args[MAX_ARGS];
+    unsigned dt_a3, dt_a5;        /* a vector op's element types (EL_*) on A2/A3 and A5 */
+    const char *dt_msg_a3, *dt_msg_a5; /* PTOAS's message when the element type is not one */
+    OpVariant variant;
+    uint8_t nattrs;
+    OpAttr attrs[MAX_OP_ATTRS];
+    const char *summary;          /* the language server's one line */
 } OpInfo;
 
 const OpInfo *op_info(OpKind k);

@@ -730,7 +730,7 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                     nin += op->seg[r];
             }
             /* PTOAS's tcvt: `ins(%src {rmode = ...} : T)`; tcolsum only after its tmp */
-            bool in_ins = (in->opflags & OF_ATTRS_IN_INS) && (op->kind != OP_TCOLSUM || nin > 1);
+            bool in_ins = (in->opflags & OF_ATTRS_IN_INS) || ((in->opflags & OF_ATTRS_AFTER_TMP) && nin > 1);
             sb_puts(b, " ins(");
             if (in->cls == OC_STORE && nin > 1) {
                 /* PTOAS's spelling: `%src : T fp %fp : Tf, %s : i64`, each operand typed */

@@ -77,6 +77,19 @@ bool dtype_is_f8e4m3_like(DType d)
 
 bool dtype_is_fp8(DType d) { return dtype_is_f8e4m3_like(d) || d == DT_F8E5M2 || d == DT_F8E5M2FNUZ; }
 
+unsigned dtype_elem_bit(DType d)
+{
+    switch (d) {
+    case DT_I8: case DT_SI8: case DT_UI8: return EL_I8;
+    case DT_I16: case DT_SI16: case DT_UI16: return EL_I16;
+    case DT_I32: case DT_SI32: case DT_UI32: return EL_I32;
+    case DT_F16: return EL_F16;
+    case DT_BF16: return EL_BF16;
+    case DT_F32: return EL_F32;
+    default: return 0;
+    }
+}
+
 /* MLIR's integer-type token: [su]?i[0-9]+. Sets the kind and the width (false in *ok when
  * it does not fit 32 bits, as MLIR's getAsInteger fails there). */
 static bool int_spelling(const char *s, size_t n, DTypeKind *kind, uint64_t *width, bool *ok)

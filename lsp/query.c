@@ -1,7 +1,7 @@
 /* query.c - hover, completion and inlay hints from an Analysis
- * (query.h). Op names and operand roles come from the op table
- * (ir/ops.def through op_info), enum values from enum_info, dtypes from
- * DTYPE_LIST; the one-line texts are here. */
+ * (query.h). Op names, operand roles and the ops' one-line summaries come from
+ * the op record (ir/ops.def through op_info), enum values from enum_info, dtypes
+ * from DTYPE_LIST; the other one-line texts are here. */
 #include "query.h"
 #include <stdlib.h>
 #include <string.h>
@@ -14,112 +14,6 @@ bool feat_ident_char(char c)
 }
 
 /* ---- texts ------------------------------------------------------------------- */
-
-/* One line per op (docs/numerics.md, docs/language.md). */
-static const char *const op_summary[OP_COUNT] = {
-    [OP_TQUANT] = "quantizes a tile: INT8_SYM `q = clamp(rint(x * scale), -128, 127)`, INT8_ASYM "
-                  "`q = clamp(rint(x * scale + offset), 0, 255)` per row; MX kinds as pto.tquant.mx",
-    [OP_TQUANT_MX] = "MX quantization: each group of 32 elements shares one E8M0 exponent (written to "
-                     "`exp`); elements become FP8 E4M3 (MXFP8) or FP4 E2M1 (MXFP4_E2M1)",
-    [OP_TDEQUANT] = "dequantizes an integer tile: `dst = (float(src) - offset) * scale`, scale and "
-                    "offset per row",
-    [OP_TGEMV_BIAS] = "matrix-vector product with bias: `dst[0][j] = sum_k lhs[0][k] * rhs[k][j] + "
-                      "bias[0][j]`, accumulated in fp32 (int32 for i8)",
-    [OP_TMOV] = "copies a tile into another tile (another memory space or layout)",
-    [OP_TLOAD] = "loads a tile from a global-memory view",
-    [OP_TSTORE] = "stores a tile to a global-memory view",
-    [OP_ALLOC_TILE] = "allocates an on-chip tile buffer; `addr` fixes its address, `valid_row` / "
-                      "`valid_col` give dynamic valid sizes",
-    [OP_TASSIGN] = "binds a tile to a fixed on-chip address",
-    [OP_MAKE_TENSOR_VIEW] = "makes a view of global memory from a pointer, a shape and strides",
-    [OP_PARTITION_VIEW] = "makes a sub-view of a tensor view at offsets with sizes",
-    [OP_TRESHAPE] = "a view of a tile's bytes with another shape or element type (same total bytes); "
-                    "no copy, no storage of its own",
-    [OP_SUBVIEW] = "a view of a window of a tile at offsets with sizes, keeping the source's row stride; "
-                   "no copy, no storage of its own",
-    [OP_SET_VALIDSHAPE] = "sets the valid rows and columns of a tile with a dynamic valid shape, from here on",
-    [OP_CONSTANT] = "a constant scalar",
-    [OP_ADDI] = "integer addition, wrapping (`overflow<nsw>`/`<nuw>`: overflow is a run-time error)",
-    [OP_SUBI] = "integer subtraction, wrapping (`overflow<nsw>`/`<nuw>`: overflow is a run-time error)",
-    [OP_MULI] = "integer multiplication, wrapping (`overflow<nsw>`/`<nuw>`: overflow is a run-time error)",
-    [OP_DIVSI] = "signed integer division, rounding toward zero; by zero or MIN / -1 is a run-time error",
-    [OP_DIVUI] = "unsigned integer division; by zero is a run-time error",
-    [OP_REMSI] = "signed remainder (sign of the dividend); by zero is a run-time error",
-    [OP_REMUI] = "unsigned remainder; by zero is a run-time error",
-    [OP_CEILDIVSI] = "signed division rounding toward +infinity; by zero or MIN / -1 is a run-time error",
-    [OP_FLOORDIVSI] = "signed division rounding toward -infinity; by zero or MIN / -1 is a run-time error",
-    [OP_MAXSI] = "signed maximum",
-    [OP_MINSI] = "signed minimum",
-    [OP_MAXUI] = "unsigned maximum",
-    [OP_MINUI] = "unsigned minimum",
-    [OP_ANDI] = "bitwise and",
-    [OP_ORI] = "bitwise or",
-    [OP_XORI] = "bitwise exclusive or",
-    [OP_SHLI] = "shift left; an amount of at least the bit width is a run-time error",
-    [OP_SHRSI] = "arithmetic shift right; an amount of at least the bit width is a run-time error",
-    [OP_SHRUI] = "logical shift right; an amount of at least the bit width is a run-time error",
-    [OP_ADDF] = "float addition, rounded to nearest even",
-    [OP_SUBF] = "float subtraction, rounded to nearest even",
-    [OP_MULF] = "float multiplication, rounded to nearest even",
-    [OP_DIVF] = "float division, rounded to nearest even",
-    [OP_MAXIMUMF] = "float maximum: NaN if either operand is NaN, +0 above -0",
-    [OP_MINIMUMF] = "float minimum: NaN if either operand is NaN, -0 below +0",
-    [OP_NEGF] = "float negation (flips the sign bit)",
-    [OP_CMPI] = "integer comparison by predicate (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge): an i1",
-    [OP_SELECT] = "the second operand if the i1 condition holds, else the third",
-    [OP_INDEX_CAST] = "signed cast between index and an integer type; a value that does not fit is a run-time error",
-    [OP_INDEX_CASTUI] = "unsigned cast between index and an integer type; a value that does not fit is a run-time error",
-    [OP_EXTSI] = "sign-extends an integer to a wider type",
-    [OP_EXTUI] = "zero-extends an integer to a wider type",
-    [OP_TRUNCI] = "truncates an integer to a narrower type (keeps the low bits)",
-    [OP_CALL] = "calls a function of the module",
-    [OP_LOAD_SCALAR] = "loads element `offset` of the memory behind a pointer",
-    [OP_STORE_SCALAR] = "stores a value to element `offset` of the memory behind a pointer",
-    [OP_RETURN] = "returns from the function with the given values",
-    [OP_TADD] = "`dst = src0 + src1` elementwise",
-    [OP_TSUB] = "`dst = src0 - src1` elementwise",
-    [OP_TMUL] = "`dst = src0 * src1` elementwise",
-    [OP_TDIV] = "`dst = src0 / src1` elementwise",
-    [OP_TMAX] = "`dst = max(src0, src1)` elementwise",
-    [OP_TMIN] = "`dst = min(src0, src1)` elementwise",
-    [OP_TABS] = "`dst = |src|` elementwise",
-    [OP_TNEG] = "`dst = -src` elementwise",
-    [OP_TRECIP] = "`dst = 1 / src` elementwise",
-    [OP_TSQRT] = "`dst = sqrt(src)` elementwise",
-    [OP_TRSQRT] = "`dst = 1 / sqrt(src)` elementwise",
-    [OP_TEXP] = "`dst = exp(src)` elementwise",
-    [OP_TRELU] = "`dst = max(src, 0)` elementwise",
-    [OP_TADDS] = "`dst = src + scalar` elementwise",
-    [OP_TSUBS] = "`dst = src - scalar` elementwise",
-    [OP_TMULS] = "`dst = src * scalar` elementwise",
-    [OP_TDIVS] = "`dst = src / scalar` elementwise",
-    [OP_TDIVS_SF] = "`dst = scalar / src` elementwise",
-    [OP_TMAXS] = "`dst = max(src, scalar)` elementwise",
-    [OP_TMINS] = "`dst = min(src, scalar)` elementwise",
-    [OP_TEXPANDS] = "fills dst's valid region with the scalar",
-    [OP_TROWSUM] = "`dst[r][0]` = the sum of row r of src",
-    [OP_TROWMAX] = "`dst[r][0]` = the maximum of row r of src",
-    [OP_TROWMIN] = "`dst[r][0]` = the minimum of row r of src",
-    [OP_TCOLSUM] = "`dst[0][c]` = the sum of column c of src",
-    [OP_TCOLMAX] = "`dst[0][c]` = the maximum of column c of src",
-    [OP_TCOLMIN] = "`dst[0][c]` = the minimum of column c of src",
-    [OP_TROWEXPAND] = "`dst[r][c] = src[r][0]`: each row's scalar broadcast along the row",
-    [OP_TROWEXPANDADD] = "adds each row's scalar (an [R, 1] operand) to the row",
-    [OP_TROWEXPANDSUB] = "subtracts each row's scalar from the row",
-    [OP_TROWEXPANDMUL] = "multiplies each row by its scalar (an [R, 1] operand)",
-    [OP_TROWEXPANDDIV] = "divides each row by its scalar",
-    [OP_TROWEXPANDMAX] = "`max` of each element and its row's scalar",
-    [OP_TROWEXPANDMIN] = "`min` of each element and its row's scalar",
-    [OP_TCOLEXPAND] = "`dst[r][c] = src[0][c]`: each column's scalar broadcast down the column",
-    [OP_TCOLEXPANDADD] = "adds each column's scalar (a [1, C] operand) to the column",
-    [OP_TCOLEXPANDSUB] = "subtracts each column's scalar from the column",
-    [OP_TCOLEXPANDMUL] = "multiplies each column by its scalar (a [1, C] operand)",
-    [OP_TCOLEXPANDDIV] = "divides each column by its scalar",
-    [OP_TCOLEXPANDMAX] = "`max` of each element and its column's scalar",
-    [OP_TCOLEXPANDMIN] = "`min` of each element and its column's scalar",
-    [OP_TCVT] = "converts each element to dst's type with the rounding mode `rmode` (and `sat_mode`)",
-    [OP_TCI] = "`dst[0][j] = S + j` (`S - j` when descending): an index sequence",
-};
 
 typedef struct EnumDoc {
     EnumKind kind;
@@ -248,7 +142,7 @@ static void hover_op(OpKind k, StrBuf *md)
     sb_printf(md, "**%s**", in->name);
     if (in->alias)
         sb_printf(md, " (also `%s`)", in->alias);
-    sb_printf(md, " — %s\n", op_summary[k] ? op_summary[k] : "");
+    sb_printf(md, " — %s\n", op_info(k)->summary ? op_info(k)->summary : "");
     if (in->nroles == 0)
         return;
     for (int pass = 0; pass < 2; pass++) {
@@ -596,7 +490,7 @@ void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
         const OpInfo *in = op_info((OpKind)i);
         if (op_lookup(in->name, strlen(in->name)) != (OpKind)i)
             continue; /* a second row of one spelling (tdivs with the scalar first) */
-        add_item(out, in->name, strlen(in->name), op_summary[i], CK_FUNCTION);
+        add_item(out, in->name, strlen(in->name), in->summary, CK_FUNCTION);
     }
     static const char *const kws[] = {"func.func", "module", "attributes"};
     for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)

@@ -802,11 +802,10 @@ static Span dict_open(const Parser *p, const Attr *a)
 static bool vec_syntax(Parser *p, const Draft *d, TypedUses ins, TypedUses outs, uint32_t ntrailing, Span whole)
 {
     const OpInfo *in = op_info(d->kind);
-    if (in->cls < OC_BINARY || in->cls > OC_CI)
+    if (!(in->opflags & OF_VEC))
         return true;
     /* the custom parsers that read an optional `, %tmp` after the first operand */
-    bool opt_comma = in->cls == OC_ROW_REDUCE || in->cls == OC_CONVERT || in->cls == OC_CI ||
-                     d->kind == OP_TCOLSUM || d->kind == OP_TRSQRT;
+    bool opt_comma = in->opflags & OF_TMP_COMMA;
     const Span *tspans = p->ty_spans + p->ntys - ins.types - outs.types;
     if (ins.state == TU_TYPED && ins.uses > 1) {
         if (opt_comma)
@@ -815,7 +814,7 @@ static bool vec_syntax(Parser *p, const Draft *d, TypedUses ins, TypedUses outs,
             ERR(next_token(p, d->uses[0].end), "expected ','");
         return false;
     }
-    bool attrs_in_ins = d->kind == OP_TCVT || (d->kind == OP_TCOLSUM && ins.uses == 2);
+    bool attrs_in_ins = (in->opflags & OF_ATTRS_IN_INS) || ((in->opflags & OF_ATTRS_AFTER_TMP) && ins.uses == 2);
     if ((ins.attrs && !attrs_in_ins) || outs.attrs) {
         ERR(dict_open(p, &d->attrs[0]), "expected ':'"); /* the first dict: ins's, else outs's */
         return false;

@@ -232,7 +232,7 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
         if (int8 && b->arch == OPT_ARCH_A5)
             continue; /* A5 needs no INT8 tmp */
         TileBody body;
-        if (in->cls >= OC_BINARY && in->cls <= OC_CI) { /* the vector ops: PTOAS's rules */
+        if (in->opflags & OF_VEC) { /* the vector ops: PTOAS's rules */
             int k = vec_tmp(b, op, val, &body);
             if (k < 0)
                 return false;

@@ -266,7 +266,7 @@ static bool check_kinds(V *v)
         bool view = in->flags[r] & ROLE_GM;
         /* the vector ops' scalars, and partition views in their tile roles: verify_vec.c checks
          * them with PTOAS's operand constraints and texts */
-        if (in->cls >= OC_BINARY && in->cls <= OC_CI &&
+        if ((in->opflags & OF_VEC) &&
             ((in->flags[r] & ROLE_NUM) || v->ty[r]->kind == TY_PART_VIEW))
             continue;
         if (in->flags[r] & ROLE_NUM) {
@@ -1398,7 +1398,7 @@ static void verify_op(V *v)
         poison_outputs(v);
         return;
     }
-    if (in->cls >= OC_BINARY && in->cls <= OC_CI) /* the vector ops: verify_vec.c */
+    if (in->opflags & OF_VEC) /* the vector ops: verify_vec.c */
         verify_vec_op(v);
     else if (verify_class[in->cls])
         verify_class[in->cls](v);

@@ -1,7 +1,7 @@
-/* verify_vec.c - the rules of the vector ops (docs/verify.md section 8), PTOAS's
- * verifier in its order and words: one function per op class (ir.h OC_BINARY ...
- * OC_CI), with the per-op facts (element types per architecture, messages, the
- * variant of a class) in vec_ops[] below. */
+/* verify_vec.c - the rules of the vector ops (docs/verify.md section 8; OF_VEC in the op
+ * record), PTOAS's verifier in its order and words: one function per op class, with the
+ * per-op facts (element types per architecture, messages, the variant of a class, the
+ * declared attributes) in the op's row of ir/ops.def (OpInfo). */
 #include <stdarg.h>
 #include <string.h>
 #include "verify_int.h"
@@ -9,21 +9,8 @@
 #define fail verify_op_error
 
 /* ---- element types ------------------------------------------------------------ */
-/* PTOAS tests integers by width (i8, si8 and ui8 are all 8-bit) and floats by kind. */
-enum { E_I8 = 1, E_I16 = 2, E_I32 = 4, E_F16 = 8, E_BF16 = 16, E_F32 = 32 };
-
-static unsigned elem_bit(DType d)
-{
-    switch (d) {
-    case DT_I8: case DT_SI8: case DT_UI8: return E_I8;
-    case DT_I16: case DT_SI16: case DT_UI16: return E_I16;
-    case DT_I32: case DT_SI32: case DT_UI32: return E_I32;
-    case DT_F16: return E_F16;
-    case DT_BF16: return E_BF16;
-    case DT_F32: return E_F32;
-    default: return 0;
-    }
-}
+/* PTOAS tests integers by width (i8, si8 and ui8 are all 8-bit) and floats by kind: the
+ * EL_* bits of ir.h. */
 
 /* MLIR's IntegerType (any width and signedness; not index) */
 static bool is_int(DType d) { return dtype_is_int(d); }
@@ -43,107 +30,8 @@ static bool low_precision(DType d)
     }
 }
 
-/* ---- per-op facts --------------------------------------------------------------- */
-/* Variants inside a class, where PTOAS's rules differ by op. */
-enum {
-    VU_ABS, VU_RELU, VU_NEG, VU_RECIP, VU_SQRT, VU_RSQRT, VU_EXP, /* OC_UNARY */
-    VR_PLAIN, VR_ADD, VR_SUB_MUL, VR_DIV, VR_MAXMIN,           /* OC_ROW_EXPAND */
-    VC_PLAIN, VC_OP, VC_DIV,                                   /* OC_COL_EXPAND */
-    VCR_MAXMIN, VCR_SUM                                        /* OC_COL_REDUCE */
-};
-
-typedef struct VecOp {
-    const char *mnem;          /* the op's name without "pto." (messages) */
-    unsigned a3, a5;           /* element types accepted on A2/A3 and A5 (E_*) */
-    const char *msg_a3, *msg_a5;
-    int variant;
-} VecOp;
-
-#define I_F (E_I16 | E_I32 | E_F16 | E_F32)
-static const VecOp vec_ops[OP_COUNT] = {
-    [OP_TADD] = {"tadd", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tadd element type to be i32/i16/f16/f32",
-                 "expects A5 tadd element type to be i32/i16/i8/f16/bf16/f32", 0},
-    [OP_TSUB] = {"tsub", I_F, I_F | E_I8, "expects A2/A3 tsub element type to be i32/i16/f16/f32",
-                 "expects A5 tsub element type to be i32/i16/i8/f16/f32", 0},
-    [OP_TMUL] = {"tmul", I_F, I_F, "expects A2/A3 tmul element type to be i32/i16/f16/f32",
-                 "expects A5 tmul element type to be i32/i16/f16/f32", 0},
-    [OP_TDIV] = {"tdiv", E_F16 | E_F32, I_F, "expects A2/A3 tdiv element type to be f16 or f32",
-                 "expects A5 tdiv element type to be i32/i16/f16/f32", 0},
-    [OP_TMAX] = {"tmax", I_F, I_F | E_I8, "expects A2/A3 tmax element type to be i32/i16/f16/f32",
-                 "expects A5 tmax element type to be i32/i16/i8/f16/f32", 0},
-    [OP_TMIN] = {"tmin", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmin element type to be i32/i16/f16/f32",
-                 "expects A5 tmin element type to be i32/i16/i8/f16/bf16/f32", 0},
-    [OP_TABS] = {"tabs", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
-                 "expects element type to be f16 or f32", VU_ABS},
-    [OP_TRELU] = {"trelu", E_I32 | E_F16 | E_F32, E_I32 | E_F16 | E_F32,
-                  "expects A2/A3 trelu element type to be i32/f16/f32", "expects A5 trelu element type to be i32/f16/f32",
-                  VU_RELU},
-    [OP_TNEG] = {"tneg", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tneg element type to be i16/i32/f16/f32",
-                 "expects A5 tneg element type to be i8/i16/i32/f16/f32/bf16", VU_NEG},
-    [OP_TRECIP] = {"trecip", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
-                   "expects element type to be f16 or f32", VU_RECIP},
-    [OP_TSQRT] = {"tsqrt", E_F16 | E_F32, E_F16 | E_F32, "expects src and dst element type to be float or half",
-                  "expects src and dst element type to be float or half", VU_SQRT},
-    [OP_TRSQRT] = {"trsqrt", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
-                   "expects element type to be f16 or f32", VU_RSQRT},
-    [OP_TEXP] = {"texp", E_F16 | E_F32, E_F16 | E_F32, "expects element type to be f16 or f32",
-                 "expects element type to be f16 or f32", VU_EXP},
-    [OP_TADDS] = {"tadds", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tadds element type to be i32/i16/f16/f32",
-                  "expects A5 tadds element type to be i32/i16/i8/f16/bf16/f32", 0},
-    [OP_TSUBS] = {"tsubs", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tsubs element type to be i32/i16/f16/f32",
-                  "expects A5 tsubs element type to be i32/i16/i8/f16/bf16/f32", 0},
-    [OP_TMULS] = {"tmuls", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmuls element type to be i32/i16/f16/f32",
-                  "expects A5 tmuls element type to be i32/i16/i8/f16/bf16/f32", 0},
-    [OP_TDIVS] = {"tdivs", I_F, I_F | E_I8, "expects A2/A3 tdivs element type to be i32/i16/f16/f32",
-                  "expects A5 tdivs element type to be i32/i16/i8/f16/f32", 0},
-    [OP_TDIVS_SF] = {"tdivs", I_F, I_F | E_I8, "expects A2/A3 tdivs element type to be i32/i16/f16/f32",
-                     "expects A5 tdivs element type to be i32/i16/i8/f16/f32", 0},
-    [OP_TMAXS] = {"tmaxs", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmaxs element type to be i32/i16/f16/f32",
-                  "expects A5 tmaxs element type to be i32/i16/i8/f16/bf16/f32", 0},
-    [OP_TMINS] = {"tmins", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tmins element type to be i32/i16/f16/f32",
-                  "expects A5 tmins element type to be i32/i16/i8/f16/bf16/f32", 0},
-    [OP_TEXPANDS] = {"texpands", I_F | E_BF16, I_F | E_BF16 | E_I8,
-                     "expects A2/A3 texpands dst element type to be i16/i32/f16/bf16/f32",
-                     "expects A5 texpands dst element type to be i8/i16/i32/f16/bf16/f32", 0},
-    [OP_TROWSUM] = {"trowsum", I_F, I_F, "expects element type to be i16/i32/f16/f32",
-                    "expects element type to be i16/i32/f16/f32", 0},
-    [OP_TROWMAX] = {"trowmax", I_F, I_F, "expects element type to be i16/i32/f16/f32",
-                    "expects element type to be i16/i32/f16/f32", 0},
-    [OP_TROWMIN] = {"trowmin", I_F, I_F, "expects element type to be i16/i32/f16/f32",
-                    "expects element type to be i16/i32/f16/f32", 0},
-    [OP_TCOLSUM] = {"tcolsum", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tcolsum element type to be f16/f32/i16/i32",
-                    "expects A5 tcolsum element type to be i8/i16/i32/f16/bf16/f32", VCR_SUM},
-    [OP_TCOLMAX] = {"tcolmax", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tcolmax element type to be f16/f32/i16/i32",
-                    "expects A5 tcolmax element type to be i8/i16/i32/f16/bf16/f32", VCR_MAXMIN},
-    [OP_TCOLMIN] = {"tcolmin", I_F, I_F | E_I8 | E_BF16, "expects A2/A3 tcolmin element type to be f16/f32/i16/i32",
-                    "expects A5 tcolmin element type to be i8/i16/i32/f16/bf16/f32", VCR_MAXMIN},
-    [OP_TROWEXPAND] = {"trowexpand", 0, 0, NULL, NULL, VR_PLAIN},
-    [OP_TROWEXPANDADD] = {"trowexpandadd", I_F, I_F | E_I8, "expects A2/A3 trowexpandadd element type to be i16/i32/f16/f32",
-                          "expects A5 trowexpandadd element type to be i8/i16/i32/f16/f32", VR_ADD},
-    [OP_TROWEXPANDSUB] = {"trowexpandsub", I_F, I_F | E_I8, "expects A2/A3 trowexpandsub element type to be i16/i32/f16/f32",
-                          "expects A5 trowexpandsub element type to be i8/i16/i32/f16/f32", VR_SUB_MUL},
-    [OP_TROWEXPANDMUL] = {"trowexpandmul", I_F, I_F | E_I8, "expects A2/A3 trowexpandmul element type to be i16/i32/f16/f32",
-                          "expects A5 trowexpandmul element type to be i8/i16/i32/f16/f32", VR_SUB_MUL},
-    [OP_TROWEXPANDDIV] = {"trowexpanddiv", E_F16 | E_F32, I_F | E_I8, "expects element type to be f16 or f32",
-                          "expects A5 trowexpanddiv element type to be i8/i16/i32/f16/f32", VR_DIV},
-    [OP_TROWEXPANDMAX] = {"trowexpandmax", I_F, I_F | E_I8, "expects A2/A3 trowexpandmax element type to be i16/i32/f16/f32",
-                          "expects A5 trowexpandmax element type to be i8/i16/i32/f16/f32", VR_MAXMIN},
-    [OP_TROWEXPANDMIN] = {"trowexpandmin", I_F, I_F | E_I8, "expects A2/A3 trowexpandmin element type to be i16/i32/f16/f32",
-                          "expects A5 trowexpandmin element type to be i8/i16/i32/f16/f32", VR_MAXMIN},
-    [OP_TCOLEXPAND] = {"tcolexpand", 0, 0, NULL, NULL, VC_PLAIN},
-    [OP_TCOLEXPANDADD] = {"tcolexpandadd", I_F, I_F | E_I8, "expects A2/A3 tcolexpandadd element type to be i16/i32/f16/f32",
-                          "expects A5 tcolexpandadd element type to be i8/i16/i32/f16/f32", VC_OP},
-    [OP_TCOLEXPANDSUB] = {"tcolexpandsub", I_F, I_F | E_I8, "expects A2/A3 tcolexpandsub element type to be i16/i32/f16/f32",
-                          "expects A5 tcolexpandsub element type to be i8/i16/i32/f16/f32", VC_OP},
-    [OP_TCOLEXPANDMUL] = {"tcolexpandmul", I_F, I_F | E_I8, "expects A2/A3 tcolexpandmul element type to be i16/i32/f16/f32",
-                          "expects A5 tcolexpandmul element type to be i8/i16/i32/f16/f32", VC_OP},
-    [OP_TCOLEXPANDDIV] = {"tcolexpanddiv", E_F16 | E_F32, I_F | E_I8, "expects tcolexpanddiv element type to be f16 or f32",
-                          "expects A5 tcolexpanddiv element type to be i8/i16/i32/f16/f32", VC_DIV},
-    [OP_TCOLEXPANDMAX] = {"tcolexpandmax", I_F, I_F | E_I8, "expects A2/A3 tcolexpandmax element type to be i16/i32/f16/f32",
-                          "expects A5 tcolexpandmax element type to be i8/i16/i32/f16/f32", VC_OP},
-    [OP_TCOLEXPANDMIN] = {"tcolexpandmin", I_F, I_F | E_I8, "expects A2/A3 tcolexpandmin element type to be i16/i32/f16/f32",
-                          "expects A5 tcolexpandmin element type to be i8/i16/i32/f16/f32", VC_OP},
-};
+/* The op's row (element types, messages, variant): OpInfo, ir/ops.def. */
+typedef OpInfo VecOp;
 
 /* ---- shared checks (PTOAS's helpers, same order and words) ---------------------------- */
 static bool known(int64_t x) { return x != DIM_DYNAMIC; }
@@ -156,9 +44,9 @@ static const char *N(const V *v, RoleId r) { (void)v; return role_name(r); }
 /* the element type test of the op's row for the architecture */
 static bool elem_ok(const V *v, const VecOp *o, DType d)
 {
-    return (elem_bit(d) & (a5(v) ? o->a5 : o->a3)) != 0;
+    return (dtype_elem_bit(d) & (a5(v) ? o->dt_a5 : o->dt_a3)) != 0;
 }
-static bool elem_fail(V *v, const VecOp *o) { return fail(v, -1, "%s", a5(v) ? o->msg_a5 : o->msg_a3); }
+static bool elem_fail(V *v, const VecOp *o) { return fail(v, -1, "%s", a5(v) ? o->dt_msg_a5 : o->dt_msg_a3); }
 
 /* verifyTileBufCommon: the low-precision types are not for these ops */
 static bool tile_common(V *v, RoleId r, bool allow_low)
@@ -274,7 +162,7 @@ static bool verify_unary(V *v, const VecOp *o)
     default: /* trecip tsqrt trsqrt texp: verifyVecTileUnaryOp without bf16 and i8 */
         if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_elem(v, ROLE_SRC, ROLE_DST))
             return false;
-        if (!(elem_bit(e) & I_F))
+        if (!(dtype_elem_bit(e) & EL_I_F))
             return fail(v, -1, "expects vec tile element types to be supported");
         if (!same_valid(v, ROLE_SRC, ROLE_DST))
             return false;
@@ -322,7 +210,7 @@ static bool scalar_ods(V *v)
 
 static bool verify_tile_scalar(V *v, const VecOp *o)
 {
-    bool divs = v->op->kind == OP_TDIVS || v->op->kind == OP_TDIVS_SF;
+    bool divs = o->variant == VS_DIVS;
     const Type *st = v->ty[R(v, ROLE_SCALAR)];
     /* tdivs takes any operand types and first asks for one tile and one integer/float */
     if (divs && !(st && st->kind == TY_SCALAR && (is_int(st->dtype) || is_float(st->dtype))))
@@ -438,10 +326,8 @@ static bool verify_col_reduce(V *v, const VecOp *o)
 }
 
 /* ---- broadcasts ----------------------------------------------------------------------------- */
-static bool vec_elem_supported(DType d) { return (elem_bit(d) & (I_F | E_BF16 | E_I8)) != 0; }
-
 /* 32 bytes of the element type: the row-major per-row operand's width */
-static int64_t block_cols(DType d) { return elem_bit(d) & E_I8 ? 32 : elem_bit(d) & (E_F16 | E_I16) ? 16 : 8; }
+static int64_t block_cols(DType d) { return dtype_elem_bit(d) & EL_I8 ? 32 : dtype_elem_bit(d) & (EL_F16 | EL_I16) ? 16 : 8; }
 
 /* PTOAS's A2/A3 tmp contract of the tmp form: a col-major per-row scalar operand,
  * a vec tmp of dst's element type, big enough for dst's rows. */
@@ -557,8 +443,8 @@ static bool verify_row_expand(V *v, const VecOp *o)
             return fail(v, R(v, ROLE_SRC), "expects src to use the none_box slayout");
         if (s->dtype != d->dtype)
             return fail(v, -1, "expects src and dst to have the same element type");
-        if (!vec_elem_supported(s->dtype))
-            return fail(v, -1, "expects trowexpand element type to be supported");
+        if (!elem_ok(v, o, s->dtype))
+            return elem_fail(v, o);
         if (d->vrow == 0 && d->vcol == 0)
             return true;
         return same_valid_dim(v, ROLE_SRC, ROLE_DST, 0) && nonzero(v, ROLE_SRC, 0) && nonzero(v, ROLE_SRC, 1) &&
@@ -609,14 +495,12 @@ static bool verify_col_expand(V *v, const VecOp *o)
             return false;
         if (s->dtype != d->dtype)
             return fail(v, -1, "expects src and dst to have the same element type");
-        if (!vec_elem_supported(s->dtype))
-            return fail(v, -1, "expects tcolexpand element type to be supported");
+        if (!elem_ok(v, o, s->dtype))
+            return elem_fail(v, o);
         return same_valid_dim(v, ROLE_SRC, ROLE_DST, 1);
     }
     const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
-    bool ints = o->variant != VC_DIV || a5(v);
-    unsigned ok = E_F16 | E_F32 | (ints ? E_I16 | E_I32 | (a5(v) ? E_I8 : 0) : 0);
-    if (!(elem_bit(s0->dtype) & ok) || !(elem_bit(s1->dtype) & ok) || !(elem_bit(d->dtype) & ok))
+    if (!elem_ok(v, o, s0->dtype) || !elem_ok(v, o, s1->dtype) || !elem_ok(v, o, d->dtype))
         return elem_fail(v, o);
     if (s0->rows != d->rows || s0->cols != d->cols)
         return fail(v, -1, "expects src0/dst to have same shape");
@@ -698,7 +582,7 @@ static bool verify_cvt(V *v)
         return true;
     if (!vec_tile(v, ROLE_TMP))
         return false;
-    bool i16 = elem_bit(d->dtype) & E_I16, i8 = elem_bit(d->dtype) & E_I8;
+    bool i16 = dtype_elem_bit(d->dtype) & EL_I16, i8 = dtype_elem_bit(d->dtype) & EL_I8;
     bool needs = tcvt_sat_mode(v->op) == SAT_OFF &&
                  ((s->dtype == DT_F32 && i16) || (s->dtype == DT_F16 && (i16 || i8)));
     if (!needs)
@@ -732,16 +616,16 @@ static bool verify_ci(V *v)
     }
     if (!tile_common(v, ROLE_DST, false) || (t && !tile_common(v, ROLE_TMP, false)))
         return false;
-    unsigned e = elem_bit(d->dtype);
+    unsigned e = dtype_elem_bit(d->dtype);
     if (!is_int(d->dtype))
         return fail(v, R(v, ROLE_DST), "expects dst element type to be integer");
-    if (!(e & (E_I16 | E_I32)))
+    if (!(e & (EL_I16 | EL_I32)))
         return fail(v, R(v, ROLE_DST), "expects dst element type to be i16/i32");
-    bool w32 = e & E_I32;
+    bool w32 = e & EL_I32;
     if (t && !a5(v)) {
         if (t->loc != LOC_VEC)
             return fail(v, R(v, ROLE_TMP), "expects tmp to be in vec address space");
-        if (t->dtype != DT_F32 && !(elem_bit(t->dtype) & E_I32))
+        if (t->dtype != DT_F32 && !(dtype_elem_bit(t->dtype) & EL_I32))
             return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp element type to be a 4-byte type");
         if (t->blayout != BL_ROW_MAJOR)
             return fail(v, R(v, ROLE_TMP), "expects tmp blayout to be row_major");
@@ -761,29 +645,8 @@ static bool verify_ci(V *v)
 }
 
 /* ---- declared attributes ---------------------------------------------------------------- */
-/* An attribute PTOAS's op declares: its kind (an enum of ours, an opaque #pto kind, a
- * bool) and the summary MLIR prints when the value has another kind. */
-typedef struct VecAttr {
-    OpKind op;
-    const char *key, *opaque, *summary;
-    int enum_kind; /* EK_* for AV_ENUM values, -1 opaque or bool */
-} VecAttr;
-
-static const VecAttr vec_attrs[] = {
-    {OP_TDIV, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
-    {OP_TDIVS, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
-    {OP_TDIVS_SF, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
-    {OP_TROWEXPANDDIV, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
-    {OP_TCOLEXPANDDIV, "precisionType", "div_precision", "TDIV precision mode attribute", -1},
-    {OP_TRECIP, "precisionType", "recip_precision", "TRECIP precision mode attribute", -1},
-    {OP_TRSQRT, "precisionType", "rsqrt_precision", "TRSQRT precision mode attribute", -1},
-    {OP_TSQRT, "precisionType", "sqrt_precision", "TSQRT precision mode attribute", -1},
-    {OP_TEXP, "precisionType", "exp_precision", "TEXP precision mode attribute", -1},
-    {OP_TCVT, "rmode", NULL, "rounding mode attribute", EK_ROUND_MODE},
-    {OP_TCVT, "sat_mode", NULL, "saturation mode attribute", EK_SAT_MODE},
-    {OP_TCOLSUM, "isBinary", NULL, "bool attribute", -1},
-    {OP_TCI, "descending", NULL, "bool attribute", -1},
-};
+/* The attributes PTOAS's op declares (the row's attrs): their kind (an enum of ours, an
+ * opaque #pto kind, a bool) and the summary MLIR prints when the value has another kind. */
 
 /* `#pto<KIND ...>` or `#pto.KIND<...>` */
 static bool opaque_of_kind(Str t, const char *kind)
@@ -800,19 +663,18 @@ static bool opaque_of_kind(Str t, const char *kind)
  * tcvt parser has renamed satmode to sat_mode by then. */
 static bool attr_constraints(V *v)
 {
-    for (size_t i = 0; i < sizeof vec_attrs / sizeof vec_attrs[0]; i++) {
-        const VecAttr *x = &vec_attrs[i];
-        if (x->op != v->op->kind)
-            continue;
+    const OpInfo *in = op_info(v->op->kind);
+    for (int i = 0; i < in->nattrs; i++) {
+        const OpAttr *x = &in->attrs[i];
         const Attr *a = ir_attr_find(v->op->attrs, v->op->nattrs, x->key);
         if (!a && v->op->kind == OP_TCVT && !strcmp(x->key, "sat_mode"))
             a = ir_attr_find(v->op->attrs, v->op->nattrs, "satmode");
         if (!a)
             continue;
         const AttrValue *val = a->val;
-        bool ok = x->enum_kind >= 0 ? val->kind == AV_ENUM && (int)val->u.e.kind == x->enum_kind
-                  : x->opaque       ? val->kind == AV_OPAQUE && opaque_of_kind(val->u.s, x->opaque)
-                                    : val->kind == AV_BOOL;
+        bool ok = x->kind == OA_ENUM     ? val->kind == AV_ENUM && (int)val->u.e.kind == x->enum_kind
+                  : x->kind == OA_OPAQUE ? val->kind == AV_OPAQUE && opaque_of_kind(val->u.s, x->opaque)
+                                         : val->kind == AV_BOOL;
         if (!ok)
             return fail(v, -1, "attribute '%s' failed to satisfy constraint: %s", x->key, x->summary);
     }
@@ -822,7 +684,7 @@ static bool attr_constraints(V *v)
 bool verify_vec_op(V *v)
 {
     const OpInfo *in = op_info(v->op->kind);
-    const VecOp *o = &vec_ops[v->op->kind];
+    const VecOp *o = in;
     if (!attr_constraints(v))
         return false;
     /* A partition view where a tile goes passes PTOAS's operand constraint, and its verifier

@@ -494,13 +494,12 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k);
  * dst's valid region. Scalars are passed as the raw bits of one dst element (f32 bits,
  * f16/bf16 bits in the low 16 bits, integers in two's complement). Errors: PTORT_E_ARG (bad
  * op or missing operand), descriptor errors, PTORT_E_LAYOUT, PTORT_E_DTYPE, PTORT_E_SHAPE,
- * PTORT_E_ARCH (a dtype or conversion only a5 has), PTORT_E_NOMEM. */
+ * PTORT_E_ARCH (a dtype or conversion only a5 has), PTORT_E_NOMEM. The op codes, and which
+ * dtypes each entry point takes per arch, are listed in ptort_vops.def (installed with this
+ * header). */
 typedef enum {
-    PTORT_VOP_ADD, PTORT_VOP_SUB, PTORT_VOP_MUL, PTORT_VOP_DIV, PTORT_VOP_MAX, PTORT_VOP_MIN,
-    PTORT_VOP_ABS, PTORT_VOP_NEG, PTORT_VOP_RELU, PTORT_VOP_SQRT, PTORT_VOP_RECIP,
-    PTORT_VOP_RSQRT, PTORT_VOP_EXP,
-    PTORT_VOP_SUM,     /* reductions: trowsum / tcolsum */
-    PTORT_VOP_COPY,    /* broadcasts without an op: trowexpand / tcolexpand */
+#define PTORT_VOP(id, name) PTORT_VOP_##id,
+#include "ptort_vops.def"
     PTORT_NUM_VOPS
 } ptort_vop;
 
@@ -510,17 +509,17 @@ typedef enum {
     PTORT_RM_TRUNC, PTORT_RM_ODD
 } ptort_rmode;
 
-/* tadd tsub tmul tdiv tmax tmin (ADD .. MIN): dst = op(src0, src1) elementwise. Integer
+/* tadd tsub tmul ... (ptort_vops.def's vbinary rows): dst = op(src0, src1) elementwise. Integer
  * division (here and in every op form below) fails with PTORT_E_UB on a zero divisor, before
  * anything is written. */
 ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
                            const ptort_tile *src1, const ptort_tile *dst);
 
-/* tabs tneg trelu tsqrt trecip trsqrt texp (ABS .. EXP): dst = op(src). */
+/* tabs tneg trelu ... (ptort_vops.def's vunary rows): dst = op(src). */
 ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                           const ptort_tile *dst);
 
-/* tadds tsubs tmuls tdivs tmaxs tmins (ADD .. MIN): dst = op(src, scalar). */
+/* tadds tsubs tmuls ... (ptort_vops.def's vscalar rows): dst = op(src, scalar). */
 ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
                            const ptort_tile *dst);
 

@@ -395,11 +395,8 @@ enum {
     VDT_u8 = PTORT_U8
 };
 enum {
-    VOP_add = PTORT_VOP_ADD, VOP_sub = PTORT_VOP_SUB, VOP_mul = PTORT_VOP_MUL,
-    VOP_div = PTORT_VOP_DIV, VOP_max = PTORT_VOP_MAX, VOP_min = PTORT_VOP_MIN,
-    VOP_abs = PTORT_VOP_ABS, VOP_neg = PTORT_VOP_NEG, VOP_relu = PTORT_VOP_RELU,
-    VOP_sqrt = PTORT_VOP_SQRT, VOP_recip = PTORT_VOP_RECIP, VOP_rsqrt = PTORT_VOP_RSQRT,
-    VOP_exp = PTORT_VOP_EXP
+#define PTORT_VOP(id, name) VOP_##name = PTORT_VOP_##id,
+#include "ptort_vops.def"
 };
 
 /* ---- the three compilations ------------------------------------------------------------- */
@@ -546,13 +543,6 @@ static void vk_f16c_cvt(void (*fn)(const void *, void *, int64_t, int, ptort_rmo
         fn(A, d + i * dsize, m, sat, rm);
     }
 }
-#define vk_f16c_un_sqrt vk_f16c_un
-#define vk_f16c_un_recip vk_f16c_un
-#define vk_f16c_un_rsqrt vk_f16c_un
-#define vk_f16c_un_exp vk_f16c_un
-#define vk_f16c_un_abs vk_f16c_un
-#define vk_f16c_un_neg vk_f16c_un
-#define vk_f16c_un_relu vk_f16c_un
 /* f16 -> i8/u8 (DSIZE 1) or i16 (2) for RINT, FLOOR, CEIL, TRUNC and NONE in one F16C pass:
  * widen, clamp to [LO, HI] with NaN -> HI when saturating, round (vroundps is exact, as
  * vk_rint & co.), vcvttps2dq (out of range and NaN -> INT32_MIN, the x86 cast), then keep the
@@ -633,13 +623,6 @@ static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *p
 #define vk_f16c_bin_div vk_f16c_bin_add
 #define vk_f16c_bin_max vk_f16c_bin_add
 #define vk_f16c_bin_min vk_f16c_bin_add
-#define vk_f16c_un_sqrt vk_f16c_un
-#define vk_f16c_un_recip vk_f16c_un
-#define vk_f16c_un_rsqrt vk_f16c_un
-#define vk_f16c_un_exp vk_f16c_un
-#define vk_f16c_un_abs vk_f16c_un
-#define vk_f16c_un_neg vk_f16c_un
-#define vk_f16c_un_relu vk_f16c_un
 #endif
 
 #define KSUF _c
@@ -810,56 +793,21 @@ static UnFn un_kernel(ptort_vop op, ptort_dtype dt)
 #define M_U (DM(PTORT_U32) | DM(PTORT_U16))
 #define M_ALL (M_A2 | M_I8 | M_U)
 
-/* Per op of a class: its name in the PTO text, the dtypes it accepts on every arch and
- * the ones it accepts on a5 only. */
+/* The entry points of ptort_vops.def's rows. */
+enum { VE_vbinary, VE_vscalar, VE_vunary, VE_vrowreduce, VE_vcolreduce, VE_vrowexpand, VE_vcolexpand };
+
+/* One (entry point, op code) of ptort_vops.def: its name in the PTO text, the dtypes it
+ * accepts on every arch and the ones it accepts on a5 only. */
 typedef struct {
+    int entry;
+    ptort_vop op;
     const char *name;
     unsigned dtypes, a5_dtypes;
 } VecOpInfo;
 
-static const VecOpInfo bin_ops[PTORT_NUM_VOPS] = {
-    [PTORT_VOP_ADD] = {"tadd", M_A2 | M_U, M_I8},
-    [PTORT_VOP_SUB] = {"tsub", M_A2 | M_U, M_I8},
-    [PTORT_VOP_MUL] = {"tmul", M_A2 | M_U, M_I8},
-    [PTORT_VOP_DIV] = {"tdiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_U},
-    [PTORT_VOP_MAX] = {"tmax", M_A2 | M_U, M_I8},
-    [PTORT_VOP_MIN] = {"tmin", M_A2 | M_U, M_I8},
-};
-static const VecOpInfo scalar_ops[PTORT_NUM_VOPS] = {
-    [PTORT_VOP_ADD] = {"tadds", M_A2 | M_U, M_I8},
-    [PTORT_VOP_SUB] = {"tsubs", M_A2 | M_U, M_I8},
-    [PTORT_VOP_MUL] = {"tmuls", M_A2 | M_U, M_I8},
-    [PTORT_VOP_DIV] = {"tdivs", M_A2 | M_U, M_I8},
-    [PTORT_VOP_MAX] = {"tmaxs", M_A2 | M_U, M_I8},
-    [PTORT_VOP_MIN] = {"tmins", M_A2 | M_U, M_I8},
-};
-static const VecOpInfo un_ops[PTORT_NUM_VOPS] = {
-    [PTORT_VOP_ABS] = {"tabs", M_A2, DM(PTORT_I8)},
-    [PTORT_VOP_NEG] = {"tneg", M_A2 | M_U, M_I8},
-    [PTORT_VOP_RELU] = {"trelu", M_A2 | DM(PTORT_U32), DM(PTORT_I8)},
-    [PTORT_VOP_SQRT] = {"tsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
-    [PTORT_VOP_RECIP] = {"trecip", DM(PTORT_F32) | DM(PTORT_F16), 0},
-    [PTORT_VOP_RSQRT] = {"trsqrt", DM(PTORT_F32) | DM(PTORT_F16), 0},
-    [PTORT_VOP_EXP] = {"texp", DM(PTORT_F32) | DM(PTORT_F16), 0},
-};
-#define M_EXPAND (M_FLOAT | DM(PTORT_I32) | DM(PTORT_I16) | DM(PTORT_U32) | DM(PTORT_U16))
-static const VecOpInfo rowexp_ops[PTORT_NUM_VOPS] = {
-    [PTORT_VOP_COPY] = {"trowexpand", M_ALL, 0},
-    [PTORT_VOP_ADD] = {"trowexpandadd", M_EXPAND, M_I8},
-    [PTORT_VOP_SUB] = {"trowexpandsub", M_EXPAND, M_I8},
-    [PTORT_VOP_MUL] = {"trowexpandmul", M_EXPAND, M_I8},
-    [PTORT_VOP_DIV] = {"trowexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8 | M_U},
-    [PTORT_VOP_MAX] = {"trowexpandmax", M_EXPAND, M_I8},
-    [PTORT_VOP_MIN] = {"trowexpandmin", M_EXPAND, M_I8},
-};
-static const VecOpInfo colexp_ops[PTORT_NUM_VOPS] = {
-    [PTORT_VOP_COPY] = {"tcolexpand", M_ALL, 0},
-    [PTORT_VOP_ADD] = {"tcolexpandadd", M_EXPAND, M_I8},
-    [PTORT_VOP_SUB] = {"tcolexpandsub", M_EXPAND, M_I8},
-    [PTORT_VOP_MUL] = {"tcolexpandmul", M_EXPAND, M_I8},
-    [PTORT_VOP_DIV] = {"tcolexpanddiv", M_FLOAT, DM(PTORT_I32) | DM(PTORT_I16) | M_I8 | M_U},
-    [PTORT_VOP_MAX] = {"tcolexpandmax", M_EXPAND, M_I8},
-    [PTORT_VOP_MIN] = {"tcolexpandmin", M_EXPAND, M_I8},
+static const VecOpInfo vec_ops[] = {
+#define PTORT_VK(entry, id, name, dtypes, a5) {VE_##entry, PTORT_VOP_##id, name, dtypes, a5},
+#include "ptort_vops.def"
 };
 
 /* ---- operand checks ----------------------------------------------------------------------- */
@@ -917,11 +865,13 @@ static ptort_status same_valid(ptort_ctx *ctx, const char *op, const char *role,
     return PTORT_OK;
 }
 
-static const VecOpInfo *op_info(const VecOpInfo *table, ptort_vop op)
+/* The row of (ENTRY, OP); NULL if the entry point does not compute OP. */
+static const VecOpInfo *op_info(int entry, ptort_vop op)
 {
-    if ((unsigned)op >= PTORT_NUM_VOPS || !table[op].name)
-        return NULL;
-    return &table[op];
+    for (size_t i = 0; i < sizeof vec_ops / sizeof vec_ops[0]; i++)
+        if (vec_ops[i].entry == entry && vec_ops[i].op == op)
+            return &vec_ops[i];
+    return NULL;
 }
 
 /* Byte address of row R of a checked row-major tile. */
@@ -994,7 +944,7 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
 {
     if (!ctx)
         return PTORT_E_ARG;
-    const VecOpInfo *info = op_info(bin_ops, op);
+    const VecOpInfo *info = op_info(VE_vbinary, op);
     if (!info)
         return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a binary op", (int)op);
     ptort_status st;
@@ -1017,7 +967,7 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
 {
     if (!ctx)
         return PTORT_E_ARG;
-    const VecOpInfo *info = op_info(un_ops, op);
+    const VecOpInfo *info = op_info(VE_vunary, op);
     if (!info)
         return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a unary op", (int)op);
     ptort_status st;
@@ -1042,7 +992,7 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
 {
     if (!ctx)
         return PTORT_E_ARG;
-    const VecOpInfo *info = op_info(scalar_ops, op);
+    const VecOpInfo *info = op_info(VE_vscalar, op);
     if (!info)
         return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a tile-scalar op", (int)op);
     ptort_status st;
@@ -1090,7 +1040,8 @@ ptort_status ptort_texpands(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *d
     ptort_status st;
     if ((st = check_op(ctx, op, "dst", dst, 1)))
         return st;
-    static const VecOpInfo info = {"texpands", M_ALL, 0};
+    /* PTOAS: i8 only on A5 */
+    static const VecOpInfo info = {-1, PTORT_NUM_VOPS, "texpands", M_A2 | M_U, M_I8};
     if ((st = check_dtype(ctx, &info, "dst", dst)))
         return st;
     _Alignas(4) uint8_t s[4];
@@ -1228,6 +1179,10 @@ static ptort_status reduce_checks(ptort_ctx *ctx, const char *op, ptort_vop vop,
     if (!red_pair_ok(vop, row, src->dtype, dst->dtype))
         return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element types %s -> %s are not supported", op,
                           ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    /* PTOAS: column reductions of bf16 and 8-bit elements only on A5 */
+    if (!row && ctx->arch != PTORT_A5 && (DM(src->dtype) & (DM(PTORT_BF16) | M_I8)))
+        return ptort_fail(ctx, PTORT_E_ARCH, "%s: element type %s of src needs arch a5", op,
+                          ptort_dtype_name(src->dtype));
     if (row && (dst->valid_rows != src->valid_rows || dst->valid_cols != 1))
         return ptort_fail(ctx, PTORT_E_SHAPE,
                           "%s: expects dst valid_shape [%lld, 1], but got [%lld, %lld]", op,
@@ -1275,16 +1230,6 @@ static void red_unsigned(ptort_ctx *ctx, ptort_vop op, int row, const ptort_tile
     }
 }
 
-static const char *const rowred_names[] = {[PTORT_VOP_SUM] = "trowsum", [PTORT_VOP_MAX] = "trowmax",
-                                           [PTORT_VOP_MIN] = "trowmin"};
-static const char *const colred_names[] = {[PTORT_VOP_SUM] = "tcolsum", [PTORT_VOP_MAX] = "tcolmax",
-                                           [PTORT_VOP_MIN] = "tcolmin"};
-
-static int red_op_ok(ptort_vop op)
-{
-    return op == PTORT_VOP_SUM || op == PTORT_VOP_MAX || op == PTORT_VOP_MIN;
-}
-
 /* The kernel of (op, source dtype) from a row or column table, as a tagged pointer. */
 #define RED_PICK(pre, k, op, dt, fn_f, fn_i)                                                   \
     do {                                                                                       \
@@ -1309,9 +1254,10 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
 {
     if (!ctx)
         return PTORT_E_ARG;
-    if (!red_op_ok(op))
+    const VecOpInfo *info = op_info(VE_vrowreduce, op);
+    if (!info)
         return ptort_fail(ctx, PTORT_E_ARG, "row reduction op %d is not sum, max or min", (int)op);
-    const char *name = rowred_names[op];
+    const char *name = info->name;
     ptort_status st = reduce_checks(ctx, name, op, 1, src, tmp, dst);
     if (st)
         return st;
@@ -1370,9 +1316,10 @@ ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
 {
     if (!ctx)
         return PTORT_E_ARG;
-    if (!red_op_ok(op))
+    const VecOpInfo *info = op_info(VE_vcolreduce, op);
+    if (!info)
         return ptort_fail(ctx, PTORT_E_ARG, "column reduction op %d is not sum, max or min", (int)op);
-    const char *name = colred_names[op];
+    const char *name = info->name;
     ptort_status st = reduce_checks(ctx, name, op, 0, src, tmp, dst);
     if (st)
         return st;
@@ -1446,7 +1393,7 @@ ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
 {
     if (!ctx)
         return PTORT_E_ARG;
-    const VecOpInfo *info = op_info(rowexp_ops, op);
+    const VecOpInfo *info = op_info(VE_vrowexpand, op);
     if (!info)
         return ptort_fail(ctx, PTORT_E_ARG, "row broadcast op %d is not supported", (int)op);
     const char *name = info->name;
@@ -1535,7 +1482,7 @@ ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
 {
     if (!ctx)
         return PTORT_E_ARG;
-    const VecOpInfo *info = op_info(colexp_ops, op);
+    const VecOpInfo *info = op_info(VE_vcolexpand, op);
     if (!info)
         return ptort_fail(ctx, PTORT_E_ARG, "column broadcast op %d is not supported", (int)op);
     const char *name = info->name;

@@ -16,7 +16,7 @@
 
 /* ---- elementwise binary, tile-tile (b advances) and tile-scalar (b[0] for all) ----------
  * In the x86 sets (VK_F16C_SET) the f16 arithmetic ops (VK_ARITH_*) run F16C loops instead
- * (vk_f16c_bin_* / vk_f16c_un_* in vec.c): the same values, as widening is exact, the f32
+ * (vk_f16c_bin_* / vk_f16c_un in vec.c): the same values, as widening is exact, the f32
  * operation is the same and vcvtps2ph rounds to nearest even like ST_F16. */
 
 #define DEF_BIN(op, dt, TY, CT, K, LD, ST, SB)                                                \
@@ -47,7 +47,7 @@
     KATTR static void KN(un_##op##_##dt)(const void *pa, void *pd, int64_t n)                 \
     {                                                                                         \
         if (VK_F16C_SET && VK_IS_F16_##dt && VK_ARITH_##op) {                                 \
-            vk_f16c_un_##op(KN(un_##op##_f32), pa, pd, n);                                    \
+            vk_f16c_un(KN(un_##op##_f32), pa, pd, n);                                         \
             return;                                                                           \
         }                                                                                     \
         const TY *a = (const TY *)pa;                                                         \

@@ -159,6 +159,12 @@ static void integers(void)
     /* i8 is a5 only */
     ptort_tile a3a = a, a3d = d;
     CHECK_STATUS(a3, ptort_vbinary(a3, PTORT_VOP_ADD, &a3a, &a3a, &a3d), PTORT_E_ARCH, "needs arch a5");
+    /* bf16 tadd is a5 only too (PTOAS's TAddOp: bf16 on A5); tsub takes bf16 everywhere */
+    ptort_tile hb = T(PTORT_BF16, 1, 16, 0), hd = T(PTORT_BF16, 1, 16, 64);
+    CHECK_STATUS(a3, ptort_vbinary(a3, PTORT_VOP_ADD, &hb, &hb, &hd), PTORT_E_ARCH,
+                 "tadd: element type bf16 of dst needs arch a5");
+    CHECK(ptort_vbinary(a5, PTORT_VOP_ADD, &hb, &hb, &hd) == PTORT_OK);
+    CHECK(ptort_vbinary(a3, PTORT_VOP_SUB, &hb, &hb, &hd) == PTORT_OK);
     ptort_tile i = T(PTORT_I32, 1, 8, 0), j = T(PTORT_I32, 1, 8, 64), k = T(PTORT_I32, 1, 8, 128);
     int32_t ix[8] = {INT32_MAX, INT32_MIN, -5, 5};
     int32_t iy[8] = {1, 3, 5, -5};

@@ -9,7 +9,7 @@
  *     CLASS OP ARCH RMODE SAT SCALAR OUT DST [SRC0 [SRC1]]
  *
  * CLASS is binary unary scalar expands rowreduce colreduce rowexpand colexpand tcvt tci; OP a
- * ptort_vop name (add sub mul div max min abs neg relu sqrt recip rsqrt exp sum copy, '-' where
+ * ptort_vop name (ptort_vops.def's lowercase names: add sub ... exp sum copy; '-' where
  * unused); ARCH a2 a3 a5; RMODE a ptort_rmode name (NONE RINT ...); SAT 0 or 1; SCALAR the
  * scalar's bits (texpands, tile-scalar ops, tci's start; tci's descending is OP 'desc').
  * A tile is FILE:DTYPE:ROWS:COLS:VALID_ROWS:VALID_COLS:BLAYOUT (r or c, none_box): FILE holds
@@ -24,9 +24,9 @@
 
 #include "ptort.h"
 
-static const char *const vop_names[PTORT_NUM_VOPS] = {
-    "add", "sub", "mul", "div", "max", "min", "abs", "neg", "relu", "sqrt", "recip", "rsqrt", "exp",
-    "sum", "copy",
+static const char *const vop_names[] = {
+#define PTORT_VOP(id, name) #name,
+#include "ptort_vops.def"
 };
 static const char *const rm_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD"};
 
