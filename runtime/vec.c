@@ -157,6 +157,19 @@ VK_INLINE int vk_below0_u(uint32_t v) { (void)v; return 0; }
 #define UNEL_recip(K, CT, LD, ST, SB, TY, x) ST(1.0f / LD(x))
 #define UNEL_rsqrt(K, CT, LD, ST, SB, TY, x) ST((float)(1.0 / sqrt((double)LD(x))))
 #define UNEL_exp(K, CT, LD, ST, SB, TY, x) ST((float)exp((double)LD(x)))
+/* log is the simulator's (T)log((double)x), one rounding from binary64 into T: f32 directly,
+ * f16 and bf16 through an f32 rounded to odd (which then rounds to the narrow type as the
+ * binary64 value would), so never through F16C's f32 loop (VK_ARITH_log 0). */
+VK_INLINE float vk_f64_odd(double d)
+{
+    float f = (float)d;
+    uint32_t u = vk_f2u(f);
+    if (d == d && (double)f != d && !(u & 1))
+        u = fabs((double)f) > fabs(d) ? u - 1 : u + 1;
+    return vk_u2f(u);
+}
+#define UNEL_log(K, CT, LD, ST, SB, TY, x) \
+    ST(sizeof(TY) == 4 ? (float)log((double)LD(x)) : vk_f64_odd(log((double)LD(x))))
 
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
@@ -165,7 +178,8 @@ VK_INLINE int vk_below0_u(uint32_t v) { (void)v; return 0; }
     VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
     VDT_UINT(X, neg)                                                       \
     VDT_FLOAT(X, relu) VDT_SINT(X, relu) VDT_UINT(X, relu)                 \
-    VDT_FLOAT(X, sqrt) VDT_FLOAT(X, recip) VDT_FLOAT(X, rsqrt) VDT_FLOAT(X, exp)
+    VDT_FLOAT(X, sqrt) VDT_FLOAT(X, recip) VDT_FLOAT(X, rsqrt)               \
+    VDT_FLOAT(X, exp) VDT_FLOAT(X, log)
 
 /* Reductions: X(name, source storage type, accumulator type, LD to accumulator, step).
  * Sums of f16/bf16 accumulate in f32 (rows) or as the table says (columns, see vec_col_sum);
@@ -430,6 +444,7 @@ enum {
 #define VK_ARITH_recip 1
 #define VK_ARITH_rsqrt 1
 #define VK_ARITH_exp 1
+#define VK_ARITH_log 0
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>

@@ -893,6 +893,22 @@ def fexp_bits(dt, a):
     return r if dt == 'f32' else narrow_f32(dt, r)
 
 
+def flog_bits(dt, a):
+    """The simulator's (T)log((double)x): binary64 log (Python's math.log, the C library's),
+    rounded once into T. log(+-0) = -Inf, log(+Inf) = +Inf, log of a negative number or -Inf
+    is the default NaN, a NaN comes back quieted."""
+    c = fclass(dt, a)
+    if c[0] == 'nan':
+        return fquiet(dt, a)
+    if c[0] == 'inf':
+        return DEFAULT_NAN[dt] if c[1] else a
+    if c[2] == 0:
+        return finf(dt, True)
+    if c[1]:
+        return DEFAULT_NAN[dt]
+    return FLOAT_FMT[dt].encode(math.log(float(c[2])))
+
+
 def iwrap(dt, v):
     return from_int(dt, v)
 
@@ -939,6 +955,8 @@ def vec_unary(op, dt, a):
         return frsqrt_bits(dt, a)
     if op == 'exp':
         return fexp_bits(dt, a)
+    if op == 'log':
+        return flog_bits(dt, a)
     raise RefError('unknown unary op %s' % op)
 
 
@@ -2111,7 +2129,7 @@ for _o in ('add', 'sub', 'mul', 'div', 'max', 'min'):
     VEC_OPS['t' + _o + 's'] = ('scalar', _o)
     VEC_OPS['trowexpand' + _o] = ('rowexpand', _o)
     VEC_OPS['tcolexpand' + _o] = ('colexpand', _o)
-for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp'):
+for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log'):
     VEC_OPS['t' + _o] = ('unary', _o)
 for _o in ('sum', 'max', 'min'):
     VEC_OPS['trow' + _o] = ('rowreduce', _o)
@@ -2428,6 +2446,17 @@ def self_test():
     check('exp(-Inf), exp(+Inf), exp(NaN)', [vec_unary('exp', 'f32', x) for x in (0xFF800000, 0x7F800000, 0x7FA00000)],
           [0, 0x7F800000, 0x7FE00000])
     check('f16 exp(1), exp(12)', [vec_unary('exp', 'f16', 0x3C00), vec_unary('exp', 'f16', 0x4A00)], [0x4170, 0x7C00])
+    # ln 2 = 0.6931471805..., f32 0x3F317218; ln(e rounded to f32, 0x402DF854) = 1 - 3.04e-8, below
+    # the midpoint 1 - 2^-25, so 1 - 2^-24; f16 ln 2 = 1.386294 * 2^-1 -> mantissa 395.57 -> 396,
+    # ln 65504 = ln 2^16 + ln(1 - 2^-11) = 11.0898665 = 1.3862333 * 2^3 -> mantissa 395.503 -> 396
+    check('log(1), log(2), log(0.5), log(e)', [vec_unary('log', 'f32', x) for x in
+                                               (fb(1.0), fb(2.0), fb(0.5), 0x402DF854)],
+          [0, 0x3F317218, 0xBF317218, 0x3F7FFFFF])
+    check('log(+0), log(-0), log(-1), log(+Inf), log(-Inf), log(NaN)',
+          [vec_unary('log', 'f32', x) for x in (0, 0x80000000, fb(-1.0), 0x7F800000, 0xFF800000, 0x7FA00000)],
+          [0xFF800000, 0xFF800000, 0xFFC00000, 0x7F800000, 0xFFC00000, 0x7FE00000])
+    check('f16 log(2), log(65504), log(0)', [vec_unary('log', 'f16', x) for x in (0x4000, 0x7BFF, 0)],
+          [0x398C, 0x498C, 0xFC00])
     check('rsqrt(+-0)', [vec_unary('rsqrt', 'f32', 0), vec_unary('rsqrt', 'f32', 0x80000000)],
           [0x7F800000, 0xFF800000])
     check('sqrt(-0), sqrt(-1)', [vec_unary('sqrt', 'f32', 0x80000000), vec_unary('sqrt', 'f32', fb(-1.0))],

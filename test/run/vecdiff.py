@@ -168,7 +168,7 @@ def build_cases():
                     cases.append(Case('binary', op, dst(dt), [full(dt), nonzero(full(dt)) if idiv else full(dt)]))
             for sc in rng.sample(special_bits(dt), 4) + [rand_bits(dt, rng)]:
                 cases.append(Case('scalar', op, dst(dt), [full(dt)], scalar=(sc or 1) if idiv else sc))
-    for op in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp'):
+    for op in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log'):
         dts = ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8') if op in ('abs', 'neg', 'relu') else ('f32', 'f16')
         for dt in dts:
             for _ in range(2):
@@ -211,7 +211,7 @@ def build_cases():
     def anybits(dt, n=64):
         return Spec(dt, n, n, n, n, 'r', [rng.getrandbits(8 * SIZE[dt]) if rng.random() < 0.5
                                           else rand_bits(dt, rng) for _ in range(n * n)])
-    for op in ('sqrt', 'recip', 'rsqrt', 'exp'):
+    for op in ('sqrt', 'recip', 'rsqrt', 'exp', 'log'):
         cases.append(Case('unary', op, dst('f32', 64, 64, 64, 64), [anybits('f32')]))
     for op in ('add', 'sub', 'mul', 'div'):
         for dt in FLOATS:

@@ -48,6 +48,7 @@ SECTIONS = [
     ("vec-unary-a3.pto", "8. Vector ops: elementwise unary (A2/A3)"),
     ("vec-unary-a5.pto", "8. Vector ops: elementwise unary (A5)"),
     ("texp.pto", "8. Vector ops: texp (A2/A3 and A5)"),
+    ("tlog.pto", "8. Vector ops: tlog (A2/A3 and A5)"),
     ("vec-scalar-a3.pto", "8. Vector ops: tile-scalar and texpands (A2/A3)"),
     ("vec-scalar-a5.pto", "8. Vector ops: tile-scalar and texpands (A5)"),
     ("vec-reduce-a3.pto", "8. Vector ops: row and column reductions (A2/A3)"),
