@@ -496,6 +496,64 @@ void nameset_free(NameSet *ns)
     ns->cap = ns->n = 0;
 }
 
+/* ---- functions by name ------------------------------------------------------------ */
+
+static size_t func_slot_at(const FuncSlot *t, size_t cap, const ModuleOp *mod, bool defs, Str name)
+{
+    size_t i = (name_hash(name) ^ (defs ? 0 : (size_t)(uintptr_t)mod * 31u)) & (cap - 1);
+    for (;; i = (i + 1) & (cap - 1))
+        if (!t[i].f || ((defs || t[i].mod == mod) && t[i].f->name.len == name.len &&
+                        memcmp(t[i].f->name.p, name.p, name.len) == 0))
+            return i;
+}
+
+void ir_func_index_init(FuncIndex *ix, const Module *m)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        n += m->mods[i]->nfuncs;
+    ix->cap = ix->dcap = 16;
+    while (ix->cap < 2 * n + 2)
+        ix->cap *= 2;
+    ix->dcap = ix->cap;
+    ix->slots = xcalloc(ix->cap, sizeof *ix->slots);
+    ix->defs = xcalloc(ix->dcap, sizeof *ix->defs);
+    uint32_t all = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++, all++) {
+            const ModuleOp *mod = m->mods[i];
+            const Func *f = mod->funcs[j];
+            FuncSlot *s = &ix->slots[func_slot_at(ix->slots, ix->cap, mod, false, f->name)];
+            if (!s->f) /* the first of a name, as a call resolves it */
+                *s = (FuncSlot){mod, f, j, all};
+            if (f->decl || f->visibility == 1)
+                continue;
+            s = &ix->defs[func_slot_at(ix->defs, ix->dcap, NULL, true, f->name)];
+            *s = (FuncSlot){s->f ? NULL : mod, f, j, all};
+        }
+}
+
+const FuncSlot *ir_func_index_find(const FuncIndex *ix, const ModuleOp *mod, Str name)
+{
+    return &ix->slots[func_slot_at(ix->slots, ix->cap, mod, false, name)];
+}
+
+/* an empty slot: what a lookup of a name with several definitions returns */
+static const FuncSlot no_func_slot;
+
+const FuncSlot *ir_func_index_definition(const FuncIndex *ix, const Func *decl)
+{
+    const FuncSlot *s = &ix->defs[func_slot_at(ix->defs, ix->dcap, NULL, true, decl->name)];
+    return s->mod ? s : &no_func_slot;
+}
+
+void ir_func_index_free(FuncIndex *ix)
+{
+    free(ix->slots);
+    free(ix->defs);
+    ix->slots = ix->defs = NULL;
+}
+
 Str ir_fresh_name(Module *m, NameSet *ns, Str base, const char *suffix)
 {
     size_t sl = strlen(suffix);

@@ -589,6 +589,24 @@ const Attr *ir_attr_find(const Attr *attrs, uint32_t n, const char *key);
  * docs/language.md 2.1): the one function of that name that has a body and is not
  * private; NULL when there is none or more than one. */
 const Func *ir_func_definition(const Module *m, const Func *decl);
+/* Every function of a file by (module, name) and the definitions ir_func_definition
+ * finds by name, so that a call's callee and a declaration's definition are found in
+ * constant time (a file may hold many thousands of functions and calls). */
+typedef struct FuncSlot {
+    const ModuleOp *mod;     /* NULL in defs: the name has several definitions */
+    const Func *f;           /* NULL: an empty slot */
+    uint32_t idx, all;       /* f's index in mod->funcs, and in the file (modules in order) */
+} FuncSlot;
+typedef struct FuncIndex {
+    FuncSlot *slots, *defs;  /* open addressing, sizes cap and dcap (powers of two) */
+    size_t cap, dcap;
+} FuncIndex;
+void ir_func_index_init(FuncIndex *ix, const Module *m);
+/* mod's first function named name (f NULL when none). */
+const FuncSlot *ir_func_index_find(const FuncIndex *ix, const ModuleOp *mod, Str name);
+/* ir_func_definition(m, decl) through the index (f NULL when none). */
+const FuncSlot *ir_func_index_definition(const FuncIndex *ix, const Func *decl);
+void ir_func_index_free(FuncIndex *ix);
 /* The value in each non-variadic role (NO_VALUE when empty). Level 1
  * results stand for the non-scratch outs roles in order; tstore's view stays
  * an operand. */

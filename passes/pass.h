@@ -34,8 +34,8 @@ bool verify_scf(DiagEngine *d, const Func *f, const Op *op);
 /* Reports "'NAME' op MSG" at op's name (every verifier's form; NAME is the op's
  * spelling as written when it differs from the table's). Returns false. */
 bool verify_report(DiagEngine *d, const Op *op, const char *name, const char *fmt, va_list ap);
-/* The rules of the scalar ops (verify_arith.c); mod holds func.call's callees. False
- * when it reported an error. */
-bool verify_scalar_op(DiagEngine *d, const ModuleOp *mod, const Func *f, const Op *op);
+/* The rules of the scalar ops (verify_arith.c); callee: the function a func.call names
+ * in its module (NULL when none). False when it reported an error. */
+bool verify_scalar_op(DiagEngine *d, const Func *callee, const Func *f, const Op *op);
 
 #endif

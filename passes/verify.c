@@ -1304,11 +1304,22 @@ static bool verify_view_op(V *v)
     return true;
 }
 
+/* The function of mod that a func.call names: its slot in ix (f NULL when none). */
+static const FuncSlot *call_slot(const FuncIndex *ix, const ModuleOp *mod, const Op *call)
+{
+    static const FuncSlot none;
+    const Attr *ca = ir_attr_find(call->attrs, call->nattrs, "callee");
+    if (!ca || ca->val->kind != AV_SYMBOL)
+        return &none;
+    return ir_func_index_find(ix, mod, ca->val->u.s);
+}
+
 /* One verifier per op class; the op's row and its kind give the per-op data. */
 /* the scalar ops and arith.constant (verify_arith.c) */
 static bool verify_scalar(V *v)
 {
-    if (verify_scalar_op(v->d, v->mod, v->f, v->op))
+    const Func *callee = v->op->kind == OP_CALL ? call_slot(v->funcs, v->mod, v->op)->f : NULL;
+    if (verify_scalar_op(v->d, callee, v->f, v->op))
         return true;
     v->errors = true;
     return false;
@@ -1443,17 +1454,11 @@ static void verify_tileop_helper(V *v)
     v->errors = true;
 }
 
-/* The function of mod that a func.call names, or -1. */
-static int call_target(const ModuleOp *mod, const Op *call)
+/* The index in mod->funcs of the function a func.call names, or -1. */
+static int call_target(const FuncIndex *ix, const ModuleOp *mod, const Op *call)
 {
-    const Attr *ca = ir_attr_find(call->attrs, call->nattrs, "callee");
-    if (!ca || ca->val->kind != AV_SYMBOL)
-        return -1;
-    Str n = ca->val->u.s;
-    for (uint32_t i = 0; i < mod->nfuncs; i++)
-        if (mod->funcs[i]->name.len == n.len && memcmp(mod->funcs[i]->name.p, n.p, n.len) == 0)
-            return (int)i;
-    return -1;
+    const FuncSlot *s = call_slot(ix, mod, call);
+    return s->f ? (int)s->idx : -1;
 }
 
 /* PTOAS emits C++ with every function defined before its callers, so it rejects a recursive
@@ -1462,7 +1467,7 @@ static int call_target(const ModuleOp *mod, const Op *call)
  * lies on or between cycles). ptoas rejects the same with the same texts (docs/verify.md).
  * Declarations have no body, so they are not part of the graph. Both peelings below are
  * Kahn's algorithm, linear in the calls. */
-static bool verify_call_graph(const ModuleOp *mod, DiagEngine *d)
+static bool verify_call_graph(const FuncIndex *ix, const ModuleOp *mod, DiagEngine *d)
 {
     uint32_t n = mod->nfuncs;
     if (n == 0)
@@ -1480,7 +1485,7 @@ static bool verify_call_graph(const ModuleOp *mod, DiagEngine *d)
         off[i] = len;
         bool self = false;
         for (const Op *op = f->decl ? NULL : ir_first_op(f); op; op = ir_next_op(op)) {
-            int g = op->kind == OP_CALL ? call_target(mod, op) : -1;
+            int g = op->kind == OP_CALL ? call_target(ix, mod, op) : -1;
             if (g < 0 || mod->funcs[g]->decl || seen[g])
                 continue;
             seen[g] = 1;
@@ -1555,11 +1560,141 @@ static bool verify_call_graph(const ModuleOp *mod, DiagEngine *d)
     return errors;
 }
 
+/* The calls as codegen links them (find_callee in emit_c.c): a call names a function of
+ * its module, and a declaration there stands for the definition another module gives it
+ * when the two have the same signature. A cycle that passes through such a declaration is
+ * no cycle of any one module (verify_call_graph) but recurses all the same, without end
+ * on the C stack; it is reported at the first declaration on or between cycles. Kahn's
+ * algorithm both ways, linear in the calls. */
+static bool same_signature(const Func *a, const Func *b)
+{
+    const Block *x = ir_entry(a), *y = ir_entry(b);
+    if (x->nargs != y->nargs || a->nresults != b->nresults)
+        return false;
+    for (uint32_t i = 0; i < x->nargs; i++)
+        if (a->values[x->args[i]].type != b->values[y->args[i]].type)
+            return false;
+    for (uint32_t i = 0; i < a->nresults; i++)
+        if (a->results[i] != b->results[i])
+            return false;
+    return true;
+}
+
+typedef struct Edges {
+    uint32_t *from, *to, len, cap;
+} Edges;
+
+static void edge_add(Edges *e, uint32_t from, uint32_t to)
+{
+    if (e->len == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 64;
+        e->from = xrealloc(e->from, e->cap * sizeof *e->from);
+        e->to = xrealloc(e->to, e->cap * sizeof *e->to);
+    }
+    e->from[e->len] = from;
+    e->to[e->len++] = to;
+}
+
+/* Peels the functions that reach no cycle (no edge left out of them), then those no cycle
+ * reaches (no edge left into them); what stays lies on or between cycles. Reports at the
+ * first declaration that stays. */
+static bool linked_cycle(const Func **all, uint32_t n, const Edges *e, DiagEngine *d)
+{
+    uint32_t *out = xcalloc(n, sizeof *out), *in = xcalloc(n, sizeof *in);
+    uint32_t *off = xcalloc(n + 1, sizeof *off), *roff = xcalloc(n + 1, sizeof *roff);
+    uint32_t *fwd = xmalloc((e->len + 1) * sizeof *fwd), *back = xmalloc((e->len + 1) * sizeof *back);
+    uint32_t *queue = xmalloc(n * sizeof *queue), head = 0, tail = 0;
+    uint8_t *gone = xcalloc(n, 1);
+    for (uint32_t k = 0; k < e->len; k++)
+        off[e->from[k] + 1]++, roff[e->to[k] + 1]++;
+    for (uint32_t i = 0; i < n; i++)
+        off[i + 1] += off[i], roff[i + 1] += roff[i];
+    for (uint32_t k = 0; k < e->len; k++) {
+        fwd[off[e->from[k]] + out[e->from[k]]++] = e->to[k];
+        back[roff[e->to[k]] + in[e->to[k]]++] = e->from[k];
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (out[i] == 0)
+            gone[i] = 1, queue[tail++] = i;
+    while (head < tail) {
+        uint32_t g = queue[head++];
+        for (uint32_t k = roff[g]; k < roff[g + 1]; k++)
+            if (--out[back[k]] == 0)
+                gone[back[k]] = 1, queue[tail++] = back[k];
+    }
+    head = tail = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        in[i] = 0;
+        for (uint32_t k = roff[i]; k < roff[i + 1]; k++)
+            in[i] += !gone[back[k]];
+        if (!gone[i] && in[i] == 0)
+            gone[i] = 1, queue[tail++] = i;
+    }
+    while (head < tail) {
+        uint32_t i = queue[head++];
+        for (uint32_t k = off[i]; k < off[i + 1]; k++)
+            if (!gone[fwd[k]] && --in[fwd[k]] == 0)
+                gone[fwd[k]] = 1, queue[tail++] = fwd[k];
+    }
+    uint32_t first = 0;
+    while (first < n && (gone[first] || !all[first]->decl))
+        first++;
+    if (first < n)
+        diag_error(d, all[first]->span,
+                   "cyclic function call graph through the declaration of '@%.*s', which another module defines, "
+                   "is not supported",
+                   (int)all[first]->name.len, all[first]->name.p);
+    free(out);
+    free(in);
+    free(off);
+    free(roff);
+    free(fwd);
+    free(back);
+    free(queue);
+    free(gone);
+    return first < n;
+}
+
+static bool verify_linked_calls(const Module *m, const FuncIndex *ix, DiagEngine *d)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        n += m->mods[i]->nfuncs;
+    const Func **all = xmalloc((n + 1) * sizeof *all);
+    Edges e = {0};
+    bool linked = false;
+    for (uint32_t i = 0, k = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++, k++) {
+            const Func *f = all[k] = m->mods[i]->funcs[j];
+            if (f->decl) {
+                const FuncSlot *s = ir_func_index_definition(ix, f);
+                if (s->f && same_signature(f, s->f)) {
+                    edge_add(&e, k, s->all);
+                    linked = true;
+                }
+                continue;
+            }
+            for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+                const FuncSlot *s = op->kind == OP_CALL ? call_slot(ix, m->mods[i], op) : NULL;
+                if (s && s->f)
+                    edge_add(&e, k, s->all);
+            }
+        }
+    bool errors = linked && linked_cycle(all, n, &e, d);
+    free(all);
+    free(e.from);
+    free(e.to);
+    return errors;
+}
+
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
 {
     (void)src;
     bool errors = false;
     unsigned before = diag_error_count(d); /* --Werror counts the warnings too */
+    bool calls_bad = false;
+    FuncIndex funcs;
+    ir_func_index_init(&funcs, m);
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
         OptArch arch = module_arch(mod->implicit ? NULL : mod, opt);
@@ -1570,6 +1705,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             v.f = mod->funcs[j];
             v.arch = arch;
             v.mod = mod;
+            v.funcs = &funcs;
             /* MLIR's symbol rule: only a private function may lack a body */
             if (v.f->decl && v.f->visibility != 1) {
                 diag_error(d, v.f->span, "'func.func' op symbol declaration cannot have public visibility");
@@ -1587,8 +1723,12 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
             verify_tileop_helper(&v);
             errors |= v.errors;
         }
-        errors |= verify_call_graph(mod, d);
+        calls_bad |= verify_call_graph(&funcs, mod, d);
     }
+    /* a cycle in one module is reported there; one through modules only here */
+    calls_bad = calls_bad || verify_linked_calls(m, &funcs, d);
+    errors |= calls_bad;
+    ir_func_index_free(&funcs);
     /* PTOAS checks these after its verifier, before it compiles the children */
     errors |= !verify_backends(m, d);
     return !errors && diag_error_count(d) == before;

@@ -101,22 +101,13 @@ static bool verify_cast(AV *a)
     return true;
 }
 
-static const Func *find_func(const ModuleOp *mod, Str name)
-{
-    for (uint32_t i = 0; mod && i < mod->nfuncs; i++)
-        if (mod->funcs[i]->name.len == name.len && memcmp(mod->funcs[i]->name.p, name.p, name.len) == 0)
-            return mod->funcs[i];
-    return NULL;
-}
-
-static bool verify_call(AV *a, const ModuleOp *mod)
+static bool verify_call(AV *a, const Func *g)
 {
     const Op *op = a->op;
     const Attr *ca = ir_attr_find(op->attrs, op->nattrs, "callee");
     if (!ca)
         return afail(a, "requires attribute 'callee'");
     Str name = ca->val->u.s;
-    const Func *g = find_func(mod, name);
     if (!g)
         return afail(a, "'%.*s' does not reference a valid function", (int)name.len, name.p);
     if (ir_entry(g)->nargs != op->nopnds)
@@ -161,7 +152,7 @@ static bool verify_scalar_access(AV *a)
     return true;
 }
 
-bool verify_scalar_op(DiagEngine *d, const ModuleOp *mod, const Func *f, const Op *op)
+bool verify_scalar_op(DiagEngine *d, const Func *callee, const Func *f, const Op *op)
 {
     AV a = {d, f, op, op_info(op->kind)->name};
     switch (arith_class(op->kind)) {
@@ -191,7 +182,7 @@ bool verify_scalar_op(DiagEngine *d, const ModuleOp *mod, const Func *f, const O
         return verify_cast(&a);
     case AC_NONE:
         if (op->kind == OP_CALL)
-            return verify_call(&a, mod);
+            return verify_call(&a, callee);
         if (op->kind == OP_LOAD_SCALAR || op->kind == OP_STORE_SCALAR)
             return verify_scalar_access(&a);
         if (op->kind == OP_CONSTANT && op->nres == 1) {

@@ -11,6 +11,7 @@ typedef struct V {
     const Op *op;
     OptArch arch;
     const ModuleOp *mod;     /* the op's module: func.call's callees */
+    const FuncIndex *funcs;  /* the file's functions by name */
     bool errors;
     /* operand by role: value and type; NO_VALUE when the role is empty */
     ValueId val[MAX_ROLES];
