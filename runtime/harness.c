@@ -543,10 +543,14 @@ static int scalar_value(const ptort_kernel_arg *e, const char *value, ptort_kern
     int neg = value[0] == '-';
     long long sv = 0;
     unsigned long long uv = 0;
+    /* decimal, or hex after 0x: a leading 0 is no octal prefix (010 is ten, as in
+     * arith.constant); strtoll's base 16 takes the 0x itself */
+    const char *digits = value + neg;
+    int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10;
     if (neg)
-        sv = strtoll(value, &end, 0);
+        sv = strtoll(value, &end, base);
     else
-        uv = strtoull(value, &end, 0);
+        uv = strtoull(value, &end, base);
     int bad = errno || *end || end == value || isspace((unsigned char)value[0]) || (!neg && value[0] == '+');
     long long lo = w >= 64 ? INT64_MIN : -(1LL << (w - 1));
     unsigned long long hi = w >= 64 ? UINT64_MAX : (1ULL << w) - 1;
