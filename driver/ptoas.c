@@ -75,6 +75,7 @@ static const char help_text[] =
     "  --no-reuse                      place every tile at bytes of its own (no reuse after its last use)\n"
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
     "  --func NAME                     the function to run (--emit=c|exe, run; default: the only one or pto.entry)\n"
+    "  --timeout=SECONDS               run: stop the kernel after SECONDS (default 0 = no limit)\n"
     "\n"
     "ptoas run options (passed to the kernel executable):\n"
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
@@ -129,6 +130,7 @@ typedef enum {
     O_MEM_SIZE,
     O_FUNC,
     O_RUN_ARG,
+    O_TIMEOUT,
     O_VERSION,
     O_HELP
 } OptionId;
@@ -161,6 +163,7 @@ static const struct LongOption {
     {"out", O_RUN_ARG, ARG_REQUIRED},
     {"out-float", O_RUN_ARG, ARG_REQUIRED},
     {"arg", O_RUN_ARG, ARG_REQUIRED},
+    {"timeout", O_TIMEOUT, ARG_REQUIRED},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -314,6 +317,17 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
             usage_error("invalid value '%s' for --error-limit, expected a number (0 = no limit)",
                         value);
         o->error_limit = (unsigned)v;
+        break;
+    }
+    case O_TIMEOUT: {
+        if (!o->run)
+            usage_error("option '--timeout' is only valid with 'ptoas run'");
+        char *end;
+        errno = 0;
+        unsigned long v = value[0] >= '0' && value[0] <= '9' ? strtoul(value, &end, 10) : 0;
+        if (value[0] < '0' || value[0] > '9' || *end || errno || v > INT32_MAX)
+            usage_error("invalid value '%s' for --timeout, expected whole seconds (0 = no limit)", value);
+        o->run_timeout = (unsigned)v;
         break;
     }
     case O_POS_ENCODING:
@@ -909,7 +923,7 @@ static int build_exe(Driver *dr)
         if (status == 0)
             status = run_compile(c_path, o->run ? exe : o->output);
         if (status == 0 && o->run)
-            status = run_exec(exe, o->run_args, o->nrun_args,
+            status = run_exec(exe, o->run_args, o->nrun_args, dr->tmpdir, o->run_timeout,
                               o->diag_format == DIAG_JSON ? kernel_error_json : NULL, dr);
         diag_free(dr->diag);
         dr->diag = NULL;

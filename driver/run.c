@@ -13,19 +13,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "arena.h"
 #include "diag.h"
 #include "file.h"
-
-extern char **environ;
 
 volatile pid_t run_child_pid;
 
@@ -158,6 +157,73 @@ static void put_word(char **cmd, size_t *len, size_t *cap, const char *s)
     *len = (size_t)(o - *cmd);
 }
 
+/* ---- child processes ------------------------------------------------------------- */
+
+/* The child side of spawn: it gets deathsig when ptoas dies (PR_SET_PDEATHSIG; if ptoas
+ * died before that was set, at once), the default action of the signals ptoas handles,
+ * and writes errno to exfd when it cannot start. */
+static _Noreturn void child_exec(const char *const *argv, bool search, int deathsig, int outfd, int errfd,
+                                 int exfd, pid_t parent, const sigset_t *mask)
+{
+    static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGALRM};
+    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
+        struct sigaction cur;
+        if (sigaction(handled[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+            signal(handled[i], SIG_DFL);
+    }
+    if ((outfd >= 0 && dup2(outfd, 1) < 0) || (errfd >= 0 && dup2(errfd, 2) < 0))
+        _exit(127);
+    if (prctl(PR_SET_PDEATHSIG, deathsig) != 0 || getppid() != parent)
+        _exit(127);
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    if (search)
+        execvp(argv[0], (char *const *)argv);
+    else
+        execv(argv[0], (char *const *)argv);
+    int e = errno;
+    ssize_t w = write(exfd, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+/* Starts argv (searched in PATH when search) with stdout on outfd and stderr on errfd
+ * (-1: ptoas's own), as run_child_pid; it gets deathsig when ptoas dies. The pipes'
+ * other ends must be close-on-exec. Returns its pid once it has exec'd, else -1 with
+ * *err set. */
+static pid_t spawn(const char *const *argv, bool search, int deathsig, int outfd, int errfd, int *err)
+{
+    int ex[2];
+    if (pipe(ex) != 0 || fcntl(ex[1], F_SETFD, FD_CLOEXEC) != 0) {
+        *err = errno;
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old); /* no handler of ptoas runs in the child */
+    pid_t parent = getpid(), pid = fork();
+    if (pid == 0)
+        child_exec(argv, search, deathsig, outfd, errfd, ex[1], parent, &old);
+    *err = errno;
+    if (pid > 0)
+        run_child_pid = pid;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(ex[1]);
+    ssize_t got = 0;
+    if (pid > 0)
+        while ((got = read(ex[0], err, sizeof *err)) < 0 && errno == EINTR)
+            ;
+    close(ex[0]);
+    if (pid > 0 && got > 0) {
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        run_child_pid = 0;
+        return -1;
+    }
+    return pid;
+}
+
 /* ---- compiling ---------------------------------------------------------------- */
 
 int run_compile(const char *c_path, const char *exe_path)
@@ -216,26 +282,17 @@ int run_compile(const char *c_path, const char *exe_path)
     /* run it with stdout and stderr into a pipe */
     int status = 2;
     int pfd[2] = {-1, -1};
-    posix_spawn_file_actions_t fa;
-    bool have_fa = false;
-    if (pipe(pfd) != 0 || posix_spawn_file_actions_init(&fa) != 0) {
+    if (pipe(pfd) != 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) != 0) {
         diag_tool_error("cannot run the C compiler: %s", strerror(errno));
         goto out;
     }
-    have_fa = true;
-    posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
-    posix_spawn_file_actions_addclose(&fa, pfd[0]);
-    posix_spawn_file_actions_addclose(&fa, pfd[1]);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
-    if (err == 0)
-        run_child_pid = pid;
+    int err;
+    /* SIGTERM: the compiler driver removes its own temporary files and stops its
+     * children before it dies */
+    pid_t pid = spawn(argv, true, SIGTERM, pfd[1], pfd[1], &err);
     close(pfd[1]);
     pfd[1] = -1;
-    if (err != 0) {
+    if (pid < 0) {
         diag_tool_error("cannot run the C compiler '%s': %s (set CC to a C compiler)", argv[0], strerror(err));
         goto out;
     }
@@ -287,8 +344,6 @@ int run_compile(const char *c_path, const char *exe_path)
     }
     free(text);
 out:
-    if (have_fa)
-        posix_spawn_file_actions_destroy(&fa);
     if (pfd[0] >= 0)
         close(pfd[0]);
     if (pfd[1] >= 0)
@@ -302,6 +357,93 @@ out:
 
 /* ---- temporary directories ---------------------------------------------------------- */
 
+/* SIGKILL (timeout -s KILL, the OOM killer) runs no handler, so nothing of ptoas's own
+ * could remove the directory. A small child of ptoas, the reaper, waits for the end of a
+ * pipe whose one writer is ptoas (close-on-exec: neither the compiler nor the kernel
+ * holds it), which ptoas ending in any way closes; it then removes the directory (gone
+ * already when ptoas removed it itself) and exits. It retries while the directory is not
+ * empty, since the linker of a compiler ptoas started may still be writing into it. */
+static int reaper_fd = -1;   /* the write end; -1 when there is no reaper */
+static pid_t reaper_pid;
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                continue;
+            /* no malloc: the reaper may run this after a fork */
+            size_t nd = strlen(dir), nn = strlen(de->d_name);
+            char p[4096];
+            if (nd + nn + 2 <= sizeof p) {
+                memcpy(p, dir, nd);
+                p[nd] = '/';
+                memcpy(p + nd + 1, de->d_name, nn + 1);
+                unlink(p);
+            }
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static _Noreturn void reaper_main(const char *dir, int rfd)
+{
+    /* ptoas passes these signals on and removes the directory itself; the reaper only
+     * needs to outlive it */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    /* hold no pipe of whoever started ptoas (a shell waits for its pipe's last writer) */
+    int null = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 1024; fd++)
+        if (fd != rfd && fd != null)
+            close(fd);
+    for (int fd = 0; fd < 3 && null >= 0; fd++)
+        dup2(null, fd);
+    char b;
+    while (read(rfd, &b, 1) < 0 && errno == EINTR)
+        ;
+    struct stat st;
+    for (int tries = 0; tries < 600 && lstat(dir, &st) == 0; tries++) {
+        remove_dir(dir);
+        nanosleep(&(struct timespec){0, 100000000}, NULL);
+    }
+    _exit(0);
+}
+
+static void reaper_start(const char *dir)
+{
+    int p[2];
+    if (pipe(p) != 0)
+        return; /* no reaper: only a SIGKILL would leave the directory */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0)
+        reaper_main(dir, p[0]);
+    close(p[0]);
+    if (pid < 0) {
+        close(p[1]);
+        return;
+    }
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
+    reaper_fd = p[1];
+    reaper_pid = pid;
+}
+
+static void reaper_stop(void)
+{
+    if (reaper_fd < 0)
+        return;
+    close(reaper_fd);
+    reaper_fd = -1;
+    while (waitpid(reaper_pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+}
+
 char *run_tmpdir_create(void)
 {
     const char *base = getenv("TMPDIR");
@@ -314,6 +456,7 @@ char *run_tmpdir_create(void)
         return NULL;
     }
     file_temp_track(dir, true);
+    reaper_start(dir);
     return dir;
 }
 
@@ -322,56 +465,64 @@ void run_tmpdir_remove(const char *dir)
     if (!dir)
         return;
     file_temp_untrack(dir);
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL) {
-            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-                continue;
-            char *p = join(dir, de->d_name);
-            unlink(p);
-            free(p);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
+    remove_dir(dir);
+    reaper_stop();
 }
 
 /* ---- running ---------------------------------------------------------------------- */
 
-int run_exec(const char *exe, const char *const *args, int nargs, RunLineFn on_stderr, void *ctx)
+static volatile sig_atomic_t kernel_timed_out;
+
+/* --timeout: the kernel is stopped from the handler itself, so no read or wait of ptoas
+ * can miss the moment */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    kernel_timed_out = 1;
+    if (run_child_pid > 0)
+        kill(run_child_pid, SIGKILL);
+}
+
+int run_exec(const char *exe, const char *const *args, int nargs, const char *tmpdir, unsigned timeout,
+             RunLineFn on_stderr, void *ctx)
 {
     const char **argv = xmalloc(((size_t)nargs + 2) * sizeof *argv);
     argv[0] = exe;
     for (int i = 0; i < nargs; i++)
         argv[i + 1] = args[i];
     argv[nargs + 1] = NULL;
-    fflush(stdout);
-    fflush(stderr);
     /* on_stderr: the kernel's stderr comes through a pipe, line by line */
     int fds[2] = {-1, -1};
-    posix_spawn_file_actions_t fa;
     bool piped = on_stderr && pipe(fds) == 0;
-    if (piped) {
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-        posix_spawn_file_actions_addclose(&fa, fds[0]);
-        posix_spawn_file_actions_addclose(&fa, fds[1]);
-    }
-    pid_t pid;
-    int err = posix_spawn(&pid, exe, piped ? &fa : NULL, NULL, (char *const *)argv, environ);
-    free(argv);
-    if (piped) {
-        posix_spawn_file_actions_destroy(&fa);
+    if (piped && fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0) {
+        close(fds[0]);
         close(fds[1]);
+        piped = false;
     }
-    if (err != 0) {
+    int err;
+    pid_t pid = spawn(argv, false, SIGKILL, -1, piped ? fds[1] : -1, &err);
+    free(argv);
+    if (piped)
+        close(fds[1]);
+    if (pid < 0) {
         if (piped)
             close(fds[0]);
         diag_tool_error("cannot run the kernel executable: %s", strerror(err));
         return 3;
     }
-    run_child_pid = pid;
+    /* the kernel runs: its executable stays mapped, so the directory can go now and a
+     * SIGKILL of ptoas leaves nothing behind */
+    run_tmpdir_remove(tmpdir);
+    struct sigaction sa, old_alarm;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sa.sa_flags = SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    kernel_timed_out = 0;
+    if (timeout) {
+        sigaction(SIGALRM, &sa, &old_alarm);
+        alarm(timeout);
+    }
     if (piped) {
         FILE *in = fdopen(fds[0], "r");
         char *line = NULL;
@@ -391,9 +542,18 @@ int run_exec(const char *exe, const char *const *args, int nargs, RunLineFn on_s
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
+    if (timeout) {
+        alarm(0);
+        sigaction(SIGALRM, &old_alarm, NULL);
+    }
     run_child_pid = 0;
     if (WIFEXITED(ws))
         return WEXITSTATUS(ws);
+    if (kernel_timed_out && WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL) {
+        diag_tool_error("the kernel did not finish within %u second%s (--timeout=%u) and was stopped", timeout,
+                        timeout == 1 ? "" : "s", timeout);
+        return 1;
+    }
     diag_tool_error("the kernel executable was killed by signal %d (this is a bug)",
                     WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
     return 3;

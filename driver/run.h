@@ -23,7 +23,9 @@ int run_compile(const char *c_path, const char *exe_path);
  * NULL after printing why. */
 char *run_tmpdir_create(void);
 
-/* Removes the directory and the files directly in it (NULL is accepted). */
+/* Removes the directory and the files directly in it (NULL is accepted; so is
+ * a directory removed already). A SIGKILL of ptoas leaves none either: a
+ * child process removes the directory when ptoas ends. */
 void run_tmpdir_remove(const char *dir);
 
 /* A line the kernel wrote to stderr, without its newline. */
@@ -32,8 +34,12 @@ typedef void (*RunLineFn)(void *ctx, const char *line);
 /* Runs exe with args[0, nargs) (argv[0] = exe), sharing stdin and stdout,
  * and stderr too unless on_stderr is given: then each line of the kernel's
  * stderr goes to on_stderr (the JSON mode turns them into JSON lines).
- * Returns its exit status, or 3 when it was killed by a signal or could not
- * start (after printing why). */
-int run_exec(const char *exe, const char *const *args, int nargs, RunLineFn on_stderr, void *ctx);
+ * The kernel dies with ptoas (PR_SET_PDEATHSIG), and tmpdir (the directory of
+ * run_tmpdir_create holding exe, or NULL) is removed as soon as it runs.
+ * timeout: seconds after which the kernel is killed (0 = none). Returns its
+ * exit status; 1 when it ran out of time; 3 when it was killed by a signal or
+ * could not start (after printing why). */
+int run_exec(const char *exe, const char *const *args, int nargs, const char *tmpdir, unsigned timeout,
+             RunLineFn on_stderr, void *ctx);
 
 #endif

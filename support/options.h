@@ -71,6 +71,7 @@ typedef struct Options {
     bool run;                 /* `ptoas run`: build the executable in a temporary directory and run it */
     const char **run_args;    /* `ptoas run`: --in/--out/--arg options for the executable (malloc'ed) */
     int nrun_args;
+    unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
 } Options;
 
 /* Names as written on the command line ("tassign", "scaling"). */
