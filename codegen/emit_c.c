@@ -261,6 +261,8 @@ typedef struct Emit {
     bool need_main;
     const Func **called;   /* every function some func.call names */
     uint32_t ncalled;
+    FuncIndex funcs;       /* the file's functions by name */
+    int32_t *called_at;    /* by FuncSlot.all: the index in called, or -1 */
     StrBuf protos;         /* their prototypes (a call may come before the definition) */
     uint8_t **eff;         /* per called function, per argument: EFF_READ, EFF_WRITE */
 } Emit;
@@ -1624,26 +1626,31 @@ static bool same_signature(const Func *a, const Func *b)
 
 /* The function a call of NAME in mod runs: mod's function of that name, or, when that is
  * a declaration, the definition another module of the file gives it (ir_func_definition)
- * if the two have the same signature (emit_func reports them otherwise). */
-static const Func *find_callee(const Module *m, const ModuleOp *mod, Str name)
+ * if the two have the same signature (emit_func reports them otherwise). Its slot in
+ * e->funcs; f NULL when there is none. */
+static const FuncSlot *callee_slot(const Emit *e, const ModuleOp *mod, Str name)
 {
-    for (uint32_t i = 0; mod && i < mod->nfuncs; i++)
-        if (mod->funcs[i]->name.len == name.len && memcmp(mod->funcs[i]->name.p, name.p, name.len) == 0) {
-            const Func *f = mod->funcs[i], *def = f->decl ? ir_func_definition(m, f) : NULL;
-            return def && same_signature(f, def) ? def : f;
-        }
-    return NULL;
+    const FuncSlot *s = ir_func_index_find(&e->funcs, mod, name);
+    if (s->f && s->f->decl) {
+        const FuncSlot *def = ir_func_index_definition(&e->funcs, s->f);
+        if (def->f && same_signature(s->f, def->f))
+            return def;
+    }
+    return s;
 }
 
-static int called_index(const Emit *e, const Func *f)
+/* The index in e->called of the function of slot s, or -1. */
+static int called_at(const Emit *e, const FuncSlot *s)
 {
-    for (uint32_t i = 0; i < e->ncalled; i++)
-        if (e->called[i] == f)
-            return (int)i;
-    return -1;
+    return s->f && e->called_at ? e->called_at[s->all] : -1;
 }
 
-static bool is_called(const Emit *e, const Func *f) { return called_index(e, f) >= 0; }
+/* The same for f, a function of mod. */
+static int called_index(const Emit *e, const ModuleOp *mod, const Func *f)
+{
+    const FuncSlot *s = ir_func_index_find(&e->funcs, mod, f->name);
+    return s->f == f ? called_at(e, s) : -1;
+}
 
 /* What a called function does to a tile or pointer argument: reads it before writing it,
  * writes it (its bytes, or the memory behind the pointer). */
@@ -1711,7 +1718,7 @@ static bool func_effects(Emit *e, const ModuleOp *mod, const Func *f, int fi)
     for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
         const OpInfo *in = op_info(op->kind);
         if (op->kind == OP_CALL) {
-            int gi = called_index(e, find_callee(e->m, mod, callee_name(op)));
+            int gi = called_at(e, callee_slot(e, mod, callee_name(op)));
             for (uint32_t k = 0; k < op->nopnds && gi >= 0; k++) {
                 int a = arg_root(f, op->opnds[k]);
                 if (a >= 0 && k < ir_entry(e->called[gi])->nargs)
@@ -1778,7 +1785,8 @@ static void emit_return(Emit *e, const Op *op)
 static void emit_call(Emit *e, const Op *op)
 {
     Str name = callee_name(op);
-    const Func *g = find_callee(e->m, e->mod, name);
+    const FuncSlot *gs = callee_slot(e, e->mod, name);
+    const Func *g = gs->f;
     if (!g) {
         fail(e, op->name_span, "codegen expects '@%.*s' to be a function of this module", (int)name.len, name.p);
         return;
@@ -1793,7 +1801,7 @@ static void emit_call(Emit *e, const Op *op)
             return;
         }
     StrBuf args = {0};
-    int gi = called_index(e, g);
+    int gi = called_at(e, gs);
     for (uint32_t i = 0; i < op->nopnds && !e->errors; i++) {
         ValueId v = op->opnds[i];
         const Type *t = val(e, v)->type;
@@ -2214,7 +2222,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     if (f->decl) {
         /* a declaration another module defines is that function (find_callee); others have
          * nothing to run */
-        const Func *def = ir_func_definition(e->m, f);
+        const Func *def = ir_func_index_definition(&e->funcs, f)->f;
         if (def && !same_signature(f, def))
             fail(e, f->name_span, "codegen expects the declaration of '@%.*s' to have the signature of its definition",
                  (int)f->name.len, f->name.p);
@@ -2267,7 +2275,7 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     /* parameters; piece[]: the wrapper's argument for each (NULL: none) */
     StrBuf params = {0}, call = {0};
     sb_puts(&params, "ptort_ctx *ctx");
-    e->f_called = is_called(e, f);
+    e->f_called = called_index(e, e->mod, f) >= 0;
     e->frame_fn = e->frame = NULL;
     e->first_call = e->computed_at = NULL;
     e->nrebind = 0;
@@ -2587,6 +2595,75 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
     e->descs_cap = 0;
 }
 
+/* What each called function does to its arguments, through its own calls too: a fixed
+ * point over the call graph. The verifier rejected cycles, so taking the functions callees
+ * first (Kahn's algorithm over the calls) reaches it in one pass; the loop only confirms it. */
+static void call_effects(Emit *e)
+{
+    const Module *m = e->m;
+    uint32_t n = e->ncalled;
+    e->eff = xcalloc(n ? n : 1, sizeof *e->eff);
+    for (uint32_t i = 0; i < n; i++)
+        e->eff[i] = xcalloc(ir_entry(e->called[i])->nargs + 1, 1);
+    /* mods[i]: each called function's module; edges caller -> called callee */
+    const ModuleOp **mods = xcalloc(n ? n : 1, sizeof *mods);
+    uint32_t *pending = xcalloc(n ? n : 1, sizeof *pending), *order = xmalloc((n ? n : 1) * sizeof *order);
+    uint32_t *from = NULL, *to = NULL, len = 0, cap = 0, norder = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
+            int fi = called_index(e, m->mods[i], m->mods[i]->funcs[j]);
+            if (fi < 0)
+                continue;
+            mods[fi] = m->mods[i];
+            for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
+                int gi = op->kind == OP_CALL ? called_at(e, callee_slot(e, m->mods[i], callee_name(op))) : -1;
+                if (gi < 0)
+                    continue;
+                if (len == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    from = xrealloc(from, cap * sizeof *from);
+                    to = xrealloc(to, cap * sizeof *to);
+                }
+                from[len] = (uint32_t)fi, to[len++] = (uint32_t)gi;
+                pending[fi]++;
+            }
+        }
+    /* callers of each function: by[off[g] .. off[g+1]) */
+    uint32_t *off = xcalloc(n + 1, sizeof *off), *by = xmalloc((len ? len : 1) * sizeof *by);
+    for (uint32_t k = 0; k < len; k++)
+        off[to[k] + 1]++;
+    for (uint32_t g = 0; g < n; g++)
+        off[g + 1] += off[g];
+    uint32_t *fill = xmalloc((n ? n : 1) * sizeof *fill);
+    memcpy(fill, off, n * sizeof *fill);
+    for (uint32_t k = 0; k < len; k++)
+        by[fill[to[k]]++] = from[k];
+    for (uint32_t i = 0; i < n; i++)
+        if (pending[i] == 0)
+            order[norder++] = i;
+    for (uint32_t h = 0; h < norder; h++)
+        for (uint32_t k = off[order[h]]; k < off[order[h] + 1]; k++)
+            if (--pending[by[k]] == 0)
+                order[norder++] = by[k];
+    for (uint32_t i = 0; i < n; i++) /* only on a cycle, which the verifier rejects */
+        if (pending[i] != 0)
+            order[norder++] = i;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t h = 0; h < norder; h++)
+            if (mods[order[h]])
+                grew |= func_effects(e, mods[order[h]], e->called[order[h]], (int)order[h]);
+    }
+    free(mods);
+    free(pending);
+    free(order);
+    free(from);
+    free(to);
+    free(off);
+    free(by);
+    free(fill);
+}
+
 /* ---- modules ------------------------------------------------------------------------ */
 
 static bool has_entry_attr(const Func *f) { return ir_attr_find(f->attrs, f->nattrs, "pto.entry") != NULL; }
@@ -2684,30 +2761,24 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
     e.main_f = main_f;
     e.need_main = need_main;
     /* the functions some func.call names, and their prototypes */
+    ir_func_index_init(&e.funcs, m);
+    uint32_t nfuncs = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        nfuncs += m->mods[i]->nfuncs;
+    e.called_at = xmalloc((nfuncs + 1) * sizeof *e.called_at);
+    memset(e.called_at, 0xff, (nfuncs + 1) * sizeof *e.called_at);
     for (uint32_t i = 0; i < m->nmods; i++)
         for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++)
             for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
-                const Func *g = op->kind == OP_CALL ? find_callee(m, m->mods[i], callee_name(op)) : NULL;
-                if (!g || is_called(&e, g))
+                const FuncSlot *g = op->kind == OP_CALL ? callee_slot(&e, m->mods[i], callee_name(op)) : NULL;
+                if (!g || !g->f || called_at(&e, g) >= 0)
                     continue;
                 e.called = xrealloc(e.called, (e.ncalled + 1) * sizeof *e.called);
-                e.called[e.ncalled++] = g;
-                put_proto(&e, g);
+                e.called_at[g->all] = (int32_t)e.ncalled;
+                e.called[e.ncalled++] = g->f;
+                put_proto(&e, g->f);
             }
-    /* what each called function does to its arguments, through its own calls too (a fixed
-     * point over the call graph) */
-    e.eff = xcalloc(e.ncalled ? e.ncalled : 1, sizeof *e.eff);
-    for (uint32_t i = 0; i < e.ncalled; i++)
-        e.eff[i] = xcalloc(ir_entry(e.called[i])->nargs + 1, 1);
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (uint32_t i = 0; i < m->nmods; i++)
-            for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
-                int fi = called_index(&e, m->mods[i]->funcs[j]);
-                if (fi >= 0)
-                    grew |= func_effects(&e, m->mods[i], m->mods[i]->funcs[j], fi);
-            }
-    }
+    call_effects(&e);
 
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
@@ -2783,6 +2854,8 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
         free(e.eff[i]);
     free(e.eff);
     free(e.called);
+    free(e.called_at);
+    ir_func_index_free(&e.funcs);
     free(e.rebind_desc);
     free(e.rebind_addr);
     cnames_free(&e.global);

@@ -1,5 +1,6 @@
 /* analysis.c - the pipeline run for the language server (analysis.h). */
 #include "analysis.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "frontend.h"
@@ -114,6 +115,9 @@ Analysis *analysis_run(const char *text, size_t len, const Options *opt)
     source_init(&a->src, "document.pto", a->text, len);
     DiagEngine *d = diag_new(&a->src, DIAG_JSON, stderr);
     diag_set_handler(d, collect, a);
+    /* every error is collected; a limit that is never reached keeps notes short
+     * (tassign's overflow note lists a few live tiles, not 20,000) */
+    diag_set_error_limit(d, UINT_MAX);
     a->m = frontend_parse(&a->src, 0, (uint32_t)len, d);
     build_index(a);
     bool ok = diag_error_count(d) == 0;

@@ -297,16 +297,22 @@ bool feat_hover(const Analysis *a, uint32_t off, StrBuf *md, Span *at)
 
 /* ---- completion --------------------------------------------------------------- */
 
-static void add_item(FeatItems *it, const char *label, size_t n, const char *detail, int kind)
+static void push_item(FeatItems *it, const char *label, size_t n, const char *detail, int kind)
 {
-    for (uint32_t i = 0; i < it->n; i++)
-        if (strlen(it->v[i].label) == n && memcmp(it->v[i].label, label, n) == 0)
-            return;
     xgrow32((void **)&it->v, &it->cap, (size_t)it->n + 1, sizeof *it->v);
     char *l = xmalloc(n + 1);
     memcpy(l, label, n);
     l[n] = '\0';
     it->v[it->n++] = (FeatItem){l, detail, kind};
+}
+
+/* An item unless one of that label is in the list already (short lists: a scan). */
+static void add_item(FeatItems *it, const char *label, size_t n, const char *detail, int kind)
+{
+    for (uint32_t i = 0; i < it->n; i++)
+        if (strlen(it->v[i].label) == n && memcmp(it->v[i].label, label, n) == 0)
+            return;
+    push_item(it, label, n, detail, kind);
 }
 
 void feat_items_free(FeatItems *it)
@@ -403,18 +409,20 @@ void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
         const AFunc *f = analysis_func_at(a, off);
         if (!f)
             return;
+        /* each name once (a function may hold 100,000 values): a hash set, not a scan */
+        NameSet seen = {0};
         for (uint32_t i = 0; i < f->nvalues; i++) {
             const AValue *v = &a->vals[f->first_value + i];
-            if (v->undefined || v->def.begin >= b || v->name.len == 0)
+            if (v->undefined || v->def.begin >= b || v->name.len == 0 || nameset_has(&seen, v->name))
                 continue;
+            nameset_add(&seen, v->name);
             StrBuf nm = {0};
             sb_putc(&nm, '%');
             sb_putn(&nm, v->name.p, v->name.len);
-            char ty[128] = "";
-            add_item(out, nm.p, nm.len, NULL, CK_VARIABLE);
-            (void)ty;
+            push_item(out, nm.p, nm.len, NULL, CK_VARIABLE);
             sb_free(&nm);
         }
+        nameset_free(&seen);
         return;
     }
     /* the word typed so far, without '.' splitting: op names contain dots */

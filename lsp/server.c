@@ -140,20 +140,10 @@ static void doc_set_text(Doc *d, const char *text, size_t len)
     d->dirty = true;
 }
 
-/* Replaces text[begin, end) by rep[0, n). */
-static void doc_splice(Doc *d, size_t begin, size_t end, const char *rep, size_t n)
-{
-    size_t len = d->len - (end - begin) + n;
-    if (len + 1 > d->cap) {
-        d->cap = len + 1 + len / 2;
-        d->text = xrealloc(d->text, d->cap);
-    }
-    memmove(d->text + begin + n, d->text + end, d->len - end);
-    memcpy(d->text + begin, rep, n);
-    d->len = len;
-    d->text[len] = '\0';
-    d->dirty = true;
-}
+/* The diagnostics one publishDiagnostics carries at most (docs/lsp.md): a file of junk
+ * gives one per token, and an editor gains nothing from a message of megabytes. The rest
+ * are counted in one more diagnostic after them. */
+#define LSP_MAX_DIAGS 1000
 
 static void publish(LspServer *s, Doc *d)
 {
@@ -161,7 +151,8 @@ static void publish(LspServer *s, Doc *d)
     sb_puts(&s->buf, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\",\"params\":{\"uri\":");
     jw_cstr(&s->buf, d->uri);
     sb_printf(&s->buf, ",\"version\":%lld,\"diagnostics\":[", (long long)d->version);
-    for (uint32_t i = 0; a && i < a->ndiags; i++) {
+    uint32_t shown = a && a->ndiags > LSP_MAX_DIAGS ? LSP_MAX_DIAGS : a ? a->ndiags : 0;
+    for (uint32_t i = 0; i < shown; i++) {
         const ADiag *g = &a->diags[i];
         if (i)
             sb_putc(&s->buf, ',');
@@ -187,6 +178,14 @@ static void publish(LspServer *s, Doc *d)
             sb_putc(&s->buf, ']');
         }
         sb_putc(&s->buf, '}');
+    }
+    if (a && shown < a->ndiags) {
+        sb_puts(&s->buf, ",{\"range\":");
+        put_range(s, &a->src, a->diags[shown].span);
+        sb_printf(&s->buf, ",\"severity\":3,\"code\":\"diagnostic-limit\",\"source\":\"ptoas\",\"message\":\"%u more "
+                           "diagnostics not shown "
+                           "(at most %d are sent)\"}",
+                  a->ndiags - shown, LSP_MAX_DIAGS);
     }
     sb_puts(&s->buf, "]}}");
     send_buf(s);
@@ -673,6 +672,132 @@ static void on_did_open(LspServer *s, const Json *params)
     doc_set_text(d, text->s, text->len);
 }
 
+/* ---- didChange: a batch of edits --------------------------------------------------
+ * One didChange may carry 20,000 edits ("replace all") to a 10 MB document. The text is a
+ * gap buffer while they are applied, so that an edit moves only the text between it and
+ * the previous one, and a line cursor (a known line start) makes finding a line scan only
+ * from the previous edit's line: edits in either order cost one pass over the text, not
+ * one each. Lines end at "\n", "\r\n" and a lone "\r" (LSP 3.17). */
+typedef struct GapText {
+    char *p;
+    size_t len, cap;          /* logical length; the size of p */
+    size_t gs, ge;            /* the gap p[gs, ge) */
+    size_t cur_line, cur_off; /* line cur_line starts at logical offset cur_off */
+} GapText;
+
+static char gap_at(const GapText *g, size_t i) { return i < g->gs ? g->p[i] : g->p[i + (g->ge - g->gs)]; }
+
+/* Moves the gap to logical offset at. */
+static void gap_move(GapText *g, size_t at)
+{
+    if (at < g->gs)
+        memmove(g->p + g->ge - (g->gs - at), g->p + at, g->gs - at);
+    else if (at > g->gs)
+        memmove(g->p + g->gs, g->p + g->ge, at - g->gs);
+    g->ge = g->ge - g->gs + at;
+    g->gs = at;
+}
+
+/* Room for n more bytes in the gap. */
+static void gap_reserve(GapText *g, size_t n)
+{
+    if (g->ge - g->gs >= n)
+        return;
+    size_t tail = g->cap - g->ge, cap = g->cap + n + g->cap / 2 + 64;
+    g->p = xrealloc(g->p, cap);
+    memmove(g->p + cap - tail, g->p + g->ge, tail);
+    g->ge = cap - tail;
+    g->cap = cap;
+}
+
+/* The logical offset of the start of line l, or len when there is no such line; moves
+ * the cursor there. */
+static size_t gap_line_start(GapText *g, size_t l)
+{
+    while (g->cur_line > l) {
+        /* back over the break before the cursor, then to the previous break */
+        size_t i = g->cur_off - 1;
+        if (gap_at(g, i) == '\n' && i > 0 && gap_at(g, i - 1) == '\r')
+            i--;
+        while (i > 0 && gap_at(g, i - 1) != '\n' && gap_at(g, i - 1) != '\r')
+            i--;
+        g->cur_off = i;
+        g->cur_line--;
+    }
+    while (g->cur_line < l) {
+        size_t i = g->cur_off;
+        while (i < g->len && gap_at(g, i) != '\n' && gap_at(g, i) != '\r')
+            i++;
+        if (i == g->len)
+            return g->len;
+        i += gap_at(g, i) == '\r' && i + 1 < g->len && gap_at(g, i + 1) == '\n' ? 2 : 1;
+        g->cur_off = i;
+        g->cur_line++;
+    }
+    return g->cur_off;
+}
+
+/* The offset of character c on the line starting at t[0] (the text after the gap, n
+ * bytes), clamped to the line's end before its break; as source_offset does. */
+static size_t line_char(const char *t, size_t n, uint32_t c, PosEncoding enc)
+{
+    size_t le = 0;
+    while (le < n && t[le] != '\n' && t[le] != '\r')
+        le++;
+    const unsigned char *u = (const unsigned char *)t;
+    size_t i = 0;
+    uint32_t got = 0;
+    while (i < le && got < c) {
+        size_t k = u[i] < 0x80 ? 1 : str_utf8_len(u + i, le - i);
+        uint32_t units = enc == POS_UTF8 ? (uint32_t)(k ? k : 1) : k == 4 ? 2 : 1;
+        if (got + units > c)
+            break; /* inside this character: its start */
+        got += units;
+        i += k ? k : 1;
+    }
+    return i;
+}
+
+/* The offset of (line, character) in the text after the gap, which starts at line l. */
+static size_t tail_offset(const GapText *g, size_t l, uint32_t line, uint32_t c, PosEncoding enc)
+{
+    const char *t = g->p + g->ge;
+    size_t n = g->len - g->gs, i = 0;
+    for (; l < line; l++) {
+        while (i < n && t[i] != '\n' && t[i] != '\r')
+            i++;
+        if (i == n)
+            return n;
+        i += t[i] == '\r' && i + 1 < n && t[i + 1] == '\n' ? 2 : 1;
+    }
+    return i + line_char(t + i, n - i, c, enc);
+}
+
+/* Replaces (l0, c0) .. (l1, c1) by rep[0, n). */
+static void gap_edit(GapText *g, uint32_t l0, uint32_t c0, uint32_t l1, uint32_t c1, const char *rep, size_t n,
+                     PosEncoding enc)
+{
+    /* the cursor goes to line l0's start, or to the line before when a lone '\r' ends
+     * that one: an edit that puts a '\n' right after it would move line l0's start */
+    gap_line_start(g, l0);
+    if (g->cur_line > 0 && gap_at(g, g->cur_off - 1) == '\r')
+        gap_line_start(g, g->cur_line - 1);
+    size_t ls = g->cur_off, line = g->cur_line;
+    gap_move(g, ls);
+    size_t b = tail_offset(g, line, l0, c0, enc), e = l1 < l0 ? b : tail_offset(g, line, l1, c1, enc);
+    if (e < b)
+        e = b;
+    gap_move(g, ls + b);
+    g->ge += e - b;
+    g->len -= e - b;
+    gap_reserve(g, n);
+    memcpy(g->p + g->gs, rep, n);
+    g->gs += n;
+    g->len += n;
+}
+
+static uint32_t clamp_u32(int64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+
 static void on_did_change(LspServer *s, const Json *params)
 {
     const Json *td = json_get(params, "textDocument");
@@ -683,6 +808,11 @@ static void on_did_change(LspServer *s, const Json *params)
     int64_t version;
     if (json_int(json_get(td, "version"), &version))
         d->version = version;
+    if (!d->text) {
+        d->text = xmalloc(1);
+        d->cap = 1;
+    }
+    GapText g = {d->text, d->len, d->cap, d->len, d->cap, 0, 0};
     for (uint32_t i = 0; i < changes->n; i++) {
         const Json *c = changes->items[i];
         const Json *text = json_get(c, "text");
@@ -690,7 +820,13 @@ static void on_did_change(LspServer *s, const Json *params)
             continue;
         const Json *range = json_get(c, "range");
         if (!range) {
-            doc_set_text(d, text->s, text->len);
+            g.gs = g.len = 0;
+            g.ge = g.cap;
+            g.cur_line = g.cur_off = 0;
+            gap_reserve(&g, text->len);
+            memcpy(g.p, text->s, text->len);
+            g.gs = g.len = text->len;
+            d->dirty = true;
             continue;
         }
         int64_t l0, c0, l1, c1;
@@ -700,15 +836,15 @@ static void on_did_change(LspServer *s, const Json *params)
             !json_int(json_get(json_get(range, "end"), "character"), &c1) || l0 < 0 || c0 < 0 ||
             l1 < 0 || c1 < 0)
             continue;
-        SourceFile src;
-        source_init(&src, "-", d->text, d->len);
-        uint32_t b = source_offset(&src, l0 > UINT32_MAX ? UINT32_MAX : (uint32_t)l0, c0 > UINT32_MAX ? UINT32_MAX : (uint32_t)c0, s->enc);
-        uint32_t e = source_offset(&src, l1 > UINT32_MAX ? UINT32_MAX : (uint32_t)l1, c1 > UINT32_MAX ? UINT32_MAX : (uint32_t)c1, s->enc);
-        source_free(&src);
-        if (e < b)
-            e = b;
-        doc_splice(d, b, e, text->s, text->len);
+        gap_edit(&g, clamp_u32(l0), clamp_u32(c0), clamp_u32(l1), clamp_u32(c1), text->s, text->len, s->enc);
+        d->dirty = true;
     }
+    gap_move(&g, g.len);
+    gap_reserve(&g, 1);
+    g.p[g.len] = '\0';
+    d->text = g.p;
+    d->len = g.len;
+    d->cap = g.cap;
 }
 
 static void on_did_close(LspServer *s, const Json *params)

@@ -101,6 +101,7 @@ void source_init(SourceFile *src, const char *name, const char *text, size_t len
     src->len = len;
     src->line_starts = NULL;
     src->nlines = 0;
+    src->pos_line = SIZE_MAX;
 }
 
 void source_rename(SourceFile *src, const char *name)
@@ -179,14 +180,19 @@ static void source_line_bounds(SourceFile *src, size_t l, size_t *start, size_t 
 }
 
 /* Characters of text[from, to) in enc: a 4-byte sequence is two UTF-16 units,
- * any other well-formed sequence one, a stray byte one. */
-static uint32_t count_units(const char *text, size_t from, size_t to, PosEncoding enc)
+ * any other well-formed sequence one, a stray byte one (so is each byte of a
+ * sequence that `to` cuts). *safe, *safe_n: the last offset up to which the count
+ * does not depend on where `to` is (before a cut sequence), and the count there. */
+static uint32_t count_units(const char *text, size_t len, size_t from, size_t to, PosEncoding enc, size_t *safe,
+                            uint32_t *safe_n)
 {
+    *safe = to;
     if (enc == POS_UTF8)
-        return (uint32_t)(to - from);
+        return *safe_n = (uint32_t)(to - from);
     const unsigned char *t = (const unsigned char *)text;
     uint32_t n = 0;
     size_t i = from;
+    bool cut = false;
     while (i < to) {
         if (t[i] < 0x80) {
             i++;
@@ -194,9 +200,16 @@ static uint32_t count_units(const char *text, size_t from, size_t to, PosEncodin
             continue;
         }
         size_t k = str_utf8_len(t + i, to - i);
+        if (!k && !cut && str_utf8_len(t + i, len - i)) {
+            cut = true;
+            *safe = i;
+            *safe_n = n;
+        }
         n += k == 4 ? 2 : 1;
         i += k ? k : 1;
     }
+    if (!cut)
+        *safe_n = n;
     return n;
 }
 
@@ -206,7 +219,18 @@ void source_position(SourceFile *src, uint32_t offset, PosEncoding enc, uint32_t
     uint32_t col;
     source_line_col(src, offset, line, &col);
     uint32_t off = offset > src->len ? (uint32_t)src->len : offset;
-    *character = count_units(src->text, off - col, off, enc);
+    /* count on from the last position when it is on this line, before off */
+    size_t from = off - col, safe;
+    uint32_t base = 0, safe_n;
+    if (src->pos_line == *line && src->pos_enc == (int)enc && src->pos_off <= off) {
+        from = src->pos_off;
+        base = src->pos_units;
+    }
+    *character = base + count_units(src->text, src->len, from, off, enc, &safe, &safe_n);
+    src->pos_line = *line;
+    src->pos_off = (uint32_t)safe;
+    src->pos_units = base + safe_n;
+    src->pos_enc = (int)enc;
 }
 
 uint32_t source_offset(SourceFile *src, uint32_t line, uint32_t character, PosEncoding enc)
@@ -297,6 +321,8 @@ void diag_set_error_limit(DiagEngine *d, unsigned limit)
 {
     d->limit = limit;
 }
+
+unsigned diag_error_limit(const DiagEngine *d) { return d->limit; }
 
 static void recs_free(DiagRec *r, size_t n)
 {

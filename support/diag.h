@@ -28,6 +28,12 @@ typedef struct SourceFile {
     size_t len;
     uint32_t *line_starts; /* offsets of line starts, computed on first need (owned) */
     size_t nlines;
+    /* the last position source_position found, so that the next one on the same line
+     * counts on from there (a long line of many diagnostics): line, a byte offset on it
+     * and its character count in encoding pos_enc; pos_line SIZE_MAX when none */
+    size_t pos_line;
+    uint32_t pos_off, pos_units;
+    int pos_enc;
 } SourceFile;
 
 /* Sets up src over text; name "-" means standard input. Computes the URI
@@ -67,6 +73,7 @@ void diag_set_verify_mode(DiagEngine *d, bool on);
  * a note at the first hidden error saying how many were not shown. 0 (the
  * default of a new engine) means no limit. */
 void diag_set_error_limit(DiagEngine *d, unsigned limit);
+unsigned diag_error_limit(const DiagEngine *d);
 /* --Werror: every later warning is reported (and counted) as an error. */
 void diag_set_werror(DiagEngine *d, bool on);
 /* JSON positions: UTF-16 code units (default) or bytes. */
