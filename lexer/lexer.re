@@ -68,12 +68,12 @@ int lex_next(Lexer *lx, Span *loc)
 #define TOK(t) do { *loc = span_of(lx, tok, lx->cur); return ret(lx, t); } while (0)
         /*!re2c
             $                      { *loc = span_of(lx, lx->lim, lx->lim); return ret(lx, T_END); }
-            [\n]                   { lx->nl = true; continue; }
-            [ \t\r]+               { continue; }
-            "//" [^\n\x00]*        { continue; }
-            "#" ([ \t] [^\n\x00]*)? / [\r\n\x00] { continue; }
-            "#" [ \t] [^\n\x00]*   { continue; }
-            ("//" | "#" [ \t]) [^\n\x00]* [\x00] [^\n]* { nul_errors(lx, tok, lx->cur); continue; }
+            [\r\n]                 { lx->nl = true; continue; }
+            [ \t]+                 { continue; }
+            "//" [^\r\n\x00]*      { continue; }
+            "#" ([ \t] [^\r\n\x00]*)? / [\r\n\x00] { continue; }
+            "#" [ \t] [^\r\n\x00]*  { continue; }
+            ("//" | "#" [ \t]) [^\r\n\x00]* [\x00] [^\r\n]* { nul_errors(lx, tok, lx->cur); continue; }
 
             "->"                   { TOK(T_ARROW); }
             "("                    { TOK('('); }

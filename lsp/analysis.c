@@ -43,7 +43,7 @@ static uint32_t module_end(const Analysis *a, uint32_t end)
         if (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r') {
             p++;
         } else if (t[p] == '/' && p + 1 < a->len && t[p + 1] == '/') {
-            while (p < a->len && t[p] != '\n')
+            while (p < a->len && t[p] != '\n' && t[p] != '\r')
                 p++;
         } else {
             break;
@@ -113,6 +113,7 @@ Analysis *analysis_run(const char *text, size_t len, const Options *opt)
     a->text[len] = '\0';
     a->len = len;
     source_init(&a->src, "document.pto", a->text, len);
+    a->src.cr_lines = true; /* LSP 3.17: "\n", "\r\n" and "\r" end lines */
     DiagEngine *d = diag_new(&a->src, DIAG_JSON, stderr);
     diag_set_handler(d, collect, a);
     /* every error is collected; a limit that is never reached keeps notes short

@@ -339,7 +339,7 @@ static bool in_tile_type(const Analysis *a, uint32_t off)
     int depth = 0;
     for (uint32_t p = off; p > 0; p--) {
         char c = t[p - 1];
-        if (c == '\n')
+        if (c == '\n' || c == '\r')
             return false;
         if (c == '>')
             depth++;
@@ -362,7 +362,7 @@ static OpKind clause_op_before(const Analysis *a, uint32_t at)
 {
     const char *t = a->text;
     uint32_t ls = at;
-    while (ls > 0 && t[ls - 1] != '\n')
+    while (ls > 0 && t[ls - 1] != '\n' && t[ls - 1] != '\r')
         ls--;
     OpKind k = OP_COUNT;
     for (uint32_t p = ls; p < at && k == OP_COUNT;) { /* the line's first dotted word */

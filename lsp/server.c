@@ -358,12 +358,12 @@ static void symbol_refs(LspServer *s, const Doc *d, const AFunc *f, bool *first)
     size_t n = a->len;
     for (size_t i = 0; i < n; i++) {
         if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
-            while (i < n && t[i] != '\n')
+            while (i < n && t[i] != '\n' && t[i] != '\r')
                 i++;
             continue;
         }
         if (t[i] == '"') {
-            for (i++; i < n && t[i] != '"' && t[i] != '\n'; i++)
+            for (i++; i < n && t[i] != '"' && t[i] != '\n' && t[i] != '\r'; i++)
                 if (t[i] == '\\')
                     i++;
             continue;

@@ -121,14 +121,25 @@ void source_free(SourceFile *src)
 }
 
 /* The line table: one entry per line, including the (possibly empty) line
- * after a final newline, so that offset == len has a line. */
+ * after a final newline, so that offset == len has a line. Lines end at '\n'
+ * ("\r\n" included), and with cr_lines at a lone '\r' too. */
+static const char *next_break(const SourceFile *src, const char *p, const char *end)
+{
+    if (!src->cr_lines)
+        return memchr(p, '\n', (size_t)(end - p));
+    for (; p < end; p++)
+        if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n')))
+            return p;
+    return NULL;
+}
+
 static void source_lines(SourceFile *src)
 {
     if (src->line_starts)
         return;
     size_t n = 1;
     const char *p = src->text, *end = src->text + src->len;
-    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    while (p < end && (p = next_break(src, p, end)) != NULL) {
         n++;
         p++;
     }
@@ -136,7 +147,7 @@ static void source_lines(SourceFile *src)
     size_t k = 0;
     ls[k++] = 0;
     p = src->text;
-    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    while (p < end && (p = next_break(src, p, end)) != NULL) {
         p++;
         ls[k++] = (uint32_t)(p - src->text);
     }
@@ -240,6 +251,9 @@ uint32_t source_offset(SourceFile *src, uint32_t line, uint32_t character, PosEn
         return (uint32_t)src->len;
     size_t ls = src->line_starts[line];
     size_t le = line + 1 < src->nlines ? src->line_starts[line + 1] - 1 : src->len;
+    /* a position past the end of a "\r\n" line is before the '\r' */
+    if (le > ls && le < src->len && src->text[le] == '\n' && src->text[le - 1] == '\r')
+        le--;
     const unsigned char *t = (const unsigned char *)src->text;
     size_t i = ls;
     uint32_t n = 0;

@@ -34,6 +34,7 @@ typedef struct SourceFile {
     size_t pos_line;
     uint32_t pos_off, pos_units;
     int pos_enc;
+    bool cr_lines;         /* a lone '\r' ends a line too (LSP 3.17; the language server) */
 } SourceFile;
 
 /* Sets up src over text; name "-" means standard input. Computes the URI
