@@ -26,6 +26,7 @@
 
 typedef struct {
     const char *file;      /* --in FILE */
+    const char *arg;       /* --arg VALUE (a scalar's entry) */
     ptort_npy arr;         /* the loaded array (data owned) */
     int64_t rows, cols;    /* its 2-D shape */
     int loaded;
@@ -601,13 +602,16 @@ static int parse_args(Run *r, int argc, char **argv)
                 fprintf(stderr, "error: argument '%%%s' is not a scalar: fill it with --in %s=FILE\n", e->name, e->name);
                 return 1;
             }
-            if (opt == 0) {
-                if (r->in[ei].file) {
-                    fprintf(stderr, "error: argument '%%%s' given twice with --in\n", e->name);
-                    return 1;
-                }
-                r->in[ei].file = value;
-            } else {
+            /* an argument given twice is bad usage (status 2), as a result given twice
+             * with --out: which one was meant is not for us to guess */
+            const char **given = opt == 0 ? &r->in[ei].file : &r->in[ei].arg;
+            if (*given) {
+                fprintf(stderr, "error: argument '%%%s' given twice with %s ('%s' and '%s')\n", e->name,
+                        opt == 0 ? "--in" : "--arg", *given, value);
+                return 2;
+            }
+            *given = value;
+            if (opt == 2) {
                 if (!scalar_value(e, value, &r->values[e->arg]))
                     return 1;
                 r->values[e->arg].valid_rows = 1; /* marks it as given */

@@ -337,10 +337,16 @@ static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
         return ptort_fail(ctx, PTORT_E_ADDR, "%s: %s%stile of %lldx%lld elements exceeds %s capacity %lld",
                           op, role, sep, (long long)t->rows, (long long)t->cols,
                           loc_names[t->loc], (long long)ctx->size[t->loc]);
-    if (t->valid_rows < 0 || t->valid_rows > t->rows)
+    if (t->valid_rows < 0)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%stile_buf valid_row (%lld) is negative", op, role, sep,
+                          (long long)t->valid_rows);
+    if (t->valid_cols < 0)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%stile_buf valid_col (%lld) is negative", op, role, sep,
+                          (long long)t->valid_cols);
+    if (t->valid_rows > t->rows)
         return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%stile_buf valid_row (%lld) exceeds row (%lld)",
                           op, role, sep, (long long)t->valid_rows, (long long)t->rows);
-    if (t->valid_cols < 0 || t->valid_cols > t->cols)
+    if (t->valid_cols > t->cols)
         return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%stile_buf valid_col (%lld) exceeds col (%lld)",
                           op, role, sep, (long long)t->valid_cols, (long long)t->cols);
     /* none_box rows (columns) of any byte size are fine: pto-isa's 32-byte rule for them is a

@@ -69,7 +69,7 @@ static void descriptors(void)
     CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "tile_buf valid_col (9) exceeds col (8)");
     b = t;
     b.valid_rows = -1;
-    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "valid_row (-1) exceeds row (4)");
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "valid_row (-1) is negative");
     /* rows (columns) of any byte size execute: PTOAS accepts them, the verifier only warns.
      * A 4x4 f32 tile at 0 occupies 64 bytes, element (r, c) at r*4 + c; col-major (r, c)
      * at c*4 + r. */
