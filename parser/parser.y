@@ -125,7 +125,7 @@ mod_items
 
 /* A function with a body, or a declaration (no body) */
 func
-    : func_head '{' { pb_func_body(p, $1.nres, $1.nattrs); } ops '}'
+    : func_head '{' { pb_func_body(p, $1.nres, $1.nattrs); } ops rbrace
       { pb_func_end(p, @5); } opt_loc
     | func_head
       { pb_func_decl(p, $1.nres, $1.nattrs); } opt_loc
@@ -175,6 +175,13 @@ ops
     | ops error
     ;
 
+/* The '}' that closes a body or region: errors are reported again at once, so that an
+ * error in its last op (the recovery stops at this '}') does not hide the errors of the
+ * next ops after it, which Bison would drop silently for three more tokens. */
+rbrace
+    : '}' { yyerrok; }
+    ;
+
 /* A new op starts: errors are reported again at once, and its stacks are fresh. */
 op_begin
     : %empty { yyerrok; pb_op_reset(p); }
@@ -197,7 +204,13 @@ result
     ;
 
 op_body
-    : OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
+    /* an op ptoas lacks, at the start of its line: reported, and the rest of its line
+     * skipped as after an error, with no syntax error (whose recovery could reopen the
+     * region a '}' just closed and then drop the next errors silently) */
+    : UNKNOWN_OP
+      { diag_error(p->diag, @1, "custom op '%.*s' is unknown", (int)(@1.end - @1.begin), p->src->text + @1.begin);
+        p->recovering = true; }
+    | OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
       { pb_op_compute_l1(p, @1, $2, $3, $5); }
     | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict clauses
       { pb_op_compute_l2(p, @1, $4, $8, $10, $11, @$); }
@@ -233,17 +246,17 @@ op_body
       { pb_op_return(p, @1, $2, $4); }
     /* scf.for %iv = %lb to %ub step %s (iter_args(%a = %init, ...))? (-> (T, ...))? (: T)? { ... } */
     | OP_FOR SSA '=' use IDENT use IDENT use for_iters opt_region_results opt_for_type
-      '{' { pb_for_body(p, @1, @2, @5, @7, $9, $10, $11, @12); } ops '}' opt_attr_dict
+      '{' { pb_for_body(p, @1, @2, @5, @7, $9, $10, $11, @12); } ops rbrace opt_attr_dict
       { pb_region_op_end(p, @15, $16); }
     /* scf.if %c (-> (T, ...))? { ... } (else { ... })? */
     | OP_IF use opt_region_results
-      '{' { pb_if_then(p, @1, $3); } ops '}' opt_else opt_attr_dict
+      '{' { pb_if_then(p, @1, $3); } ops rbrace opt_else opt_attr_dict
       { pb_region_op_end(p, @7, $9); }
     /* scf.while ((%a = %init, ...))? : (T, ...) -> R { ... scf.condition(%c) ... } do { ^bb0(...): ... }
      * (attributes {...})? */
     | OP_WHILE while_inits ':' '(' opt_types ')' ARROW result_types
-      '{' { pb_while_before(p, @1, $2, $5, $8, @3); } ops '}' IDENT
-      '{' { pb_while_after(p, @13); } opt_gblock ops '}' opt_attributes
+      '{' { pb_while_before(p, @1, $2, $5, $8, @3); } ops rbrace IDENT
+      '{' { pb_while_after(p, @13); } opt_gblock ops rbrace opt_attributes
       { pb_region_op_end(p, @18, $19); }
     /* scf.condition(%c) {attrs}? (%a, ... : T, ...)? */
     | OP_CONDITION '(' use ')' opt_attr_dict
@@ -252,7 +265,7 @@ op_body
       { pb_op_condition(p, @1, $6, $8, $5); }
     /* scf.execute_region (-> T | -> (T, ...))? { ... } {attrs}? */
     | OP_EXECUTE_REGION opt_region_results
-      '{' { pb_execute_region_body(p, @1, $2); } opt_gblock ops '}' opt_attr_dict
+      '{' { pb_execute_region_body(p, @1, $2); } opt_gblock ops rbrace opt_attr_dict
       { pb_region_op_end(p, @7, $8); }
     | STRING '(' opt_uses ')' opt_props opt_gregions opt_attr_dict ':' '(' opt_types ')' ARROW result_types
       { pb_op_generic(p, @1, $3, $10, $13, $5 + $7, $6); }
@@ -290,7 +303,7 @@ opt_for_type
 
 opt_else
     : %empty
-    | ELSE '{' { pb_if_else(p, @1); } ops '}'
+    | ELSE '{' { pb_if_else(p, @1); } ops rbrace
     ;
 
 /* MLIR's generic regions: ({ ^bb0(%a: T, ...): ops }, { ... }) */
@@ -305,7 +318,7 @@ gregions
     ;
 
 gregion
-    : '{' { pb_gregion_begin(p); } opt_gblock ops '}' { pb_region_end(p); }
+    : '{' { pb_gregion_begin(p); } opt_gblock ops rbrace { pb_region_end(p); }
     ;
 
 opt_gblock
@@ -593,7 +606,7 @@ gmodule
     ;
 
 gfunc
-    : GFUNC '(' ')' opt_props '(' '{' { pb_gfunc_begin(p, @1, $4); } opt_block_args { pb_gfunc_body(p); } ops '}'
+    : GFUNC '(' ')' opt_props '(' '{' { pb_gfunc_begin(p, @1, $4); } opt_block_args { pb_gfunc_body(p); } ops rbrace
       ')' opt_attr_dict ':' '(' ')' ARROW '(' ')'
       { pb_gfunc_end(p, @11, $13); } opt_loc
     ;
@@ -686,10 +699,18 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
 {
     if (t == T_END)
         return true;
-    if (p->in_body) {
+    /* the body a token is in: a region whose '}' came is left although its builder
+     * action (region_pop) waits for the token after it */
+    int body_depth = p->body_depth;
+    bool in_body = p->in_body;
+    for (size_t k = p->nframes; k > 0 && in_body && p->depth < body_depth - (t == '}'); k--) {
+        body_depth = p->frames[k - 1].body_depth;
+        in_body = p->frames[k - 1].in_body;
+    }
+    if (in_body) {
         if (t == '}')
-            return p->depth == p->body_depth - 1;
-        if (!bol || p->depth != p->body_depth)
+            return p->depth == body_depth - 1;
+        if (!bol || p->depth != body_depth)
             return false;
         /* a dotted identifier there is an unknown op (yylex reports it) */
         if (t == T_IDENT)
@@ -971,6 +992,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                 continue;
             if (k == YYSYMBOL_GFUNC || k == YYSYMBOL_GMODULE)
                 continue; /* the generic spellings go unmentioned, as in MLIR */
+            if (k == YYSYMBOL_UNKNOWN_OP)
+                continue; /* where an unknown op fits, "an operation" is said already */
             if (k == YYSYMBOL_CLAUSE)
                 continue; /* tload's clauses: where they fit, so does the next op (MLIR names neither) */
             /* and so do trailing locations and, among top-level items, location aliases */
