@@ -121,6 +121,41 @@ static void put_escaped(StrBuf *b, Str s)
     }
 }
 
+static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array);
+
+/* An array attribute, without recursion: arrays nest as deep as the parser allows
+ * (about 10,000), which a recursive printer turned into more than 1 MB of stack. */
+static void put_attr_array(StrBuf *b, const AttrValue *v)
+{
+    struct Level {
+        const AttrValue *a;
+        uint32_t next;
+    } *st = NULL;
+    size_t n = 0, cap = 0;
+    xgrow((void **)&st, &cap, n + 1, sizeof *st);
+    st[n++] = (struct Level){v, 0};
+    sb_putc(b, '[');
+    while (n) {
+        struct Level *top = &st[n - 1];
+        if (top->next == top->a->u.arr.n) {
+            sb_putc(b, ']');
+            n--;
+            continue;
+        }
+        const AttrValue *x = top->a->u.arr.items[top->next];
+        if (top->next++)
+            sb_puts(b, ", ");
+        if (x->kind != AV_ARRAY) {
+            put_attr_value(b, x, true);
+            continue;
+        }
+        sb_putc(b, '[');
+        xgrow((void **)&st, &cap, n + 1, sizeof *st);
+        st[n++] = (struct Level){x, 0};
+    }
+    free(st);
+}
+
 /* in_array: MLIR elides the default types i64 and f64 of array elements;
  * elsewhere an untyped integer prints as i64 and an untyped float as f64. */
 static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
@@ -149,13 +184,7 @@ static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array)
         sb_putc(b, '"');
         return;
     case AV_ARRAY:
-        sb_putc(b, '[');
-        for (uint32_t i = 0; i < v->u.arr.n; i++) {
-            if (i)
-                sb_puts(b, ", ");
-            put_attr_value(b, v->u.arr.items[i], true);
-        }
-        sb_putc(b, ']');
+        put_attr_array(b, v);
         return;
     case AV_DENSE:
         sb_printf(b, "array<%s", dtype_name(v->type));
