@@ -526,6 +526,7 @@ typedef struct ModuleOp {
     struct ModuleOp *parent; /* the module this one is nested in, or NULL */
     Str name;                /* module @name, len 0 if none */
     Span span;
+    uint32_t end;            /* the offset after its '}' when written so (else 0) */
     uint32_t nattrs, nfuncs, funcs_cap;
     Attr *attrs;
     Func **funcs;

@@ -65,6 +65,12 @@ static void build_index(Analysis *a)
         am->kw = mod->span;
         am->range = mod->span;
         am->implicit = mod->implicit;
+        am->parent = -1; /* modules come before the ones nested in them */
+        for (uint32_t k = mi; mod->parent && k-- > 0;)
+            if (m->mods[k] == mod->parent) {
+                am->parent = (int32_t)k;
+                break;
+            }
         for (uint32_t j = 0; j < mod->nfuncs; j++) {
             const Func *f = mod->funcs[j];
             GROW(a, funcs, nfuncs, funcs_cap);
@@ -96,8 +102,16 @@ static void build_index(Analysis *a)
                 }
             }
         }
-        if (!mod->implicit)
-            a->mods[mi].range.end = module_end(a, a->mods[mi].range.end);
+    }
+    /* inner modules first: a module ends at its '}' after its functions and the modules
+     * nested in it */
+    for (uint32_t mi = a->nmods; mi-- > 0;) {
+        AMod *am = &a->mods[mi];
+        if (am->implicit)
+            continue;
+        am->range.end = a->m->mods[mi]->end > am->range.end ? a->m->mods[mi]->end : module_end(a, am->range.end);
+        if (am->parent >= 0 && am->range.end > a->mods[am->parent].range.end)
+            a->mods[am->parent].range.end = am->range.end;
     }
 }
 

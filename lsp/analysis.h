@@ -50,8 +50,9 @@ typedef struct AFunc {
 
 typedef struct AMod {
     Str name;               /* len 0 when unnamed */
-    Span kw, range;
+    Span kw, range;         /* range: the whole module, nested ones included */
     bool implicit;          /* top-level functions without a module */
+    int32_t parent;         /* the index of the module it is nested in, -1 at the top */
 } AMod;
 
 typedef struct Analysis {

@@ -448,6 +448,61 @@ static void put_symbol(LspServer *s, const Doc *d, const char *name, size_t nlen
     put_range(s, &d->an->src, sel);
 }
 
+/* Children of each module (by index, nmods + 1 for the top level): its functions and the
+ * modules nested in it, merged in text order. */
+typedef struct SymTree {
+    uint32_t *foff, *fidx; /* functions of module k: fidx[foff[k] .. foff[k+1]) */
+    uint32_t *moff, *midx; /* modules nested in module k */
+} SymTree;
+
+static void put_symbols(LspServer *s, Doc *d, const SymTree *t, uint32_t k, bool *first);
+
+static void put_module_symbol(LspServer *s, Doc *d, const SymTree *t, uint32_t mi, bool *first)
+{
+    const AMod *m = &d->an->mods[mi];
+    if (m->implicit) { /* its functions stand at the top level */
+        put_symbols(s, d, t, mi, first);
+        return;
+    }
+    if (!*first)
+        sb_putc(&s->buf, ',');
+    *first = false;
+    char label[256];
+    int n = m->name.len ? snprintf(label, sizeof label, "module @%.*s", (int)(m->name.len > 200 ? 200 : m->name.len), m->name.p)
+                        : snprintf(label, sizeof label, "module");
+    put_symbol(s, d, label, (size_t)n, 2, m->range, m->kw);
+    sb_puts(&s->buf, ",\"children\":[");
+    bool cfirst = true;
+    put_symbols(s, d, t, mi, &cfirst);
+    sb_puts(&s->buf, "]}");
+}
+
+static void put_symbols(LspServer *s, Doc *d, const SymTree *t, uint32_t k, bool *first)
+{
+    const Analysis *a = d->an;
+    uint32_t fi = t->foff[k], mi = t->moff[k];
+    while (fi < t->foff[k + 1] || mi < t->moff[k + 1]) {
+        bool func = mi == t->moff[k + 1] ||
+                    (fi < t->foff[k + 1] && a->funcs[t->fidx[fi]].range.begin < a->mods[t->midx[mi]].range.begin);
+        if (!func) {
+            put_module_symbol(s, d, t, t->midx[mi++], first);
+            continue;
+        }
+        const AFunc *f = &a->funcs[t->fidx[fi++]];
+        if (!*first)
+            sb_putc(&s->buf, ',');
+        *first = false;
+        StrBuf nm = {0};
+        sb_putc(&nm, '@');
+        sb_putn(&nm, f->name.p, f->name.len);
+        put_symbol(s, d, nm.p, nm.len, 12, f->range, f->name_span);
+        sb_free(&nm);
+        sb_putc(&s->buf, '}');
+    }
+}
+
+/* Modules nest as in the text: a nested module is a child of the module around it, whose
+ * range covers it. */
 static void on_document_symbol(LspServer *s, const Json *id, const Json *params)
 {
     Doc *d = find_doc(s, json_str(json_get(json_get(params, "textDocument"), "uri")));
@@ -457,42 +512,31 @@ static void on_document_symbol(LspServer *s, const Json *id, const Json *params)
     }
     analyze(s, d);
     const Analysis *a = d->an;
+    uint32_t nm = a->nmods, top = nm; /* index top: the top level */
+    SymTree t = {xcalloc(nm + 2, sizeof(uint32_t)), xmalloc((a->nfuncs + 1) * sizeof(uint32_t)),
+                 xcalloc(nm + 2, sizeof(uint32_t)), xmalloc((nm + 1) * sizeof(uint32_t))};
+    for (uint32_t i = 0; i < a->nfuncs; i++)
+        t.foff[a->funcs[i].mod + 1]++;
+    for (uint32_t i = 0; i < nm; i++)
+        t.moff[(a->mods[i].parent >= 0 ? (uint32_t)a->mods[i].parent : top) + 1]++;
+    for (uint32_t k = 0; k <= nm; k++) {
+        t.foff[k + 1] += t.foff[k];
+        t.moff[k + 1] += t.moff[k];
+    }
+    uint32_t *ff = xmalloc((nm + 1) * sizeof *ff), *mf = xmalloc((nm + 1) * sizeof *mf);
+    memcpy(ff, t.foff, (nm + 1) * sizeof *ff);
+    memcpy(mf, t.moff, (nm + 1) * sizeof *mf);
+    for (uint32_t i = 0; i < a->nfuncs; i++) /* in text order within a module */
+        t.fidx[ff[a->funcs[i].mod]++] = i;
+    for (uint32_t i = 0; i < nm; i++)
+        t.midx[mf[a->mods[i].parent >= 0 ? (uint32_t)a->mods[i].parent : top]++] = i;
     begin_result(s, id);
     sb_putc(&s->buf, '[');
     bool first = true;
-    for (uint32_t mi = 0; mi < a->nmods; mi++) {
-        const AMod *m = &a->mods[mi];
-        if (!m->implicit) {
-            if (!first)
-                sb_putc(&s->buf, ',');
-            first = false;
-            char label[256];
-            int n = m->name.len ? snprintf(label, sizeof label, "module @%.*s", (int)(m->name.len > 200 ? 200 : m->name.len), m->name.p)
-                                : snprintf(label, sizeof label, "module");
-            put_symbol(s, d, label, (size_t)n, 2, m->range, m->kw);
-            sb_puts(&s->buf, ",\"children\":[");
-        }
-        bool ffirst = true;
-        for (uint32_t fi = 0; fi < a->nfuncs; fi++) {
-            const AFunc *f = &a->funcs[fi];
-            if (f->mod != mi)
-                continue;
-            bool *fl = m->implicit ? &first : &ffirst;
-            if (!*fl)
-                sb_putc(&s->buf, ',');
-            *fl = false;
-            StrBuf nm = {0};
-            sb_putc(&nm, '@');
-            sb_putn(&nm, f->name.p, f->name.len);
-            put_symbol(s, d, nm.p, nm.len, 12, f->range, f->name_span);
-            sb_free(&nm);
-            sb_putc(&s->buf, '}');
-        }
-        if (!m->implicit)
-            sb_puts(&s->buf, "]}");
-    }
+    put_symbols(s, d, &t, top, &first);
     sb_putc(&s->buf, ']');
     end_result(s);
+    free(t.foff), free(t.fidx), free(t.moff), free(t.midx), free(ff), free(mf);
 }
 
 static void on_completion(LspServer *s, const Json *id, const Json *params)

@@ -105,7 +105,7 @@ top
 
 module
     : MODULE opt_modname opt_attributes '{' { pb_module_begin(p, @1, @2, $3); $<mod>$ = p->mod; } mod_items '}'
-      { pb_module_end(p, $<mod>5); } opt_loc
+      { $<mod>5->end = @7.end; pb_module_end(p, $<mod>5); } opt_loc
     ;
 
 opt_modname
