@@ -102,6 +102,7 @@ void source_init(SourceFile *src, const char *name, const char *text, size_t len
     src->line_starts = NULL;
     src->nlines = 0;
     src->pos_line = SIZE_MAX;
+    src->cr_lines = false;
 }
 
 void source_rename(SourceFile *src, const char *name)
