@@ -765,10 +765,136 @@ static int cmp_by_start(const void *x, const void *y)
     return cmp_tail(a, b);
 }
 
+/* ---- the sweep without pinned tiles: a segment tree over alignment units ----------
+ * Thousands of tiles live at once made the sweep below quadratic (each placement sorted
+ * and scanned every live tile). Without pinned tiles the occupied addresses are the live
+ * placed tiles', aligned, so memory in units of the alignment is a segment tree of
+ * occupancy counts, and first fit is its leftmost run of enough free units, found in
+ * O(log) (the same address lowest_fit gives: the lowest aligned one with room). */
+#define SWEEP_MAX_UNITS ((int64_t)1 << 18)
+
+typedef struct Seg {
+    int32_t mn, add;          /* the least count in the node, and a pending addition */
+    int32_t pre, suf, best;   /* runs of units at mn: leading, trailing, longest */
+} Seg;
+
+static void seg_build(Seg *t, uint32_t x, uint32_t len)
+{
+    t[x] = (Seg){0, 0, (int32_t)len, (int32_t)len, (int32_t)len};
+    if (len > 1) {
+        seg_build(t, 2 * x, len - len / 2);
+        seg_build(t, 2 * x + 1, len / 2);
+    }
+}
+
+static void seg_pull(Seg *t, uint32_t x, uint32_t llen, uint32_t rlen)
+{
+    const Seg *l = &t[2 * x], *r = &t[2 * x + 1];
+    int32_t mn = l->mn < r->mn ? l->mn : r->mn;
+    int32_t lp = l->mn == mn ? l->pre : 0, ls = l->mn == mn ? l->suf : 0, lb = l->mn == mn ? l->best : 0;
+    int32_t rp = r->mn == mn ? r->pre : 0, rs = r->mn == mn ? r->suf : 0, rb = r->mn == mn ? r->best : 0;
+    Seg *n = &t[x];
+    n->mn = mn + n->add;
+    n->pre = lp == (int32_t)llen ? lp + rp : lp;
+    n->suf = rs == (int32_t)rlen ? rs + ls : rs;
+    n->best = lb > rb ? lb : rb;
+    if (ls + rp > n->best)
+        n->best = ls + rp;
+}
+
+/* Adds d to the counts of units [lo, hi) of node x (covering [from, from + len)). */
+static void seg_add(Seg *t, uint32_t x, uint32_t from, uint32_t len, uint32_t lo, uint32_t hi, int32_t d)
+{
+    if (hi <= from || from + len <= lo)
+        return;
+    if (lo <= from && from + len <= hi) {
+        t[x].mn += d;
+        t[x].add += d;
+        return;
+    }
+    uint32_t ll = len - len / 2;
+    seg_add(t, 2 * x, from, ll, lo, hi, d);
+    seg_add(t, 2 * x + 1, from + ll, len / 2, lo, hi, d);
+    seg_pull(t, x, ll, len / 2);
+}
+
+/* The first unit of the leftmost run of k free units in node x, whose counts are all
+ * raised by base; UINT32_MAX when there is none. */
+static uint32_t seg_find(const Seg *t, uint32_t x, uint32_t from, uint32_t len, int32_t base, uint32_t k)
+{
+    if (t[x].mn + base != 0 || t[x].best < (int32_t)k)
+        return UINT32_MAX;
+    if (len == 1)
+        return from;
+    uint32_t ll = len - len / 2;
+    int32_t b = base + t[x].add;
+    const Seg *l = &t[2 * x], *r = &t[2 * x + 1];
+    uint32_t at = seg_find(t, 2 * x, from, ll, b, k);
+    if (at != UINT32_MAX)
+        return at;
+    if (l->mn + b == 0 && r->mn + b == 0 && l->suf + r->pre >= (int32_t)k)
+        return from + ll - (uint32_t)l->suf;
+    return seg_find(t, 2 * x + 1, from + ll, len / 2, b, k);
+}
+
+/* place_by_start when loc holds no pinned tile and the addresses fit the tree; false
+ * (nothing placed) otherwise. */
+static bool place_by_start_fast(T *t, Loc loc, const Key *keys, uint32_t n)
+{
+    int64_t al = target_alignment(loc), total = 0;
+    for (uint32_t i = 0; i < t->ne; i++)
+        if (t->e[i].pinned && in_space(&t->e[i], loc))
+            return false;
+    for (uint32_t k = 0; k < n; k++)
+        total += keys[k].asize / al + 1;
+    if (al <= 0 || total + 2 > SWEEP_MAX_UNITS)
+        return false;
+    uint32_t units = (uint32_t)total + 2;
+    Seg *tree = xmalloc(4 * (size_t)units * sizeof *tree);
+    seg_build(tree, 1, units);
+    /* the live placed tiles, a min-heap by end of life */
+    uint32_t *heap = xmalloc((n ? n : 1) * sizeof *heap), nh = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        Entry *e = &t->e[keys[k].idx];
+        while (nh && t->e[heap[0]].end < e->start) {
+            const Entry *o = &t->e[heap[0]];
+            seg_add(tree, 1, 0, units, (uint32_t)(o->addr / al), (uint32_t)((o->addr + o->asize) / al), -1);
+            heap[0] = heap[--nh];
+            for (uint32_t i = 0;;) { /* sift down */
+                uint32_t c = 2 * i + 1;
+                if (c >= nh)
+                    break;
+                if (c + 1 < nh && t->e[heap[c + 1]].end < t->e[heap[c]].end)
+                    c++;
+                if (t->e[heap[i]].end <= t->e[heap[c]].end)
+                    break;
+                uint32_t tmp = heap[i];
+                heap[i] = heap[c], heap[c] = tmp, i = c;
+            }
+        }
+        uint32_t need = (uint32_t)(e->asize / al), at = need ? seg_find(tree, 1, 0, units, 0, need) : 0;
+        DIAG_ASSERT(at != UINT32_MAX);
+        e->addr = (int64_t)at * al;
+        e->placed = true;
+        seg_add(tree, 1, 0, units, at, at + need, 1);
+        uint32_t i = nh++;
+        heap[i] = keys[k].idx;
+        while (i > 0 && t->e[heap[(i - 1) / 2]].end > t->e[heap[i]].end) { /* sift up */
+            uint32_t p = (i - 1) / 2, tmp = heap[i];
+            heap[i] = heap[p], heap[p] = tmp, i = p;
+        }
+    }
+    free(heap);
+    free(tree);
+    return true;
+}
+
 /* First fit in order of start of life (keys sorted so) as a sweep: only the
  * tiles still live are looked at, so large functions stay fast. */
 static void place_by_start(T *t, Loc loc, const Key *keys, uint32_t n, Iv **ivs, size_t *cap)
 {
+    if (place_by_start_fast(t, loc, keys, n))
+        return;
     uint32_t *pinned = xmalloc((t->ne ? t->ne : 1) * sizeof *pinned);
     uint32_t *active = xmalloc((n ? n : 1) * sizeof *active);
     uint32_t np = 0, na = 0;
