@@ -42,6 +42,7 @@ SECTIONS = [
     ("scf-while.pto", "7. Control flow: scf.while, scf.condition, scf.execute_region (custom and generic forms; mlir-opt-19's messages)"),
     ("tileop-helper.pto", "6. Functions marked pto.tileop.helper (PTOAS's helper contract)"),
     ("call-recursion.pto", "6. Recursive calls (PTOAS's C++ emission orders functions before their callers)"),
+    ("call-cycle-modules.pto", "6. Recursive calls through modules (ptoas's own: the calls as codegen links a private declaration to another module's definition)"),
     ("backend.pto", "6. pto.backend and the child modules of a partitioned file (PTOAS's child assembly)"),
     ("vec-binary-a3.pto", "8. Vector ops: elementwise binary (A2/A3)"),
     ("vec-binary-a5.pto", "8. Vector ops: elementwise binary (A5)"),
