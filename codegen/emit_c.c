@@ -19,65 +19,28 @@
 #include "emit_c.h"
 #include "pass.h"
 #include "ptort.h"
+#include "regions.h"
 
 /* ---- identifiers ------------------------------------------------------------ */
 
 /* A set of the C identifiers used at one scope; a new name gets a _2, _3, ...
  * suffix until it is unique. */
-typedef struct CNames {
-    char **slot;
-    size_t cap, count;
-} CNames;
+typedef StrSet CNames; /* its strings are malloc'ed and owned by it */
 
-static uint32_t hash_str(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
+static bool cnames_has(const CNames *ns, const char *s) { return strset_has(ns, s, strlen(s)); }
 
-static bool cnames_has(const CNames *ns, const char *s)
-{
-    if (!ns->cap)
-        return false;
-    for (size_t i = hash_str(s) & (ns->cap - 1);; i = (i + 1) & (ns->cap - 1)) {
-        if (!ns->slot[i])
-            return false;
-        if (strcmp(ns->slot[i], s) == 0)
-            return true;
-    }
-}
-
+/* Takes s (malloc'ed); a name already there is freed. */
 static void cnames_add(CNames *ns, char *s)
 {
-    if (2 * (ns->count + 1) > ns->cap) {
-        size_t ncap = ns->cap ? 2 * ns->cap : 64;
-        char **nslot = xcalloc(ncap, sizeof *nslot);
-        for (size_t i = 0; i < ns->cap; i++)
-            if (ns->slot[i]) {
-                size_t j = hash_str(ns->slot[i]) & (ncap - 1);
-                while (nslot[j])
-                    j = (j + 1) & (ncap - 1);
-                nslot[j] = ns->slot[i];
-            }
-        free(ns->slot);
-        ns->slot = nslot;
-        ns->cap = ncap;
-    }
-    size_t j = hash_str(s) & (ns->cap - 1);
-    while (ns->slot[j])
-        j = (j + 1) & (ns->cap - 1);
-    ns->slot[j] = s;
-    ns->count++;
+    if (!strset_add(ns, s, strlen(s)))
+        free(s);
 }
 
 static void cnames_free(CNames *ns)
 {
     for (size_t i = 0; i < ns->cap; i++)
-        free(ns->slot[i]);
-    free(ns->slot);
-    memset(ns, 0, sizeof *ns);
+        free((char *)ns->slots[i].p);
+    strset_free(ns);
 }
 
 /* prefix + name with every byte outside [A-Za-z0-9_] replaced by '_', made
@@ -215,7 +178,7 @@ typedef struct Emit {
     Module *m;
     SourceFile *src;
     DiagEngine *d;
-    const Options *opt;
+    const PassConfig *cfg;
     CNames global;
     StrBuf decls, code;    /* the whole file: descriptor constants; functions */
     bool any_calls;        /* ptoas_fail is needed */
@@ -312,27 +275,7 @@ static const Value *val(Emit *e, ValueId v) { return &e->f->values[v]; }
 
 /* ---- enum spellings ---------------------------------------------------------- */
 
-static const char *rt_dtype(DType d)
-{
-    switch (d) {
-    case DT_I8: case DT_SI8: return "PTORT_I8";
-    case DT_I16: case DT_SI16: return "PTORT_I16";
-    case DT_I32: case DT_SI32: return "PTORT_I32";
-    case DT_UI8: return "PTORT_U8";
-    case DT_UI16: return "PTORT_U16";
-    case DT_UI32: return "PTORT_U32";
-    case DT_F16: return "PTORT_F16";
-    case DT_BF16: return "PTORT_BF16";
-    case DT_F32: return "PTORT_F32";
-    case DT_F8E4M3FN: return "PTORT_F8E4M3FN";
-    case DT_F8E5M2: return "PTORT_F8E5M2";
-    case DT_F8E8M0FNU: case DT_F8E8M0: return "PTORT_F8E8M0FNU"; /* the same E8M0 bytes */
-    case DT_F4E2M1X2: return "PTORT_F4E2M1X2";
-    case DT_I64: case DT_SI64: return "PTORT_I64";
-    case DT_UI64: return "PTORT_U64";
-    default: return NULL;
-    }
-}
+static const char *rt_dtype(DType d) { return dtype_rt_name(d); }
 
 /* What holds elements of a dtype: 64-bit integers are host data, read and written by
  * pto.load_scalar / pto.store_scalar through pointers and views, but no tile holds them. */
@@ -482,16 +425,7 @@ static const char *scalar(Emit *e, ValueId v, const Op *op)
 /* The constant integer value of v (addresses), false if it is not one. */
 static bool const_int(Emit *e, ValueId v, int64_t *out)
 {
-    if (v == NO_VALUE)
-        return false;
-    const Value *x = val(e, v);
-    const Op *d = x->def_op;
-    if (!d)
-        return false;
-    if (d->kind != OP_CONSTANT || !d->constant || d->constant->kind != AV_INT)
-        return false;
-    *out = d->constant->u.i;
-    return true;
+    return ir_const_int(e->f, v, out);
 }
 
 /* ---- ops ----------------------------------------------------------------------- */
@@ -1665,15 +1599,14 @@ static int arg_root(const Func *f, ValueId v)
         const Value *x = &f->values[v];
         const Op *d = x->def_op;
         if (!d) { /* a block argument */
-            uint32_t k = 0;
-            while (k < x->block->nargs && x->block->args[k] != v)
-                k++;
-            if (x->block == entry)
+            if (x->block == entry) {
+                uint32_t k = region_arg_index(f, v);
                 return k < entry->nargs ? (int)k : -1;
+            }
             const Op *o = ir_block_owner(x->block);
-            if (!o || o->kind != OP_SCF_FOR || k == 0 || k >= x->block->nargs || 3 + (k - 1) >= o->nopnds)
+            if (!o || o->kind != OP_SCF_FOR)
                 return -1;
-            v = o->opnds[3 + (k - 1)]; /* an iter_arg: its init's */
+            v = region_arg_init(f, v); /* an iter_arg: its init's (NO_VALUE: the induction variable) */
             continue;
         }
         OpClass c = op_info(d->kind)->cls;
@@ -1683,9 +1616,10 @@ static int arg_root(const Func *f, ValueId v)
             uint32_t k = 0;
             while (k < d->nres && d->res[k] != v)
                 k++;
-            if (3 + k >= d->nopnds)
+            int arg = region_result_tied_arg(d, k);
+            if (arg < 0)
                 return -1;
-            v = d->opnds[3 + k];
+            v = region_entry_operand(d, 0, (uint32_t)arg); /* the result of an iter_arg: its init's */
         } else {
             return -1;
         }
@@ -1981,20 +1915,23 @@ static void emit_for(Emit *e, const Op *op)
     const char *st = ub ? scalar(e, op->opnds[2], op) : NULL;
     if (!st)
         return;
-    uint32_t n = op->seg[3];
+    RegionEdge in; /* the inits into the iter_args */
+    if (!region_edge(op, REGION_PARENT, 0, &in))
+        return;
+    uint32_t n = in.nsrc;
     const char **carried = arena_alloc(&e->m->arena, (n ? n : 1) * sizeof *carried);
     for (uint32_t i = 0; i < n; i++) {
-        if (type_is_tile(val(e, op->opnds[3 + i])->type)) {
+        if (type_is_tile(val(e, in.src[i])->type)) {
             /* one buffer (bufferize): the iter_arg and the result name the init's */
             carried[i] = NULL;
-            e->buf_of[body->args[1 + i]] = e->buf_of[op->opnds[3 + i]];
-            e->buf_of[op->res[i]] = e->buf_of[op->opnds[3 + i]];
+            e->buf_of[in.dst[i]] = e->buf_of[in.src[i]];
+            e->buf_of[op->res[i]] = e->buf_of[in.src[i]];
             continue;
         }
-        if (!carry_ok(e, body->args[1 + i], op))
+        if (!carry_ok(e, in.dst[i], op))
             return;
-        const char *init = scalar(e, op->opnds[3 + i], op);
-        if (!init || !(carried[i] = carried_local(e, body->args[1 + i], op, init)))
+        const char *init = scalar(e, in.src[i], op);
+        if (!init || !(carried[i] = carried_local(e, in.dst[i], op, init)))
             return;
         e->cexpr[op->res[i]] = carried[i];
     }
@@ -2019,16 +1956,18 @@ static void emit_for(Emit *e, const Op *op)
 }
 
 /* The C locals of the scalar results of an op whose region yields them (scf.if,
- * scf.execute_region), NULL for a tile result, which names the buffer the block YIELDER's
+ * scf.execute_region), NULL for a tile result, which names the buffer region 0's
  * scf.yield passes (bufferize gave every yield of it that buffer); NULL when reported. */
-static const char **yielded_results(Emit *e, const Op *op, const Block *yielder)
+static const char **yielded_results(Emit *e, const Op *op)
 {
     const char **res = arena_alloc(&e->m->arena, (op->nres ? op->nres : 1) * sizeof *res);
+    RegionEdge out;
+    bool yields = region_edge(op, 0, REGION_PARENT, &out);
     for (uint32_t i = 0; i < op->nres; i++) {
         if (type_is_tile(val(e, op->res[i])->type)) {
             res[i] = NULL;
-            if (yielder->last && yielder->last->kind == OP_SCF_YIELD && i < yielder->last->nopnds)
-                e->buf_of[op->res[i]] = e->buf_of[yielder->last->opnds[i]];
+            if (yields && i < out.nsrc)
+                e->buf_of[op->res[i]] = e->buf_of[out.src[i]];
             continue;
         }
         if (!(res[i] = carried_local(e, op->res[i], op, NULL)))
@@ -2042,7 +1981,7 @@ static void emit_if(Emit *e, const Op *op)
     const char *c = scalar(e, op->opnds[0], op);
     if (!c)
         return;
-    const char **res = yielded_results(e, op, op->regions[0].first);
+    const char **res = yielded_results(e, op);
     if (!res)
         return;
     uint32_t line, col;
@@ -2111,7 +2050,7 @@ static void emit_while(Emit *e, const Op *op)
 static void emit_execute_region(Emit *e, const Op *op)
 {
     const Block *body = op->regions[0].first;
-    const char **res = yielded_results(e, op, body);
+    const char **res = yielded_results(e, op);
     if (!res)
         return;
     uint32_t line, col;
@@ -2217,7 +2156,7 @@ static void put_desc_ref(Emit *e, StrBuf *b, int di)
         sb_printf(b, "&%s", e->descs[di].name);
 }
 
-static void emit_func(Emit *e, const Func *f, OptArch arch)
+static void emit_func(Emit *e, const Func *f, Arch arch)
 {
     if (f->decl) {
         /* a declaration another module defines is that function (find_callee); others have
@@ -2559,12 +2498,12 @@ static void emit_func(Emit *e, const Func *f, OptArch arch)
         put_c_string(c, e->src->name, strlen(e->src->name));
         sb_printf(c, ",\n    .arch = %s,\n", archs[arch]);
         bool sizes = false;
-        for (int i = 0; i < OPT_LOC_COUNT; i++)
-            sizes |= e->opt->mem_size[i] != 0;
+        for (int i = 0; i < LOC_COUNT; i++)
+            sizes |= e->cfg->mem_size[i] != 0;
         if (sizes) {
             sb_puts(c, "    .mem_size = {");
-            for (int i = 0; i < OPT_LOC_COUNT; i++)
-                sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->opt->mem_size[i]);
+            for (int i = 0; i < LOC_COUNT; i++)
+                sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->cfg->mem_size[i]);
             sb_puts(c, "},\n");
         }
         sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", entry->nargs, e->nentries);
@@ -2708,17 +2647,17 @@ const Func *emit_pick_func(const Module *m, const char *name, char *why, size_t 
     return r;
 }
 
-bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options *opt, bool need_main)
+bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg, bool need_main)
 {
     Emit e;
     memset(&e, 0, sizeof e);
     e.m = m;
     e.src = src;
     e.d = d;
-    e.opt = opt;
+    e.cfg = cfg;
     char why[1024];
-    const Func *main_f = emit_pick_func(m, opt->func, why, sizeof why);
-    if (!main_f && (need_main || opt->func)) {
+    const Func *main_f = emit_pick_func(m, cfg->func, why, sizeof why);
+    if (!main_f && (need_main || cfg->func)) {
         diag_flush(d); /* the message goes after the diagnostics already reported */
         diag_tool_error("%s", why);
         return false;
@@ -2782,7 +2721,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const Options 
 
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
-        OptArch arch = module_arch(mod->implicit ? NULL : mod, opt);
+        Arch arch = module_arch(mod->implicit ? NULL : mod, cfg);
         e.mod = mod;
         for (uint32_t j = 0; j < mod->nfuncs; j++)
             emit_func(&e, mod->funcs[j], arch);

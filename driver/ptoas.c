@@ -6,8 +6,8 @@
  * 2 bad usage or an input/output file that cannot be used; 3 an internal error.
  *
  * Each input (the whole file, or each `// -----` chunk with --split-input-file)
- * is parsed, then run through `pipeline` up to --stop-after. A pass is one row
- * of that table; a pass that reports an error ends the pipeline for its chunk.
+ * is parsed, then run through the pipeline (passes/pass.c) up to --stop-after.
+ * A pass is one row of that table; a pass that reports an error ends the pipeline for its chunk.
  * Output goes to a staging file first (the -o temporary file, or an anonymous
  * temporary file for stdout when there are several chunks), so that a later
  * chunk's error still leaves nothing behind. */
@@ -27,25 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-
-/* A pass transforms or checks the module in place, reporting through d;
- * it returns false when it failed (it has then reported at least one error). */
-typedef bool (*PassFn)(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
-
-typedef struct Pass {
-    OptPass id;
-    PassFn run;
-} Pass;
-
-/* The passes after parsing, in order. verify, bufferize and tassign join here
- * as they are written; --stop-after of a pass not yet listed stops after the
- * last pass that exists. */
-static const Pass pipeline[] = {
-    {OPT_PASS_VERIFY, verify_module},
-    {OPT_PASS_BUFFERIZE, bufferize_module},
-    {OPT_PASS_TASSIGN, tassign_module},
-};
-#define NPIPELINE (sizeof pipeline / sizeof pipeline[0])
 
 /* ---- usage ---------------------------------------------------------------- */
 
@@ -178,14 +159,13 @@ static int pick(const char *value, const char *const *names)
     return -1;
 }
 
-static OptPass parse_pass_name(const char *opt, const char *value)
+static PassId parse_pass_name(const char *opt, const char *value)
 {
-    static const char *const names[] = {"parse", "verify", "bufferize", "tassign", NULL};
-    int i = pick(value, names);
-    if (i < 0)
+    PassId p = pass_lookup(value);
+    if (p == PASS_COUNT)
         usage_error("invalid value '%s' for --%s, expected parse, verify, bufferize or tassign",
                     value, opt);
-    return (OptPass)i;
+    return p;
 }
 
 /* BYTES of --mem-size: decimal or 0x hexadecimal, optionally K/KiB (1024) or
@@ -235,8 +215,8 @@ static void parse_mem_size(Options *o, const char *value)
     if (!eq)
         usage_error("invalid value '%s' for --mem-size, expected LOC=BYTES", value);
     int loc = -1;
-    for (int i = 0; i < OPT_LOC_COUNT; i++) {
-        const char *n = opt_loc_name((OptLoc)i);
+    for (int i = 0; i < LOC_COUNT; i++) {
+        const char *n = enum_info[EK_LOC].names[i];
         if (strlen(n) == (size_t)(eq - value) && memcmp(n, value, (size_t)(eq - value)) == 0)
             loc = i;
     }
@@ -269,7 +249,7 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         int i = pick(value, names);
         if (i < 0)
             usage_error("invalid value '%s' for --pto-arch, expected a2, a3 or a5", value);
-        o->arch = (OptArch)i;
+        o->arch = (Arch)i;
         o->arch_given = true;
         break;
     }
@@ -282,7 +262,7 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         if (i < 0)
             usage_error("invalid value '%s' for --pto-level, expected level1, level2, level3, 1, 2 or 3",
                         value);
-        o->level = (OptLevel)(i + 1);
+        o->level = (Level)(i + 1);
         break;
     }
     case O_STOP_AFTER:
@@ -364,7 +344,7 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         break;
     }
     case O_PRINT_AFTER_ALL:
-        for (int i = 0; i < OPT_PASS_COUNT; i++)
+        for (int i = 0; i < PASS_COUNT; i++)
             o->print_ir_after[i] = true;
         break;
     case O_MEMORY_REPORT:
@@ -498,6 +478,7 @@ static void parse_args(Options *o, int argc, char **argv)
 
 typedef struct Driver {
     Options opt;
+    PassConfig cfg;     /* what the passes and codegen are told: made of opt */
     SourceFile src;
     DiagEngine *diag;
     OutFile out;        /* -o, or stdout */
@@ -555,27 +536,27 @@ static void install_signal_handlers(void)
     signal(SIGXFSZ, SIG_IGN);
 }
 
-static void dump_after(Driver *dr, OptPass pass, const Module *m)
+static void dump_after(Driver *dr, PassId pass, const Module *m)
 {
     if (!dr->opt.print_ir_after[pass])
         return;
     diag_flush(dr->diag); /* diagnostics so far come before the dump */
     fflush(stdout);
-    fprintf(stderr, "// -----// IR Dump After %s //----- //\n", opt_pass_name(pass));
+    fprintf(stderr, "// -----// IR Dump After %s //----- //\n", pass_name(pass));
     frontend_print(stderr, m, dr->opt.emit == OPT_EMIT_GENERIC);
     fflush(stderr);
 }
 
 /* Debug builds (the sanitized one the tests use) run the verifier again after
  * every transforming pass: a pass that makes invalid IR is a bug in ptoas. */
-static void reverify(Driver *dr, OptPass after, Module *m)
+static void reverify(Driver *dr, PassId after, Module *m)
 {
 #ifdef PTOAS_DEBUG
     FILE *sink = tmpfile();
     if (!sink)
         return;
     DiagEngine *d = diag_new(&dr->src, DIAG_TEXT, sink);
-    bool ok = verify_module(m, &dr->src, d, &dr->opt);
+    bool ok = verify_module(m, &dr->src, d, &dr->cfg);
     diag_flush(d);
     if (!ok) {
         char first[512] = "";
@@ -585,7 +566,7 @@ static void reverify(Driver *dr, OptPass after, Module *m)
         first[strcspn(first, "\n")] = 0;
         diag_free(d);
         fclose(sink);
-        DIAG_INTERNAL("the IR after '%s' fails verification: %s", opt_pass_name(after), first);
+        DIAG_INTERNAL("the IR after '%s' fails verification: %s", pass_name(after), first);
     }
     diag_free(d);
     fclose(sink);
@@ -706,20 +687,20 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
     if (ok && dr->opt.func && (dr->opt.emit == OPT_EMIT_C || dr->opt.emit == OPT_EMIT_EXE))
         keep_only_func(m, dr->opt.func);
     if (ok)
-        dump_after(dr, OPT_PASS_PARSE, m);
-    for (size_t i = 0; ok && i < NPIPELINE; i++) {
-        const Pass *p = &pipeline[i];
+        dump_after(dr, PASS_PARSE, m);
+    for (unsigned i = 0; ok && i < pass_pipeline_len; i++) {
+        const PassDef *p = &pass_pipeline[i];
         if (!p->run)
             continue;
         if (p->id > dr->opt.stop_after)
             break;
-        bool passed = p->run(m, &dr->src, dr->diag, &dr->opt);
+        bool passed = p->run(m, &dr->src, dr->diag, &dr->cfg);
         bool clean = diag_error_count(dr->diag) == errors;
         if (passed != clean)
-            DIAG_INTERNAL("pass '%s' returned %s but reported %u error(s)", opt_pass_name(p->id),
+            DIAG_INTERNAL("pass '%s' returned %s but reported %u error(s)", pass_name(p->id),
                           passed ? "success" : "failure", diag_error_count(dr->diag) - errors);
         ok = passed;
-        if (ok && p->id != OPT_PASS_VERIFY)
+        if (ok && p->id != PASS_VERIFY)
             reverify(dr, p->id, m);
         if (ok)
             dump_after(dr, p->id, m);
@@ -731,7 +712,7 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
             /* the memory report cannot go into C source: it goes to stderr */
             diag_flush(dr->diag);
             fwrite(m->report.p ? m->report.p : "", 1, m->report.len, stderr);
-            ok = emit_c(dr->stage, m, &dr->src, dr->diag, &dr->opt, dr->opt.emit == OPT_EMIT_EXE);
+            ok = emit_c(dr->stage, m, &dr->src, dr->diag, &dr->cfg, dr->opt.emit == OPT_EMIT_EXE);
         } else {
             if (!dr->opt.verify_only)
                 frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
@@ -948,9 +929,9 @@ int main(int argc, char **argv)
     static Driver dr; /* static: zeroed, and reachable from the internal-error hook */
     Options *o = &dr.opt;
     o->emit = OPT_EMIT_IR;
-    o->arch = OPT_ARCH_A3;
-    o->level = OPT_LEVEL2;
-    o->stop_after = OPT_PASS_TASSIGN;
+    o->arch = ARCH_A3;
+    o->level = LEVEL2;
+    o->stop_after = PASS_TASSIGN;
     o->diag_format = DIAG_TEXT;
     if (argc > 1 && strcmp(argv[1], "lsp") == 0) {
         /* ptoas lsp [--stdio]: the language server on stdin/stdout */
@@ -973,6 +954,7 @@ int main(int argc, char **argv)
     }
     scan_json_format(argc, argv);
     parse_args(o, argc, argv);
+    dr.cfg = options_pass_config(o);
     if (o->emit == OPT_EMIT_EXE)
         return build_exe(&dr);
 

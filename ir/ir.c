@@ -446,61 +446,18 @@ void frontend_free(Module *m)
 }
 
 /* ---- fresh names for values the passes create -------------------------------- */
-static uint32_t name_hash(Str s)
-{
-    uint32_t h = 2166136261u;
-    for (uint32_t i = 0; i < s.len; i++)
-        h = (h ^ (unsigned char)s.p[i]) * 16777619u;
-    return h;
-}
-
-static Str *nameset_slot(const NameSet *ns, Str s)
-{
-    size_t i = name_hash(s) & (ns->cap - 1);
-    for (;; i = (i + 1) & (ns->cap - 1))
-        if (!ns->slots[i].p || (ns->slots[i].len == s.len && memcmp(ns->slots[i].p, s.p, s.len) == 0))
-            return &ns->slots[i];
-}
-
-void nameset_add(NameSet *ns, Str s)
-{
-    if ((ns->n + 1) * 2 > ns->cap) {
-        NameSet big = {xcalloc(ns->cap ? ns->cap * 2 : 64, sizeof(Str)), ns->cap ? ns->cap * 2 : 64, 0};
-        for (size_t i = 0; i < ns->cap; i++)
-            if (ns->slots[i].p)
-                nameset_add(&big, ns->slots[i]);
-        free(ns->slots);
-        *ns = big;
-    }
-    Str *slot = nameset_slot(ns, s);
-    if (!slot->p) {
-        *slot = s;
-        ns->n++;
-    }
-}
-
-bool nameset_has(const NameSet *ns, Str s) { return ns->cap && nameset_slot(ns, s)->p != NULL; }
-
 void nameset_init(NameSet *ns, const Func *f)
 {
-    ns->slots = NULL;
-    ns->cap = ns->n = 0;
+    *ns = (NameSet){0};
     for (uint32_t i = 0; i < f->nvalues; i++)
-        nameset_add(ns, f->values[i].name);
-}
-
-void nameset_free(NameSet *ns)
-{
-    free(ns->slots);
-    ns->slots = NULL;
-    ns->cap = ns->n = 0;
+        strset_add(ns, f->values[i].name.p, f->values[i].name.len);
 }
 
 /* ---- functions by name ------------------------------------------------------------ */
 
 static size_t func_slot_at(const FuncSlot *t, size_t cap, const ModuleOp *mod, bool defs, Str name)
 {
-    size_t i = (name_hash(name) ^ (defs ? 0 : (size_t)(uintptr_t)mod * 31u)) & (cap - 1);
+    size_t i = (str_hash(name.p, name.len) ^ (defs ? 0 : (size_t)(uintptr_t)mod * 31u)) & (cap - 1);
     for (;; i = (i + 1) & (cap - 1))
         if (!t[i].f || ((defs || t[i].mod == mod) && t[i].f->name.len == name.len &&
                         memcmp(t[i].f->name.p, name.p, name.len) == 0))
@@ -561,10 +518,21 @@ Str ir_fresh_name(Module *m, NameSet *ns, Str base, const char *suffix)
     memcpy(buf, base.p, base.len);
     memcpy(buf + base.len, suffix, sl);
     Str s = {buf, (uint32_t)(base.len + sl)};
-    for (unsigned k = 1; nameset_has(ns, s); k++)
+    for (unsigned k = 1; strset_has(ns, s.p, s.len); k++)
         s.len = (uint32_t)(base.len + sl + (size_t)snprintf(buf + base.len + sl, 24, "_%u", k));
-    nameset_add(ns, s);
+    strset_add(ns, s.p, s.len);
     return s;
+}
+
+bool ir_const_int(const Func *f, ValueId v, int64_t *out)
+{
+    if (v == NO_VALUE || v >= f->nvalues)
+        return false;
+    const Op *d = f->values[v].def_op;
+    if (!d || d->kind != OP_CONSTANT || !d->constant || d->constant->kind != AV_INT)
+        return false;
+    *out = d->constant->u.i;
+    return true;
 }
 
 void ir_op_roles(const Op *op, ValueId val[MAX_ROLES])

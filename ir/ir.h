@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "frontend.h"
 #include "str.h"
+#include "strset.h"
 
 /* A slice of the source text (names are never copied). */
 typedef struct Str {
@@ -41,46 +42,56 @@ static inline bool name_eq(const char *s, size_t n, const char *name)
  * builtin type's width, 8 for every low-precision type (a packed fp4 pair counts as its
  * byte), 16 for hif8x2, 32 for bf16x2, 0 for index. The storage byte size is BITS / 8,
  * so i1, index and the sub-byte floats have none (docs/language.md 3.1).
- *  id            spelling            bits  kind */
-#define DTYPE_LIST(X)                                   \
-    X(I1, "i1", 1, DK_INT)                              \
-    X(I8, "i8", 8, DK_INT)                              \
-    X(I16, "i16", 16, DK_INT)                           \
-    X(I32, "i32", 32, DK_INT)                           \
-    X(I64, "i64", 64, DK_INT)                           \
-    X(UI8, "ui8", 8, DK_UINT)                           \
-    X(UI16, "ui16", 16, DK_UINT)                        \
-    X(UI32, "ui32", 32, DK_UINT)                        \
-    X(UI64, "ui64", 64, DK_UINT)                        \
-    X(SI8, "si8", 8, DK_SINT)                           \
-    X(SI16, "si16", 16, DK_SINT)                        \
-    X(SI32, "si32", 32, DK_SINT)                        \
-    X(SI64, "si64", 64, DK_SINT)                        \
-    X(F16, "f16", 16, DK_FLOAT)                         \
-    X(BF16, "bf16", 16, DK_FLOAT)                       \
-    X(F32, "f32", 32, DK_FLOAT)                         \
-    X(F64, "f64", 64, DK_FLOAT)                         \
-    X(F8E4M3FN, "f8E4M3FN", 8, DK_FLOAT)                \
-    X(F8E5M2, "f8E5M2", 8, DK_FLOAT)                    \
-    X(F8E8M0FNU, "f8E8M0FNU", 8, DK_FLOAT)              \
-    X(F4E2M1X2, "!pto.f4E2M1x2", 8, DK_PTO)             \
-    X(F8E4M3, "f8E4M3", 8, DK_FLOAT)                    \
-    X(F8E8M0, "!pto.f8E8M0", 8, DK_PTO)                 \
-    X(HIF8, "!pto.hif8", 8, DK_PTO)                     \
-    X(HIF8X2, "!pto.hif8x2", 16, DK_PTO)                \
-    X(F4E1M2X2, "!pto.f4E1M2x2", 8, DK_PTO)             \
-    X(BF16X2, "!pto.bf16x2", 32, DK_PTO)                \
-    X(INDEX, "index", 0, DK_INDEX)                      \
-    X(TF32, "tf32", 19, DK_FLOAT)                       \
-    X(F80, "f80", 80, DK_FLOAT)                         \
-    X(F128, "f128", 128, DK_FLOAT)                      \
-    X(F8E5M2FNUZ, "f8E5M2FNUZ", 8, DK_FLOAT)            \
-    X(F8E4M3FNUZ, "f8E4M3FNUZ", 8, DK_FLOAT)            \
-    X(F8E4M3B11FNUZ, "f8E4M3B11FNUZ", 8, DK_FLOAT)      \
-    X(F8E3M4, "f8E3M4", 8, DK_FLOAT)                    \
-    X(F6E2M3FN, "f6E2M3FN", 6, DK_FLOAT)                \
-    X(F6E3M2FN, "f6E3M2FN", 6, DK_FLOAT)                \
-    X(F4E2M1FN, "f4E2M1FN", 4, DK_FLOAT)
+ * RT is the runtime's ptort_dtype (ptort.h) a tile of it is, NULL when the runtime has
+ * none (f8E8M0 and f8E8M0FNU are the same bytes). VEC is its element class in the vector
+ * ops' dtype lists (integers by width, floats by kind; 0: none). LP: PTOAS's low-precision
+ * types (isPTOLowPrecisionType: fp8, hif8, !pto.f8E8M0, packed fp4, hif8x2, bf16x2; not the
+ * builtin f8E8M0FNU).
+ *  id, spelling                    bits kind      rt                 vec      lp */
+#define DTYPE_LIST(X) \
+    X(I1, "i1",                        1,   DK_INT,   NULL,              0,       0) \
+    X(I8, "i8",                        8,   DK_INT,   "PTORT_I8",        EL_I8,   0) \
+    X(I16, "i16",                      16,  DK_INT,   "PTORT_I16",       EL_I16,  0) \
+    X(I32, "i32",                      32,  DK_INT,   "PTORT_I32",       EL_I32,  0) \
+    X(I64, "i64",                      64,  DK_INT,   "PTORT_I64",       0,       0) \
+    X(UI8, "ui8",                      8,   DK_UINT,  "PTORT_U8",        EL_I8,   0) \
+    X(UI16, "ui16",                    16,  DK_UINT,  "PTORT_U16",       EL_I16,  0) \
+    X(UI32, "ui32",                    32,  DK_UINT,  "PTORT_U32",       EL_I32,  0) \
+    X(UI64, "ui64",                    64,  DK_UINT,  "PTORT_U64",       0,       0) \
+    X(SI8, "si8",                      8,   DK_SINT,  "PTORT_I8",        EL_I8,   0) \
+    X(SI16, "si16",                    16,  DK_SINT,  "PTORT_I16",       EL_I16,  0) \
+    X(SI32, "si32",                    32,  DK_SINT,  "PTORT_I32",       EL_I32,  0) \
+    X(SI64, "si64",                    64,  DK_SINT,  "PTORT_I64",       0,       0) \
+    X(F16, "f16",                      16,  DK_FLOAT, "PTORT_F16",       EL_F16,  0) \
+    X(BF16, "bf16",                    16,  DK_FLOAT, "PTORT_BF16",      EL_BF16, 0) \
+    X(F32, "f32",                      32,  DK_FLOAT, "PTORT_F32",       EL_F32,  0) \
+    X(F64, "f64",                      64,  DK_FLOAT, NULL,              0,       0) \
+    X(F8E4M3FN, "f8E4M3FN",            8,   DK_FLOAT, "PTORT_F8E4M3FN",  0,       1) \
+    X(F8E5M2, "f8E5M2",                8,   DK_FLOAT, "PTORT_F8E5M2",    0,       1) \
+    X(F8E8M0FNU, "f8E8M0FNU",          8,   DK_FLOAT, "PTORT_F8E8M0FNU", 0,       0) \
+    X(F4E2M1X2, "!pto.f4E2M1x2",       8,   DK_PTO,   "PTORT_F4E2M1X2",  0,       1) \
+    X(F8E4M3, "f8E4M3",                8,   DK_FLOAT, NULL,              0,       1) \
+    X(F8E8M0, "!pto.f8E8M0",           8,   DK_PTO,   "PTORT_F8E8M0FNU", 0,       1) \
+    X(HIF8, "!pto.hif8",               8,   DK_PTO,   NULL,              0,       1) \
+    X(HIF8X2, "!pto.hif8x2",           16,  DK_PTO,   NULL,              0,       1) \
+    X(F4E1M2X2, "!pto.f4E1M2x2",       8,   DK_PTO,   NULL,              0,       1) \
+    X(BF16X2, "!pto.bf16x2",           32,  DK_PTO,   NULL,              0,       1) \
+    X(INDEX, "index",                  0,   DK_INDEX, NULL,              0,       0) \
+    X(TF32, "tf32",                    19,  DK_FLOAT, NULL,              0,       0) \
+    X(F80, "f80",                      80,  DK_FLOAT, NULL,              0,       0) \
+    X(F128, "f128",                    128, DK_FLOAT, NULL,              0,       0) \
+    X(F8E5M2FNUZ, "f8E5M2FNUZ",        8,   DK_FLOAT, NULL,              0,       1) \
+    X(F8E4M3FNUZ, "f8E4M3FNUZ",        8,   DK_FLOAT, NULL,              0,       1) \
+    X(F8E4M3B11FNUZ, "f8E4M3B11FNUZ",  8,   DK_FLOAT, NULL,              0,       1) \
+    X(F8E3M4, "f8E3M4",                8,   DK_FLOAT, NULL,              0,       0) \
+    X(F6E2M3FN, "f6E2M3FN",            6,   DK_FLOAT, NULL,              0,       0) \
+    X(F6E3M2FN, "f6E3M2FN",            6,   DK_FLOAT, NULL,              0,       0) \
+    X(F4E2M1FN, "f4E2M1FN",            4,   DK_FLOAT, NULL,              0,       0)
+
+/* The vector ops' element classes (the VEC column): PTOAS tests integers by width (i8,
+ * si8 and ui8 are all EL_I8) and floats by kind. */
+enum { EL_I8 = 1, EL_I16 = 2, EL_I32 = 4, EL_F16 = 8, EL_BF16 = 16, EL_F32 = 32 };
+#define EL_I_F (EL_I16 | EL_I32 | EL_F16 | EL_F32)
 
 /* DK_INT is signless; DK_PTO the !pto.* types (not MLIR FloatTypes) */
 typedef enum { DK_NONE, DK_INT, DK_SINT, DK_UINT, DK_FLOAT, DK_PTO, DK_INDEX } DTypeKind;
@@ -89,7 +100,7 @@ typedef enum { DK_NONE, DK_INT, DK_SINT, DK_UINT, DK_FLOAT, DK_PTO, DK_INDEX } D
  * first meets them (dtype_lookup). */
 typedef enum DType {
     DT_NONE,
-#define X(id, s, b, k) DT_##id,
+#define X(id, s, b, k, rt, vec, lp) DT_##id,
     DTYPE_LIST(X)
 #undef X
     DT_COUNT
@@ -107,6 +118,9 @@ bool dtype_is_int(DType d);      /* an MLIR IntegerType: any width and signednes
 bool dtype_is_f8e4m3_like(DType d); /* PTOAS's isPTOFloat8E4M3LikeType: f8E4M3, f8E4M3FN, ...FNUZ, ...B11FNUZ */
 bool dtype_is_fp8(DType d);      /* PTOAS's isPTOFloat8Type: the E4M3-like ones, f8E5M2, f8E5M2FNUZ */
 DType dtype_lookup(const char *s, size_t n); /* DT_NONE if unknown */
+const char *dtype_rt_name(DType d); /* the RT column: "PTORT_F16", NULL if none */
+unsigned dtype_elem_bit(DType d);   /* the VEC column: EL_* or 0 */
+bool dtype_is_low_precision(DType d); /* the LP column */
 /* Why S, an integer type's spelling, names no type ("invalid integer width", ...), or NULL. */
 const char *dtype_lookup_problem(const char *s, size_t n);
 
@@ -324,13 +338,6 @@ enum {
     OF_ATTRS_AFTER_TMP = 2048 /* like OF_ATTRS_IN_INS, but only when the optional tmp is
                                  written (tcolsum) */
 };
-
-/* A vector op's element types (its row's DT column): PTOAS tests integers by width
- * (i8, si8 and ui8 are all EL_I8) and floats by kind. */
-enum { EL_I8 = 1, EL_I16 = 2, EL_I32 = 4, EL_F16 = 8, EL_BF16 = 16, EL_F32 = 32 };
-#define EL_I_F (EL_I16 | EL_I32 | EL_F16 | EL_F32)
-/* The EL_* bit of d; 0 for the other types. */
-unsigned dtype_elem_bit(DType d);
 
 /* Variants inside a vector op class, where PTOAS's rules differ by op (verify_vec.c). */
 typedef enum {
@@ -615,16 +622,16 @@ void ir_op_roles(const Op *op, ValueId val[MAX_ROLES]);
 /* Operands of one role: *first index into op->opnds, returns the count. */
 uint32_t ir_role_operands(const Op *op, int role, uint32_t *first);
 
+/* The value of v when an integer arith.constant defines it (PTOAS's
+ * getConstIndexValue); false for NO_VALUE and anything else. */
+bool ir_const_int(const Func *f, ValueId v, int64_t *out);
+
 /* Names the passes give to values they create: "<base><suffix>", then
  * "<base><suffix>_1", ... until unused in the function. */
-typedef struct NameSet {
-    Str *slots;
-    size_t cap, n;
-} NameSet;
+typedef StrSet NameSet;
+/* The names of f's values. */
 void nameset_init(NameSet *ns, const Func *f);
-void nameset_add(NameSet *ns, Str s);
-bool nameset_has(const NameSet *ns, Str s);
-void nameset_free(NameSet *ns);
+static inline void nameset_free(NameSet *ns) { strset_free(ns); }
 Str ir_fresh_name(Module *m, NameSet *ns, Str base, const char *suffix);
 
 /* Printing (printer.c). */

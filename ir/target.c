@@ -9,9 +9,9 @@ static const int64_t capacity[2][LOC_COUNT] = {
 };
 static const int64_t alignment[LOC_COUNT] = {32, 32, 512, 512, 512, 32, 32};
 
-int64_t target_capacity(OptArch arch, Loc loc)
+int64_t target_capacity(Arch arch, Loc loc)
 {
-    return (unsigned)loc < LOC_COUNT ? capacity[arch == OPT_ARCH_A5][loc] : -1;
+    return (unsigned)loc < LOC_COUNT ? capacity[arch == ARCH_A5][loc] : -1;
 }
 
 int64_t target_alignment(Loc loc) { return (unsigned)loc < LOC_COUNT ? alignment[loc] : -1; }
@@ -36,27 +36,27 @@ static bool str_ieq(Str s, const char *b)
 /* PTOAS's rule: A5 when the module says so (pto.target_arch "a5", or a
  * pto.device-spec of an Ascend950 / Ascend910_95); otherwise --pto-arch when
  * given; otherwise the module's a2 or a3 (a nested module inherits), else a3. */
-OptArch module_arch(const ModuleOp *mod, const Options *opt)
+Arch module_arch(const ModuleOp *mod, const PassConfig *cfg)
 {
     for (const ModuleOp *m = mod; m; m = m->parent) {
         const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
         if (a && a->val->kind == AV_STRING && str_ieq(a->val->u.s, "a5"))
-            return OPT_ARCH_A5;
+            return ARCH_A5;
         a = ir_attr_find(m->attrs, m->nattrs, "pto.device-spec");
         if (a && a->val->kind == AV_STRING &&
             (has_prefix(a->val->u.s, "Ascend950") || has_prefix(a->val->u.s, "Ascend910_95")))
-            return OPT_ARCH_A5;
+            return ARCH_A5;
         if (a || ir_attr_find(m->attrs, m->nattrs, "pto.target_arch"))
             break; /* the nearest module that names a target decides */
     }
-    if (opt && opt->arch_given)
-        return opt->arch;
+    if (cfg && cfg->arch_given)
+        return cfg->arch;
     for (const ModuleOp *m = mod; m; m = m->parent) {
         const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
         if (a && a->val->kind == AV_STRING)
-            return str_ieq(a->val->u.s, "a2") ? OPT_ARCH_A2 : OPT_ARCH_A3;
+            return str_ieq(a->val->u.s, "a2") ? ARCH_A2 : ARCH_A3;
     }
-    return opt ? opt->arch : OPT_ARCH_A3;
+    return cfg ? cfg->arch : ARCH_A3;
 }
 
 void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols)

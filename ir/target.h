@@ -6,14 +6,14 @@
 #ifndef PTOAS_TARGET_H
 #define PTOAS_TARGET_H
 #include "ir.h"
-#include "options.h"
+#include "config.h"
 
 /* The effective architecture of a module (docs/verify.md "arch"): pto.target_arch,
  * else "pto.device-spec", else --pto-arch. mod may be NULL (bare functions). */
-OptArch module_arch(const ModuleOp *mod, const Options *opt);
+Arch module_arch(const ModuleOp *mod, const PassConfig *cfg);
 
 /* Capacity in bytes of memory space loc on arch (docs/memory.md section 1). */
-int64_t target_capacity(OptArch arch, Loc loc);
+int64_t target_capacity(Arch arch, Loc loc);
 
 /* Alignment in bytes of tile addresses in memory space loc. */
 int64_t target_alignment(Loc loc);

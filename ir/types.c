@@ -7,9 +7,12 @@
 static const struct {
     const char *name;
     uint8_t bits, kind;
+    const char *rt;
+    uint8_t vec;
+    bool lp;
 } dtypes[DT_COUNT] = {
-    [DT_NONE] = {"<none>", 0, DK_NONE},
-#define X(id, s, b, k) [DT_##id] = {s, b, k},
+    [DT_NONE] = {"<none>", 0, DK_NONE, NULL, 0, false},
+#define X(id, s, b, k, rt, vec, lp) [DT_##id] = {s, b, k, rt, vec, lp},
     DTYPE_LIST(X)
 #undef X
 };
@@ -42,6 +45,14 @@ unsigned dtype_bits(DType d)
 }
 
 unsigned dtype_size(DType d) { return dtype_bits(d) / 8; }
+
+/* The other integer widths (dyn) have no runtime type, no vector class and are not
+ * low-precision. */
+const char *dtype_rt_name(DType d) { return (unsigned)d < DT_COUNT ? dtypes[d].rt : NULL; }
+
+unsigned dtype_elem_bit(DType d) { return (unsigned)d < DT_COUNT ? dtypes[d].vec : 0; }
+
+bool dtype_is_low_precision(DType d) { return (unsigned)d < DT_COUNT && dtypes[d].lp; }
 
 DTypeKind dtype_kind(DType d)
 {
@@ -77,18 +88,6 @@ bool dtype_is_f8e4m3_like(DType d)
 
 bool dtype_is_fp8(DType d) { return dtype_is_f8e4m3_like(d) || d == DT_F8E5M2 || d == DT_F8E5M2FNUZ; }
 
-unsigned dtype_elem_bit(DType d)
-{
-    switch (d) {
-    case DT_I8: case DT_SI8: case DT_UI8: return EL_I8;
-    case DT_I16: case DT_SI16: case DT_UI16: return EL_I16;
-    case DT_I32: case DT_SI32: case DT_UI32: return EL_I32;
-    case DT_F16: return EL_F16;
-    case DT_BF16: return EL_BF16;
-    case DT_F32: return EL_F32;
-    default: return 0;
-    }
-}
 
 /* MLIR's integer-type token: [su]?i[0-9]+. Sets the kind and the width (false in *ok when
  * it does not fit 32 bits, as MLIR's getAsInteger fails there). */

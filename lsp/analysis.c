@@ -115,10 +115,8 @@ static void build_index(Analysis *a)
     }
 }
 
-Analysis *analysis_run(const char *text, size_t len, const Options *opt)
+Analysis *analysis_run(const char *text, size_t len, const PassConfig *cfg)
 {
-    static bool (*const passes[])(Module *, SourceFile *, DiagEngine *, const Options *) = {
-        verify_module, bufferize_module, tassign_module};
     Analysis *a = xcalloc(1, sizeof *a);
     if (len > UINT32_MAX - 1)
         len = UINT32_MAX - 1; /* spans are 32-bit */
@@ -136,8 +134,8 @@ Analysis *analysis_run(const char *text, size_t len, const Options *opt)
     a->m = frontend_parse(&a->src, 0, (uint32_t)len, d);
     build_index(a);
     bool ok = diag_error_count(d) == 0;
-    for (size_t i = 0; ok && i < sizeof passes / sizeof passes[0]; i++)
-        ok = passes[i](a->m, &a->src, d, opt) && diag_error_count(d) == 0;
+    for (unsigned i = 0; ok && i < pass_pipeline_len; i++)
+        ok = pass_pipeline[i].run(a->m, &a->src, d, cfg) && diag_error_count(d) == 0;
     a->assembled = ok;
     diag_free(d); /* flushes the last diagnostic into the sink */
     return a;

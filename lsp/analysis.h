@@ -7,7 +7,7 @@
 #ifndef PTOAS_LSP_ANALYSIS_H
 #define PTOAS_LSP_ANALYSIS_H
 #include "ir.h"
-#include "options.h"
+#include "config.h"
 
 typedef struct ANote {
     Span span;
@@ -78,7 +78,7 @@ typedef struct Analysis {
 } Analysis;
 
 /* Runs the pipeline on a copy of text[0, len). */
-Analysis *analysis_run(const char *text, size_t len, const Options *opt);
+Analysis *analysis_run(const char *text, size_t len, const PassConfig *cfg);
 void analysis_free(Analysis *a);
 
 /* The value whose definition or use covers offset (end inclusive, so that a

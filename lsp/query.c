@@ -410,19 +410,18 @@ void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
         if (!f)
             return;
         /* each name once (a function may hold 100,000 values): a hash set, not a scan */
-        NameSet seen = {0};
+        StrSet seen = {0};
         for (uint32_t i = 0; i < f->nvalues; i++) {
             const AValue *v = &a->vals[f->first_value + i];
-            if (v->undefined || v->def.begin >= b || v->name.len == 0 || nameset_has(&seen, v->name))
+            if (v->undefined || v->def.begin >= b || v->name.len == 0 || !strset_add(&seen, v->name.p, v->name.len))
                 continue;
-            nameset_add(&seen, v->name);
             StrBuf nm = {0};
             sb_putc(&nm, '%');
             sb_putn(&nm, v->name.p, v->name.len);
             push_item(out, nm.p, nm.len, NULL, CK_VARIABLE);
             sb_free(&nm);
         }
-        nameset_free(&seen);
+        strset_free(&seen);
         return;
     }
     /* the word typed so far, without '.' splitting: op names contain dots */
@@ -454,7 +453,7 @@ void feat_complete(const Analysis *a, uint32_t off, FeatItems *out, Span *repl)
                 kb--;
             size_t n = p - 1 - kb;
             if (n == 5 && memcmp(t + kb, "dtype", 5) == 0) {
-#define X(id, s, bits, kind) add_item(out, s, sizeof s - 1, NULL, CK_ENUM_MEMBER);
+#define X(id, s, bits, kind, rt, vec, lp) add_item(out, s, sizeof s - 1, NULL, CK_ENUM_MEMBER);
                 DTYPE_LIST(X)
 #undef X
             } else if (n == 7 && memcmp(t + kb, "fractal", 7) == 0) {

@@ -43,7 +43,7 @@ struct LspServer {
     FILE *out;
     enum { ST_NEW, ST_RUNNING, ST_SHUT_DOWN, ST_EXITED } state;
     PosEncoding enc;
-    Options opt;
+    PassConfig cfg;       /* arch and level from the settings */
     int debounce_ms;
     Doc *docs;
     size_t ndocs, docs_cap;
@@ -196,7 +196,7 @@ static void analyze(LspServer *s, Doc *d)
     if (!d->dirty && d->an)
         return;
     analysis_free(d->an);
-    d->an = analysis_run(d->text, d->len, &s->opt);
+    d->an = analysis_run(d->text, d->len, &s->cfg);
     d->dirty = false;
     publish(s, d);
 }
@@ -229,16 +229,14 @@ static void apply_settings(LspServer *s, const Json *v)
     const Json *nested = json_get(v, "ptoas");
     if (nested && nested->kind == JSON_OBJECT)
         v = nested;
-    s->opt.arch = OPT_ARCH_A3;
-    s->opt.arch_given = false;
-    s->opt.level = OPT_LEVEL2;
+    s->cfg = pass_config_default();
     const char *arch = json_str(json_get(v, "arch"));
     if (arch) {
         static const char *const names[] = {"a2", "a3", "a5"};
         for (int i = 0; i < 3; i++)
             if (strcmp(arch, names[i]) == 0) {
-                s->opt.arch = (OptArch)i;
-                s->opt.arch_given = true;
+                s->cfg.arch = (Arch)i;
+                s->cfg.arch_given = true;
             }
     }
     const char *level = json_str(json_get(v, "level"));
@@ -246,7 +244,7 @@ static void apply_settings(LspServer *s, const Json *v)
         static const char *const names[] = {"level1", "level2", "level3"};
         for (int i = 0; i < 3; i++)
             if (strcmp(level, names[i]) == 0)
-                s->opt.level = (OptLevel)(i + 1);
+                s->cfg.level = (Level)(i + 1);
     }
     int64_t ms;
     if (json_int(json_get(v, "debounceMs"), &ms) && ms >= 0 && ms <= 10000)
@@ -1019,11 +1017,7 @@ LspServer *lsp_new(FILE *out)
     LspServer *s = xcalloc(1, sizeof *s);
     s->out = out;
     s->enc = POS_UTF16;
-    s->opt.emit = OPT_EMIT_IR;
-    s->opt.arch = OPT_ARCH_A3;
-    s->opt.level = OPT_LEVEL2;
-    s->opt.stop_after = OPT_PASS_TASSIGN;
-    s->opt.diag_format = DIAG_JSON;
+    s->cfg = pass_config_default();
     s->debounce_ms = DEFAULT_DEBOUNCE_MS;
     arena_init(&s->arena);
     return s;

@@ -97,13 +97,7 @@ void pb_op_reset(Parser *p)
 }
 
 /* ---- names ------------------------------------------------------------------------- */
-static uint32_t hash_str(Str s)
-{
-    uint32_t h = 2166136261u;
-    for (uint32_t i = 0; i < s.len; i++)
-        h = (h ^ (unsigned char)s.p[i]) * 16777619u;
-    return h;
-}
+static uint32_t hash_str(Str s) { return str_hash(s.p, s.len); }
 
 static NameSlot *slot_find(NameSlot *tab, size_t cap, Str name)
 {
@@ -1225,14 +1219,7 @@ static bool use_constant(Parser *p, Span use, int64_t *out)
     NameSlot *slot = name_slot(p, ssa_name(p, use));
     if (!slot->name.p || slot->id == NO_VALUE)
         return false;
-    const Value *v = &p->fn->values[slot->id];
-    if (!v->def_op || v->def_op->kind != OP_CONSTANT)
-        return false;
-    const AttrValue *c = v->def_op->constant;
-    if (!c || c->kind != AV_INT)
-        return false;
-    *out = c->u.i;
-    return true;
+    return ir_const_int(p->fn, slot->id, out);
 }
 
 /* PTOAS infers partition_view's result from its sizes: constant sizes give

@@ -16,16 +16,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pass.h"
+#include "regions.h"
+#include "uses.h"
 
 typedef struct B {
     Module *m;
     Func *f;
     DiagEngine *d;
-    const Options *opt;
-    OptArch arch;
+    const PassConfig *cfg;
+    Arch arch;
     NameSet names;
+    UseIndex uses;   /* built for the region ops' phase, kept valid by every rewrite there */
+    bool numbered;   /* Op.index is the pre-order number (no op added or taken out since) */
     bool errors;
 } B;
+
+/* Op.index numbers f's ops in pre-order (renumbered only after a change). */
+static void number_ops(B *b)
+{
+    if (!b->numbered)
+        ir_number_ops(b->f);
+    b->numbered = true;
+}
+
+/* op (new, in its block now) and its operands join the use index. */
+static void op_added(B *b, Op *op)
+{
+    b->numbered = false;
+    if (b->uses.built)
+        uses_add_op(&b->uses, op);
+}
 
 static const Type *as_buffer(B *b, const Type *t)
 {
@@ -44,6 +64,7 @@ static void emit_alloc(B *b, ValueId v, Op *at)
     a->nres = 1;
     a->res = arena_dup(&b->m->arena, &v, sizeof v);
     ir_insert_before(at, a);
+    op_added(b, a);
     b->f->values[v].def_op = a;
     b->f->values[v].block = at->parent;
 }
@@ -117,7 +138,7 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
 {
     const OpInfo *in = op_info(op->kind);
     const TileBody *src = role_body(b, op, val, ROLE_SRC), *dst = role_body(b, op, val, ROLE_DST);
-    bool a5 = b->arch == OPT_ARCH_A5, level3 = b->opt->level == OPT_LEVEL3;
+    bool a5 = b->arch == ARCH_A5, level3 = b->cfg->level == LEVEL3;
     const char *why = NULL;
     if (!dst)
         return 0;
@@ -229,7 +250,7 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
     for (int r = 0; r < in->nroles; r++) {
         if (!(in->flags[r] & ROLE_SCRATCH) || val[r] != NO_VALUE)
             continue;
-        if (int8 && b->arch == OPT_ARCH_A5)
+        if (int8 && b->arch == ARCH_A5)
             continue; /* A5 needs no INT8 tmp */
         TileBody body;
         if (in->opflags & OF_VEC) { /* the vector ops: PTOAS's rules */
@@ -238,7 +259,7 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
                 return false;
             if (k == 0)
                 continue;
-        } else if (b->opt->level == OPT_LEVEL3) {
+        } else if (b->cfg->level == LEVEL3) {
             diag_error(b->d, op->name_span, "'%s' op requires an explicit %s operand when --pto-level=level3",
                        in->name, in->role[r]);
             b->errors = true;
@@ -338,6 +359,7 @@ static bool emit_tmov(B *b, ValueId src, ValueId dst, Op *at)
     m->seg[op_role(OP_TMOV, ROLE_SRC)] = 1;
     m->seg[op_role(OP_TMOV, ROLE_DST)] = 1;
     ir_insert_before(at, m);
+    op_added(b, m);
     return true;
 }
 
@@ -353,37 +375,35 @@ static ValueId new_buffer(B *b, ValueId v, Op *at, const char *suffix)
 }
 
 /* Uses of v other than operand i of op `except`, and the pre-order number of the last. */
-static uint32_t other_uses(const Func *f, ValueId v, const Op *except, uint32_t i, uint32_t *last)
+static uint32_t other_uses(B *b, ValueId v, const Op *except, uint32_t i, uint32_t *last)
 {
-    uint32_t n = 0;
+    number_ops(b);
+    uint32_t n = 0, nu;
+    const UseSite *u = uses_of(&b->uses, v, &nu);
     *last = 0;
-    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
-        for (uint32_t k = 0; k < op->nopnds; k++)
-            if (op->opnds[k] == v && !(op == except && k == i)) {
-                n++;
-                *last = op->index;
-            }
+    for (uint32_t j = 0; j < nu; j++)
+        if (!(u[j].op == except && u[j].k == i)) {
+            n++;
+            if (u[j].op->index > *last)
+                *last = u[j].op->index;
+        }
     return n;
 }
 
-/* Is v used by op `from` (but as its operand i), inside it, or by any op after it? */
-static bool used_from(const Func *f, ValueId v, const Op *from, uint32_t i)
+/* Is v used by op `from` (but as its operand i), inside it, or by any op after it
+ * (at or after `from` in pre-order)? */
+static bool used_from(B *b, ValueId v, const Op *from, uint32_t i)
 {
-    ir_number_ops(f);
-    for (const Op *op = from; op; op = ir_next_op(op))
-        for (uint32_t k = 0; k < op->nopnds; k++)
-            if (op->opnds[k] == v && !(op == from && k == i))
-                return true;
+    number_ops(b);
+    uint32_t nu;
+    const UseSite *u = uses_of(&b->uses, v, &nu);
+    for (uint32_t j = 0; j < nu; j++)
+        if (u[j].op->index >= from->index && !(u[j].op == from && u[j].k == i))
+            return true;
     return false;
 }
 
-static void replace_uses(Func *f, ValueId from, ValueId to)
-{
-    for (Op *op = ir_first_op(f); op; op = ir_next_op(op))
-        for (uint32_t k = 0; k < op->nopnds; k++)
-            if (op->opnds[k] == from)
-                op->opnds[k] = to;
-}
+static void replace_uses(B *b, ValueId from, ValueId to) { uses_replace_all(&b->uses, from, to); }
 
 /* Renames yielded value y->opnds[i] to buffer dst when it is a buffer allocated in y's block
  * whose first write comes after the last use of dst there (dst's old contents are not needed
@@ -394,15 +414,17 @@ static bool rename_into(B *b, Op *y, uint32_t i, ValueId dst)
     Func *f = b->f;
     ValueId v = y->opnds[i];
     Value *x = &f->values[v];
-    ir_number_ops(f);
+    number_ops(b);
     uint32_t last_dst = 0, last_v;
-    bool dst_used = other_uses(f, dst, y, i, &last_dst) > 0;
-    other_uses(f, v, y, i, &last_v);
+    bool dst_used = other_uses(b, dst, y, i, &last_dst) > 0;
+    other_uses(b, v, y, i, &last_v);
     if (!(x->def_op && x->def_op->kind == OP_ALLOC_TILE && x->block == y->parent && !x->def_op->nopnds &&
           (!dst_used || last_dst < x->def_op->index) && x->type == f->values[dst].type))
         return false;
     Op *a = x->def_op;
-    replace_uses(f, v, dst);
+    replace_uses(b, v, dst);
+    uses_remove_op(&b->uses, a);
+    b->numbered = false;
     Block *blk = a->parent;
     if (a->prev)
         a->prev->next = a->next;
@@ -460,7 +482,7 @@ static void terminator_into(B *b, Op *t, uint32_t first, uint32_t n, const Value
         }
         uint32_t k = pend[p];
         if (emit_tmov(b, src[p], dst[k], t))
-            t->opnds[first + k] = dst[k];
+            uses_set(&b->uses, t, first + k, dst[k]);
         pend[p] = pend[np - 1];
         src[p] = src[np - 1];
         np--;
@@ -474,24 +496,28 @@ static void bufferize_for(B *b, Op *op)
     Op *y = body ? body->last : NULL;
     if (!y || y->kind != OP_SCF_YIELD)
         return;
-    uint32_t n = op->seg[3] < op->nres ? op->seg[3] : op->nres;
+    RegionEdge in; /* the inits into the iter_args */
+    if (!region_edge(op, REGION_PARENT, 0, &in))
+        return;
+    uint32_t n = in.nsrc < op->nres ? in.nsrc : op->nres;
     n = n < y->nopnds ? n : y->nopnds;
+    n = n < in.ndst ? n : in.ndst;
     ValueId *dst = arena_alloc(&b->m->arena, (n ? n : 1) * sizeof *dst);
     for (uint32_t i = 0; i < n; i++) {
-        ValueId init = op->opnds[3 + i], arg = body->args[1 + i];
+        ValueId init = in.src[i], arg = in.dst[i];
         dst[i] = NO_VALUE;
         if (!type_is_tile(f->values[arg].type))
             continue;
         /* the loop writes the buffer: an init used at or after the loop other than
          * as this init (or an argument, the caller's) gets a copy of its own */
-        if (used_from(f, init, op, 3 + i) || !f->values[init].def_op) {
+        if (used_from(b, init, op, in.src_first + i) || !f->values[init].def_op) {
             if (f->values[init].type->tile.loc != LOC_VEC) {
                 emit_tmov(b, init, NO_VALUE, op); /* reports */
                 continue;
             }
             ValueId c = new_buffer(b, init, op, ".iter");
             emit_tmov(b, init, c, op);
-            op->opnds[3 + i] = c;
+            uses_set(&b->uses, op, in.src_first + i, c);
         }
         dst[i] = arg;
     }
@@ -571,17 +597,18 @@ static void bufferize_while(B *b, Op *op)
         /* the loop writes the buffer: an init used elsewhere (or an argument) gets a copy;
          * done already (Level 2 input, or this pass's own output): both terminators pass it */
         bool done = c->opnds[1 + i] == init && y->opnds[i] == init;
-        if (!done && (used_from(f, init, op, i) || !f->values[init].def_op)) {
+        if (!done && (used_from(b, init, op, i) || !f->values[init].def_op)) {
             if (f->values[init].type->tile.loc != LOC_VEC) {
                 emit_tmov(b, init, NO_VALUE, op); /* reports */
                 continue;
             }
             ValueId cp = new_buffer(b, init, op, ".iter");
             emit_tmov(b, init, cp, op);
-            op->opnds[i] = init = cp;
+            uses_set(&b->uses, op, i, cp);
+            init = cp;
         }
-        replace_uses(f, before->args[i], init);
-        replace_uses(f, after->args[i], init);
+        replace_uses(b, before->args[i], init);
+        replace_uses(b, after->args[i], init);
         dst[i] = init;
     }
     terminator_into(b, c, 1, n, dst);
@@ -599,6 +626,8 @@ static void bufferize_func(B *b)
     for (Op *op = ir_first_op(f); op; op = ir_next_op(op))
         if (op_info(op->kind)->syntax == SYN_COMPUTE)
             lower_compute(b, op);
+    uses_build(&b->uses, f);
+    b->numbered = false;
     for (Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
         if (op->kind == OP_SCF_FOR)
             bufferize_for(b, op);
@@ -607,20 +636,21 @@ static void bufferize_func(B *b)
         else if (op->kind == OP_SCF_WHILE)
             bufferize_while(b, op);
     }
+    uses_free(&b->uses);
     nameset_free(&b->names);
 }
 
-bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
+bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg)
 {
     (void)src;
     B b;
     memset(&b, 0, sizeof b);
     b.m = m;
     b.d = d;
-    b.opt = opt;
+    b.cfg = cfg;
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
-        b.arch = module_arch(mod->implicit ? NULL : mod, opt);
+        b.arch = module_arch(mod->implicit ? NULL : mod, cfg);
         for (uint32_t j = 0; j < mod->nfuncs; j++) {
             b.f = mod->funcs[j];
             bufferize_func(&b);

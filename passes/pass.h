@@ -5,11 +5,32 @@
 #define PTOAS_PASS_H
 #include <stdarg.h>
 #include "ir.h"
-#include "options.h"
+#include "config.h"
 #include "target.h"
 
+/* The pipeline's passes in order, as --stop-after and --print-ir-after name them. */
+typedef enum { PASS_PARSE, PASS_VERIFY, PASS_BUFFERIZE, PASS_TASSIGN, PASS_COUNT } PassId;
+
+/* A pass transforms or checks the module in place, reporting through d; it returns
+ * false when it failed (it has then reported at least one error). */
+typedef bool (*PassFn)(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
+
+/* One row of the pipeline: the passes after parsing, in order (pass.c). The CLI, the
+ * language server and the fuzz target all run this one list. */
+typedef struct PassDef {
+    PassId id;
+    PassFn run;
+} PassDef;
+extern const PassDef pass_pipeline[];
+extern const unsigned pass_pipeline_len;
+
+/* Names as written on the command line ("tassign"); "?" for none. */
+const char *pass_name(PassId p);
+/* The pass named s; PASS_COUNT if none. */
+PassId pass_lookup(const char *s);
+
 /* docs/verify.md: every rule, for both levels, per architecture. */
-bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
+bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
 
 /* PTOAS's rules for pto.backend and for assembling the child modules of a
  * backend-partitioned file (verify_backend.c, docs/language.md 2.1); false when it
@@ -17,25 +38,11 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
 bool verify_backends(const Module *m, DiagEngine *d);
 
 /* docs/memory.md section 2: Level 1 to Level 2, scratch tiles created. */
-bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
+bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
 
 /* docs/memory.md: liveness, placement, address checks, materialized addresses,
  * --memory-report / --memory-map text in m->report. */
-bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt);
+bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
 
-/* The rules of pto.treshape, pto.subview and pto.set_validshape (verify_views.c);
- * false when it reported an error. */
-bool verify_tile_view(DiagEngine *d, Func *f, const Op *op);
-
-/* The rules of scf.for, scf.if, scf.yield and where func.return may stand
- * (verify_scf.c); false when it reported an error. */
-bool verify_scf(DiagEngine *d, const Func *f, const Op *op);
-
-/* Reports "'NAME' op MSG" at op's name (every verifier's form; NAME is the op's
- * spelling as written when it differs from the table's). Returns false. */
-bool verify_report(DiagEngine *d, const Op *op, const char *name, const char *fmt, va_list ap);
-/* The rules of the scalar ops (verify_arith.c); callee: the function a func.call names
- * in its module (NULL when none). False when it reported an error. */
-bool verify_scalar_op(DiagEngine *d, const Func *callee, const Func *f, const Op *op);
 
 #endif

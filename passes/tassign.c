@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pass.h"
+#include "regions.h"
 
 #define NO_ENTRY UINT32_MAX
 
@@ -53,8 +54,8 @@ typedef struct T {
     SourceFile *src;
     Func *f;
     DiagEngine *d;
-    const Options *opt;
-    OptArch arch;
+    const PassConfig *cfg;
+    Arch arch;
     Entry *e;
     uint32_t ne, cap;
     uint32_t *cur;        /* value -> current entry */
@@ -91,8 +92,8 @@ static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 static int64_t cap_of(const T *t, Loc loc)
 {
-    if (t->opt && t->opt->mem_size[loc])
-        return (int64_t)t->opt->mem_size[loc];
+    if (t->cfg && t->cfg->mem_size[loc])
+        return (int64_t)t->cfg->mem_size[loc];
     return target_capacity(t->arch, loc);
 }
 
@@ -140,8 +141,8 @@ static Rng tile_rng(const TileBody *b)
 /* A constant operand's value, or -1 when it is not a constant. */
 static int64_t const_or_none(const T *t, ValueId v)
 {
-    const Op *d = t->f->values[v].def_op;
-    return d && d->kind == OP_CONSTANT && d->constant ? d->constant->u.i : -1;
+    int64_t c;
+    return ir_const_int(t->f, v, &c) ? c : -1;
 }
 
 /* The range a view result names: a subview with constant offsets over an unboxed source is
@@ -199,7 +200,7 @@ static void access(T *t, ValueId v, bool write, int64_t k, const Op *op)
     Entry *e = &t->e[t->cur[v]];
     /* level3: tiles the function makes need addresses; its tile arguments do
      * not (PTOAS: the caller placed them; they take part in no check here) */
-    if (t->opt->level == OPT_LEVEL3 && !e->pinned && !e->is_arg)
+    if (t->cfg->level == LEVEL3 && !e->pinned && !e->is_arg)
         level3_error(t, e, !e->def_op || e->implicit ? op : e->def_op);
     if (e->first < 0) {
         e->first = k;
@@ -337,7 +338,7 @@ static void collect(T *t)
             if (op->seg[0] && ad && ad->kind == OP_CONSTANT) {
                 t->e[e].pinned = true;
                 t->e[e].addr = const_value(t, op->opnds[0]);
-            } else if (op->seg[0] && t->opt->level == OPT_LEVEL3) {
+            } else if (op->seg[0] && t->cfg->level == LEVEL3) {
                 t->e[e].pinned = true;
                 t->e[e].dynamic = true; /* a computed address, as a pto.tassign's (docs/memory.md 5) */
             } else if (op->seg[0]) {
@@ -345,14 +346,14 @@ static void collect(T *t)
                                                 "--pto-level=level3");
                 t->errors = true;
                 t->e[e].dropped = true;
-            } else if (t->opt->level != OPT_LEVEL3 && dtype_size(f->values[v].type->tile.dtype) == 0) {
+            } else if (t->cfg->level != LEVEL3 && dtype_size(f->values[v].type->tile.dtype) == 0) {
                 /* PTOAS's planner sizes a buffer by its element's storage bytes (i1, index
                  * and the sub-byte floats have none; alloc_tile's verifier catches the rest) */
                 diag_error(t->d, op->name_span, "requires a static local buffer shape and known element byte "
                                                 "size for memory planning");
                 t->errors = true;
                 t->e[e].dropped = true;
-            } else if (t->opt->level == OPT_LEVEL3) {
+            } else if (t->cfg->level == LEVEL3) {
                 if (op->synthetic) /* made by bufferize for a Level 1 value or a scratch tile */
                     t->e[e].implicit = true; /* the error goes to its first use */
                 else
@@ -394,7 +395,7 @@ static void collect(T *t)
             const Op *ad = op->has_tile_addr ? NULL : f->values[op->opnds[1]].def_op;
             if (op->has_tile_addr || (ad && ad->kind == OP_CONSTANT)) {
                 t->e[e].addr = op->has_tile_addr ? op->tile_addr : const_value(t, op->opnds[1]);
-            } else if (t->opt->level == OPT_LEVEL3) {
+            } else if (t->cfg->level == LEVEL3) {
                 t->e[e].dynamic = true; /* docs/memory.md 5: its checks run at run time */
             } else {
                 diag_error(t->d, op->name_span, "'pto.tassign' op with a computed address requires "
@@ -407,22 +408,22 @@ static void collect(T *t)
                 t->cur[op->res[0]] = e;
             continue;
         }
-        if (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF || op->kind == OP_SCF_EXECUTE_REGION ||
-            op->kind == OP_SCF_WHILE) {
+        if (region_op(op->kind)) {
             /* bufferize made a tile iter_arg, its init and the loop's result one buffer,
              * an scf.if's (scf.execute_region's) tile result the buffer its regions
              * yield, and an scf.while's tile result its init's buffer: names of it */
-            const Block *body = op->regions[0].first;
-            for (uint32_t r = 0; r < op->nres && body; r++) {
+            RegionEdge in, out;
+            bool loop = op->kind == OP_SCF_FOR || op->kind == OP_SCF_WHILE;
+            bool has_in = region_edge(op, REGION_PARENT, 0, &in);
+            bool has_out = !loop && region_edge(op, 0, REGION_PARENT, &out);
+            for (uint32_t r = 0; r < op->nres && op->regions[0].first; r++) {
                 ValueId from = NO_VALUE;
-                if (op->kind == OP_SCF_FOR && r < op->seg[3]) {
-                    from = op->opnds[3 + r];
-                    t->cur[body->args[1 + r]] = t->cur[from];
-                } else if (op->kind == OP_SCF_WHILE) {
-                    from = r < op->nopnds ? op->opnds[r] : NO_VALUE; /* bufferize: the init's buffer */
-                } else if (op->kind != OP_SCF_FOR && body->last && body->last->kind == OP_SCF_YIELD &&
-                           r < body->last->nopnds) {
-                    from = body->last->opnds[r];
+                if (loop && has_in && r < in.nsrc) {
+                    from = in.src[r];
+                    if (op->kind == OP_SCF_FOR && r < in.ndst)
+                        t->cur[in.dst[r]] = t->cur[from];
+                } else if (has_out && r < out.nsrc) {
+                    from = out.src[r];
                 }
                 if (from != NO_VALUE && type_is_tile(f->values[from].type))
                     t->cur[op->res[r]] = t->cur[from];
@@ -485,7 +486,7 @@ static void collect(T *t)
     /* live ranges */
     for (uint32_t i = 0; i < t->ne; i++) {
         Entry *e = &t->e[i];
-        if (e->is_arg && !e->pinned && e->first < 0 && t->opt->level == OPT_LEVEL3)
+        if (e->is_arg && !e->pinned && e->first < 0 && t->cfg->level == LEVEL3)
             e->dropped = true; /* level3: an argument no op touches needs no address */
         if (e->dropped || (e->first < 0 && !e->is_arg)) {
             e->start = -1; /* never used: live nowhere */
@@ -624,7 +625,7 @@ static void check_pinned(T *t)
         Span at = !b->def_op ? b->def : b->def_op->name_span;
         /* level3 places every tile by hand and PTOAS lets live tiles share bytes there (an
          * in-place tmov, say): ptoas warns, and the runtime executes the aliasing exactly */
-        bool l3 = t->opt->level == OPT_LEVEL3;
+        bool l3 = t->cfg->level == LEVEL3;
         (l3 ? diag_warning : diag_error)(
                    t->d, at, "tile '%%%.*s' at [%lld, %lld) overlaps live tile '%%%.*s' at [%lld, %lld) in %s",
                    (int)b->name.len, b->name.p, (long long)b->addr, (long long)(b->addr + b->size),
@@ -1136,7 +1137,7 @@ static void place_no_reuse(T *t, Loc loc)
 
 static void place_space(T *t, Loc loc)
 {
-    if (t->opt->no_reuse) {
+    if (t->cfg->no_reuse) {
         place_no_reuse(t, loc);
         return;
     }
@@ -1507,7 +1508,7 @@ static void tassign_func(T *t)
     bool ok = !t->errors;
     if (ok) {
         for (int loc = 0; loc < LOC_COUNT; loc++)
-            if (t->opt->level != OPT_LEVEL3)
+            if (t->cfg->level != LEVEL3)
                 place_space(t, (Loc)loc);
         for (int loc = 0; loc < LOC_COUNT; loc++)
             check_overflow(t, (Loc)loc);
@@ -1516,11 +1517,11 @@ static void tassign_func(T *t)
         check_no_alias(t);
     if (!t->errors) {
         record(t);
-        if (t->opt->memory_report)
+        if (t->cfg->memory_report)
             report(t, &t->m->report, false);
-        if (t->opt->memory_map)
+        if (t->cfg->memory_map)
             report(t, &t->m->report, true);
-        if (t->opt->level != OPT_LEVEL3)
+        if (t->cfg->level != LEVEL3)
             materialize(t);
     }
     free(t->cur);
@@ -1541,19 +1542,19 @@ static void tassign_func(T *t)
     t->ne = t->cap = 0;
 }
 
-bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
+bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg)
 {
     T t;
     memset(&t, 0, sizeof t);
     t.m = m;
     t.d = d;
-    t.opt = opt;
+    t.cfg = cfg;
     t.src = src;
     bool errors = false;
     unsigned before = diag_error_count(d); /* --Werror counts the warnings too */
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
-        t.arch = module_arch(mod->implicit ? NULL : mod, opt);
+        t.arch = module_arch(mod->implicit ? NULL : mod, cfg);
         for (uint32_t j = 0; j < mod->nfuncs; j++) {
             t.f = mod->funcs[j];
             t.errors = false;

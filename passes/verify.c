@@ -49,28 +49,6 @@ static void put_dim(char *buf, size_t n, int64_t x)
         snprintf(buf, n, "?");
 }
 
-bool verify_report(DiagEngine *d, const Op *op, const char *name, const char *fmt, va_list ap)
-{
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    diag_error(d, op->name_span, "'%s' op %s", name ? name : op_info(op->kind)->name, msg);
-    return false;
-}
-
-/* Reports "'op' op MSG" at the op name and a note at role's definition. */
-bool verify_op_error(V *v, int role, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verify_report(v->d, v->op, NULL, fmt, ap);
-    va_end(ap);
-    const OpInfo *in = op_info(v->op->kind);
-    if (role >= 0 && v->val[role] != NO_VALUE)
-        diag_note(v->d, v->f->values[v->val[role]].def, "%s defined here", in->role[role]);
-    v->errors = true;
-    return false;
-}
-
 #define fail verify_op_error
 static int R(const V *v, RoleId role) { return op_role(v->op->kind, role); }
 
@@ -374,7 +352,7 @@ static bool verify_tquant_int8(V *v)
     int prole[2] = {scale, offset};
     static const char *const pname[2] = {"fp", "offset"};
     int64_t rows = d ? d->vrow : s->vrow;
-    if (v->arch != OPT_ARCH_A5) {
+    if (v->arch != ARCH_A5) {
         if (!row_major(s) || (d && !row_major(d)))
             return fail(v, row_major(s) ? dst : src, "expects A2/A3 src and dst to use row-major layout");
         if (t) {
@@ -458,7 +436,7 @@ static bool verify_tquant_mx(V *v)
     int qt = quant_type_of(v->op);
     if (!ir_attr_find(v->op->attrs, v->op->nattrs, "quant_type"))
         return fail(v, -1, "requires attribute 'quant_type'");
-    if (v->arch != OPT_ARCH_A5)
+    if (v->arch != ARCH_A5)
         return fail(v, -1, "tquant.mx is only supported on A5");
     int roles[6] = {src, dst, exp, max, scl, zz};
     for (int i = 0; i < 6; i++)
@@ -640,13 +618,7 @@ static bool verify_tquant_mx(V *v)
 /* ---- section 4: tdequant ------------------------------------------------------------------ */
 /* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
  * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU */
-bool low_precision_dtype(DType d)
-{
-    switch (d) {
-    case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E2M1X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
-    default: return dtype_is_fp8(d);
-    }
-}
+static bool low_precision_dtype(DType d) { return dtype_is_low_precision(d); }
 
 /* i8/i16/i32/i64 (any signedness), f16, bf16, f32: the plain transfer types */
 static bool plain_transfer(DType d) { return is_any_int(d) || d == DT_F16 || d == DT_BF16 || d == DT_F32; }
@@ -696,7 +668,7 @@ static bool verify_tdequant(V *v)
         return fail(v, scale, "expects scale element type f32");
     if (o->dtype != DT_F32)
         return fail(v, offset, "expects offset element type f32");
-    if (v->arch != OPT_ARCH_A5 && (!row_major(s) || (d && !row_major(d))))
+    if (v->arch != ARCH_A5 && (!row_major(s) || (d && !row_major(d))))
         return fail(v, row_major(s) ? dst : src, "expects A2/A3 src and dst to use row-major layout");
     if (s->dtype == DT_UI8 || s->dtype == DT_UI16)
         return warn_rule(v, "expects src element type i8 or i16 (the runtime dequantizes signed integers)");
@@ -729,7 +701,7 @@ static bool verify_tgemv(V *v)
 {
     int lhs = R(v, ROLE_LHS), rhs = R(v, ROLE_RHS), bias = R(v, ROLE_BIAS), dst = R(v, ROLE_DST);
     const TileBody *a = v->tb[lhs], *b = v->tb[rhs], *c = v->tb[bias], *d = v->tb[dst];
-    bool a5 = v->arch == OPT_ARCH_A5;
+    bool a5 = v->arch == ARCH_A5;
     char x[24], y[24];
     /* PTOAS's TGemvBiasOp: the gemv operands, the bias, the type triple, in its order. Its
      * verifyTileBufCommon admits no low-precision type for lhs, rhs, dst or bias, on A5 as on
@@ -825,7 +797,7 @@ static int64_t plain_bytes(const TileBody *t) { return t->rows * t->cols * (int6
 static bool verify_tmov_zz(V *v, int src, int dst, int tmp, bool fp_attrs)
 {
     const TileBody *s = v->tb[src], *d = v->tb[dst], *t = v->tb[tmp];
-    if (v->arch != OPT_ARCH_A5)
+    if (v->arch != ARCH_A5)
         return fail(v, -1, "X-to-ZZ tmov is only supported on A5");
     if (fp_attrs)
         return fail(v, -1, "expects the X-to-ZZ tmov form not to use preQuantScalar, accToVecMode, or reluPreMode");
@@ -876,29 +848,13 @@ static bool verify_tmov_zz(V *v, int src, int dst, int tmp, bool fp_attrs)
     return true;
 }
 
-/* An attribute ptoas keeps as written (AV_OPAQUE, e.g. `#pto<st_phase final>`): present, and
- * whether its text contains word. */
-bool opaque_attr(const Op *op, const char *key, const char *word, bool *has)
-{
-    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
-    *has = a && a->val && a->val->kind == AV_OPAQUE;
-    if (!*has)
-        return false;
-    Str t = a->val->u.s;
-    size_t n = strlen(word);
-    for (uint32_t i = 0; i + n <= t.len; i++)
-        if (memcmp(t.p + i, word, n) == 0)
-            return true;
-    return false;
-}
-
 static bool verify_tmov(V *v)
 {
     int src = R(v, ROLE_SRC), dst = R(v, ROLE_DST), tmp = R(v, ROLE_TMP);
     const TileBody *s = v->tb[src], *d = v->tb[dst];
     if (!d)
         return true;
-    bool pre = v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE, a5 = v->arch == OPT_ARCH_A5;
+    bool pre = v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE, a5 = v->arch == ARCH_A5;
     bool relu_set, no_relu = opaque_attr(v->op, "reluPreMode", "no_relu", &relu_set), relu = relu_set && !no_relu;
     if (v->tb[tmp] && v->tb[tmp]->loc != LOC_SCALING) {
         bool fp_attrs = pre || ir_attr_find(v->op->attrs, v->op->nattrs, "accToVecMode") || relu;
@@ -1008,7 +964,7 @@ static bool verify_tload(V *v)
     const TileBody *t = v->tb[dst];
     if (!view || !t)
         return true;
-    bool a5 = v->arch == OPT_ARCH_A5;
+    bool a5 = v->arch == ARCH_A5;
     if (!transfer_tile(v, dst, "dst", a5))
         return false;
     DType s = view->dtype, d = t->dtype;
@@ -1058,7 +1014,7 @@ static bool verify_tstore(V *v)
     if (!view || !t)
         return true;
     bool has_fp = v->val[fp] != NO_VALUE, pre = v->val[R(v, ROLE_PRE_QUANT_SCALAR)] != NO_VALUE;
-    bool a5 = v->arch == OPT_ARCH_A5;
+    bool a5 = v->arch == ARCH_A5;
     if (has_fp && pre)
         return fail(v, -1, "expects fp and preQuantScalar to be mutually exclusive");
     bool phase;
@@ -1221,7 +1177,7 @@ static bool verify_return(V *v)
 
 static bool verify_tile_views(V *v)
 {
-    if (!verify_tile_view(v->d, v->f, v->op))
+    if (!verify_tile_view(v))
         v->errors = true;
     return !v->errors;
 }
@@ -1229,11 +1185,7 @@ static bool verify_tile_views(V *v)
 /* The value of an integer arith.constant operand (PTOAS's getConstIndexValue). */
 static bool const_int(const V *v, ValueId id, int64_t *out)
 {
-    const Op *d = v->f->values[id].def_op;
-    if (!d || d->kind != OP_CONSTANT || !d->constant || d->constant->kind != AV_INT)
-        return false;
-    *out = d->constant->u.i;
-    return true;
+    return ir_const_int(v->f, id, out);
 }
 
 /* The operands of role r of the op: their first index in op->opnds and their count. */
@@ -1319,7 +1271,7 @@ static const FuncSlot *call_slot(const FuncIndex *ix, const ModuleOp *mod, const
 static bool verify_scalar(V *v)
 {
     const Func *callee = v->op->kind == OP_CALL ? call_slot(v->funcs, v->mod, v->op)->f : NULL;
-    if (verify_scalar_op(v->d, callee, v->f, v->op))
+    if (verify_scalar_op(v, callee))
         return true;
     v->errors = true;
     return false;
@@ -1328,7 +1280,7 @@ static bool verify_scalar(V *v)
 /* scf.for, scf.if, scf.while, scf.execute_region, scf.yield, scf.condition (verify_scf.c) */
 static bool verify_region_op(V *v)
 {
-    if (verify_scf(v->d, v->f, v->op))
+    if (verify_scf(v))
         return true;
     v->errors = true;
     return false;
@@ -1687,7 +1639,7 @@ static bool verify_linked_calls(const Module *m, const FuncIndex *ix, DiagEngine
     return errors;
 }
 
-bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt)
+bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg)
 {
     (void)src;
     bool errors = false;
@@ -1697,7 +1649,7 @@ bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const Options *opt
     ir_func_index_init(&funcs, m);
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
-        OptArch arch = module_arch(mod->implicit ? NULL : mod, opt);
+        Arch arch = module_arch(mod->implicit ? NULL : mod, cfg);
         for (uint32_t j = 0; j < mod->nfuncs; j++) {
             V v;
             memset(&v, 0, sizeof v);

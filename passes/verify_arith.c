@@ -8,26 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "arith.h"
-#include "pass.h"
+#include "verify_int.h"
 
-typedef struct AV {
-    DiagEngine *d;
-    const Func *f;
-    const Op *op;
-    const char *name;
-} AV;
-
-static bool afail(AV *a, const char *fmt, ...) DIAG_PRINTF(2, 3);
-static bool afail(AV *a, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verify_report(a->d, a->op, a->name, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-static const Type *ty(const AV *a, ValueId v) { return a->f->values[v].type; }
+static const Type *ty(const V *a, ValueId v) { return a->f->values[v].type; }
 
 static bool is_i1(const Type *t) { return t && t->kind == TY_SCALAR && t->dtype == DT_I1; }
 
@@ -54,32 +37,32 @@ static bool has_kind(const Type *t, Kind k)
 }
 
 /* "operand #i must be KIND, but got 'T'" (result: "result #i") */
-static bool check_kind(AV *a, bool result, uint32_t i, Kind k)
+static bool check_kind(V *a, bool result, uint32_t i, Kind k)
 {
     const Type *t = ty(a, result ? a->op->res[i] : a->op->opnds[i]);
     if (!t || has_kind(t, k))
         return true;
     char b[256];
-    return afail(a, "%s #%u must be %s, but got '%s'", result ? "result" : "operand", i, kind_text[k],
+    return verify_error(a, "%s #%u must be %s, but got '%s'", result ? "result" : "operand", i, kind_text[k],
                  type_str(t, b, sizeof b));
 }
 
-static bool verify_cmpi(AV *a)
+static bool verify_cmpi(V *a)
 {
     const Attr *pa = ir_attr_find(a->op->attrs, a->op->nattrs, ARITH_PREDICATE_KEY);
     if (!pa)
-        return afail(a, "requires attribute 'predicate'");
+        return verify_error(a, "requires attribute 'predicate'");
     if (pa->val->kind != AV_INT || pa->val->u.i < 0 || pa->val->u.i >= CMPI_COUNT)
-        return afail(a, "attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: "
+        return verify_error(a, "attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: "
                         "0, 1, 2, 3, 4, 5, 6, 7, 8, 9");
     if (!check_kind(a, false, 0, K_INT) || !check_kind(a, false, 1, K_INT) || !check_kind(a, true, 0, K_BOOL))
         return false;
     if (ty(a, a->op->opnds[0]) != ty(a, a->op->opnds[1]))
-        return afail(a, "requires all operands to have the same type");
+        return verify_error(a, "requires all operands to have the same type");
     return true;
 }
 
-static bool verify_cast(AV *a)
+static bool verify_cast(V *a)
 {
     OpKind k = a->op->kind;
     bool index = k == OP_INDEX_CAST || k == OP_INDEX_CASTUI;
@@ -95,36 +78,36 @@ static bool verify_cast(AV *a)
                                : wo > wi;
     if (!ok) {
         char b1[64], b2[64];
-        return afail(a, "operand type '%s' and result type '%s' are cast incompatible", type_str(in, b1, sizeof b1),
+        return verify_error(a, "operand type '%s' and result type '%s' are cast incompatible", type_str(in, b1, sizeof b1),
                      type_str(out, b2, sizeof b2));
     }
     return true;
 }
 
-static bool verify_call(AV *a, const Func *g)
+static bool verify_call(V *a, const Func *g)
 {
     const Op *op = a->op;
     const Attr *ca = ir_attr_find(op->attrs, op->nattrs, "callee");
     if (!ca)
-        return afail(a, "requires attribute 'callee'");
+        return verify_error(a, "requires attribute 'callee'");
     Str name = ca->val->u.s;
     if (!g)
-        return afail(a, "'%.*s' does not reference a valid function", (int)name.len, name.p);
+        return verify_error(a, "'%.*s' does not reference a valid function", (int)name.len, name.p);
     if (ir_entry(g)->nargs != op->nopnds)
-        return afail(a, "incorrect number of operands for callee");
+        return verify_error(a, "incorrect number of operands for callee");
     char b1[256], b2[256];
     for (uint32_t i = 0; i < op->nopnds; i++) {
         const Type *want = g->values[ir_entry(g)->args[i]].type, *got = ty(a, op->opnds[i]);
         if (want && got && want != got)
-            return afail(a, "operand type mismatch: expected operand type '%s', but provided '%s' for operand number %u",
+            return verify_error(a, "operand type mismatch: expected operand type '%s', but provided '%s' for operand number %u",
                          type_str(want, b1, sizeof b1), type_str(got, b2, sizeof b2), i);
     }
     if (g->nresults != op->nres)
-        return afail(a, "incorrect number of results for callee");
+        return verify_error(a, "incorrect number of results for callee");
     for (uint32_t i = 0; i < op->nres; i++) {
         const Type *got = ty(a, op->res[i]);
         if (got && got != g->results[i]) {
-            afail(a, "result type mismatch at index %u", i);
+            verify_error(a, "result type mismatch at index %u", i);
             diag_note(a->d, op->name_span, "      op result types: '%s'", type_str(got, b1, sizeof b1));
             diag_note(a->d, op->name_span, "function result types: '%s'", type_str(g->results[i], b2, sizeof b2));
             return false;
@@ -134,67 +117,67 @@ static bool verify_call(AV *a, const Func *g)
 }
 
 /* PTOAS: the pointer's element type is the loaded or stored value's type. */
-static bool verify_scalar_access(AV *a)
+static bool verify_scalar_access(V *a)
 {
     const Op *op = a->op;
     const Type *pt = ty(a, op->opnds[0]), *it = ty(a, op->opnds[1]);
     if (pt && pt->kind != TY_PTR)
-        return afail(a, "expects ptr to be !pto.ptr type");
+        return verify_error(a, "expects ptr to be !pto.ptr type");
     if (it && !(it->kind == TY_SCALAR && it->dtype == DT_INDEX)) {
         char b[256];
-        return afail(a, "operand #1 must be index, but got '%s'", type_str(it, b, sizeof b));
+        return verify_error(a, "operand #1 must be index, but got '%s'", type_str(it, b, sizeof b));
     }
     bool load = op->kind == OP_LOAD_SCALAR;
     const Type *vt = load ? ty(a, op->res[0]) : ty(a, op->opnds[2]);
     if (pt && vt && (vt->kind != TY_SCALAR || vt->dtype != pt->dtype))
-        return afail(a, load ? "expects result type to match ptr element type"
+        return verify_error(a, load ? "expects result type to match ptr element type"
                              : "expects value type to match ptr element type");
     return true;
 }
 
-bool verify_scalar_op(DiagEngine *d, const Func *callee, const Func *f, const Op *op)
+bool verify_scalar_op(V *a, const Func *callee)
 {
-    AV a = {d, f, op, op_info(op->kind)->name};
+    const Op *op = a->op;
     switch (arith_class(op->kind)) {
     case AC_INT_BIN:
-        if (!check_kind(&a, false, 0, K_INT) || !check_kind(&a, false, 1, K_INT) ||
-            !check_kind(&a, true, 0, K_INT))
+        if (!check_kind(a, false, 0, K_INT) || !check_kind(a, false, 1, K_INT) ||
+            !check_kind(a, true, 0, K_INT))
             return false;
         break;
     case AC_FLOAT_BIN:
-        if (!check_kind(&a, false, 0, K_FLOAT) || !check_kind(&a, false, 1, K_FLOAT) ||
-            !check_kind(&a, true, 0, K_FLOAT))
+        if (!check_kind(a, false, 0, K_FLOAT) || !check_kind(a, false, 1, K_FLOAT) ||
+            !check_kind(a, true, 0, K_FLOAT))
             return false;
         break;
     case AC_FLOAT_UN:
-        if (!check_kind(&a, false, 0, K_FLOAT) || !check_kind(&a, true, 0, K_FLOAT))
+        if (!check_kind(a, false, 0, K_FLOAT) || !check_kind(a, true, 0, K_FLOAT))
             return false;
         break;
     case AC_CMPI:
-        return verify_cmpi(&a);
+        return verify_cmpi(a);
     case AC_SELECT:
-        if (!check_kind(&a, false, 0, K_BOOL))
+        if (!check_kind(a, false, 0, K_BOOL))
             return false;
-        if (ty(&a, op->opnds[1]) != ty(&a, op->opnds[2]) || ty(&a, op->opnds[1]) != ty(&a, op->res[0]))
-            return afail(&a, "failed to verify that all of {true_value, false_value, result} have same type");
+        if (ty(a, op->opnds[1]) != ty(a, op->opnds[2]) || ty(a, op->opnds[1]) != ty(a, op->res[0]))
+            return verify_error(a, "failed to verify that all of {true_value, false_value, result} have same type");
         return true;
     case AC_CAST:
-        return verify_cast(&a);
+        return verify_cast(a);
     case AC_NONE:
         if (op->kind == OP_CALL)
-            return verify_call(&a, callee);
+            return verify_call(a, callee);
         if (op->kind == OP_LOAD_SCALAR || op->kind == OP_STORE_SCALAR)
-            return verify_scalar_access(&a);
+            return verify_scalar_access(a);
         if (op->kind == OP_CONSTANT && op->nres == 1) {
-            const Type *t = ty(&a, op->res[0]);
+            const Type *t = ty(a, op->res[0]);
             if (t && t->kind == TY_SCALAR && !arith_int_width(t) && !arith_float_width(t) && !dtype_is_float(t->dtype))
-                return afail(&a, "integer return type must be signless");
+                return verify_error(a, "integer return type must be signless");
         }
         return true;
     }
     /* SameOperandsAndResultType */
     for (uint32_t i = 0; i < op->nopnds; i++)
-        if (ty(&a, op->opnds[i]) != ty(&a, op->res[0]))
-            return afail(&a, "requires the same type for all operands and results");
+        if (ty(a, op->opnds[i]) != ty(a, op->res[0]))
+            return verify_error(a, "requires the same type for all operands and results");
     return true;
 }

@@ -1,6 +1,7 @@
-/* verify_int.h - what the verifier's files share: the context of the op being
- * checked and the one way to report. verify.c checks tile types and the ops of
- * the mission; verify_vec.c the vector ops (docs/verify.md). */
+/* verify_int.h - what the verifier's files share: the one context of the op being
+ * checked and the one way to report (verify_ctx.c). verify.c checks tile types and
+ * dispatches; verify_vec.c the vector ops, verify_views.c the tile views, verify_scf.c
+ * the region ops, verify_arith.c the scalar ops (docs/verify.md). */
 #ifndef PTOAS_VERIFY_INT_H
 #define PTOAS_VERIFY_INT_H
 #include "pass.h"
@@ -9,7 +10,8 @@ typedef struct V {
     DiagEngine *d;
     Func *f;
     const Op *op;
-    OptArch arch;
+    const char *name;        /* the op's spelling in messages; NULL: its table name */
+    Arch arch;
     const ModuleOp *mod;     /* the op's module: func.call's callees */
     const FuncIndex *funcs;  /* the file's functions by name */
     bool errors;
@@ -19,6 +21,9 @@ typedef struct V {
     const TileBody *tb[MAX_ROLES];
 } V;
 
+/* Reports "'NAME' op MSG" at the op name; returns false (v->errors is the caller's). */
+bool verify_error(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
+
 /* Reports "'op' op MSG" at the op name and a note at role's definition (role -1:
  * no note); returns false. */
 bool verify_op_error(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
@@ -27,9 +32,17 @@ bool verify_op_error(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
  * its text contains word. */
 bool opaque_attr(const Op *op, const char *key, const char *word, bool *has);
 
-/* PTOAS's low-precision element types (isPTOLowPrecisionType): fp8, hif8, !pto.f8E8M0,
- * packed fp4, hif8x2, bf16x2 -- not the builtin f8E8M0FNU. */
-bool low_precision_dtype(DType d);
+/* The rules of pto.treshape, pto.subview and pto.set_validshape (verify_views.c);
+ * false when it reported an error. */
+bool verify_tile_view(V *v);
+
+/* The rules of scf.for, scf.if, scf.yield and where func.return may stand
+ * (verify_scf.c); false when it reported an error. */
+bool verify_scf(V *v);
+
+/* The rules of the scalar ops (verify_arith.c); callee: the function a func.call names as
+ * codegen links it (NULL when none). False when it reported an error. */
+bool verify_scalar_op(V *v, const Func *callee);
 
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);

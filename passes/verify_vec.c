@@ -22,13 +22,7 @@ static bool is_float(DType d) { return dtype_kind(d) == DK_FLOAT; }
  * hif8x2, bf16x2. The builtin f8E8M0FNU is not among them (PTOAS's test names its own E8M0
  * type only): the vector ops reject it by their element type lists, and tcvt takes it with
  * any pair that has no low-precision side. */
-static bool low_precision(DType d)
-{
-    switch (d) {
-    case DT_F4E2M1X2: case DT_F8E8M0: case DT_HIF8: case DT_HIF8X2: case DT_F4E1M2X2: case DT_BF16X2: return true;
-    default: return dtype_is_fp8(d);
-    }
-}
+static bool low_precision(DType d) { return dtype_is_low_precision(d); }
 
 /* The op's row (element types, messages, variant): OpInfo, ir/ops.def. */
 typedef OpInfo VecOp;
@@ -36,7 +30,7 @@ typedef OpInfo VecOp;
 /* ---- shared checks (PTOAS's helpers, same order and words) ---------------------------- */
 static bool known(int64_t x) { return x != DIM_DYNAMIC; }
 static bool differ(int64_t a, int64_t b) { return known(a) && known(b) && a != b; }
-static bool a5(const V *v) { return v->arch == OPT_ARCH_A5; }
+static bool a5(const V *v) { return v->arch == ARCH_A5; }
 static int R(const V *v, RoleId r) { return op_role(v->op->kind, r); }
 static const TileBody *T(const V *v, RoleId r) { return R(v, r) >= 0 ? v->tb[R(v, r)] : NULL; }
 static const char *N(const V *v, RoleId r) { (void)v; return role_name(r); }
@@ -168,7 +162,7 @@ static bool verify_unary(V *v, const VecOp *o)
             return false;
         if (!elem_ok(v, o, e))
             return elem_fail(v, o);
-        if (o->variant == VU_RECIP && v->arch == OPT_ARCH_A3 && v->val[R(v, ROLE_SRC)] == v->val[R(v, ROLE_DST)])
+        if (o->variant == VU_RECIP && v->arch == ARCH_A3 && v->val[R(v, ROLE_SRC)] == v->val[R(v, ROLE_DST)])
             return fail(v, -1, "expects A3 trecip src and dst to use different storage");
         if (o->variant == VU_RSQRT) {
             bool has, high = opaque_attr(v->op, "precisionType", "high_precision", &has);

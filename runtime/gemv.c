@@ -277,7 +277,7 @@ ptort_status ptort_tgemv_bias(ptort_ctx *ctx, const ptort_tile *lhs, const ptort
     int is_int = dst->dtype == PTORT_I32;
     void (*fma_row)(float *, const uint32_t *, float, int64_t) = fma_row_libm;
 #ifdef PTORT_HAVE_FMA_CLONE
-    if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
+    if (ptort_cpu_fma())
         fma_row = fma_row_hw;
 #endif
     int fused = 0;

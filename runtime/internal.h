@@ -46,17 +46,26 @@ struct ptort_ctx {
 #define PTORT_HOT PTORT_VECTORIZE
 #endif
 
-/* Non-zero when the hand-written AVX2 kernels may run (x86-64 only): the CPU has AVX2 and
- * the environment variable PTORT_NO_AVX2 is unset (tests set it to run the SSE2 kernels). */
+/* CPU features (cpu.c, the only file that probes them). The tests' switch: 0 = the widest
+ * kernels the CPU has, 1 = AVX2 at most, 2 = portable (unit tests compare the kernel sets
+ * in one run). */
+extern int ptort_cpu_cap;
+
+/* Non-zero when the hand-written AVX2 kernels may run (x86-64 only): the CPU has AVX2, FMA
+ * and F16C, the environment variable PTORT_NO_AVX2 is unset (tests set it to run the SSE2
+ * kernels) and ptort_cpu_cap < 2. */
 int ptort_use_avx2(void);
 
-/* Non-zero: ptort_use_avx2() says no (unit tests compare both kernel sets in one run). */
-extern int ptort_force_portable;
-
 /* Non-zero when the AVX-512 copies of the vector-op loops may run: ptort_use_avx2(), the CPU
- * has avx512f/bw/vl/dq and PTORT_NO_AVX512 is unset; ptort_force_no_avx512 (tests) says no. */
+ * has avx512f/bw/vl/dq, PTORT_NO_AVX512 is unset and ptort_cpu_cap < 1. */
 int ptort_use_avx512(void);
-extern int ptort_force_no_avx512;
+
+/* ptort_use_avx512() and the CPU has avx512vbmi. */
+int ptort_use_avx512vbmi(void);
+
+/* The CPU has FMA and AVX2 (gemv's fused row kernel; not subject to ptort_cpu_cap: the
+ * fused result is the same bits either way). */
+int ptort_cpu_fma(void);
 
 /* The hand-written AVX-512 kernels of the vector ops (vec_avx512.c): the kernel for (OP, DT)
  * when ptort_use_avx512() holds and there is one, else NULL (vec.c then runs its compiled

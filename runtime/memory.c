@@ -383,26 +383,6 @@ static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
     return PTORT_OK;
 }
 
-int ptort_force_portable = 0;
-
-int ptort_use_avx2(void)
-{
-#if defined(__GNUC__) && defined(__x86_64__)
-    static volatile int cached = -1;
-    if (ptort_force_portable)
-        return 0;
-    int v = cached;
-    if (v < 0) {
-        v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-            __builtin_cpu_supports("f16c") && !getenv("PTORT_NO_AVX2");
-        cached = v;
-    }
-    return v;
-#else
-    return 0;
-#endif
-}
-
 ptort_status ptort_check_operand(ptort_ctx *ctx, const char *op, const char *role,
                                  const ptort_tile *t)
 {

@@ -934,14 +934,7 @@ MX_Z static void enc_fp4_h_avx512(const uint16_t *x, uint8_t *out, int64_t ng, c
  * or tiny groups, NaN, +-Inf, the ends of bf16's range) take enc_fp4_h_avx512. */
 #define MX_VB __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx2")))
 
-static int mx_vbmi(void)
-{
-    static volatile int cached = -1;
-    int v = cached;
-    if (v < 0)
-        cached = v = __builtin_cpu_supports("avx512vbmi");
-    return v && ptort_use_avx512();
-}
+static int mx_vbmi(void) { return ptort_use_avx512vbmi(); }
 
 /* Table index s | sign << 6 of the 32 elements at X (16-bit patterns); D in both halves
  * of DD. */

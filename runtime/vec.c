@@ -754,27 +754,6 @@ RBLK_GROUP(DEF_RBLK, min)
 #include "vec_kern.h"
 #endif
 
-int ptort_force_no_avx512 = 0;
-
-int ptort_use_avx512(void)
-{
-#if defined(VK_X86)
-    static volatile int cached = -1;
-    if (ptort_force_no_avx512 || !ptort_use_avx2())
-        return 0;
-    int v = cached;
-    if (v < 0) {
-        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-            !getenv("PTORT_NO_AVX512");
-        cached = v;
-    }
-    return v;
-#else
-    return 0;
-#endif
-}
-
 static const VecKernels *kernels(void)
 {
 #if defined(VK_X86)

@@ -22,26 +22,20 @@ typedef enum { STAGE_PARSE, STAGE_ALL } Stage;
  * NULL when anything reported an error. */
 static char *assemble(const char *text, size_t len, size_t *out_len, Stage stage, int generic)
 {
-    static bool (*const passes[])(Module *, SourceFile *, DiagEngine *, const Options *) = {
-        verify_module, bufferize_module, tassign_module};
-    Options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.arch = OPT_ARCH_A3;
-    opt.level = OPT_LEVEL2;
-    opt.stop_after = OPT_PASS_TASSIGN;
+    PassConfig cfg = pass_config_default();
     SourceFile src;
     source_init(&src, "fuzz.pto", text, len);
     FILE *sink = fopen("/dev/null", "w");
     DiagEngine *d = diag_new(&src, DIAG_TEXT, sink);
     Module *m = frontend_parse(&src, 0, (uint32_t)len, d);
-    for (size_t i = 0; stage == STAGE_ALL && i < sizeof passes / sizeof passes[0] && !diag_error_count(d); i++)
-        passes[i](m, &src, d, &opt);
+    for (unsigned i = 0; stage == STAGE_ALL && i < pass_pipeline_len && !diag_error_count(d); i++)
+        pass_pipeline[i].run(m, &src, d, &cfg);
     if (stage == STAGE_ALL && !diag_error_count(d)) {
-        if (!verify_module(m, &src, d, &opt)) {
+        if (!verify_module(m, &src, d, &cfg)) {
             fprintf(stderr, "the IR after bufferize and tassign fails verification\n");
             abort();
         }
-        emit_c(sink, m, &src, d, &opt, false);
+        emit_c(sink, m, &src, d, &cfg, false);
     }
     diag_flush(d);
     char *out = NULL;

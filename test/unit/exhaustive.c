@@ -16,14 +16,12 @@
 #include "ref_fp.h"
 #include "cvt_sweep.h"
 
-extern int ptort_force_portable;
-extern int ptort_force_no_avx512;
+extern int ptort_cpu_cap;
 
 /* 0 = best available, 1 = AVX2 at most, 2 = portable */
 static void set_path(int p)
 {
-    ptort_force_portable = p == 2;
-    ptort_force_no_avx512 = p >= 1;
+    ptort_cpu_cap = p;
 }
 
 /* tcvt f16 -> i8 and f16 -> u8 on all 65536 f16 patterns, every rmode, with and without
@@ -136,15 +134,15 @@ static uint64_t binary16_sweep(uint64_t stride, uint64_t *checked)
                 xb[i] = (uint16_t)yv;
             for (int op = PTORT_VOP_ADD; op <= PTORT_VOP_MIN; op++) {
                 for (int path = 0; path < 2; path++) {
-                    ptort_force_portable = path;
+                    ptort_cpu_cap = path ? 2 : 0;
                     if (ptort_vbinary(ctx, (ptort_vop)op, &a, &b, &d[path])) {
                         fprintf(stderr, "binary16_sweep: %s\n", ptort_error(ctx));
-                        ptort_force_portable = 0;
+                        ptort_cpu_cap = 0;
                         ptort_ctx_free(ctx);
                         return bad + 1;
                     }
                 }
-                ptort_force_portable = 0;
+                ptort_cpu_cap = 0;
                 if (memcmp(d0, d1, 2 * 65536) != 0) {
                     for (int i = 0; i < 65536; i++) {
                         uint16_t g, w;

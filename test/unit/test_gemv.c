@@ -304,7 +304,7 @@ static void random_chains(ptort_ctx *c)
  * blocks of 16 rows and columns (the AVX-512 box-transposing kernel: pairs of column blocks
  * and a single one) and the other shapes (the general loop), with and without AVX-512,
  * against fmaf chains computed here. */
-extern int ptort_force_no_avx512;
+extern int ptort_cpu_cap;
 
 static void a5_random_chains(ptort_ctx *c)
 {
@@ -328,7 +328,7 @@ static void a5_random_chains(ptort_ctx *c)
         bias[j] = (float)(j % 7) - 3.5f;
     for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int path = 0; path < 2; path++) {
-            ptort_force_no_avx512 = path;
+            ptort_cpu_cap = path;
             int64_t k = shapes[s][0], n = shapes[s][1];
             G g;
             g.lhs = ptort_tile_make(PTORT_LEFT, PTORT_F16, 1, KP, 0);
@@ -354,7 +354,7 @@ static void a5_random_chains(ptort_ctx *c)
                 bad += unit_f2u(out[j]) != unit_f2u(acc + bias[j]);
             }
         }
-    ptort_force_no_avx512 = 0;
+    ptort_cpu_cap = 0;
     CHECK_EQ(bad, 0);
 }
 

@@ -783,14 +783,12 @@ static void random_groups(void)
 /* The AVX-512 and AVX2 row kernels against the portable code on random bit patterns: NaN groups, +-Inf,
  * subnormals, huge and tiny groups, every source dtype, both algorithms, widths that are and
  * are not multiples of 32; every byte of dst, exp, max and scaling must agree. */
-extern int ptort_force_portable;
-extern int ptort_force_no_avx512;
+extern int ptort_cpu_cap;
 
 /* 0 = the widest kernels the CPU has, 1 = AVX2 at most, 2 = portable */
 static void set_pass(int pass)
 {
-    ptort_force_portable = pass == 2;
-    ptort_force_no_avx512 = pass >= 1;
+    ptort_cpu_cap = pass;
 }
 
 /* Element i of a source of dtype sdt from the f32 pattern b: f32 as is, bf16 its upper half,

@@ -26,18 +26,18 @@ int main(void)
 
     /* capacities per architecture, and alignments */
     static const struct {
-        OptArch a;
+        Arch a;
         ptort_arch rt;
-    } arch[] = {{OPT_ARCH_A2, PTORT_A2}, {OPT_ARCH_A3, PTORT_A3}, {OPT_ARCH_A5, PTORT_A5}};
+    } arch[] = {{ARCH_A2, PTORT_A2}, {ARCH_A3, PTORT_A3}, {ARCH_A5, PTORT_A5}};
     for (size_t i = 0; i < sizeof arch / sizeof arch[0]; i++)
         for (int l = 0; l < LOC_COUNT; l++)
             CHECK_EQ(target_capacity(arch[i].a, (Loc)l), ptort_loc_capacity(arch[i].rt, (ptort_loc)l));
     for (int l = 0; l < LOC_COUNT; l++)
         CHECK_EQ(target_alignment((Loc)l), ptort_loc_alignment((ptort_loc)l));
     /* a few values by hand, so that both copies cannot drift together */
-    CHECK_EQ(target_capacity(OPT_ARCH_A5, LOC_VEC), 253952);
-    CHECK_EQ(target_capacity(OPT_ARCH_A3, LOC_VEC), 196608);
-    CHECK_EQ(target_capacity(OPT_ARCH_A3, LOC_ACC), 131072);
+    CHECK_EQ(target_capacity(ARCH_A5, LOC_VEC), 253952);
+    CHECK_EQ(target_capacity(ARCH_A3, LOC_VEC), 196608);
+    CHECK_EQ(target_capacity(ARCH_A3, LOC_ACC), 131072);
     CHECK_EQ(target_alignment(LOC_LEFT), 512);
     CHECK_EQ(target_alignment(LOC_VEC), 32);
 

@@ -10,8 +10,7 @@
 #include "ref_vec.h"
 #include "unit.h"
 
-extern int ptort_force_portable;
-extern int ptort_force_no_avx512;
+extern int ptort_cpu_cap;
 
 static ptort_ctx *a5, *a3;
 
@@ -28,8 +27,7 @@ static ptort_tile T(ptort_dtype dt, int64_t rows, int64_t cols, int64_t addr)
 /* 0 = best available, 1 = AVX2 at most, 2 = portable */
 static void set_path(int p)
 {
-    ptort_force_portable = p == 2;
-    ptort_force_no_avx512 = p >= 1;
+    ptort_cpu_cap = p;
 }
 
 static void fill_f32(ptort_tile *t, const float *v, int64_t rows, int64_t cols)
