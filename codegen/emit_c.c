@@ -266,20 +266,20 @@ static void put_desc_ref(Emit *e, StrBuf *b, int di)
         sb_printf(b, "&%s", e->descs[di].name);
 }
 
-static void emit_func(Emit *e, const Func *f, Arch arch)
+/* What emit_func's steps hand on: the kernel's parameters and the wrapper (ptoas_run...)
+ * that calls it with the harness's values. */
+typedef struct FuncText {
+    StrBuf tag;            /* emit_func_tag of the function, '\0'-terminated */
+    StrBuf params;         /* the kernel's parameter list */
+    StrBuf call;           /* the wrapper's arguments of the kernel, '\0'-terminated */
+    StrBuf wrap;           /* the wrapper's locals (one per scalar result) */
+    const char **piece;    /* the wrapper's argument for each parameter (NULL: none) */
+    uint32_t npieces, first_arg_piece;
+} FuncText;
+
+/* The per-function state of e for f: values, uses, rebindings, the descriptor names' tag. */
+static void func_begin(Emit *e, const Func *f, FuncText *ft)
 {
-    if (f->decl) {
-        /* a declaration another module defines is that function (find_callee); others have
-         * nothing to run */
-        const Func *def = ir_func_index_definition(&e->funcs, f)->f;
-        if (def && !emit_same_signature(f, def))
-            emit_fail(e, f->name_span, "codegen expects the declaration of '@%.*s' to have the signature of its definition",
-                 (int)f->name.len, f->name.p);
-        else if (!def)
-            emit_fail(e, f->name_span, "codegen does not support function declarations ('@%.*s' has no body)",
-                 (int)f->name.len, f->name.p);
-        return;
-    }
     e->f = f;
     memset(&e->local, 0, sizeof e->local);
     e->body.len = 0;
@@ -315,106 +315,116 @@ static void emit_func(Emit *e, const Func *f, Arch arch)
                 e->returned[op->opnds[j]] = true;
         }
     }
-    StrBuf tagb = {0};
-    emit_func_tag(&tagb, f->name);
-    sb_putc(&tagb, '\0');
+    emit_func_tag(&ft->tag, f->name);
+    sb_putc(&ft->tag, '\0');
     /* descriptor names: ptoas_<func>_<value> */
-    e->tag = emit_arena_str(e, "ptoas%s%s_", tagb.p[0] == '_' ? "" : "_", tagb.p);
+    e->tag = emit_arena_str(e, "ptoas%s%s_", ft->tag.p[0] == '_' ? "" : "_", ft->tag.p);
+}
 
-    /* parameters; piece[]: the wrapper's argument for each (NULL: none) */
-    StrBuf params = {0}, call = {0};
-    sb_puts(&params, "ptort_ctx *ctx");
+/* Function argument i: its buffer or C expression, its harness entry, its kernel parameters
+ * and the wrapper's argument. */
+static void arg_param(Emit *e, FuncText *ft, uint32_t i)
+{
+    const Block *entry = ir_entry(e->f);
+    ValueId v = entry->args[i];
+    const Value *x = val(e, v);
+    const Type *t = x->type;
+    ft->piece[ft->first_arg_piece + i] = NULL;
+    ft->npieces++;
+    if (type_is_tile(t)) {
+        Buf *b = &e->bufs[e->nbufs];
+        memset(b, 0, sizeof *b);
+        b->val = v;
+        b->arg = (int)i;
+        b->tb = &t->tile;
+        b->desc = b->first_desc = -1;
+        b->last_writer = NULL;
+        b->origin = (int)i;
+        b->parent = -1;
+        b->approx = -1;
+        add_entry(e, v, 0, (int)i);
+        emit_runtime_dtype(e, x->type_span, t->tile.dtype, HOLD_TILE); /* reported; uses go on */
+        emit_runtime_boxes(e, x->type_span, &t->tile);
+        e->buf_of[v] = (int)e->nbufs++;
+        if (e->f_called) {
+            /* the caller's tile, in place: its descriptor is a parameter (the wrapper passes
+             * the one the harness fills, made at the argument's first binding below) */
+            if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC)
+                emit_fail(e, x->type_span, "codegen does not support tile arguments with a dynamic valid shape in a "
+                     "called function");
+            const char *pn = emit_unique_name(&e->local, "p_", x->name.p, x->name.len);
+            b->mut = emit_unique_name(&e->local, "m_", x->name.p, x->name.len);
+            sb_printf(&ft->params, ", const ptort_tile *%s", pn);
+            sb_printf(&e->body, "    ptort_tile %s = *%s;\n", b->mut, pn);
+            return;
+        }
+        if (e->rebound[v])
+            emit_make_mutable(e, e->buf_of[v]);
+        if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC) {
+            const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
+            const char *vr = emit_unique_name(&e->local, n, "_valid_rows", 11);
+            const char *vc = emit_unique_name(&e->local, n, "_valid_cols", 11);
+            sb_printf(&ft->params, ", int64_t %s, int64_t %s", vr, vc);
+            ft->piece[ft->first_arg_piece + i] = emit_arena_str(e, "a[%u].valid_rows, a[%u].valid_cols", i, i);
+            b->vr = t->tile.vrow == DIM_DYNAMIC ? vr : NULL;
+            b->vc = t->tile.vcol == DIM_DYNAMIC ? vc : NULL;
+            e->entries[i].flags |= PTORT_KARG_DYNAMIC;
+            sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", vr, vc);
+        }
+    } else if (t && t->kind == TY_PTR) {
+        if (t->ptr_space > PS_GM) {
+            char tb[256];
+            emit_fail(e, x->type_span, "codegen supports pointers to global memory only, but got '%s'",
+                 type_str(t, tb, sizeof tb));
+        }
+        const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
+        const char *sz = emit_unique_name(&e->local, n, "_size", 5);
+        sb_printf(&ft->params, ", void *%s, size_t %s", n, sz);
+        ft->piece[ft->first_arg_piece + i] = emit_arena_str(e, "a[%u].ptr, a[%u].size", i, i);
+        sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", n, sz);
+        e->cexpr[v] = n;
+        e->csize[v] = sz;
+        e->ptr_arg[v] = (int)i;
+        add_entry(e, v, 1, (int)i);
+        emit_runtime_dtype(e, x->type_span, t->dtype, HOLD_PTR);
+    } else if (emit_int_bits(t) || emit_float_rt(t)) {
+        const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
+        bool fl = emit_float_rt(t) != NULL;
+        sb_printf(&ft->params, fl ? ", float %s" : ", int64_t %s", n);
+        ft->piece[ft->first_arg_piece + i] = emit_arena_str(e, fl ? "(float)a[%u].fscalar" : "a[%u].scalar", i);
+        sb_printf(&e->body, "    (void)%s;\n", n);
+        e->cexpr[v] = n;
+        add_entry(e, v, 2, (int)i)->stype = dtype_name(t->dtype);
+    } else {
+        char tb[256];
+        emit_fail(e, x->type_span, "codegen does not support arguments of type '%s'", type_str(t, tb, sizeof tb));
+        add_entry(e, v, 2, (int)i);
+    }
+}
+
+/* The kernel's parameters: its frame's base when it is called, the arguments' (arg_param), an
+ * out-parameter per scalar result. */
+static void func_params(Emit *e, const Func *f, FuncText *ft)
+{
+    const Block *entry = ir_entry(f);
+    /* parameters; ft->piece[]: the wrapper's argument for each (NULL: none) */
+    sb_puts(&ft->params, "ptort_ctx *ctx");
     e->f_called = emit_called_index(e, e->mod, f) >= 0;
     e->frame_fn = e->frame = NULL;
     e->first_call = e->computed_at = NULL;
     e->nrebind = 0;
-    const char **piece = arena_alloc(&e->m->arena, (entry->nargs + f->nresults + 1) * sizeof *piece);
-    uint32_t npieces = 0;
+    ft->piece = arena_alloc(&e->m->arena, (entry->nargs + f->nresults + 1) * sizeof *ft->piece);
+    ft->npieces = 0;
     if (e->f_called) { /* its frame's base: zero from the harness */
         e->base = emit_unique_name(&e->local, "", "base", 4);
-        sb_printf(&params, ", const int64_t *%s", e->base);
+        sb_printf(&ft->params, ", const int64_t *%s", e->base);
         sb_printf(&e->body, "    (void)%s;\n", e->base);
-        piece[npieces++] = "ptoas_base0";
+        ft->piece[ft->npieces++] = "ptoas_base0";
     }
-    uint32_t first_arg_piece = npieces;
-    for (uint32_t i = 0; i < entry->nargs; i++) {
-        ValueId v = entry->args[i];
-        const Value *x = val(e, v);
-        const Type *t = x->type;
-        piece[first_arg_piece + i] = NULL;
-        npieces++;
-        if (type_is_tile(t)) {
-            Buf *b = &e->bufs[e->nbufs];
-            memset(b, 0, sizeof *b);
-            b->val = v;
-            b->arg = (int)i;
-            b->tb = &t->tile;
-            b->desc = b->first_desc = -1;
-            b->last_writer = NULL;
-            b->origin = (int)i;
-            b->parent = -1;
-            b->approx = -1;
-            add_entry(e, v, 0, (int)i);
-            emit_runtime_dtype(e, x->type_span, t->tile.dtype, HOLD_TILE); /* reported; uses go on */
-            emit_runtime_boxes(e, x->type_span, &t->tile);
-            e->buf_of[v] = (int)e->nbufs++;
-            if (e->f_called) {
-                /* the caller's tile, in place: its descriptor is a parameter (the wrapper passes
-                 * the one the harness fills, made at the argument's first binding below) */
-                if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC)
-                    emit_fail(e, x->type_span, "codegen does not support tile arguments with a dynamic valid shape in a "
-                         "called function");
-                const char *pn = emit_unique_name(&e->local, "p_", x->name.p, x->name.len);
-                b->mut = emit_unique_name(&e->local, "m_", x->name.p, x->name.len);
-                sb_printf(&params, ", const ptort_tile *%s", pn);
-                sb_printf(&e->body, "    ptort_tile %s = *%s;\n", b->mut, pn);
-                continue;
-            }
-            if (e->rebound[v])
-                emit_make_mutable(e, e->buf_of[v]);
-            if (t->tile.vrow == DIM_DYNAMIC || t->tile.vcol == DIM_DYNAMIC) {
-                const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
-                const char *vr = emit_unique_name(&e->local, n, "_valid_rows", 11);
-                const char *vc = emit_unique_name(&e->local, n, "_valid_cols", 11);
-                sb_printf(&params, ", int64_t %s, int64_t %s", vr, vc);
-                piece[first_arg_piece + i] = emit_arena_str(e, "a[%u].valid_rows, a[%u].valid_cols", i, i);
-                b->vr = t->tile.vrow == DIM_DYNAMIC ? vr : NULL;
-                b->vc = t->tile.vcol == DIM_DYNAMIC ? vc : NULL;
-                e->entries[i].flags |= PTORT_KARG_DYNAMIC;
-                sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", vr, vc);
-            }
-        } else if (t && t->kind == TY_PTR) {
-            if (t->ptr_space > PS_GM) {
-                char tb[256];
-                emit_fail(e, x->type_span, "codegen supports pointers to global memory only, but got '%s'",
-                     type_str(t, tb, sizeof tb));
-            }
-            const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
-            const char *sz = emit_unique_name(&e->local, n, "_size", 5);
-            sb_printf(&params, ", void *%s, size_t %s", n, sz);
-            piece[first_arg_piece + i] = emit_arena_str(e, "a[%u].ptr, a[%u].size", i, i);
-            sb_printf(&e->body, "    (void)%s;\n    (void)%s;\n", n, sz);
-            e->cexpr[v] = n;
-            e->csize[v] = sz;
-            e->ptr_arg[v] = (int)i;
-            add_entry(e, v, 1, (int)i);
-            emit_runtime_dtype(e, x->type_span, t->dtype, HOLD_PTR);
-        } else if (emit_int_bits(t) || emit_float_rt(t)) {
-            const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
-            bool fl = emit_float_rt(t) != NULL;
-            sb_printf(&params, fl ? ", float %s" : ", int64_t %s", n);
-            piece[first_arg_piece + i] = emit_arena_str(e, fl ? "(float)a[%u].fscalar" : "a[%u].scalar", i);
-            sb_printf(&e->body, "    (void)%s;\n", n);
-            e->cexpr[v] = n;
-            add_entry(e, v, 2, (int)i)->stype = dtype_name(t->dtype);
-        } else {
-            char tb[256];
-            emit_fail(e, x->type_span, "codegen does not support arguments of type '%s'", type_str(t, tb, sizeof tb));
-            add_entry(e, v, 2, (int)i);
-        }
-    }
+    ft->first_arg_piece = ft->npieces;
+    for (uint32_t i = 0; i < entry->nargs; i++)
+        arg_param(e, ft, i);
     /* scalar results: an out-parameter each (the wrapper passes locals it does not read) */
-    StrBuf wrap = {0};
     e->ret_out = arena_alloc(&e->m->arena, (f->nresults ? f->nresults : 1) * sizeof *e->ret_out);
     for (uint32_t i = 0; i < f->nresults; i++) {
         const Type *t = f->results[i];
@@ -432,14 +442,17 @@ static void emit_func(Emit *e, const Func *f, Arch arch)
         char num[16];
         int nl = snprintf(num, sizeof num, "%u", i);
         e->ret_out[i] = emit_unique_name(&e->local, "r_", num, (size_t)nl);
-        sb_printf(&params, ", %s *%s", emit_c_scalar_type(t), e->ret_out[i]);
-        sb_printf(&wrap, "    %s r%u;\n", emit_c_scalar_type(t), i);
-        piece[npieces++] = emit_arena_str(e, "&r%u", i);
+        sb_printf(&ft->params, ", %s *%s", emit_c_scalar_type(t), e->ret_out[i]);
+        sb_printf(&ft->wrap, "    %s r%u;\n", emit_c_scalar_type(t), i);
+        ft->piece[ft->npieces++] = emit_arena_str(e, "&r%u", i);
     }
-    emit_block(e, entry);
-    if (e->first_call && e->computed_at)
-        emit_fail(e, e->first_call->name_span, "codegen does not support 'func.call' in a function that places a tile at "
-             "a computed address (the callee's tiles go above the caller's, whose end must be known)");
+}
+
+/* After the body: what the harness reads back (written arguments, returned values, round
+ * trips, the local buffers the kernel wrote) and the wrapper's call. */
+static void func_results(Emit *e, const Func *f, FuncText *ft)
+{
+    const Block *entry = ir_entry(f);
     const Op *ret = entry->last && entry->last->kind == OP_RETURN ? entry->last : NULL;
     /* where results are read when there is no return: after the last op */
     const Op *end = ret ? ret : entry->last;
@@ -461,14 +474,14 @@ static void emit_func(Emit *e, const Func *f, Arch arch)
             en->flags |= PTORT_KARG_RESULT;
         }
         if (en->kind == 0 && e->f_called) /* the descriptor the harness fills */
-            piece[first_arg_piece + i] =
+            ft->piece[ft->first_arg_piece + i] =
                 en->in >= 0 ? emit_arena_str(e, "&%s", e->descs[en->in].name)
                             : emit_arena_str(e, "&%s", emit_type_desc(e, e->bufs[bi].tb, val(e, en->val)));
     }
-    for (uint32_t i = 0; i < npieces; i++)
-        if (piece[i])
-            sb_printf(&call, "%s%s", call.len ? ", " : "", piece[i]);
-    sb_putc(&call, '\0');
+    for (uint32_t i = 0; i < ft->npieces; i++)
+        if (ft->piece[i])
+            sb_printf(&ft->call, "%s%s", ft->call.len ? ", " : "", ft->piece[i]);
+    sb_putc(&ft->call, '\0');
     if (ret && !e->errors) {
         for (uint32_t i = 0; i < ret->nopnds; i++) {
             int bi = e->buf_of[ret->opnds[i]];
@@ -521,113 +534,148 @@ static void emit_func(Emit *e, const Func *f, Arch arch)
                     en->flags |= PTORT_KARG_RESULT;
         }
     }
+}
 
-    if (!e->errors) {
-        StrBuf *c = &e->code;
-        const char *kname = emit_arena_str(e, "ptoas_k%s", tagb.p);
-        sb_puts(c, "\n/* @");
-        put_comment_text(c, f->name.p, f->name.len);
-        sb_puts(c, " */\n");
-        sb_putn(c, e->decls.p, e->decls.len);
-        sb_printf(c, "\nint %s(%s)\n{\n", kname, params.p);
-        if (e->calls)
-            sb_puts(c, "    ptort_status st;\n");
-        else
-            sb_puts(c, "    (void)ctx;\n");
-        sb_putn(c, e->hoist.p, e->hoist.len);
-        put_indented(c, e->body.p, e->body.len);
-        sb_puts(c, "    return PTORT_OK;\n}\n");
-        if (e->frame_fn) {
-            /* the end of its frame per loc: every placement of its own tiles, from BASE */
-            sb_printf(c, "\nstatic void %s(const int64_t *base, int64_t *fr)\n{\n"
-                         "    for (int l = 0; l < PTORT_NUM_LOCS; l++)\n        fr[l] = ptoas_frame_align(base[l]);\n",
-                      e->frame_fn);
-            for (uint32_t i = 0; i < e->ndescs; i++)
-                if (e->descs[i].in_frame)
-                    sb_printf(c, "    ptoas_frame_grow(fr, base, &%s, %s.addr);\n", e->descs[i].name, e->descs[i].name);
-            for (uint32_t i = 0; i < e->nrebind; i++)
-                sb_printf(c, "    ptoas_frame_grow(fr, base, &%s, %lld);\n", e->descs[e->rebind_desc[i]].name,
-                          (long long)e->rebind_addr[i]);
-            sb_puts(c, "}\n");
+/* The table of f's harness entries (ptort_kernel_arg), ptoas_kargs<tag>. */
+static void put_kargs(Emit *e, const char *tag)
+{
+    StrBuf *c = &e->code;
+    sb_printf(c, "\nstatic const ptort_kernel_arg ptoas_kargs%s[] = {\n", tag);
+    static const char *const kinds[] = {"PTORT_KARG_TILE", "PTORT_KARG_PTR", "PTORT_KARG_SCALAR"};
+    for (uint32_t i = 0; i < e->nentries; i++) {
+        const Entry *en = &e->entries[i];
+        const Value *x = val(e, en->val);
+        sb_puts(c, "    {.name = ");
+        put_c_string(c, x->name.p, x->name.len);
+        sb_printf(c, ", .kind = %s, .arg = %d", kinds[en->kind], en->arg);
+        if (en->kind != 2)
+            sb_printf(c, ", .dtype = %s", rt_dtype(en->dtype) ? rt_dtype(en->dtype) : "PTORT_NUM_DTYPES");
+        else if (en->stype) /* a name from the dtype table */
+            sb_printf(c, ", .scalar_type = \"%s\"", en->stype);
+        if (en->kind == 0) {
+            sb_puts(c, ", .in = ");
+            put_desc_ref(e, c, en->in);
+            sb_puts(c, ", .out = ");
+            put_desc_ref(e, c, en->out);
         }
+        sb_puts(c, ", .flags = ");
+        if (!en->flags)
+            sb_puts(c, "0");
+        static const char *const fl[] = {"PTORT_KARG_WRITTEN", "PTORT_KARG_RESULT", "PTORT_KARG_DYNAMIC",
+                                         "PTORT_KARG_READ"};
+        for (int j = 0, n = 0; j < 4; j++)
+            if (en->flags & (1u << j))
+                sb_printf(c, "%s%s", n++ ? " | " : "", fl[j]);
+        sb_printf(c, ", .approximates = %d, .where = ", en->approximates);
+        emit_where(e, c, en->where);
+        /* a result whose valid shape a scalar argument sets: the harness's
+         * statistics cover that region */
+        int bi = en->kind == 0 ? e->buf_of[en->val] : -1;
+        if (bi >= 0 && e->bufs[bi].arg < 0) {
+            int ra = scalar_arg_index(e, e->bufs[bi].vr_val), ca = scalar_arg_index(e, e->bufs[bi].vc_val);
+            if (ra >= 0)
+                sb_printf(c, ", .valid_rows_arg = %d", ra + 1);
+            if (ca >= 0)
+                sb_printf(c, ", .valid_cols_arg = %d", ca + 1);
+        }
+        sb_puts(c, "},\n");
+    }
+    sb_puts(c, "};\n");
+}
 
-        /* the harness's view of it */
-        sb_printf(c, "\nint ptoas_run%s(ptort_ctx *ctx, const ptort_kernel_value *a)\n{\n", tagb.p);
-        if (wrap.len)
-            sb_putn(c, wrap.p, wrap.len);
-        if (!strstr(call.p, "a["))
-            sb_puts(c, "    (void)a;\n");
-        sb_printf(c, "    return %s(ctx%s%s);\n}\n", kname, call.p[0] ? ", " : "", call.p);
-        if (e->nentries) {
-            sb_printf(c, "\nstatic const ptort_kernel_arg ptoas_kargs%s[] = {\n", tagb.p);
-            static const char *const kinds[] = {"PTORT_KARG_TILE", "PTORT_KARG_PTR", "PTORT_KARG_SCALAR"};
-            for (uint32_t i = 0; i < e->nentries; i++) {
-                const Entry *en = &e->entries[i];
-                const Value *x = val(e, en->val);
-                sb_puts(c, "    {.name = ");
-                put_c_string(c, x->name.p, x->name.len);
-                sb_printf(c, ", .kind = %s, .arg = %d", kinds[en->kind], en->arg);
-                if (en->kind != 2)
-                    sb_printf(c, ", .dtype = %s", rt_dtype(en->dtype) ? rt_dtype(en->dtype) : "PTORT_NUM_DTYPES");
-                else if (en->stype) /* a name from the dtype table */
-                    sb_printf(c, ", .scalar_type = \"%s\"", en->stype);
-                if (en->kind == 0) {
-                    sb_puts(c, ", .in = ");
-                    put_desc_ref(e, c, en->in);
-                    sb_puts(c, ", .out = ");
-                    put_desc_ref(e, c, en->out);
-                }
-                sb_puts(c, ", .flags = ");
-                if (!en->flags)
-                    sb_puts(c, "0");
-                static const char *const fl[] = {"PTORT_KARG_WRITTEN", "PTORT_KARG_RESULT", "PTORT_KARG_DYNAMIC",
-                                                 "PTORT_KARG_READ"};
-                for (int j = 0, n = 0; j < 4; j++)
-                    if (en->flags & (1u << j))
-                        sb_printf(c, "%s%s", n++ ? " | " : "", fl[j]);
-                sb_printf(c, ", .approximates = %d, .where = ", en->approximates);
-                emit_where(e, c, en->where);
-                /* a result whose valid shape a scalar argument sets: the harness's
-                 * statistics cover that region */
-                int bi = en->kind == 0 ? e->buf_of[en->val] : -1;
-                if (bi >= 0 && e->bufs[bi].arg < 0) {
-                    int ra = scalar_arg_index(e, e->bufs[bi].vr_val), ca = scalar_arg_index(e, e->bufs[bi].vc_val);
-                    if (ra >= 0)
-                        sb_printf(c, ", .valid_rows_arg = %d", ra + 1);
-                    if (ca >= 0)
-                        sb_printf(c, ", .valid_cols_arg = %d", ca + 1);
-                }
-                sb_puts(c, "},\n");
-            }
-            sb_puts(c, "};\n");
-        }
-        static const char *const archs[] = {"PTORT_A2", "PTORT_A3", "PTORT_A5"};
-        sb_printf(c, "\nconst ptort_kernel ptoas_kernel%s = {\n    .func = ", tagb.p);
-        put_c_string(c, f->name.p, f->name.len);
-        sb_puts(c, ",\n    .source = ");
-        put_c_string(c, e->src->name, strlen(e->src->name));
-        sb_printf(c, ",\n    .arch = %s,\n", archs[arch]);
-        bool sizes = false;
-        for (int i = 0; i < LOC_COUNT; i++)
-            sizes |= e->cfg->mem_size[i] != 0;
-        if (sizes) {
-            sb_puts(c, "    .mem_size = {");
-            for (int i = 0; i < LOC_COUNT; i++)
-                sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->cfg->mem_size[i]);
-            sb_puts(c, "},\n");
-        }
-        sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", entry->nargs, e->nentries);
-        if (e->nentries)
-            sb_printf(c, "    .entries = ptoas_kargs%s,\n", tagb.p);
-        sb_printf(c, "    .run = ptoas_run%s,\n};\n", tagb.p);
-        e->any_calls |= e->calls;
+/* f's C: the kernel function, the function computing its frame, the wrapper the harness
+ * calls, its entries and its ptort_kernel. */
+static void func_write(Emit *e, const Func *f, Arch arch, FuncText *ft)
+{
+    StrBuf *c = &e->code;
+    const char *kname = emit_arena_str(e, "ptoas_k%s", ft->tag.p);
+    sb_puts(c, "\n/* @");
+    put_comment_text(c, f->name.p, f->name.len);
+    sb_puts(c, " */\n");
+    sb_putn(c, e->decls.p, e->decls.len);
+    sb_printf(c, "\nint %s(%s)\n{\n", kname, ft->params.p);
+    if (e->calls)
+        sb_puts(c, "    ptort_status st;\n");
+    else
+        sb_puts(c, "    (void)ctx;\n");
+    sb_putn(c, e->hoist.p, e->hoist.len);
+    put_indented(c, e->body.p, e->body.len);
+    sb_puts(c, "    return PTORT_OK;\n}\n");
+    if (e->frame_fn) {
+        /* the end of its frame per loc: every placement of its own tiles, from BASE */
+        sb_printf(c, "\nstatic void %s(const int64_t *base, int64_t *fr)\n{\n"
+                     "    for (int l = 0; l < PTORT_NUM_LOCS; l++)\n        fr[l] = ptoas_frame_align(base[l]);\n",
+                  e->frame_fn);
+        for (uint32_t i = 0; i < e->ndescs; i++)
+            if (e->descs[i].in_frame)
+                sb_printf(c, "    ptoas_frame_grow(fr, base, &%s, %s.addr);\n", e->descs[i].name, e->descs[i].name);
+        for (uint32_t i = 0; i < e->nrebind; i++)
+            sb_printf(c, "    ptoas_frame_grow(fr, base, &%s, %lld);\n", e->descs[e->rebind_desc[i]].name,
+                      (long long)e->rebind_addr[i]);
+        sb_puts(c, "}\n");
     }
 
+    /* the harness's view of it */
+    sb_printf(c, "\nint ptoas_run%s(ptort_ctx *ctx, const ptort_kernel_value *a)\n{\n", ft->tag.p);
+    if (ft->wrap.len)
+        sb_putn(c, ft->wrap.p, ft->wrap.len);
+    if (!strstr(ft->call.p, "a["))
+        sb_puts(c, "    (void)a;\n");
+    sb_printf(c, "    return %s(ctx%s%s);\n}\n", kname, ft->call.p[0] ? ", " : "", ft->call.p);
+    if (e->nentries)
+        put_kargs(e, ft->tag.p);
+    static const char *const archs[] = {"PTORT_A2", "PTORT_A3", "PTORT_A5"};
+    sb_printf(c, "\nconst ptort_kernel ptoas_kernel%s = {\n    .func = ", ft->tag.p);
+    put_c_string(c, f->name.p, f->name.len);
+    sb_puts(c, ",\n    .source = ");
+    put_c_string(c, e->src->name, strlen(e->src->name));
+    sb_printf(c, ",\n    .arch = %s,\n", archs[arch]);
+    bool sizes = false;
+    for (int i = 0; i < LOC_COUNT; i++)
+        sizes |= e->cfg->mem_size[i] != 0;
+    if (sizes) {
+        sb_puts(c, "    .mem_size = {");
+        for (int i = 0; i < LOC_COUNT; i++)
+            sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->cfg->mem_size[i]);
+        sb_puts(c, "},\n");
+    }
+    sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", ir_entry(f)->nargs, e->nentries);
+    if (e->nentries)
+        sb_printf(c, "    .entries = ptoas_kargs%s,\n", ft->tag.p);
+    sb_printf(c, "    .run = ptoas_run%s,\n};\n", ft->tag.p);
+    e->any_calls |= e->calls;
+}
+
+static void emit_func(Emit *e, const Func *f, Arch arch)
+{
+    if (f->decl) {
+        /* a declaration another module defines is that function (find_callee); others have
+         * nothing to run */
+        const Func *def = ir_func_index_definition(&e->funcs, f)->f;
+        if (def && !emit_same_signature(f, def))
+            emit_fail(e, f->name_span, "codegen expects the declaration of '@%.*s' to have the signature of its definition",
+                 (int)f->name.len, f->name.p);
+        else if (!def)
+            emit_fail(e, f->name_span, "codegen does not support function declarations ('@%.*s' has no body)",
+                 (int)f->name.len, f->name.p);
+        return;
+    }
+    FuncText ft = {0};
+    func_begin(e, f, &ft);
+    func_params(e, f, &ft);
+    emit_block(e, ir_entry(f));
+    if (e->first_call && e->computed_at)
+        emit_fail(e, e->first_call->name_span, "codegen does not support 'func.call' in a function that places a tile at "
+             "a computed address (the callee's tiles go above the caller's, whose end must be known)");
+    func_results(e, f, &ft);
+    if (!e->errors)
+        func_write(e, f, arch, &ft);
+
     e->decls.len = 0;
-    sb_free(&tagb);
-    sb_free(&params);
-    sb_free(&call);
-    sb_free(&wrap);
+    sb_free(&ft.tag);
+    sb_free(&ft.params);
+    sb_free(&ft.call);
+    sb_free(&ft.wrap);
     cnames_free(&e->local);
     free(e->buf_of);
     free(e->bufs);
