@@ -127,6 +127,8 @@ static void put_comment_text(StrBuf *b, const char *s, size_t n)
     sb_putn(b, s, n);
 }
 
+/* ---- helpers the three files share (emit_int.h) ------------------------------------ */
+
 const char *emit_arena_str(Emit *e, const char *fmt, ...)
 {
     va_list ap, ap2;
@@ -166,7 +168,7 @@ bool emit_fail(Emit *e, Span at, const char *fmt, ...)
     return false;
 }
 
-
+/* ---- functions ---------------------------------------------------------------------- */
 
 /* The prototype of called function g, in e->protos. */
 static void put_proto(Emit *e, const Func *g)
@@ -213,8 +215,6 @@ static void put_indented(StrBuf *c, const char *p, size_t n)
         at += len + 1;
     }
 }
-
-/* ---- functions ---------------------------------------------------------------------- */
 
 /* The index of the function argument v is, or -1 (also for NO_VALUE). */
 static int scalar_arg_index(const Emit *e, ValueId v)
@@ -375,7 +375,7 @@ static void arg_param(Emit *e, FuncText *ft, uint32_t i)
         if (t->ptr_space > PS_GM) {
             char tb[256];
             emit_fail(e, x->type_span, "codegen supports pointers to global memory only, but got '%s'",
-                 type_str(t, tb, sizeof tb));
+                      type_str(t, tb, sizeof tb));
         }
         const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
         const char *sz = emit_unique_name(&e->local, n, "_size", 5);
@@ -646,18 +646,20 @@ static void func_write(Emit *e, const Func *f, Arch arch, FuncText *ft)
     e->any_calls |= e->calls;
 }
 
+/* One func.func: its kernel function, frame function, wrapper and tables into e->code
+ * (nothing when an error was reported). */
 static void emit_func(Emit *e, const Func *f, Arch arch)
 {
     if (f->decl) {
-        /* a declaration another module defines is that function (find_callee); others have
+        /* a declaration another module defines is that function (emit_callee_slot); others have
          * nothing to run */
         const Func *def = ir_func_index_definition(&e->funcs, f)->f;
         if (def && !emit_same_signature(f, def))
             emit_fail(e, f->name_span, "codegen expects the declaration of '@%.*s' to have the signature of its definition",
-                 (int)f->name.len, f->name.p);
+                      (int)f->name.len, f->name.p);
         else if (!def)
             emit_fail(e, f->name_span, "codegen does not support function declarations ('@%.*s' has no body)",
-                 (int)f->name.len, f->name.p);
+                      (int)f->name.len, f->name.p);
         return;
     }
     FuncText ft = {0};
@@ -736,6 +738,131 @@ const Func *emit_pick_func(const Module *m, const char *name, char *why, size_t 
     return r;
 }
 
+/* The C names every function of the file takes (its kernel, wrapper, entries and
+ * ptort_kernel) and the helpers' names, in e->global. */
+static void reserve_names(Emit *e)
+{
+    const Module *m = e->m;
+    /* the kernels' own names first, so that descriptor names avoid them; sibling modules
+     * may define the same symbol (each module is its own symbol table), one C program not */
+    CNames defined = {0};
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
+            const Func *f = m->mods[i]->funcs[j];
+            if (!f->decl) {
+                StrBuf b = {0};
+                emit_func_tag(&b, f->name);
+                sb_putc(&b, '\0');
+                if (cnames_has(&defined, b.p)) {
+                    emit_fail(e, f->name_span, "codegen does not support two functions named '@%.*s' (in different modules)",
+                              (int)f->name.len, f->name.p);
+                    free(b.p);
+                } else
+                    cnames_add(&defined, b.p);
+            }
+            static const char *const kinds[] = {"ptoas_k", "ptoas_run", "ptoas_kargs", "ptoas_kernel"};
+            for (int k = 0; k < 4; k++) {
+                StrBuf b = {0};
+                sb_puts(&b, kinds[k]);
+                emit_func_tag(&b, f->name);
+                sb_putc(&b, '\0');
+                if (cnames_has(&e->global, b.p))
+                    free(b.p);
+                else
+                    cnames_add(&e->global, b.p);
+            }
+        }
+    cnames_free(&defined);
+    for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits",
+                                                       "ptoas_base0", "ptoas_frame_align",
+                                                       "ptoas_frame_grow", "main", NULL};
+         *n; n++)
+        cnames_add(&e->global, strcpy(xmalloc(strlen(*n) + 1), *n));
+}
+
+/* e->called, e->called_at and e->protos: the functions some func.call names. */
+static void find_called(Emit *e)
+{
+    const Module *m = e->m;
+    /* the functions some func.call names, and their prototypes */
+    ir_func_index_init(&e->funcs, m);
+    uint32_t nfuncs = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        nfuncs += m->mods[i]->nfuncs;
+    e->called_at = xmalloc((nfuncs + 1) * sizeof *e->called_at);
+    memset(e->called_at, 0xff, (nfuncs + 1) * sizeof *e->called_at);
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++)
+            for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
+                const FuncSlot *g = op->kind == OP_CALL ? emit_callee_slot(e, m->mods[i], emit_callee_name(op)) : NULL;
+                if (!g || !g->f || emit_called_at(e, g) >= 0)
+                    continue;
+                e->called = xrealloc(e->called, (e->ncalled + 1) * sizeof *e->called);
+                e->called_at[g->all] = (int32_t)e->ncalled;
+                e->called[e->ncalled++] = g->f;
+                put_proto(e, g->f);
+            }
+}
+
+/* The start of the C file: the comment, the includes and the helpers the functions use. */
+static void put_prelude(const Emit *e, StrBuf *h)
+{
+    sb_printf(h, "/* Generated by ptoas %s from ", PTOAS_VERSION);
+    put_c_string_in(h, e->src->name, strlen(e->src->name), true);
+    sb_puts(h, " (--emit=c); do not edit.\n"
+               " * Build: cc -std=c11 -O2 -I<prefix>/include FILE.c <prefix>/lib/libptort.a -lm\n"
+               " * Define PTOAS_NO_MAIN to link the kernels into another program. */\n"
+               "#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n#include \"ptort.h\"\n");
+    if (e->any_calls)
+        sb_puts(h, "\n/* Reports a failed runtime call at its op and passes the status on. */\n"
+                   "static int ptoas_fail(ptort_ctx *ctx, ptort_status st, const char *where)\n{\n"
+                   "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
+                   "    return (int)st;\n}\n");
+    if (e->any_fbits)
+        sb_puts(h, "\n/* The bits of an f32 scalar, for a tile op's scalar operand. */\n"
+                   "static uint32_t ptoas_f32_bits(float f)\n{\n"
+                   "    union {\n        float f;\n        uint32_t u;\n    } x = {.f = f};\n"
+                   "    return x.u;\n}\n");
+    if (e->protos.len) {
+        sb_printf(h, "\n/* The called functions (a call may come before the definition). */\n%.*s",
+                  (int)e->protos.len, e->protos.p);
+        sb_puts(h, "\n/* Frames: a called function's tiles lie above its caller's, from the base it is given\n"
+                   " * per loc (zeros for the function ptoas run runs), in 512-byte steps (every loc's\n"
+                   " * alignment). */\n"
+                   "static const int64_t ptoas_base0[PTORT_NUM_LOCS];\n\n"
+                   "static inline int64_t ptoas_frame_align(int64_t a)\n{\n    return (a + 511) / 512 * 512;\n}\n\n"
+                   "/* Raises FR[T's loc] to the end of T's bytes placed at ADDR above BASE. */\n"
+                   "static inline void ptoas_frame_grow(int64_t *fr, const int64_t *base, const ptort_tile *t, int64_t addr)\n{\n"
+                   "    int64_t end = ptoas_frame_align(base[t->loc] + addr + ptort_tile_bytes(t));\n"
+                   "    if (end > fr[t->loc])\n        fr[t->loc] = end;\n}\n");
+    }
+    if (e->any_step)
+        sb_puts(h, "\n/* An scf.for whose step is not positive: a runtime error at the op. */\n"
+                   "static int ptoas_bad_step(const char *where, int64_t step)\n{\n"
+                   "    fprintf(stderr, \"%s: runtime error: 'scf.for' step must be positive, but got %lld\\n\", where,\n"
+                   "            (long long)step);\n"
+                   "    return (int)PTORT_E_ARG;\n}\n");
+}
+
+/* main() running MAIN_F, or the comment saying why there is none. */
+static void put_main(FILE *out, const Func *main_f, const char *why)
+{
+    if (main_f) {
+        StrBuf t = {0};
+        emit_func_tag(&t, main_f->name);
+        fprintf(out,
+                "\n#ifndef PTOAS_NO_MAIN\nint main(int argc, char **argv)\n{\n"
+                "    return ptort_run_main(argc, argv, &ptoas_kernel%.*s);\n}\n#endif\n",
+                (int)t.len, t.p);
+        sb_free(&t);
+    } else {
+        StrBuf w = {0}; /* the reason names functions */
+        put_comment_text(&w, why, strlen(why));
+        fprintf(out, "\n/* no main(): %.*s */\n", (int)w.len, w.p);
+        sb_free(&w);
+    }
+}
+
 bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg, bool need_main)
 {
     Emit e;
@@ -751,61 +878,10 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConf
         diag_tool_error("%s", why);
         return false;
     }
-    /* the kernels' own names first, so that descriptor names avoid them; sibling modules
-     * may define the same symbol (each module is its own symbol table), one C program not */
-    CNames defined = {0};
-    for (uint32_t i = 0; i < m->nmods; i++)
-        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
-            const Func *f = m->mods[i]->funcs[j];
-            if (!f->decl) {
-                StrBuf b = {0};
-                emit_func_tag(&b, f->name);
-                sb_putc(&b, '\0');
-                if (cnames_has(&defined, b.p)) {
-                    emit_fail(&e, f->name_span, "codegen does not support two functions named '@%.*s' (in different modules)",
-                         (int)f->name.len, f->name.p);
-                    free(b.p);
-                } else
-                    cnames_add(&defined, b.p);
-            }
-            static const char *const kinds[] = {"ptoas_k", "ptoas_run", "ptoas_kargs", "ptoas_kernel"};
-            for (int k = 0; k < 4; k++) {
-                StrBuf b = {0};
-                sb_puts(&b, kinds[k]);
-                emit_func_tag(&b, f->name);
-                sb_putc(&b, '\0');
-                if (cnames_has(&e.global, b.p))
-                    free(b.p);
-                else
-                    cnames_add(&e.global, b.p);
-            }
-        }
-    cnames_free(&defined);
-    for (const char *const *n = (const char *const[]){"ptoas_fail", "ptoas_bad_step", "ptoas_f32_bits",
-                                                       "ptoas_base0", "ptoas_frame_align",
-                                                       "ptoas_frame_grow", "main", NULL};
-         *n; n++)
-        cnames_add(&e.global, strcpy(xmalloc(strlen(*n) + 1), *n));
+    reserve_names(&e);
     e.main_f = main_f;
     e.need_main = need_main;
-    /* the functions some func.call names, and their prototypes */
-    ir_func_index_init(&e.funcs, m);
-    uint32_t nfuncs = 0;
-    for (uint32_t i = 0; i < m->nmods; i++)
-        nfuncs += m->mods[i]->nfuncs;
-    e.called_at = xmalloc((nfuncs + 1) * sizeof *e.called_at);
-    memset(e.called_at, 0xff, (nfuncs + 1) * sizeof *e.called_at);
-    for (uint32_t i = 0; i < m->nmods; i++)
-        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++)
-            for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
-                const FuncSlot *g = op->kind == OP_CALL ? emit_callee_slot(&e, m->mods[i], emit_callee_name(op)) : NULL;
-                if (!g || !g->f || emit_called_at(&e, g) >= 0)
-                    continue;
-                e.called = xrealloc(e.called, (e.ncalled + 1) * sizeof *e.called);
-                e.called_at[g->all] = (int32_t)e.ncalled;
-                e.called[e.ncalled++] = g->f;
-                put_proto(&e, g->f);
-            }
+    find_called(&e);
     emit_call_effects(&e);
 
     for (uint32_t i = 0; i < m->nmods; i++) {
@@ -819,59 +895,12 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConf
     bool ok = !e.errors;
     if (ok) {
         StrBuf h = {0};
-        sb_printf(&h, "/* Generated by ptoas %s from ", PTOAS_VERSION);
-        put_c_string_in(&h, src->name, strlen(src->name), true);
-        sb_puts(&h, " (--emit=c); do not edit.\n"
-                    " * Build: cc -std=c11 -O2 -I<prefix>/include FILE.c <prefix>/lib/libptort.a -lm\n"
-                    " * Define PTOAS_NO_MAIN to link the kernels into another program. */\n"
-                    "#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n#include \"ptort.h\"\n");
-        if (e.any_calls)
-            sb_puts(&h, "\n/* Reports a failed runtime call at its op and passes the status on. */\n"
-                        "static int ptoas_fail(ptort_ctx *ctx, ptort_status st, const char *where)\n{\n"
-                        "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
-                        "    return (int)st;\n}\n");
-        if (e.any_fbits)
-            sb_puts(&h, "\n/* The bits of an f32 scalar, for a tile op's scalar operand. */\n"
-                        "static uint32_t ptoas_f32_bits(float f)\n{\n"
-                        "    union {\n        float f;\n        uint32_t u;\n    } x = {.f = f};\n"
-                        "    return x.u;\n}\n");
-        if (e.protos.len) {
-            sb_printf(&h, "\n/* The called functions (a call may come before the definition). */\n%.*s",
-                      (int)e.protos.len, e.protos.p);
-            sb_puts(&h, "\n/* Frames: a called function's tiles lie above its caller's, from the base it is given\n"
-                        " * per loc (zeros for the function ptoas run runs), in 512-byte steps (every loc's\n"
-                        " * alignment). */\n"
-                        "static const int64_t ptoas_base0[PTORT_NUM_LOCS];\n\n"
-                        "static inline int64_t ptoas_frame_align(int64_t a)\n{\n    return (a + 511) / 512 * 512;\n}\n\n"
-                        "/* Raises FR[T's loc] to the end of T's bytes placed at ADDR above BASE. */\n"
-                        "static inline void ptoas_frame_grow(int64_t *fr, const int64_t *base, const ptort_tile *t, int64_t addr)\n{\n"
-                        "    int64_t end = ptoas_frame_align(base[t->loc] + addr + ptort_tile_bytes(t));\n"
-                        "    if (end > fr[t->loc])\n        fr[t->loc] = end;\n}\n");
-        }
-        if (e.any_step)
-            sb_puts(&h, "\n/* An scf.for whose step is not positive: a runtime error at the op. */\n"
-                        "static int ptoas_bad_step(const char *where, int64_t step)\n{\n"
-                        "    fprintf(stderr, \"%s: runtime error: 'scf.for' step must be positive, but got %lld\\n\", where,\n"
-                        "            (long long)step);\n"
-                        "    return (int)PTORT_E_ARG;\n}\n");
+        put_prelude(&e, &h);
         fwrite(h.p, 1, h.len, out);
         if (e.code.len)
             fwrite(e.code.p, 1, e.code.len, out);
         sb_free(&h);
-        if (main_f) {
-            StrBuf t = {0};
-            emit_func_tag(&t, main_f->name);
-            fprintf(out,
-                    "\n#ifndef PTOAS_NO_MAIN\nint main(int argc, char **argv)\n{\n"
-                    "    return ptort_run_main(argc, argv, &ptoas_kernel%.*s);\n}\n#endif\n",
-                    (int)t.len, t.p);
-            sb_free(&t);
-        } else {
-            StrBuf w = {0}; /* the reason names functions */
-            put_comment_text(&w, why, strlen(why));
-            fprintf(out, "\n/* no main(): %.*s */\n", (int)w.len, w.p);
-            sb_free(&w);
-        }
+        put_main(out, main_f, why);
     }
     sb_free(&e.decls);
     sb_free(&e.code);

@@ -76,7 +76,7 @@ static int arg_root(const Func *f, ValueId v)
         const Value *x = &f->values[v];
         const Op *d = x->def_op;
         if (!d) { /* a block argument */
-            if (x->block == entry) {
+                 if (x->block == entry) {
                 uint32_t k = region_arg_index(f, v);
                 return k < entry->nargs ? (int)k : -1;
             }
@@ -157,6 +157,75 @@ static bool func_effects(Emit *e, const ModuleOp *mod, const Func *f, int fi)
     return grew;
 }
 
+/* What each called function does to its arguments, through its own calls too: a fixed
+ * point over the call graph. The verifier rejected cycles, so taking the functions callees
+ * first (Kahn's algorithm over the calls) reaches it in one pass; the loop only confirms it. */
+void emit_call_effects(Emit *e)
+{
+    const Module *m = e->m;
+    uint32_t n = e->ncalled;
+    e->eff = xcalloc(n ? n : 1, sizeof *e->eff);
+    for (uint32_t i = 0; i < n; i++)
+        e->eff[i] = xcalloc(ir_entry(e->called[i])->nargs + 1, 1);
+    /* mods[i]: each called function's module; edges caller -> called callee */
+    const ModuleOp **mods = xcalloc(n ? n : 1, sizeof *mods);
+    uint32_t *pending = xcalloc(n ? n : 1, sizeof *pending), *order = xmalloc((n ? n : 1) * sizeof *order);
+    uint32_t *from = NULL, *to = NULL, len = 0, cap = 0, norder = 0;
+    for (uint32_t i = 0; i < m->nmods; i++)
+        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
+            int fi = emit_called_index(e, m->mods[i], m->mods[i]->funcs[j]);
+            if (fi < 0)
+                continue;
+            mods[fi] = m->mods[i];
+            for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
+                int gi = op->kind == OP_CALL ? emit_called_at(e, emit_callee_slot(e, m->mods[i], emit_callee_name(op))) : -1;
+                if (gi < 0)
+                    continue;
+                if (len == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    from = xrealloc(from, cap * sizeof *from);
+                    to = xrealloc(to, cap * sizeof *to);
+                }
+                from[len] = (uint32_t)fi, to[len++] = (uint32_t)gi;
+                pending[fi]++;
+            }
+        }
+    /* callers of each function: by[off[g] .. off[g+1]) */
+    uint32_t *off = xcalloc(n + 1, sizeof *off), *by = xmalloc((len ? len : 1) * sizeof *by);
+    for (uint32_t k = 0; k < len; k++)
+        off[to[k] + 1]++;
+    for (uint32_t g = 0; g < n; g++)
+        off[g + 1] += off[g];
+    uint32_t *fill = xmalloc((n ? n : 1) * sizeof *fill);
+    memcpy(fill, off, n * sizeof *fill);
+    for (uint32_t k = 0; k < len; k++)
+        by[fill[to[k]]++] = from[k];
+    for (uint32_t i = 0; i < n; i++)
+        if (pending[i] == 0)
+            order[norder++] = i;
+    for (uint32_t h = 0; h < norder; h++)
+        for (uint32_t k = off[order[h]]; k < off[order[h] + 1]; k++)
+            if (--pending[by[k]] == 0)
+                order[norder++] = by[k];
+    for (uint32_t i = 0; i < n; i++) /* only on a cycle, which the verifier rejects */
+        if (pending[i] != 0)
+            order[norder++] = i;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t h = 0; h < norder; h++)
+            if (mods[order[h]])
+                grew |= func_effects(e, mods[order[h]], e->called[order[h]], (int)order[h]);
+    }
+    free(mods);
+    free(pending);
+    free(order);
+    free(from);
+    free(to);
+    free(off);
+    free(by);
+    free(fill);
+}
+
 /* return: each scalar result into its out-parameter (tiles are read by the harness). */
 void emit_return(Emit *e, const Op *op)
 {
@@ -187,7 +256,7 @@ void emit_call(Emit *e, const Op *op)
             emit_fail(e, op->name_span,
                  "codegen supports calls whose results are integer, index, f16, bf16 or f32 scalars only, but "
                  "'@%.*s' returns '%s'",
-                 (int)name.len, name.p, type_str(g->results[i], tb, sizeof tb));
+                      (int)name.len, name.p, type_str(g->results[i], tb, sizeof tb));
             return;
         }
     StrBuf args = {0};
@@ -274,7 +343,7 @@ static bool carry_ok(Emit *e, ValueId v, const Op *op)
     char tb[256];
     return emit_fail(e, op->name_span,
                 "codegen supports integer, index, f16, bf16 and f32 values through '%s' only, but '%%%.*s' is '%s'",
-                op_info(op->kind)->name, (int)x->name.len, x->name.p, type_str(x->type, tb, sizeof tb));
+                     op_info(op->kind)->name, (int)x->name.len, x->name.p, type_str(x->type, tb, sizeof tb));
 }
 
 
@@ -485,74 +554,4 @@ const Op *emit_block(Emit *e, const Block *b)
         }
     }
     return NULL;
-}
-
-
-/* What each called function does to its arguments, through its own calls too: a fixed
- * point over the call graph. The verifier rejected cycles, so taking the functions callees
- * first (Kahn's algorithm over the calls) reaches it in one pass; the loop only confirms it. */
-void emit_call_effects(Emit *e)
-{
-    const Module *m = e->m;
-    uint32_t n = e->ncalled;
-    e->eff = xcalloc(n ? n : 1, sizeof *e->eff);
-    for (uint32_t i = 0; i < n; i++)
-        e->eff[i] = xcalloc(ir_entry(e->called[i])->nargs + 1, 1);
-    /* mods[i]: each called function's module; edges caller -> called callee */
-    const ModuleOp **mods = xcalloc(n ? n : 1, sizeof *mods);
-    uint32_t *pending = xcalloc(n ? n : 1, sizeof *pending), *order = xmalloc((n ? n : 1) * sizeof *order);
-    uint32_t *from = NULL, *to = NULL, len = 0, cap = 0, norder = 0;
-    for (uint32_t i = 0; i < m->nmods; i++)
-        for (uint32_t j = 0; j < m->mods[i]->nfuncs; j++) {
-            int fi = emit_called_index(e, m->mods[i], m->mods[i]->funcs[j]);
-            if (fi < 0)
-                continue;
-            mods[fi] = m->mods[i];
-            for (const Op *op = ir_first_op(m->mods[i]->funcs[j]); op; op = ir_next_op(op)) {
-                int gi = op->kind == OP_CALL ? emit_called_at(e, emit_callee_slot(e, m->mods[i], emit_callee_name(op))) : -1;
-                if (gi < 0)
-                    continue;
-                if (len == cap) {
-                    cap = cap ? 2 * cap : 64;
-                    from = xrealloc(from, cap * sizeof *from);
-                    to = xrealloc(to, cap * sizeof *to);
-                }
-                from[len] = (uint32_t)fi, to[len++] = (uint32_t)gi;
-                pending[fi]++;
-            }
-        }
-    /* callers of each function: by[off[g] .. off[g+1]) */
-    uint32_t *off = xcalloc(n + 1, sizeof *off), *by = xmalloc((len ? len : 1) * sizeof *by);
-    for (uint32_t k = 0; k < len; k++)
-        off[to[k] + 1]++;
-    for (uint32_t g = 0; g < n; g++)
-        off[g + 1] += off[g];
-    uint32_t *fill = xmalloc((n ? n : 1) * sizeof *fill);
-    memcpy(fill, off, n * sizeof *fill);
-    for (uint32_t k = 0; k < len; k++)
-        by[fill[to[k]]++] = from[k];
-    for (uint32_t i = 0; i < n; i++)
-        if (pending[i] == 0)
-            order[norder++] = i;
-    for (uint32_t h = 0; h < norder; h++)
-        for (uint32_t k = off[order[h]]; k < off[order[h] + 1]; k++)
-            if (--pending[by[k]] == 0)
-                order[norder++] = by[k];
-    for (uint32_t i = 0; i < n; i++) /* only on a cycle, which the verifier rejects */
-        if (pending[i] != 0)
-            order[norder++] = i;
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (uint32_t h = 0; h < norder; h++)
-            if (mods[order[h]])
-                grew |= func_effects(e, mods[order[h]], e->called[order[h]], (int)order[h]);
-    }
-    free(mods);
-    free(pending);
-    free(order);
-    free(from);
-    free(to);
-    free(off);
-    free(by);
-    free(fill);
 }

@@ -23,7 +23,7 @@ bool emit_runtime_dtype(Emit *e, Span at, DType d, Holder h)
     if (rt_dtype(d) && !(h == HOLD_TILE && dtype_bits(d) == 64))
         return true;
     return emit_fail(e, at, "%s %s cannot be executed: the runtime has no arithmetic for this dtype", what[h],
-                dtype_name(d));
+                     dtype_name(d));
 }
 
 /* False (reported at AT) when a boxed tile argument outside vec does not hold whole inner
@@ -38,8 +38,8 @@ bool emit_runtime_boxes(Emit *e, Span at, const TileBody *t)
     if ((t->rows % ir == 0 || t->rows == 1 || t->fractal == 32) && t->cols % ic == 0)
         return true;
     return emit_fail(e, at, "a boxed %s tile of %lldx%lld cannot be executed: the runtime needs whole %lldx%lld boxes",
-                enum_info[EK_LOC].names[t->loc], (long long)t->rows, (long long)t->cols, (long long)ir,
-                (long long)ic);
+                     enum_info[EK_LOC].names[t->loc], (long long)t->rows, (long long)t->cols, (long long)ir,
+                     (long long)ic);
 }
 
 static const char *const rt_loc[LOC_COUNT] = {
@@ -81,7 +81,7 @@ bool emit_cur_desc(Emit *e, int bi, const Op *op, int *out)
         if (!b->reported) {
             const Value *v = val(e, b->val);
             emit_fail(e, op->name_span, "codegen requires an address for '%%%.*s' (run with --pto-level=level2 or give addr)",
-                 (int)v->name.len, v->name.p);
+                      (int)v->name.len, v->name.p);
             diag_note(e->d, v->def, "'%%%.*s' defined here", (int)v->name.len, v->name.p);
             b->reported = true;
         }
@@ -151,7 +151,7 @@ const char *emit_scalar(Emit *e, ValueId v, const Op *op)
         return e->cexpr[v];
     const Value *x = val(e, v);
     emit_fail(e, op->name_span, "codegen expects '%%%.*s' to be a scalar it computes (a constant, an argument or a scalar op's result)",
-         (int)x->name.len, x->name.p);
+              (int)x->name.len, x->name.p);
     return NULL;
 }
 /* ---- ops ----------------------------------------------------------------------- */
@@ -238,7 +238,7 @@ static const char *use_view(Emit *e, ValueId v, const Op *op)
     if (e->cexpr[v] && x->type && (x->type->kind == TY_TENSOR_VIEW || x->type->kind == TY_PART_VIEW))
         return emit_arena_str(e, "&%s", e->cexpr[v]);
     emit_fail(e, op->name_span, "codegen expects '%%%.*s' to be a tensor view made in this function", (int)x->name.len,
-         x->name.p);
+              x->name.p);
     return NULL;
 }
 
@@ -252,7 +252,7 @@ static int view_dims(Emit *e, const Op *op, const ValueId *opnds, uint32_t n, co
     uint32_t rank = t->rank;
     if (rank < 1 || rank > PTORT_VIEW_MAX_RANK)
         return emit_fail(e, op->name_span, "codegen supports tensor views of rank 1 to %d, but got rank %u", PTORT_VIEW_MAX_RANK,
-                    rank);
+                         rank);
     const char **x = out + (rank == 1);
     if (n == rank) {
         for (uint32_t i = 0; i < rank; i++)
@@ -262,7 +262,7 @@ static int view_dims(Emit *e, const Op *op, const ValueId *opnds, uint32_t n, co
         for (uint32_t i = 0; i < rank; i++) {
             if (t->dims[i] == DIM_DYNAMIC)
                 return emit_fail(e, op->name_span, "codegen needs the %s of '%s' (the type has a dynamic dimension)", what,
-                            op_info(op->kind)->name);
+                                 op_info(op->kind)->name);
             x[i] = emit_arena_str(e, "%lld", (long long)t->dims[i]);
         }
     } else {
@@ -343,7 +343,7 @@ static void emit_partition(Emit *e, const Op *op)
         return;
     if (srank != rank) {
         emit_fail(e, op->name_span, "codegen expects 'pto.partition_view' to keep its view's rank %u, but got rank %u",
-             st->rank, t->rank);
+                  st->rank, t->rank);
         return;
     }
     if (!off[0])
@@ -621,7 +621,7 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
                        : a && !(a->val->kind == AV_BOOL && !a->val->u.b);
             if (set)
                 return emit_fail(e, op->name_span, "codegen does not support 'pto.tload' with '%s' (the runtime does not pad)",
-                            c[k].word);
+                                 c[k].word);
         }
         return true;
     }
@@ -634,8 +634,8 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         bool want_signed = qt != QT_INT8_ASYM;
         if ((dd == DT_UI8) == want_signed)
             return emit_fail(e, op->name_span, "codegen supports %s quantization into a%s dst only, but got %s",
-                        want_signed ? "INT8_SYM" : "INT8_ASYM", want_signed ? " signed (i8)" : "n unsigned (ui8)",
-                        dtype_name(dd));
+                             want_signed ? "INT8_SYM" : "INT8_ASYM", want_signed ? " signed (i8)" : "n unsigned (ui8)",
+                             dtype_name(dd));
         return true;
     }
     default:
@@ -1049,7 +1049,7 @@ static bool scalar_type_ok(Emit *e, const Type *t, const Op *op)
         return true;
     char b[128];
     return emit_fail(e, op->name_span, "codegen does not support '%s' on scalars of type '%s'", op_info(op->kind)->name,
-                type_str(t, b, sizeof b));
+                     type_str(t, b, sizeof b));
 }
 
 static const char *int_literal(Emit *e, int64_t x)
@@ -1164,7 +1164,7 @@ static void emit_scalar_op(Emit *e, const Op *op)
         const Type *vt = op->kind == OP_LOAD_SCALAR ? rt : val(e, op->opnds[2])->type;
         if (!e->csize[p]) {
             emit_fail(e, op->name_span, "codegen expects the pointer of '%s' to be a function argument",
-                 op_info(op->kind)->name);
+                      op_info(op->kind)->name);
             return;
         }
         if (!scalar_type_ok(e, vt, op))
@@ -1244,6 +1244,8 @@ const char *emit_c_scalar_type(const Type *t) { return emit_float_rt(t) ? "float
 /* Whether generated C holds scalars of type t (integers, index, f16, bf16, f32). */
 bool emit_c_scalar_ok(const Type *t) { return emit_int_bits(t) || emit_float_rt(t); }
 
+
+/* ---- one op ------------------------------------------------------------------------- */
 
 void emit_op(Emit *e, const Op *op)
 {
