@@ -233,16 +233,18 @@ static void parse_mem_size(Options *o, const char *value)
     o->mem_size[loc] = bytes;
 }
 
-static void apply_option(Options *o, const struct LongOption *lo, const char *value)
+/* The options that pick one of a few names (--emit, --pto-arch, --pto-level); false for
+ * the others. */
+static bool apply_choice(Options *o, int id, const char *value)
 {
-    switch (lo->id) {
+    switch (id) {
     case O_EMIT: {
         static const char *const names[] = {"ir", "generic", "c", "exe", NULL};
         int i = pick(value, names);
         if (i < 0)
             usage_error("invalid value '%s' for --emit, expected ir, generic, c or exe", value);
         o->emit = (OptEmit)i;
-        break;
+        return true;
     }
     case O_ARCH: {
         static const char *const names[] = {"a2", "a3", "a5", NULL};
@@ -251,7 +253,7 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
             usage_error("invalid value '%s' for --pto-arch, expected a2, a3 or a5", value);
         o->arch = (Arch)i;
         o->arch_given = true;
-        break;
+        return true;
     }
     case O_LEVEL: {
         static const char *const names[] = {"level1", "level2", "level3", NULL};
@@ -263,8 +265,22 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
             usage_error("invalid value '%s' for --pto-level, expected level1, level2, level3, 1, 2 or 3",
                         value);
         o->level = (Level)(i + 1);
-        break;
+        return true;
     }
+    default:
+        return false;
+    }
+}
+
+static void apply_option(Options *o, const struct LongOption *lo, const char *value)
+{
+    if (apply_choice(o, lo->id, value))
+        return;
+    switch (lo->id) {
+    case O_EMIT:
+    case O_ARCH:
+    case O_LEVEL:
+        break; /* apply_choice */
     case O_STOP_AFTER:
         o->stop_after = parse_pass_name(lo->name, value);
         break;

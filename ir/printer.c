@@ -729,47 +729,46 @@ static void put_clauses(Printer *pr, const Op *op)
     }
 }
 
-static void print_custom(Printer *pr, const Op *op, int indent)
+/* A tile op's custom form after its name: Level 1 `%a, %b : (T, T) -> R` or Level 2
+ * `ins(...) outs(...)` with its clauses. */
+static void print_compute(Printer *pr, const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
-    sb_puts(b, op->kind == OP_RETURN ? "return" : op->kind == OP_CALL ? "call" : printed_name(op));
-    switch (in->syntax) {
-    case SYN_COMPUTE:
-        if (op->form == FORM_L1) {
-            if (op->nopnds)
-                sb_putc(b, ' ');
-            put_values(pr, op->opnds, op->nopnds);
-            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
-            sb_puts(b, " : ");
-            if ((in->opflags & OF_STORES) && op->nres == 0) { /* no results: no arrow */
-                put_value_types(pr, op->opnds, op->nopnds);
-            } else {
-                sb_putc(b, '(');
-                put_value_types(pr, op->opnds, op->nopnds);
-                sb_puts(b, ") -> ");
-                put_result_types(pr, op);
+    if (op->form == FORM_L1) {
+        if (op->nopnds)
+            sb_putc(b, ' ');
+        put_values(pr, op->opnds, op->nopnds);
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        sb_puts(b, " : ");
+        if ((in->opflags & OF_STORES) && op->nres == 0) { /* no results: no arrow */
+            put_value_types(pr, op->opnds, op->nopnds);
+        } else {
+            sb_putc(b, '(');
+            put_value_types(pr, op->opnds, op->nopnds);
+            sb_puts(b, ") -> ");
+            put_result_types(pr, op);
+        }
+    } else {
+        uint32_t nin = 0, nkw = 0; /* the ins operands; the clause operands after them */
+        for (int r = 0; r < in->nins; r++) {
+            if (in->flags[r] & ROLE_KW)
+                nkw += op->seg[r];
+            else
+                nin += op->seg[r];
+        }
+        /* PTOAS's tcvt: `ins(%src {rmode = ...} : T)`; tcolsum only after its tmp */
+        bool in_ins = (in->opflags & OF_ATTRS_IN_INS) || ((in->opflags & OF_ATTRS_AFTER_TMP) && nin > 1);
+        sb_puts(b, " ins(");
+        if (in->cls == OC_STORE && nin > 1) {
+            /* PTOAS's spelling: `%src : T fp %fp : Tf, %s : i64`, each operand typed */
+            for (uint32_t i = 0; i < nin; i++) {
+                sb_puts(b, i == 0 ? "" : i == 1 && op->seg[1] ? " fp " : ", ");
+                put_values(pr, op->opnds + i, 1);
+                sb_puts(b, " : ");
+                put_value_types(pr, op->opnds + i, 1);
             }
         } else {
-            uint32_t nin = 0, nkw = 0; /* the ins operands; the clause operands after them */
-            for (int r = 0; r < in->nins; r++) {
-                if (in->flags[r] & ROLE_KW)
-                    nkw += op->seg[r];
-                else
-                    nin += op->seg[r];
-            }
-            /* PTOAS's tcvt: `ins(%src {rmode = ...} : T)`; tcolsum only after its tmp */
-            bool in_ins = (in->opflags & OF_ATTRS_IN_INS) || ((in->opflags & OF_ATTRS_AFTER_TMP) && nin > 1);
-            sb_puts(b, " ins(");
-            if (in->cls == OC_STORE && nin > 1) {
-                /* PTOAS's spelling: `%src : T fp %fp : Tf, %s : i64`, each operand typed */
-                for (uint32_t i = 0; i < nin; i++) {
-                    sb_puts(b, i == 0 ? "" : i == 1 && op->seg[1] ? " fp " : ", ");
-                    put_values(pr, op->opnds + i, 1);
-                    sb_puts(b, " : ");
-                    put_value_types(pr, op->opnds + i, 1);
-                }
-            } else {
             put_values(pr, op->opnds, nin);
             if (in_ins)
                 put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
@@ -777,18 +776,28 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 sb_puts(b, " : ");
                 put_value_types(pr, op->opnds, nin);
             }
-            }
-            sb_puts(b, ") outs(");
-            uint32_t nout = op->nopnds - nin - nkw;
-            put_values(pr, op->opnds + nin + nkw, nout);
-            if (nout) {
-                sb_puts(b, " : ");
-                put_value_types(pr, op->opnds + nin + nkw, nout);
-            }
-            sb_putc(b, ')');
-            if (!in_ins)
-                put_clauses(pr, op);
         }
+        sb_puts(b, ") outs(");
+        uint32_t nout = op->nopnds - nin - nkw;
+        put_values(pr, op->opnds + nin + nkw, nout);
+        if (nout) {
+            sb_puts(b, " : ");
+            put_value_types(pr, op->opnds + nin + nkw, nout);
+        }
+        sb_putc(b, ')');
+        if (!in_ins)
+            put_clauses(pr, op);
+    }
+}
+
+static void print_custom(Printer *pr, const Op *op, int indent)
+{
+    const OpInfo *in = op_info(op->kind);
+    StrBuf *b = &pr->b;
+    sb_puts(b, op->kind == OP_RETURN ? "return" : op->kind == OP_CALL ? "call" : printed_name(op));
+    switch (in->syntax) {
+    case SYN_COMPUTE:
+        print_compute(pr, op);
         return;
     case SYN_ALLOC: {
         uint32_t at = 0;

@@ -82,13 +82,12 @@ void pb_push_clause(Parser *p, Span word, int kind, AttrValue *v, Span value, Sp
     PUSH(p->clauses, p->nclauses, p->clauses_cap, c);
 }
 
-static void region_pop(Parser *p);
 
 void pb_op_reset(Parser *p)
 {
     /* regions whose '}' error recovery skipped are closed here */
     while (p->nframes && p->depth < p->frames[p->nframes - 1].depth)
-        region_pop(p);
+        pb_region_pop(p);
     p->nbargs = 0;
     p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->ntitems = p->nwords = 0;
     p->nclauses = 0;
@@ -143,7 +142,7 @@ static void names_grow(Parser *p)
     free(old);
 }
 
-static NameSlot *name_slot(Parser *p, Str name)
+NameSlot *pb_name_slot(Parser *p, Str name)
 {
     if ((p->names_used + 1) * 2 > p->names_cap)
         names_grow(p);
@@ -151,7 +150,7 @@ static NameSlot *name_slot(Parser *p, Str name)
 }
 
 /* name without '%' */
-static Str ssa_name(Parser *p, Span s)
+Str pb_ssa_name(Parser *p, Span s)
 {
     Str t = pb_text(p, s);
     t.p++;
@@ -162,11 +161,11 @@ static Str ssa_name(Parser *p, Span s)
 /* named: the name of a %r:N member ("r#1"); len 0 = the name at s. A result
  * of def_op, or (def_op NULL) an argument of block blk. A name slot whose id
  * is NO_VALUE went out of scope with its region. */
-static ValueId define_value(Parser *p, Span s, Str named, const Type *t, Op *def_op, Block *blk)
+ValueId pb_define_value(Parser *p, Span s, Str named, const Type *t, Op *def_op, Block *blk)
 {
     Func *f = p->fn;
-    Str name = named.len ? named : ssa_name(p, s);
-    NameSlot *slot = name_slot(p, name);
+    Str name = named.len ? named : pb_ssa_name(p, s);
+    NameSlot *slot = pb_name_slot(p, name);
     ValueId id = def_op ? ir_value_add(f, name, t, s, def_op, blk) : ir_block_arg_add(p->m, f, blk, name, t, s);
     if (slot->name.p && slot->id != NO_VALUE && !f->values[slot->id].undefined) {
         ERR(s, "redefinition of SSA value '%%%.*s'", (int)name.len, name.p);
@@ -185,14 +184,14 @@ static ValueId define_value(Parser *p, Span s, Str named, const Type *t, Op *def
 
 /* Resolves a use; ty is the type written at the use (NULL if none). Marks
  * *bad when the use is in error (reported here). */
-static ValueId resolve_use(Parser *p, Span s, const Type *ty, bool *bad)
+ValueId pb_resolve_use(Parser *p, Span s, const Type *ty, bool *bad)
 {
     Func *f = p->fn;
-    Str name = ssa_name(p, s);
-    NameSlot *slot = name_slot(p, name);
+    Str name = pb_ssa_name(p, s);
+    NameSlot *slot = pb_name_slot(p, name);
     /* %r#0 names the only result of a single-result op %r */
     if (!slot->name.p && name.len > 2 && name.p[name.len - 2] == '#' && name.p[name.len - 1] == '0') {
-        NameSlot *base = name_slot(p, (Str){name.p, name.len - 2});
+        NameSlot *base = pb_name_slot(p, (Str){name.p, name.len - 2});
         if (base->name.p && base->id != NO_VALUE && f->values[base->id].def_op &&
             f->values[base->id].def_op->nres == 1)
             slot = base;
@@ -224,7 +223,7 @@ static ValueId resolve_use(Parser *p, Span s, const Type *ty, bool *bad)
 }
 
 /* ---- modules and functions -------------------------------------------------------------- */
-static Attr *take_attrs(Parser *p, uint32_t n)
+Attr *pb_take_attrs(Parser *p, uint32_t n)
 {
     if (n > p->nattrs)
         n = (uint32_t)p->nattrs;
@@ -278,7 +277,7 @@ static ModuleOp *module_begin(Parser *p, Span kw, Str name)
 void pb_module_begin(Parser *p, Span kw, Span name, uint32_t nattrs)
 {
     Str n = pb_symbol_name(p, name);
-    Attr *attrs = take_attrs(p, nattrs);
+    Attr *attrs = pb_take_attrs(p, nattrs);
     ModuleOp *mod = module_begin(p, kw, n);
     mod->nattrs = nattrs;
     mod->attrs = attrs;
@@ -307,7 +306,7 @@ static void func_begin(Parser *p, Span kw, Str fname, Span name, int visibility)
     f->name = fname;
     f->visibility = (uint8_t)visibility;
     while (p->nframes)
-        region_pop(p);
+        pb_region_pop(p);
     p->npend = 0;
     p->fn = f;
     p->blk = ir_entry(f);
@@ -352,7 +351,7 @@ static void func_arg(Parser *p, Span at, Str named, const Type *t, Span tspan, i
         ERR(at, anon ? "custom op 'func.func' expected SSA identifier"
                      : "custom op 'func.func' expected type instead of SSA identifier");
     p->anon_args = anon;
-    ValueId id = define_value(p, at, named, t, NULL, ir_entry(f));
+    ValueId id = pb_define_value(p, at, named, t, NULL, ir_entry(f));
     f->values[id].type_span = tspan;
 }
 
@@ -387,7 +386,7 @@ static void func_head(Parser *p, uint32_t nresult_types, uint32_t nattrs)
 {
     Func *f = p->fn;
     f->nattrs = nattrs;
-    f->attrs = take_attrs(p, nattrs);
+    f->attrs = pb_take_attrs(p, nattrs);
     if (nresult_types > p->ntys)
         nresult_types = (uint32_t)p->ntys;
     f->nresults = nresult_types;
@@ -416,7 +415,7 @@ void pb_func_end(Parser *p, Span close)
 {
     Func *f = p->fn;
     while (p->nframes) /* regions a syntax error left open */
-        region_pop(p);
+        pb_region_pop(p);
     f->end_span = close;
     /* A syntax error after the last op may have swallowed the return. */
     const Op *last = ir_entry(f)->last;
@@ -604,7 +603,7 @@ static Op *emit(Parser *p, Draft *d)
     bool bad = d->bad;
     ValueId *ids = arena_alloc(&p->m->arena, d->n * sizeof *ids);
     for (uint32_t i = 0; i < d->n; i++)
-        ids[i] = resolve_use(p, d->uses[i], d->utys ? d->utys[i] : NULL, &bad);
+        ids[i] = pb_resolve_use(p, d->uses[i], d->utys ? d->utys[i] : NULL, &bad);
     Op *op = ir_op_new(p->m);
     ir_block_append(p->blk, op);
     if (p->gen_nregions) { /* a generic op's regions, parsed before it */
@@ -633,7 +632,7 @@ static Op *emit(Parser *p, Draft *d)
     op->res = arena_alloc(&p->m->arena, d->nres * sizeof *op->res);
     for (uint32_t i = 0; i < d->nres; i++) {
         const Type *t = d->rtys ? d->rtys[i] : NULL;
-        ValueId v = define_value(p, d->res[i], p->rnames[i], t, op, p->blk);
+        ValueId v = pb_define_value(p, d->res[i], p->rnames[i], t, op, p->blk);
         f->values[v].type_span = d->rspans ? d->rspans[i] : d->res[i];
         f->values[v].poisoned |= bad;
         op->res[i] = v;
@@ -683,7 +682,7 @@ static void draft_init(Parser *p, Draft *d, Span name, uint8_t form, uint32_t nu
     d->n = nuses;
     d->uses = p->uses + p->nuses - nuses;
     d->nattrs = nattrs;
-    d->attrs = take_attrs(p, nattrs);
+    d->attrs = pb_take_attrs(p, nattrs);
     d->res = p->results;
 }
 
@@ -1216,7 +1215,7 @@ void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok)
 /* The value of a use that names an integer arith.constant defined earlier. */
 static bool use_constant(Parser *p, Span use, int64_t *out)
 {
-    NameSlot *slot = name_slot(p, ssa_name(p, use));
+    NameSlot *slot = pb_name_slot(p, pb_ssa_name(p, use));
     if (!slot->name.p || slot->id == NO_VALUE)
         return false;
     return ir_const_int(p->fn, slot->id, out);
@@ -1443,7 +1442,7 @@ void pb_multi_result(Parser *p, Span name, Span count)
         p->multi_result = true;
         return;
     }
-    Str base = ssa_name(p, name);
+    Str base = pb_ssa_name(p, name);
     for (int64_t i = 0; i < n; i++) {
         char *s = arena_alloc(&p->m->arena, base.len + 24);
         int len = snprintf(s, base.len + 24, "%.*s#%lld", (int)base.len, base.p, (long long)i);
@@ -1551,6 +1550,113 @@ void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint3
     p->gen_nregions = 0;
 }
 
+/* What op_generic's per-syntax operand rules find beside the segments. */
+typedef struct GenericExtras {
+    bool isa;           /* pto.tassign's ISA form: the address is an attribute */
+    int64_t tile_addr;
+    AttrValue *value;   /* arith.constant's value */
+} GenericExtras;
+
+/* The generic form's operand and result rules of each custom syntax: the segments, and
+ * the counts each syntax requires (reported at the op's name). */
+static bool generic_operands(Parser *p, Draft *d, Span name, uint32_t nuses, uint32_t nresults,
+                             const Type *const *rtys, AttrValue *segs, GenericExtras *o)
+{
+    const OpInfo *in = op_info(d->kind);
+    bool ok = true;
+    switch (in->syntax) {
+    case SYN_TASSIGN: {
+        AttrValue *a = take_attr(d, "addr");
+        if (a && nuses == 1 && nresults == 0) {
+            if (a->kind != AV_INT) {
+                ERR(a->span, "'pto.tassign' op expects an integer 'addr'");
+                ok = false;
+            }
+            o->isa = true;
+            o->tile_addr = a->u.i;
+            d->seg[0] = 1;
+        } else if (nuses != 2 || nresults != 1) {
+            ERR(name, "'pto.tassign' op expects (tile, addr) -> tile, or (tile) -> () with an 'addr' attribute");
+            ok = false;
+        } else {
+            d->seg[0] = d->seg[1] = 1;
+        }
+        break;
+    }
+    case SYN_FOR: /* lowerBound upperBound step initArgs...; the rest is the verifier's */
+        if (nuses < 3) {
+            ERR(name, "'scf.for' op expected 3 or more operands, but found %u", nuses);
+            ok = false;
+        }
+        d->seg[0] = d->seg[1] = d->seg[2] = 1;
+        d->seg[3] = nuses - 3;
+        break;
+    case SYN_WHILE: /* inits...; the regions are the verifier's */
+        d->seg[0] = nuses;
+        break;
+    case SYN_EXECUTE_REGION:
+        if (nuses) {
+            ERR(name, "'scf.execute_region' op requires zero operands");
+            ok = false;
+        }
+        break;
+    case SYN_CONDITION:
+        if (nuses < 1) {
+            ERR(name, "'scf.condition' op expected 1 or more operands, but found 0");
+            ok = false;
+        } else if (nresults) {
+            ERR(name, "'scf.condition' op requires zero results");
+            ok = false;
+        }
+        d->seg[0] = 1;
+        d->seg[1] = nuses ? nuses - 1 : 0;
+        break;
+    case SYN_IF:
+        if (nuses != 1) {
+            ERR(name, "'scf.if' op expected 1 operands, but found %u", nuses);
+            ok = false;
+        }
+        d->seg[0] = 1;
+        break;
+    case SYN_CONSTANT:
+        o->value = take_attr(d, "value");
+        if (nuses || nresults != 1 || !o->value) {
+            ERR(name, "'arith.constant' op expects no operands, one result and a 'value' attribute");
+            ok = false;
+        } else if (constant_type(p, d, o->value) != rtys[0]) {
+            ERR(name, "'arith.constant' op result type must match the type of its value");
+            ok = false;
+        }
+        break;
+    case SYN_ARITH:
+    case SYN_CALL:
+    case SYN_LOAD_SCALAR:
+    case SYN_STORE_SCALAR:
+        ok = pb_scalar_generic(p, d, nresults);
+        break;
+    default:
+        ok = generic_segments(p, d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
+        if (ok && in->syntax != SYN_COMPUTE) {
+            uint32_t want = in->syntax == SYN_RETURN || d->kind == OP_SET_VALIDSHAPE ? 0 : 1;
+            if (nresults && in->syntax == SYN_RETURN) {
+                ERR(name, "'%s' op requires zero results", op_name(d->kind));
+                ok = false;
+            } else if (nresults != want) {
+                ERR(name, "'%s' op expects %u result%s, but got %u", op_name(d->kind), want, want == 1 ? "" : "s",
+                    nresults);
+                ok = false;
+            } else if (in->cls == OC_ALLOC && !type_is_tile(rtys[0])) {
+                char b[256]; /* as the custom form reports it (its printed form could not be read back) */
+                ERR(d->rspans[0], "'%s' op result must be a tile type, but got '%s'", op_name(d->kind),
+                    type_str(rtys[0], b, sizeof b));
+                ok = false;
+            }
+        }
+        break;
+    }
+    return ok;
+}
+
 static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults, uint32_t nattrs,
                        uint32_t nregions)
 {
@@ -1598,105 +1704,13 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
         return;
     }
     AttrValue *segs = take_attr(&d, "operandSegmentSizes");
-    bool ok = true;
-    int64_t tile_addr = 0;
-    bool isa = false;
-    AttrValue *value = NULL;
     /* Level 2 without segment sizes: quant_type decides (operand counts overlap) */
     if (d.kind == OP_TQUANT)
         d.kind = classify_tquant(&d, nresults ? nuses : 0, nresults,
                                  segs && segs->kind == AV_DENSE ? (int)segs->u.dense.n : -1);
     d.kind = classify_tdivs(&d);
-    switch (in->syntax) {
-    case SYN_TASSIGN: {
-        AttrValue *a = take_attr(&d, "addr");
-        if (a && nuses == 1 && nresults == 0) {
-            if (a->kind != AV_INT) {
-                ERR(a->span, "'pto.tassign' op expects an integer 'addr'");
-                ok = false;
-            }
-            isa = true;
-            tile_addr = a->u.i;
-            d.seg[0] = 1;
-        } else if (nuses != 2 || nresults != 1) {
-            ERR(name, "'pto.tassign' op expects (tile, addr) -> tile, or (tile) -> () with an 'addr' attribute");
-            ok = false;
-        } else {
-            d.seg[0] = d.seg[1] = 1;
-        }
-        break;
-    }
-    case SYN_FOR: /* lowerBound upperBound step initArgs...; the rest is the verifier's */
-        if (nuses < 3) {
-            ERR(name, "'scf.for' op expected 3 or more operands, but found %u", nuses);
-            ok = false;
-        }
-        d.seg[0] = d.seg[1] = d.seg[2] = 1;
-        d.seg[3] = nuses - 3;
-        break;
-    case SYN_WHILE: /* inits...; the regions are the verifier's */
-        d.seg[0] = nuses;
-        break;
-    case SYN_EXECUTE_REGION:
-        if (nuses) {
-            ERR(name, "'scf.execute_region' op requires zero operands");
-            ok = false;
-        }
-        break;
-    case SYN_CONDITION:
-        if (nuses < 1) {
-            ERR(name, "'scf.condition' op expected 1 or more operands, but found 0");
-            ok = false;
-        } else if (nresults) {
-            ERR(name, "'scf.condition' op requires zero results");
-            ok = false;
-        }
-        d.seg[0] = 1;
-        d.seg[1] = nuses ? nuses - 1 : 0;
-        break;
-    case SYN_IF:
-        if (nuses != 1) {
-            ERR(name, "'scf.if' op expected 1 operands, but found %u", nuses);
-            ok = false;
-        }
-        d.seg[0] = 1;
-        break;
-    case SYN_CONSTANT:
-        value = take_attr(&d, "value");
-        if (nuses || nresults != 1 || !value) {
-            ERR(name, "'arith.constant' op expects no operands, one result and a 'value' attribute");
-            ok = false;
-        } else if (constant_type(p, &d, value) != rtys[0]) {
-            ERR(name, "'arith.constant' op result type must match the type of its value");
-            ok = false;
-        }
-        break;
-    case SYN_ARITH:
-    case SYN_CALL:
-    case SYN_LOAD_SCALAR:
-    case SYN_STORE_SCALAR:
-        ok = pb_scalar_generic(p, &d, nresults);
-        break;
-    default:
-        ok = generic_segments(p, &d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
-        if (ok && in->syntax != SYN_COMPUTE) {
-            uint32_t want = in->syntax == SYN_RETURN || d.kind == OP_SET_VALIDSHAPE ? 0 : 1;
-            if (nresults && in->syntax == SYN_RETURN) {
-                ERR(name, "'%s' op requires zero results", op_name(d.kind));
-                ok = false;
-            } else if (nresults != want) {
-                ERR(name, "'%s' op expects %u result%s, but got %u", op_name(d.kind), want, want == 1 ? "" : "s",
-                    nresults);
-                ok = false;
-            } else if (in->cls == OC_ALLOC && !type_is_tile(rtys[0])) {
-                char b[256]; /* as the custom form reports it (its printed form could not be read back) */
-                ERR(d.rspans[0], "'%s' op result must be a tile type, but got '%s'", op_name(d.kind),
-                    type_str(rtys[0], b, sizeof b));
-                ok = false;
-            }
-        }
-        break;
-    }
+    GenericExtras x = {false, 0, NULL};
+    bool ok = generic_operands(p, &d, name, nuses, nresults, rtys, segs, &x);
     /* Level 1 (results) infers an omitted quant_type. Otherwise it is PTOAS's op, whose
      * required attribute MLIR checks when it verifies; ptoas does it here, so that the op is
      * never printed in the custom form without one (which could not be read back). */
@@ -1711,11 +1725,11 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
         return;
     }
     Op *op = emit(p, &d);
-    if (isa) {
+    if (x.isa) {
         op->has_tile_addr = true;
-        op->tile_addr = tile_addr;
+        op->tile_addr = x.tile_addr;
     }
-    op->constant = value;
+    op->constant = x.value;
 }
 
 /* For the other builders (build_arith.c). */
@@ -1733,7 +1747,7 @@ void pb_draft_init(Parser *p, Draft *d, Span name, uint8_t form, uint32_t nuses,
 static Attr *take_props(Parser *p, uint32_t n, const char *const *names, AttrValue **known, size_t nknown,
                         uint32_t *nrest)
 {
-    Attr *a = take_attrs(p, n);
+    Attr *a = pb_take_attrs(p, n);
     uint32_t k = 0;
     for (size_t j = 0; j < nknown; j++)
         known[j] = NULL;
@@ -1754,7 +1768,7 @@ static Attr *take_props(Parser *p, uint32_t n, const char *const *names, AttrVal
 /* Appends the attributes after a generic op's region to *attrs. */
 static void append_attrs(Parser *p, Attr **attrs, uint32_t *n, uint32_t nmore)
 {
-    Attr *more = take_attrs(p, nmore);
+    Attr *more = pb_take_attrs(p, nmore);
     Attr *all = arena_alloc(&p->m->arena, (*n + nmore) * sizeof *all);
     if (*n)
         memcpy(all, *attrs, *n * sizeof *all);
@@ -1868,413 +1882,4 @@ void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs)
     append_attrs(p, &mod->attrs, &mod->nattrs, nattrs);
     check_module_attrs(p, mod);
     pb_module_end(p, mod);
-}
-
-/* ---- regions ---------------------------------------------------------------------------------
- * A region opens at its '{': the enclosing op's stacks are saved in a Frame and the region's
- * ops start from empty ones; its block becomes the one ops go to; recovery resumes at its
- * depth. At its '}' the names defined inside go out of scope (MLIR: a value defined in a
- * region is not visible outside it) and everything is restored. */
-
-#define SAVE(fr, arr, n)                                                           \
-    do {                                                                           \
-        (fr)->n = p->n;                                                            \
-        (fr)->arr = p->n ? xmalloc(p->n * sizeof *p->arr) : NULL;                  \
-        if (p->n)                                                                  \
-            memcpy((fr)->arr, p->arr, p->n * sizeof *p->arr);                      \
-    } while (0)
-#define RESTORE(fr, arr, n)                                                        \
-    do {                                                                           \
-        if ((fr)->n)                                                               \
-            memcpy(p->arr, (fr)->arr, (fr)->n * sizeof *p->arr);                   \
-        p->n = (fr)->n;                                                            \
-        free((fr)->arr);                                                           \
-    } while (0)
-
-static void region_push(Parser *p, Op *op, Region *r)
-{
-    xgrow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames);
-    Frame *fr = &p->frames[p->nframes++];
-    memset(fr, 0, sizeof *fr);
-    fr->blk = p->blk;
-    fr->op = op;
-    fr->depth = p->lbrace_depth;
-    fr->body_depth = p->body_depth;
-    fr->in_body = p->in_body;
-    fr->values_begin = p->fn->nvalues;
-    fr->multi_result = p->multi_result;
-    SAVE(fr, uses, nuses);
-    SAVE(fr, tys, ntys);
-    fr->ty_spans = p->ntys ? arena_dup(&p->m->arena, p->ty_spans, p->ntys * sizeof *p->ty_spans) : NULL;
-    SAVE(fr, attrs, nattrs);
-    SAVE(fr, avals, navals);
-    SAVE(fr, ints, nints);
-    SAVE(fr, results, nresults);
-    fr->rnames = p->nresults ? arena_dup(&p->m->arena, p->rnames, p->nresults * sizeof *p->rnames) : NULL;
-    SAVE(fr, kws, nkws);
-    SAVE(fr, bargs, nbargs);
-    p->blk = ir_block_add(p->m, r);
-    p->in_body = true;
-    p->body_depth = p->lbrace_depth;
-    p->nuses = p->ntys = p->nattrs = p->navals = p->nints = p->nresults = p->nkws = p->nbargs = 0;
-    p->multi_result = false;
-}
-
-static void region_pop(Parser *p)
-{
-    Frame *fr = &p->frames[--p->nframes];
-    Func *f = p->fn;
-    for (uint32_t v = fr->values_begin; v < f->nvalues; v++) {
-        NameSlot *slot = name_slot(p, f->values[v].name);
-        if (slot->name.p && slot->id == v)
-            slot->id = NO_VALUE; /* out of scope: a tombstone keeps the probe chains */
-    }
-    p->blk = fr->blk;
-    p->in_body = fr->in_body;
-    p->body_depth = fr->body_depth;
-    p->multi_result = fr->multi_result;
-    RESTORE(fr, uses, nuses);
-    if (fr->ntys)
-        memcpy(p->ty_spans, fr->ty_spans, fr->ntys * sizeof *p->ty_spans);
-    RESTORE(fr, tys, ntys);
-    RESTORE(fr, attrs, nattrs);
-    RESTORE(fr, avals, navals);
-    RESTORE(fr, ints, nints);
-    if (fr->nresults)
-        memcpy(p->rnames, fr->rnames, fr->nresults * sizeof *p->rnames);
-    RESTORE(fr, results, nresults);
-    RESTORE(fr, kws, nkws);
-    RESTORE(fr, bargs, nbargs);
-}
-
-/* Regions still open at the end of the input (already reported): their saved
- * stacks are freed, not restored (the parser's own stacks are gone by now). */
-void pb_frames_free(Parser *p)
-{
-    for (size_t i = 0; i < p->nframes; i++) {
-        Frame *fr = &p->frames[i];
-        free(fr->uses);
-        free(fr->tys);
-        free(fr->attrs);
-        free(fr->avals);
-        free(fr->ints);
-        free(fr->results);
-        free(fr->kws);
-        free(fr->bargs);
-    }
-    p->nframes = 0;
-    free(p->frames);
-}
-
-void pb_keyword(Parser *p, Span s, const char *word)
-{
-    Str t = pb_text(p, s);
-    if (!str_eq(t, word, strlen(word)))
-        ERR(s, "expected '%s', but got '%.*s'", word, (int)t.len, t.p);
-}
-
-void pb_push_barg(Parser *p, Span s) { PUSH(p->bargs, p->nbargs, p->bargs_cap, s); }
-
-/* A block argument of the region just opened: its name must not be visible
- * already (MLIR: "region entry argument ... is already in use"). */
-static ValueId block_arg(Parser *p, Span s, const Type *t, Span tspan)
-{
-    Str name = ssa_name(p, s);
-    NameSlot *slot = name_slot(p, name);
-    if (slot->name.p && slot->id != NO_VALUE && !p->fn->values[slot->id].undefined) {
-        ERR(s, "region entry argument '%%%.*s' is already in use", (int)name.len, name.p);
-        diag_note(p->diag, p->fn->values[slot->id].def, "previously referenced here");
-        ValueId id = ir_block_arg_add(p->m, p->fn, p->blk, name, t, s);
-        p->fn->values[id].poisoned = true;
-        p->fn->values[id].type_span = tspan;
-        slot->id = id; /* uses in the region refer to it: nothing more is reported */
-        return id;
-    }
-    ValueId id = define_value(p, s, (Str){NULL, 0}, t, NULL, p->blk);
-    p->fn->values[id].type_span = tspan;
-    return id;
-}
-
-void pb_block_arg(Parser *p, Span name, const Type *t, Span tspan) { block_arg(p, name, t, tspan); }
-
-/* A custom region op whose operands are the top n uses, typed tys[i] (NULL:
- * untyped), appended to the current block with nregions empty regions. */
-static Op *region_op(Parser *p, Span name, OpKind kind, uint32_t n, const Type *const *tys, uint32_t nregions)
-{
-    Op *op = ir_op_new(p->m);
-    op->kind = kind;
-    op->form = FORM_L2;
-    op->name_span = name;
-    op->nopnds = n;
-    op->opnds = arena_alloc(&p->m->arena, (n ? n : 1) * sizeof *op->opnds);
-    op->opnd_spans = arena_dup(&p->m->arena, p->uses + p->nuses - n, n * sizeof *op->opnd_spans);
-    bool bad = false;
-    for (uint32_t i = 0; i < n; i++)
-        op->opnds[i] = resolve_use(p, op->opnd_spans[i], tys[i], &bad);
-    op->bad = bad;
-    ir_regions_new(p->m, op, nregions);
-    ir_block_append(p->blk, op);
-    return op;
-}
-
-void pb_for_body(Parser *p, Span name, Span iv, Span to_kw, Span step_kw, uint32_t ninits, uint32_t nres,
-                 const Type *ivty, Span lbrace)
-{
-    pb_keyword(p, to_kw, "to");
-    pb_keyword(p, step_kw, "step");
-    bool bad = false;
-    if (ninits && !nres) {
-        ERR(lbrace, "expected '->'");
-        bad = true;
-    } else if (ninits != nres) {
-        ERR(name, "custom op 'scf.for' mismatch in number of loop-carried values and defined values");
-        bad = true;
-    }
-    if (!ivty)
-        ivty = type_scalar(&p->m->types, DT_INDEX);
-    uint32_t n = 3 + ninits;
-    const Type **tys = arena_alloc(&p->m->arena, n * sizeof *tys);
-    tys[0] = tys[1] = tys[2] = ivty;
-    for (uint32_t i = 0; i < ninits; i++) /* an init has its result's type */
-        tys[3 + i] = bad ? NULL : p->tys[p->ntys - nres + i];
-    Op *op = region_op(p, name, OP_SCF_FOR, n, tys, 1);
-    op->bad |= bad;
-    op->nres = nres;
-    op->seg[0] = op->seg[1] = op->seg[2] = 1;
-    op->seg[3] = ninits;
-    Span *names = arena_dup(&p->m->arena, p->bargs + p->nbargs - ninits, ninits * sizeof *names);
-    region_push(p, op, &op->regions[0]);
-    block_arg(p, iv, ivty, iv);
-    for (uint32_t i = 0; i < ninits; i++)
-        block_arg(p, names[i], tys[3 + i], names[i]);
-}
-
-void pb_if_then(Parser *p, Span name, uint32_t nres)
-{
-    const Type *i1 = type_scalar(&p->m->types, DT_I1);
-    Op *op = region_op(p, name, OP_SCF_IF, 1, &i1, 2);
-    op->nres = nres;
-    op->seg[0] = 1;
-    region_push(p, op, &op->regions[0]);
-}
-
-void pb_if_else(Parser *p, Span kw)
-{
-    (void)kw;
-    /* after error recovery the then-region may be closed already (reported) */
-    if (!p->nframes || !p->frames[p->nframes - 1].op || p->frames[p->nframes - 1].op->kind != OP_SCF_IF)
-        return;
-    Op *op = p->frames[p->nframes - 1].op;
-    region_pop(p);
-    region_push(p, op, &op->regions[1]);
-}
-
-/* scf.while's head: the op and its 'before' region, whose block arguments are the
- * names of the initialization list typed by the function type's inputs. The types
- * after the arrow are moved to the bottom of the type stack, where
- * pb_region_op_end reads the results of a region op. */
-void pb_while_before(Parser *p, Span name, uint32_t ninits, uint32_t ntypes, uint32_t nres, Span colon)
-{
-    bool bad = false;
-    if (ntypes != ninits) {
-        ERR(colon, "custom op 'scf.while' expected as many input types as operands (expected %u got %u)", ninits,
-            ntypes);
-        bad = true;
-    }
-    if (ntypes + nres > p->ntys) { /* lost to error recovery (reported) */
-        ntypes = nres = 0;
-        bad = true;
-    }
-    const Type **tys = arena_alloc(&p->m->arena, (ninits ? ninits : 1) * sizeof *tys);
-    for (uint32_t i = 0; i < ninits; i++)
-        tys[i] = !bad ? p->tys[p->ntys - nres - ntypes + i] : NULL;
-    Op *op = region_op(p, name, OP_SCF_WHILE, ninits, tys, 2);
-    op->bad |= bad;
-    op->nres = nres;
-    op->seg[0] = ninits;
-    Span *names = arena_dup(&p->m->arena, p->bargs + p->nbargs - ninits, ninits * sizeof *names);
-    Span *tspans = arena_dup(&p->m->arena, p->ty_spans + p->ntys - nres - ntypes, (ntypes ? ntypes : 1) * sizeof *tspans);
-    /* keep only the results on the type stack */
-    memmove(p->tys, p->tys + p->ntys - nres, nres * sizeof *p->tys);
-    memmove(p->ty_spans, p->ty_spans + p->ntys - nres, nres * sizeof *p->ty_spans);
-    p->ntys = nres;
-    region_push(p, op, &op->regions[0]);
-    for (uint32_t i = 0; i < ninits; i++)
-        block_arg(p, names[i], tys[i], bad ? names[i] : tspans[i]);
-}
-
-/* `do`: the 'before' region is closed, the 'after' one opens (its arguments, if
- * any, come with an explicit `^bb0(...)` label). */
-void pb_while_after(Parser *p, Span do_kw)
-{
-    pb_keyword(p, do_kw, "do");
-    if (!p->nframes || !p->frames[p->nframes - 1].op || p->frames[p->nframes - 1].op->kind != OP_SCF_WHILE)
-        return; /* the region was closed by error recovery (reported) */
-    Op *op = p->frames[p->nframes - 1].op;
-    region_pop(p);
-    region_push(p, op, &op->regions[1]);
-}
-
-/* scf.condition(%c) %a, ... : T, ...: the condition is i1, the rest as typed. */
-void pb_op_condition(Parser *p, Span name, uint32_t nargs, uint32_t ntypes, uint32_t nattrs)
-{
-    Draft d;
-    draft_init(p, &d, name, FORM_L2, 1 + nargs, nattrs);
-    if (nargs != ntypes) {
-        ERR(name, "custom op 'scf.condition' %u operands present, but expected %u", nargs, ntypes);
-        emit_broken(p, &d);
-        return;
-    }
-    const Type **tys = arena_alloc(&p->m->arena, (1 + nargs) * sizeof *tys);
-    tys[0] = type_scalar(&p->m->types, DT_I1);
-    for (uint32_t i = 0; i < nargs; i++)
-        tys[1 + i] = p->tys[p->ntys - ntypes + i];
-    d.utys = tys;
-    d.seg[0] = 1;
-    d.seg[1] = nargs;
-    if (!bind_results(p, &d, 0)) {
-        emit_broken(p, &d);
-        return;
-    }
-    emit(p, &d);
-}
-
-void pb_execute_region_body(Parser *p, Span name, uint32_t nres)
-{
-    Op *op = region_op(p, name, OP_SCF_EXECUTE_REGION, 0, NULL, 1);
-    op->nres = nres;
-    region_push(p, op, &op->regions[0]);
-}
-
-void pb_gregion_begin(Parser *p)
-{
-    Region *r = arena_zalloc(&p->m->arena, sizeof *r);
-    xgrow((void **)&p->pend, &p->pend_cap, p->npend + 1, sizeof *p->pend);
-    p->pend[p->npend++] = r;
-    region_push(p, NULL, r);
-}
-
-void pb_block_label(Parser *p, Span label) { p->blk->label = label; }
-
-/* The end of a generic region: `{ }` with neither label nor ops has no block. */
-void pb_region_end(Parser *p)
-{
-    if (!p->nframes)
-        return;
-    Block *b = p->blk;
-    region_pop(p);
-    if (!b->first && !b->nargs && b->label.end == b->label.begin)
-        b->parent->first = b->parent->last = NULL;
-}
-
-/* MLIR's custom scf parsers end a block that lacks one with an empty scf.yield. */
-static void ensure_yield(Parser *p, Op *op, Region *r)
-{
-    Block *b = r->first;
-    if (!b || (b->last && b->last->kind == OP_SCF_YIELD))
-        return;
-    Op *y = ir_op_new(p->m);
-    y->kind = OP_SCF_YIELD;
-    y->form = FORM_L2;
-    y->synthetic = true;
-    y->name_span = op->name_span;
-    ir_block_append(b, y);
-}
-
-void pb_region_op_end(Parser *p, Span close, uint32_t nattrs)
-{
-    (void)close;
-    if (!p->nframes || !p->frames[p->nframes - 1].op)
-        return; /* lost to error recovery */
-    Op *op = p->frames[p->nframes - 1].op;
-    /* the attributes after the last '}' are on the region's stack, which the pop drops */
-    if (nattrs > p->nattrs)
-        nattrs = (uint32_t)p->nattrs;
-    op->nattrs = nattrs;
-    op->attrs = take_attrs(p, nattrs);
-    region_pop(p);
-    for (uint32_t i = 0; i < op->nregions && (op->kind == OP_SCF_FOR || op->kind == OP_SCF_IF); i++)
-        ensure_yield(p, op, &op->regions[i]);
-    /* results: the types after '->', the first on the op's type stack (op->nres
-     * holds their count until here) */
-    uint32_t nres = op->nres;
-    const Type *const *rtys = p->ntys >= nres ? p->tys : NULL;
-    const Span *rspans = p->ty_spans;
-    if (p->multi_result) {
-        nres = 0; /* reported */
-    } else if (p->nresults && !nres) {
-        ERR(p->results[0], "cannot name an operation with no results");
-    } else if (p->nresults != nres && rtys && !op->bad) {
-        ERR(op->name_span, "operation defines %u result%s but was provided %zu to bind", nres, nres == 1 ? "" : "s",
-            p->nresults);
-    }
-    bool ok = !p->multi_result && p->nresults == nres && rtys;
-    op->nres = ok ? nres : 0;
-    op->res = arena_alloc(&p->m->arena, (p->nresults ? p->nresults : 1) * sizeof *op->res);
-    for (uint32_t i = 0; i < p->nresults; i++) {
-        ValueId v = define_value(p, p->results[i], p->rnames[i], ok ? rtys[i] : NULL, op, p->blk);
-        p->fn->values[v].type_span = ok ? rspans[i] : p->results[i];
-        p->fn->values[v].poisoned |= !ok || op->bad;
-        if (ok)
-            op->res[i] = v;
-    }
-    p->errors_at_op = diag_error_count(p->diag);
-}
-
-/* ---- locations -------------------------------------------------------------- */
-
-static bool span_is(const Parser *p, Span s, const char *word)
-{
-    size_t n = strlen(word);
-    return s.end - s.begin == n && memcmp(p->src->text + s.begin, word, n) == 0;
-}
-
-static bool same_text(const Parser *p, Span a, Span b)
-{
-    return a.end - a.begin == b.end - b.begin && memcmp(p->src->text + a.begin, p->src->text + b.begin,
-                                                        a.end - a.begin) == 0;
-}
-
-void pb_loc_word(Parser *p, Span s, const char *word)
-{
-    if (span_is(p, s, word))
-        return;
-    if (strcmp(word, "at") == 0)
-        ERR(s, "expected 'at' in callsite location, but got '%.*s'", (int)(s.end - s.begin),
-            p->src->text + s.begin);
-    else
-        ERR(s, "expected location instance ('unknown', 'callsite' or 'fused'), but got '%.*s'",
-            (int)(s.end - s.begin), p->src->text + s.begin);
-}
-
-void pb_loc_alias_def(Parser *p, Span hash)
-{
-    for (size_t i = 0; i < p->nloc_defs; i++)
-        if (same_text(p, p->loc_defs[i], hash)) {
-            ERR(hash, "redefinition of attribute alias id '%.*s'", (int)(hash.end - hash.begin - 1),
-                p->src->text + hash.begin + 1);
-            diag_note(p->diag, p->loc_defs[i], "previously defined here");
-            return;
-        }
-    PUSH(p->loc_defs, p->nloc_defs, p->loc_defs_cap, hash);
-}
-
-void pb_loc_alias_use(Parser *p, Span hash)
-{
-    PUSH(p->loc_uses, p->nloc_uses, p->loc_uses_cap, hash);
-}
-
-/* Aliases are few (one per distinct location): a linear search is enough. */
-void pb_loc_aliases_end(Parser *p)
-{
-    for (size_t i = 0; i < p->nloc_uses; i++) {
-        bool found = false;
-        for (size_t j = 0; j < p->nloc_defs && !found; j++)
-            found = same_text(p, p->loc_defs[j], p->loc_uses[i]);
-        if (!found)
-            ERR(p->loc_uses[i], "location alias '%.*s' is never defined",
-                (int)(p->loc_uses[i].end - p->loc_uses[i].begin), p->src->text + p->loc_uses[i].begin);
-    }
-    free(p->loc_defs);
-    free(p->loc_uses);
 }

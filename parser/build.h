@@ -51,4 +51,15 @@ void pb_pad_mode_error(Parser *p, Span value);
 /* The part [off, off + len) of span s. */
 Span pb_sub_span(Span s, uint32_t off, uint32_t len);
 
+/* SSA names (build.c), for the region stack (build_regions.c): the slot of a name, the
+ * name at a span without '%', a value's definition and a use's resolution. */
+NameSlot *pb_name_slot(Parser *p, Str name);
+Str pb_ssa_name(Parser *p, Span s);
+ValueId pb_define_value(Parser *p, Span s, Str named, const Type *t, Op *def_op, Block *blk);
+ValueId pb_resolve_use(Parser *p, Span s, const Type *ty, bool *bad);
+/* The last n attributes of the attribute stack, popped. */
+Attr *pb_take_attrs(Parser *p, uint32_t n);
+/* Closes the innermost open region (build_regions.c), restoring its op's stacks. */
+void pb_region_pop(Parser *p);
+
 #endif

@@ -302,188 +302,161 @@ static bool is_x2zz(const Func *f, const Op *op)
 }
 
 /* Walks the ops once: entries, rebindings and accesses. */
-static void collect(T *t)
+/* A pto.alloc_tile: a new entry for its result, pinned when it has an address. */
+static void collect_alloc(T *t, const Op *op)
 {
     Func *f = t->f;
-    t->cur = xmalloc(f->nvalues * sizeof *t->cur);
-    for (uint32_t i = 0; i < f->nvalues; i++)
-        t->cur[i] = NO_ENTRY;
-    uint32_t nops = ir_number_ops(f);
-    t->num = xmalloc((nops ? nops : 1) * sizeof *t->num);
-    t->op_entry = xmalloc((nops ? nops : 1) * sizeof *t->op_entry);
-    unsigned *rebinds = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *rebinds);
-    t->rng = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *t->rng);
-    for (uint32_t i = 0; i < f->nvalues; i++)
-        if (type_is_tile(f->values[i].type))
-            t->rng[i] = tile_rng(&f->values[i].type->tile);
-    const Block *entry = ir_entry(f);
-    for (uint32_t i = 0; i < entry->nargs; i++) {
-        ValueId v = entry->args[i];
-        if (!type_is_tile(f->values[v].type))
-            continue;
-        uint32_t e = new_entry(t, v, f->values[v].name, NULL, f->values[v].def);
-        t->e[e].is_arg = true;
-        t->cur[v] = e;
+    uint32_t i = op->index;
+    ValueId v = op->res[0];
+    uint32_t e = new_entry(t, v, f->values[v].name, op, f->values[v].def);
+    t->op_entry[i] = e;
+    const Op *ad = op->seg[0] ? f->values[op->opnds[0]].def_op : NULL;
+    if (op->seg[0] && ad && ad->kind == OP_CONSTANT) {
+        t->e[e].pinned = true;
+        t->e[e].addr = const_value(t, op->opnds[0]);
+    } else if (op->seg[0] && t->cfg->level == LEVEL3) {
+        t->e[e].pinned = true;
+        t->e[e].dynamic = true; /* a computed address, as a pto.tassign's (docs/memory.md 5) */
+    } else if (op->seg[0]) {
+        diag_error(t->d, op->name_span, "'pto.alloc_tile' op with a computed address requires "
+                                        "--pto-level=level3");
+        t->errors = true;
+        t->e[e].dropped = true;
+    } else if (t->cfg->level != LEVEL3 && dtype_size(f->values[v].type->tile.dtype) == 0) {
+        /* PTOAS's planner sizes a buffer by its element's storage bytes (i1, index
+         * and the sub-byte floats have none; alloc_tile's verifier catches the rest) */
+        diag_error(t->d, op->name_span, "requires a static local buffer shape and known element byte "
+                                        "size for memory planning");
+        t->errors = true;
+        t->e[e].dropped = true;
+    } else if (t->cfg->level == LEVEL3) {
+        if (op->synthetic) /* made by bufferize for a Level 1 value or a scratch tile */
+            t->e[e].implicit = true; /* the error goes to its first use */
+        else
+            level3_error(t, &t->e[e], op);
     }
-    t->n = 0;
-    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
-        uint32_t i = op->index;
-        const OpInfo *in = op_info(op->kind);
-        t->num[i] = -1;
-        if (op->kind == OP_ALLOC_TILE) {
-            ValueId v = op->res[0];
-            uint32_t e = new_entry(t, v, f->values[v].name, op, f->values[v].def);
-            t->op_entry[i] = e;
-            const Op *ad = op->seg[0] ? f->values[op->opnds[0]].def_op : NULL;
-            if (op->seg[0] && ad && ad->kind == OP_CONSTANT) {
-                t->e[e].pinned = true;
-                t->e[e].addr = const_value(t, op->opnds[0]);
-            } else if (op->seg[0] && t->cfg->level == LEVEL3) {
-                t->e[e].pinned = true;
-                t->e[e].dynamic = true; /* a computed address, as a pto.tassign's (docs/memory.md 5) */
-            } else if (op->seg[0]) {
-                diag_error(t->d, op->name_span, "'pto.alloc_tile' op with a computed address requires "
-                                                "--pto-level=level3");
-                t->errors = true;
-                t->e[e].dropped = true;
-            } else if (t->cfg->level != LEVEL3 && dtype_size(f->values[v].type->tile.dtype) == 0) {
-                /* PTOAS's planner sizes a buffer by its element's storage bytes (i1, index
-                 * and the sub-byte floats have none; alloc_tile's verifier catches the rest) */
-                diag_error(t->d, op->name_span, "requires a static local buffer shape and known element byte "
-                                                "size for memory planning");
-                t->errors = true;
-                t->e[e].dropped = true;
-            } else if (t->cfg->level == LEVEL3) {
-                if (op->synthetic) /* made by bufferize for a Level 1 value or a scratch tile */
-                    t->e[e].implicit = true; /* the error goes to its first use */
-                else
-                    level3_error(t, &t->e[e], op);
-            }
-            t->cur[v] = e;
-            continue;
-        }
-        if (op->kind == OP_TASSIGN) {
-            ValueId v = op->opnds[0];
-            const Op *vd = f->values[v].def_op;
-            if (vd && op_info(vd->kind)->cls == OC_TILE_VIEW) {
-                /* a view's bytes are its source's: binding it would split the two */
-                diag_error(t->d, op->name_span,
-                           "'pto.tassign' op cannot bind the tile view '%%%.*s' to an address; bind the tile it views",
-                           (int)f->values[v].name.len, f->values[v].name.p);
-                t->errors = true;
-                continue;
-            }
-            if (t->cur[v] == NO_ENTRY)
-                continue;
-            Entry *old = &t->e[t->cur[v]];
-            bool unused = old->first < 0;
-            bool was_arg = old->is_arg;
-            Str name;
-            if (op->nres)
-                name = f->values[op->res[0]].name;
-            else if (unused && !rebinds[v])
-                name = f->values[v].name;
-            else
-                name = dotted_name(t, f->values[v].name, ++rebinds[v]);
-            uint32_t e = new_entry(t, op->nres ? op->res[0] : v, name, op, op->name_span);
-            old = &t->e[t->cur[v]];
-            if (unused) {
-                old->dropped = true; /* held no data: the new binding replaces it */
-                t->e[e].is_arg = was_arg;
-            }
-            t->e[e].pinned = true;
-            const Op *ad = op->has_tile_addr ? NULL : f->values[op->opnds[1]].def_op;
-            if (op->has_tile_addr || (ad && ad->kind == OP_CONSTANT)) {
-                t->e[e].addr = op->has_tile_addr ? op->tile_addr : const_value(t, op->opnds[1]);
-            } else if (t->cfg->level == LEVEL3) {
-                t->e[e].dynamic = true; /* docs/memory.md 5: its checks run at run time */
-            } else {
-                diag_error(t->d, op->name_span, "'pto.tassign' op with a computed address requires "
-                                                "--pto-level=level3");
-                t->errors = true;
-                t->e[e].dropped = true;
-            }
-            t->cur[v] = e;
-            if (op->nres)
-                t->cur[op->res[0]] = e;
-            continue;
-        }
-        if (region_op(op->kind)) {
-            /* bufferize made a tile iter_arg, its init and the loop's result one buffer,
-             * an scf.if's (scf.execute_region's) tile result the buffer its regions
-             * yield, and an scf.while's tile result its init's buffer: names of it */
-            RegionEdge in, out;
-            bool loop = op->kind == OP_SCF_FOR || op->kind == OP_SCF_WHILE;
-            bool has_in = region_edge(op, REGION_PARENT, 0, &in);
-            bool has_out = !loop && region_edge(op, 0, REGION_PARENT, &out);
-            for (uint32_t r = 0; r < op->nres && op->regions[0].first; r++) {
-                ValueId from = NO_VALUE;
-                if (loop && has_in && r < in.nsrc) {
-                    from = in.src[r];
-                    if (op->kind == OP_SCF_FOR && r < in.ndst)
-                        t->cur[in.dst[r]] = t->cur[from];
-                } else if (has_out && r < out.nsrc) {
-                    from = out.src[r];
-                }
-                if (from != NO_VALUE && type_is_tile(f->values[from].type))
-                    t->cur[op->res[r]] = t->cur[from];
-            }
-            continue;
-        }
-        if (in->cls == OC_TILE_VIEW && op->nres) {
-            /* treshape / subview name their source's bytes: no entry of their own, and
-             * every access through them (or a view of them) is an access of the source */
-            if (op->nopnds) {
-                t->cur[op->res[0]] = t->cur[op->opnds[0]];
-                t->rng[op->res[0]] = view_rng(t, op);
-            }
-            continue;
-        }
-        if (op->kind == OP_SET_VALIDSHAPE) { /* rewrites the tile's descriptor: a use of it */
-            int64_t k = t->num[i] = t->n++;
-            access(t, op->opnds[0], false, k, op);
-            continue;
-        }
-        bool tiles = false;
-        for (uint32_t k = 0; k < op->nopnds; k++)
-            tiles |= type_is_tile(f->values[op->opnds[k]].type);
-        bool is_return = in->cls == OC_RETURN;
-        if (!(in->opflags & (OF_READS | OF_WRITES)) && !(is_return && tiles))
-            continue;
-        int64_t k = t->num[i] = t->n++;
-        if (op->kind == OP_TQUANT_MX || (op->kind == OP_TMOV && is_x2zz(f, op))) {
-            xgrow32((void **)&t->noalias, &t->noalias_cap, t->nnoalias + 1, sizeof *t->noalias);
-            NoAlias *na = &t->noalias[t->nnoalias++];
-            ValueId rv[MAX_ROLES];
-            ir_op_roles(op, rv);
-            na->op = op;
-            na->n = 0;
-            for (int r = 0; r < in->nroles; r++)
-                if (rv[r] != NO_VALUE && type_is_tile(f->values[rv[r]].type)) {
-                    na->v[na->n] = rv[r];
-                    na->e[na->n++] = t->cur[rv[r]];
-                }
-        }
-        if (is_return) {
-            for (uint32_t j = 0; j < op->nopnds; j++)
-                access(t, op->opnds[j], false, k, op);
-            continue;
-        }
-        ValueId val[MAX_ROLES];
-        ir_op_roles(op, val);
-        for (int r = 0; r < in->nroles; r++)
-            if (!role_is_write(in, r))
-                access(t, val[r], false, k, op);
-        for (int r = 0; r < in->nroles; r++)
-            if (role_is_write(in, r))
-                access(t, val[r], true, k, op);
+    t->cur[v] = e;
+}
+
+/* A pto.tassign: (re)binds a value to an address, a new entry (docs/memory.md 3.1);
+ * rebinds counts each value's bindings for the dotted names. */
+static void collect_tassign(T *t, const Op *op, unsigned *rebinds)
+{
+    Func *f = t->f;
+    ValueId v = op->opnds[0];
+    const Op *vd = f->values[v].def_op;
+    if (vd && op_info(vd->kind)->cls == OC_TILE_VIEW) {
+        /* a view's bytes are its source's: binding it would split the two */
+        diag_error(t->d, op->name_span,
+                   "'pto.tassign' op cannot bind the tile view '%%%.*s' to an address; bind the tile it views",
+                   (int)f->values[v].name.len, f->values[v].name.p);
+        t->errors = true;
+        return;
     }
-    free(rebinds);
-    /* the caller reads each argument from its last binding */
-    for (uint32_t i = 0; i < entry->nargs; i++)
-        if (t->cur[entry->args[i]] != NO_ENTRY)
-            t->e[t->cur[entry->args[i]]].to_exit = true;
-    /* live ranges */
+    if (t->cur[v] == NO_ENTRY)
+        return;
+    Entry *old = &t->e[t->cur[v]];
+    bool unused = old->first < 0;
+    bool was_arg = old->is_arg;
+    Str name;
+    if (op->nres)
+        name = f->values[op->res[0]].name;
+    else if (unused && !rebinds[v])
+        name = f->values[v].name;
+    else
+        name = dotted_name(t, f->values[v].name, ++rebinds[v]);
+    uint32_t e = new_entry(t, op->nres ? op->res[0] : v, name, op, op->name_span);
+    old = &t->e[t->cur[v]];
+    if (unused) {
+        old->dropped = true; /* held no data: the new binding replaces it */
+        t->e[e].is_arg = was_arg;
+    }
+    t->e[e].pinned = true;
+    const Op *ad = op->has_tile_addr ? NULL : f->values[op->opnds[1]].def_op;
+    if (op->has_tile_addr || (ad && ad->kind == OP_CONSTANT)) {
+        t->e[e].addr = op->has_tile_addr ? op->tile_addr : const_value(t, op->opnds[1]);
+    } else if (t->cfg->level == LEVEL3) {
+        t->e[e].dynamic = true; /* docs/memory.md 5: its checks run at run time */
+    } else {
+        diag_error(t->d, op->name_span, "'pto.tassign' op with a computed address requires "
+                                        "--pto-level=level3");
+        t->errors = true;
+        t->e[e].dropped = true;
+    }
+    t->cur[v] = e;
+    if (op->nres)
+        t->cur[op->res[0]] = e;
+}
+
+/* A region op's tile results and iter_args name buffers bufferize made one. */
+static void collect_region(T *t, const Op *op)
+{
+    Func *f = t->f;
+    /* bufferize made a tile iter_arg, its init and the loop's result one buffer,
+     * an scf.if's (scf.execute_region's) tile result the buffer its regions
+     * yield, and an scf.while's tile result its init's buffer: names of it */
+    RegionEdge in, out;
+    bool loop = op->kind == OP_SCF_FOR || op->kind == OP_SCF_WHILE;
+    bool has_in = region_edge(op, REGION_PARENT, 0, &in);
+    bool has_out = !loop && region_edge(op, 0, REGION_PARENT, &out);
+    for (uint32_t r = 0; r < op->nres && op->regions[0].first; r++) {
+        ValueId from = NO_VALUE;
+        if (loop && has_in && r < in.nsrc) {
+            from = in.src[r];
+            if (op->kind == OP_SCF_FOR && r < in.ndst)
+                t->cur[in.dst[r]] = t->cur[from];
+        } else if (has_out && r < out.nsrc) {
+            from = out.src[r];
+        }
+        if (from != NO_VALUE && type_is_tile(f->values[from].type))
+            t->cur[op->res[r]] = t->cur[from];
+    }
+}
+
+/* An op that reads or writes tiles (or a return of tiles): numbered, its accesses. */
+static void collect_access(T *t, const Op *op)
+{
+    Func *f = t->f;
+    uint32_t i = op->index;
+    const OpInfo *in = op_info(op->kind);
+    bool tiles = false;
+    for (uint32_t k = 0; k < op->nopnds; k++)
+        tiles |= type_is_tile(f->values[op->opnds[k]].type);
+    bool is_return = in->cls == OC_RETURN;
+    if (!(in->opflags & (OF_READS | OF_WRITES)) && !(is_return && tiles))
+        return;
+    int64_t k = t->num[i] = t->n++;
+    if (op->kind == OP_TQUANT_MX || (op->kind == OP_TMOV && is_x2zz(f, op))) {
+        xgrow32((void **)&t->noalias, &t->noalias_cap, t->nnoalias + 1, sizeof *t->noalias);
+        NoAlias *na = &t->noalias[t->nnoalias++];
+        ValueId rv[MAX_ROLES];
+        ir_op_roles(op, rv);
+        na->op = op;
+        na->n = 0;
+        for (int r = 0; r < in->nroles; r++)
+            if (rv[r] != NO_VALUE && type_is_tile(f->values[rv[r]].type)) {
+                na->v[na->n] = rv[r];
+                na->e[na->n++] = t->cur[rv[r]];
+            }
+    }
+    if (is_return) {
+        for (uint32_t j = 0; j < op->nopnds; j++)
+            access(t, op->opnds[j], false, k, op);
+        return;
+    }
+    ValueId val[MAX_ROLES];
+    ir_op_roles(op, val);
+    for (int r = 0; r < in->nroles; r++)
+        if (!role_is_write(in, r))
+            access(t, val[r], false, k, op);
+    for (int r = 0; r < in->nroles; r++)
+        if (role_is_write(in, r))
+            access(t, val[r], true, k, op);
+}
+
+/* Each entry's live range from its accesses (docs/memory.md 3.2, before the loop rule). */
+static void live_ranges(T *t)
+{
     for (uint32_t i = 0; i < t->ne; i++) {
         Entry *e = &t->e[i];
         if (e->is_arg && !e->pinned && e->first < 0 && t->cfg->level == LEVEL3)
@@ -514,6 +487,62 @@ static void collect(T *t)
         if (from >= 0)
             e->start = from;
     }
+}
+
+static void collect(T *t)
+{
+    Func *f = t->f;
+    t->cur = xmalloc(f->nvalues * sizeof *t->cur);
+    for (uint32_t i = 0; i < f->nvalues; i++)
+        t->cur[i] = NO_ENTRY;
+    uint32_t nops = ir_number_ops(f);
+    t->num = xmalloc((nops ? nops : 1) * sizeof *t->num);
+    t->op_entry = xmalloc((nops ? nops : 1) * sizeof *t->op_entry);
+    unsigned *rebinds = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *rebinds);
+    t->rng = xcalloc(f->nvalues ? f->nvalues : 1, sizeof *t->rng);
+    for (uint32_t i = 0; i < f->nvalues; i++)
+        if (type_is_tile(f->values[i].type))
+            t->rng[i] = tile_rng(&f->values[i].type->tile);
+    const Block *entry = ir_entry(f);
+    for (uint32_t i = 0; i < entry->nargs; i++) {
+        ValueId v = entry->args[i];
+        if (!type_is_tile(f->values[v].type))
+            continue;
+        uint32_t e = new_entry(t, v, f->values[v].name, NULL, f->values[v].def);
+        t->e[e].is_arg = true;
+        t->cur[v] = e;
+    }
+    t->n = 0;
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) {
+        uint32_t i = op->index;
+        const OpInfo *in = op_info(op->kind);
+        t->num[i] = -1;
+        if (op->kind == OP_ALLOC_TILE)
+            collect_alloc(t, op);
+        else if (op->kind == OP_TASSIGN)
+            collect_tassign(t, op, rebinds);
+        else if (region_op(op->kind))
+            collect_region(t, op);
+        else if (in->cls == OC_TILE_VIEW && op->nres) {
+            /* treshape / subview name their source's bytes: no entry of their own, and
+             * every access through them (or a view of them) is an access of the source */
+            if (op->nopnds) {
+                t->cur[op->res[0]] = t->cur[op->opnds[0]];
+                t->rng[op->res[0]] = view_rng(t, op);
+            }
+        } else if (op->kind == OP_SET_VALIDSHAPE) { /* rewrites the tile's descriptor: a use of it */
+            int64_t k = t->num[i] = t->n++;
+            access(t, op->opnds[0], false, k, op);
+        } else {
+            collect_access(t, op);
+        }
+    }
+    free(rebinds);
+    /* the caller reads each argument from its last binding */
+    for (uint32_t i = 0; i < entry->nargs; i++)
+        if (t->cur[entry->args[i]] != NO_ENTRY)
+            t->e[t->cur[entry->args[i]]].to_exit = true;
+    live_ranges(t);
     loop_ranges(t);
 }
 

@@ -427,6 +427,126 @@ static int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
  * (canonical, legacy flat, interleaved axis0), then the physical strides and
  * capacities the pto-isa kernels address. MXFP8 data and the exponents are
  * i8/ui8 tiles of the raw codes, as PTOAS asks (its isInteger(8)). */
+/* The shapes of a pto.tquant.mx that its layout rules read (verify_tquant_mx). */
+typedef struct MxShape {
+    int src, dst, exp, max, scl;
+    const TileBody *s, *d, *e, *m, *sc;
+    int64_t M, N, PR, PC, pack, dvc, groups;
+    bool fp4, b16, il;
+} MxShape;
+
+/* Role r's tile t (if given) holds at least n elements. */
+static bool mx_need_cap(V *v, int r, const TileBody *t, int64_t n)
+{
+    if (t && t->rows * t->cols < n)
+        return fail(v, r, "expects %s physical capacity to cover %lld elements", op_info(v->op->kind)->role[r],
+                    (long long)n);
+    return true;
+}
+
+/* tquant.mx's physical layout rules for grpAxis=axis0. */
+static bool mx_axis0_layout(V *v, const MxShape *x)
+{
+    int src = x->src, dst = x->dst, exp = x->exp, max = x->max, scl = x->scl;
+    const TileBody *s = x->s, *d = x->d, *e = x->e, *m = x->m, *sc = x->sc;
+    int64_t M = x->M, PR = x->PR, PC = x->PC, pack = x->pack;
+    bool fp4 = x->fp4, il = x->il;
+    DType se = s->dtype;
+    int64_t dvc = x->dvc;
+    if (d && fp4 && d->cols != PC / pack)
+        return fail(v, dst, "expects MXFP4 axis0 dst physical cols to equal src physical cols / 2");
+    if (!mx_need_cap(v, dst, d, (M - 1) * (fp4 ? PC / pack : d ? d->cols : 0) + dvc))
+        return false;
+    if (fp4 && (PC / pack) % 32 && se == DT_F16)
+        return fail(v, src, "does not support FP16 MXFP4 axis0 when packed source stride is not a multiple of 32 "
+                            "bytes");
+    if (m && m->cols != PC)
+        return fail(v, max, "expects max physical cols to equal src physical cols for grpAxis=axis0");
+    if (sc && sc->cols != PC)
+        return fail(v, scl, "expects scaling physical cols to equal src physical cols for grpAxis=axis0");
+    if (!mx_need_cap(v, max, m, M / 32 * PC))
+        return false;
+    if (!mx_need_cap(v, scl, sc, M / 32 * PC))
+        return false;
+    if (e && !il) {
+        if (e->cols != PC)
+            return fail(v, exp, "expects exp physical cols to equal src physical cols for grpAxis=axis0");
+        if (!mx_need_cap(v, exp, e, M / 32 * PC))
+            return false;
+    } else if (e) {
+        if (e->rows != PR / 64)
+            return fail(v, exp, "expects interleaved exp physical rows to be src physical rows / 64");
+        if (e->cols != align_up(2 * PC, 32))
+            return fail(v, exp, "expects interleaved exp physical cols to be align32(2 * src physical cols)");
+    }
+    if (se == DT_F32 && il) /* the runtime has no FP32 interleave either */
+        return fail(v, src, "does not support FP32 interleave with the pinned pto-isa revision");
+    return true;
+}
+
+/* tquant.mx's physical layout rules for grpAxis=axis1. */
+static bool mx_axis1_layout(V *v, const MxShape *x)
+{
+    int src = x->src, dst = x->dst, exp = x->exp, max = x->max, scl = x->scl;
+    const TileBody *s = x->s, *d = x->d, *e = x->e, *m = x->m, *sc = x->sc;
+    int64_t M = x->M, N = x->N, PR = x->PR, PC = x->PC, pack = x->pack, groups = x->groups;
+    bool fp4 = x->fp4, b16 = x->b16;
+    DType se = s->dtype;
+    int64_t dvc = x->dvc;
+    if (d && d->cols != PC / pack)
+        return fail(v, dst, fp4 ? "expects MXFP4 axis1 dst physical cols to equal src physical cols / 2"
+                                : "expects MXFP8 axis1 dst physical cols to equal src physical cols");
+    if (!mx_need_cap(v, dst, d, (M - 1) * (PC / pack) + dvc))
+        return false;
+    const TileBody *compact[2] = {m, sc};
+    int croles[2] = {max, scl};
+    for (int i = 0; i < 2; i++)
+        if (compact[i] && compact[i]->vrow != 1 && compact[i]->cols != compact[i]->vcol &&
+            !is_scratch(v, croles[i]))
+            return fail(v, croles[i], "expects %s valid elements to form a compact physical prefix",
+                        op_info(v->op->kind)->role[croles[i]]);
+    if (!mx_need_cap(v, max, m, groups))
+        return false;
+    if (e && e->rows == 1) {
+        if (PC != N)
+            return fail(v, src, "expects axis1 flat exp to use a tight source with physical cols equal to valid "
+                                "cols");
+        if (e->vrow != 1 || e->vcol != groups)
+            return fail(v, exp, "expects axis1 flat exp valid_shape to match legacy flat [1, M*N/32]");
+        if (!mx_need_cap(v, exp, e, groups))
+            return false;
+        bool unroll = PR * PC > 1024 && (PR * PC) % 256 == 0 && (M * PC) % 256 == 0;
+        int64_t need = 0;
+        const char *what = NULL;
+        if (se == DT_F32) {
+            need = align_up(unroll ? groups * 2 : groups, 64) * 4;
+            what = unroll ? "axis1 flat unrolled f32 scaling" : "axis1 flat f32 scaling";
+        } else if (enum_attr(v->op, "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP) == QSA_OCP) {
+            need = align_up(groups, 128) * 2;
+            what = "axis1 flat B16 OCP scaling";
+        } else {
+            return fail(v, -1, "does not support axis1 flat B16 NV quantization with the pinned pto-isa revisions");
+        }
+        if (what && sc && sc->rows * sc->cols * (int64_t)dtype_size(sc->dtype) < need)
+            return fail(v, scl, "expects %s physical capacity to cover %lld bytes", what, (long long)need);
+    } else if (e) {
+        if (e->vrow == 1)
+            return fail(v, exp, "expects legacy flat exp to use physical rows == 1");
+        if (b16)
+            return fail(v, src, "does not support axis1 canonical 2D B16 quantization with the pinned pto-isa "
+                                "revision");
+        if (e->vrow != M || e->vcol != N / 32)
+            return fail(v, exp, "expects exp valid_shape to match canonical [M, N/32] for grpAxis=axis1");
+        if (e->rows < M || e->cols < N / 32)
+            return fail(v, exp, "expects axis1 canonical exp physical shape to cover [M, N/32]");
+        if (!mx_need_cap(v, exp, e, (M - 1) * e->cols + N / 32))
+            return false;
+        if (!mx_need_cap(v, scl, sc, groups))
+            return false;
+    }
+    return true;
+}
+
 static bool verify_tquant_mx(V *v)
 {
     int src = R(v, ROLE_SRC), dst = R(v, ROLE_DST), exp = R(v, ROLE_EXP), max = R(v, ROLE_MAX), scl = R(v, ROLE_SCALING),
@@ -524,86 +644,9 @@ static bool verify_tquant_mx(V *v)
                     (long long)dvc);
     if (d && d->rows < M)
         return fail(v, dst, "expects dst physical rows to cover src valid rows");
-#define NEED_CAP(r_, t, n)                                                                                       \
-    do {                                                                                                         \
-        if ((t) && (t)->rows * (t)->cols < (n))                                                                   \
-            return fail(v, r_, "expects %s physical capacity to cover %lld elements",                             \
-                        op_info(v->op->kind)->role[r_], (long long)(n));                                         \
-    } while (0)
-    if (axis0) {
-        if (d && fp4 && d->cols != PC / pack)
-            return fail(v, dst, "expects MXFP4 axis0 dst physical cols to equal src physical cols / 2");
-        NEED_CAP(dst, d, (M - 1) * (fp4 ? PC / pack : d ? d->cols : 0) + dvc);
-        if (fp4 && (PC / pack) % 32 && se == DT_F16)
-            return fail(v, src, "does not support FP16 MXFP4 axis0 when packed source stride is not a multiple of 32 "
-                                "bytes");
-        if (m && m->cols != PC)
-            return fail(v, max, "expects max physical cols to equal src physical cols for grpAxis=axis0");
-        if (sc && sc->cols != PC)
-            return fail(v, scl, "expects scaling physical cols to equal src physical cols for grpAxis=axis0");
-        NEED_CAP(max, m, M / 32 * PC);
-        NEED_CAP(scl, sc, M / 32 * PC);
-        if (e && !il) {
-            if (e->cols != PC)
-                return fail(v, exp, "expects exp physical cols to equal src physical cols for grpAxis=axis0");
-            NEED_CAP(exp, e, M / 32 * PC);
-        } else if (e) {
-            if (e->rows != PR / 64)
-                return fail(v, exp, "expects interleaved exp physical rows to be src physical rows / 64");
-            if (e->cols != align_up(2 * PC, 32))
-                return fail(v, exp, "expects interleaved exp physical cols to be align32(2 * src physical cols)");
-        }
-        if (se == DT_F32 && il) /* the runtime has no FP32 interleave either */
-            return fail(v, src, "does not support FP32 interleave with the pinned pto-isa revision");
-    } else {
-        if (d && d->cols != PC / pack)
-            return fail(v, dst, fp4 ? "expects MXFP4 axis1 dst physical cols to equal src physical cols / 2"
-                                    : "expects MXFP8 axis1 dst physical cols to equal src physical cols");
-        NEED_CAP(dst, d, (M - 1) * (PC / pack) + dvc);
-        const TileBody *compact[2] = {m, sc};
-        int croles[2] = {max, scl};
-        for (int i = 0; i < 2; i++)
-            if (compact[i] && compact[i]->vrow != 1 && compact[i]->cols != compact[i]->vcol &&
-                !is_scratch(v, croles[i]))
-                return fail(v, croles[i], "expects %s valid elements to form a compact physical prefix",
-                            op_info(v->op->kind)->role[croles[i]]);
-        NEED_CAP(max, m, groups);
-        if (e && e->rows == 1) {
-            if (PC != N)
-                return fail(v, src, "expects axis1 flat exp to use a tight source with physical cols equal to valid "
-                                    "cols");
-            if (e->vrow != 1 || e->vcol != groups)
-                return fail(v, exp, "expects axis1 flat exp valid_shape to match legacy flat [1, M*N/32]");
-            NEED_CAP(exp, e, groups);
-            bool unroll = PR * PC > 1024 && (PR * PC) % 256 == 0 && (M * PC) % 256 == 0;
-            int64_t need = 0;
-            const char *what = NULL;
-            if (se == DT_F32) {
-                need = align_up(unroll ? groups * 2 : groups, 64) * 4;
-                what = unroll ? "axis1 flat unrolled f32 scaling" : "axis1 flat f32 scaling";
-            } else if (enum_attr(v->op, "quantScaleAlg", EK_QUANT_SCALE_ALG, QSA_OCP) == QSA_OCP) {
-                need = align_up(groups, 128) * 2;
-                what = "axis1 flat B16 OCP scaling";
-            } else {
-                return fail(v, -1, "does not support axis1 flat B16 NV quantization with the pinned pto-isa revisions");
-            }
-            if (what && sc && sc->rows * sc->cols * (int64_t)dtype_size(sc->dtype) < need)
-                return fail(v, scl, "expects %s physical capacity to cover %lld bytes", what, (long long)need);
-        } else if (e) {
-            if (e->vrow == 1)
-                return fail(v, exp, "expects legacy flat exp to use physical rows == 1");
-            if (b16)
-                return fail(v, src, "does not support axis1 canonical 2D B16 quantization with the pinned pto-isa "
-                                    "revision");
-            if (e->vrow != M || e->vcol != N / 32)
-                return fail(v, exp, "expects exp valid_shape to match canonical [M, N/32] for grpAxis=axis1");
-            if (e->rows < M || e->cols < N / 32)
-                return fail(v, exp, "expects axis1 canonical exp physical shape to cover [M, N/32]");
-            NEED_CAP(exp, e, (M - 1) * e->cols + N / 32);
-            NEED_CAP(scl, sc, groups);
-        }
-    }
-#undef NEED_CAP
+    MxShape x = {src, dst, exp, max, scl, s, d, e, m, sc, M, N, PR, PC, pack, dvc, groups, fp4, b16, il};
+    if (!(axis0 ? mx_axis0_layout(v, &x) : mx_axis1_layout(v, &x)))
+        return false;
     if (b16 && N < PC && 128 % PC == 0 && (M * PC) % 128)
         return fail(v, src, "does not support padded B16 source whose VL-aligned padding store has an incomplete "
                             "final VL");
