@@ -236,17 +236,6 @@ VK_INLINE float vk_round(float v)      /* ties away from zero */
     float t = vk_trunc(v), d = v - t;
     return d >= 0.5f ? t + 1.0f : d <= -0.5f ? t - 1.0f : t;
 }
-/* Ties to odd. v is compared with the midpoint f + 0.5, which is exact below 2^23 (the
- * simulator's binary64 fraction v - f is exact too); the binary32 difference v - f is not:
- * for -0.49999997 it rounds to the tie 0.5. From 2^23 on, v is integral and passes. */
-VK_INLINE float vk_odd(float v)
-{
-    float f = vk_floor(v), mid = f + 0.5f;
-    int32_t odd = (int32_t)(fabsf(f) < 8388608.0f ? f : 0.0f) & 1;
-    float r = v > mid ? f + 1.0f : v < mid ? f : odd ? f : f + 1.0f;
-    return fabsf(v) < 8388608.0f ? r : v;
-}
-
 /* The simulator's float -> int cast as x86 executes it: truncation, and every value outside
  * int32 (and NaN) becomes INT32_MIN; narrower destinations keep the low bits. With
  * saturation the value was clamped before and only +2^31 (the fp32 rounding of INT32_MAX)
@@ -283,8 +272,7 @@ VK_INLINE float vk_clampf(float v, float lo, float hi)
     case PTORT_RM_ROUND: CVT_F2I_LOOP(STY, DTY, LD, vk_round, lo, hi, S) break;                \
     case PTORT_RM_FLOOR: CVT_F2I_LOOP(STY, DTY, LD, vk_floor, lo, hi, S) break;                \
     case PTORT_RM_CEIL: CVT_F2I_LOOP(STY, DTY, LD, vk_ceil, lo, hi, S) break;                  \
-    case PTORT_RM_ODD: CVT_F2I_LOOP(STY, DTY, LD, vk_odd, lo, hi, S) break;                    \
-    default: /* TRUNC and NONE: the C cast truncates */                                        \
+    default: /* TRUNC (ptort_tcvt maps NONE and ODD to it): the C cast truncates */            \
         CVT_F2I_LOOP(STY, DTY, LD, vk_trunc, lo, hi, S) break;                                 \
     }
 #define CVT_F2I_LOOPS(STY, DTY, LD, lo, hi)                                                    \
@@ -1537,6 +1525,122 @@ static int cvt_a5_only(ptort_dtype s, ptort_dtype d)
     return s == PTORT_I8 && (d == PTORT_I16 || d == PTORT_I32);
 }
 
+/* ---- tcvt rounding modes ---------------------------------------------------------------
+ * The mode a pair really rounds with (docs/numerics.md, tcvt): pto-isa's A5 TCvt passes the
+ * mode to vcvt / vtrc for every pair that rounds and the A2/A3 one picks a vconv_*r/a/f/c/z
+ * variant; ODD exists only for f32 -> f16 and NONE is the default, so those fall back to
+ * truncation (float -> integer) or nearest even (the rest). i32 -> f16 is A2/A3's vconv_deq,
+ * which takes no mode. */
+static ptort_rmode cvt_mode(ptort_dtype s, ptort_dtype d, ptort_rmode rm)
+{
+    if (is_float_dt(s) && !is_float_dt(d))
+        return rm == PTORT_RM_NONE || rm == PTORT_RM_ODD ? PTORT_RM_TRUNC : rm;
+    if (s == PTORT_I32 && d == PTORT_F16)
+        return PTORT_RM_RINT;
+    if (rm == PTORT_RM_NONE || (rm == PTORT_RM_ODD && !(s == PTORT_F32 && d == PTORT_F16)))
+        return PTORT_RM_RINT;
+    return rm;
+}
+
+/* Magnitude codes -> values, the infinity code standing for the next power of two (the
+ * neighbour above the largest finite value when rounding). */
+static double rm_val_f16(uint32_t m)
+{
+    return m >= 0x7C00u ? 65536.0 : (double)vk_f16_to_f32((uint16_t)m);
+}
+static double rm_val_bf16(uint32_t m)
+{
+    return m >= 0x7F80u ? 0x1p128 : (double)vk_u2f(m << 16);
+}
+static double rm_val_f32(uint32_t m)
+{
+    return m >= 0x7F800000u ? 0x1p128 : (double)vk_u2f(m);
+}
+
+/* Rounds the finite magnitude A (exact in binary64) per RM, given RB, the magnitude code of
+ * its round-to-nearest-even result (INF when that overflowed): an inexact A lies between
+ * the codes LO and LO + 1, and the mode picks one (IEEE 754's directions; ODD takes the
+ * one with the odd last bit, so it overflows to the largest finite value as TRUNC does). */
+static uint32_t rm_pick(uint32_t rb, double a, int neg, ptort_rmode rm, uint32_t inf,
+                        double (*val)(uint32_t))
+{
+    double hv = val(rb);
+    if (rm == PTORT_RM_RINT || (hv == a && rb != inf))
+        return rb;
+    uint32_t lo = (rb == inf || hv > a) ? rb - 1 : rb, hi = lo + 1;
+    switch (rm) {
+    case PTORT_RM_ROUND: return 2.0 * a == val(lo) + val(hi) ? hi : rb;
+    case PTORT_RM_FLOOR: return neg ? hi : lo;
+    case PTORT_RM_CEIL: return neg ? lo : hi;
+    case PTORT_RM_ODD: return (lo & 1u) ? lo : hi;
+    default: return lo;                  /* TRUNC */
+    }
+}
+
+/* f32 value -> f16 / bf16 bits per RM (NaN and Inf as with RNE) */
+static uint16_t rm_to_f16(float x, ptort_rmode rm)
+{
+    uint16_t h = vk_f32_to_f16(x);
+    if (x != x || fabsf(x) == INFINITY)
+        return h;
+    return (uint16_t)((h & 0x8000u) | rm_pick(h & 0x7FFFu, fabs((double)x), h >> 15, rm,
+                                              0x7C00u, rm_val_f16));
+}
+static uint16_t rm_to_bf16(float x, ptort_rmode rm)
+{
+    uint16_t h = vk_f32_to_bf16(x);
+    if (x != x || fabsf(x) == INFINITY)
+        return h;
+    return (uint16_t)((h & 0x8000u) | rm_pick(h & 0x7FFFu, fabs((double)x), h >> 15, rm,
+                                              0x7F80u, rm_val_bf16));
+}
+/* f32 -> f32: vtrc, rounding to an integral value (the sign of a zero result kept) */
+static float rm_integral(float v, ptort_rmode rm)
+{
+    float r = rm == PTORT_RM_ROUND ? vk_round(v) : rm == PTORT_RM_FLOOR ? vk_floor(v)
+            : rm == PTORT_RM_CEIL ? vk_ceil(v) : rm == PTORT_RM_TRUNC ? vk_trunc(v) : vk_rint(v);
+    return r == 0.0f ? copysignf(0.0f, v) : r;
+}
+
+/* The float-destination pairs that round (cvt_rounds), for every mode: the kernels run
+ * only RINT's nearest even, and f32 -> f32 as a copy. Saturation clamps first, as in the
+ * kernels. */
+static int cvt_rounds(ptort_dtype sd, ptort_dtype dd)
+{
+    return (sd == PTORT_I32 && dd == PTORT_F32) || (sd == PTORT_F32 && is_float_dt(dd)) ||
+           (dd == PTORT_F16 && (sd == PTORT_BF16 || sd == PTORT_I16));
+}
+
+static void cvt_rounding(ptort_dtype sd, ptort_dtype dd, const void *ps, void *pd, int64_t n,
+                         int sat, ptort_rmode rm)
+{
+    const uint8_t *s = ps;
+    uint8_t *d = pd;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u = 0;
+        memcpy(&u, s + i * ptort_dtype_size(sd), (size_t)ptort_dtype_size(sd));
+        if (sd == PTORT_I32 && dd == PTORT_F32) {
+            int32_t v = (int32_t)u;
+            uint32_t b = vk_f2u((float)v);
+            b = (b & 0x80000000u) | rm_pick(b & 0x7FFFFFFFu, fabs((double)v), v < 0, rm,
+                                            0x7F800000u, rm_val_f32);
+            memcpy(d + 4 * i, &b, 4);
+            continue;
+        }
+        float x = sd == PTORT_F32 ? vk_u2f(u) : sd == PTORT_BF16 ? LD_BF16(u) : (float)(int16_t)u;
+        if (dd == PTORT_F32) {
+            uint32_t b = vk_f2u(rm_integral(sat ? vk_clampf(x, -F32_MAXF, F32_MAXF) : x, rm));
+            memcpy(d + 4 * i, &b, 4);
+        } else if (dd == PTORT_F16) {
+            uint16_t h = rm_to_f16(sat ? vk_clampf(x, -F16_MAXF, F16_MAXF) : x, rm);
+            memcpy(d + 2 * i, &h, 2);
+        } else {
+            uint16_t h = rm_to_bf16(sat ? vk_clampf(x, -BF16_MAXF, BF16_MAXF) : x, rm);
+            memcpy(d + 2 * i, &h, 2);
+        }
+    }
+}
+
 ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
                         ptort_rmode rmode, int saturate, const ptort_tile *tmp)
 {
@@ -1558,6 +1662,7 @@ ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
     if (ctx->arch != PTORT_A5 && cvt_a5_only(src->dtype, dst->dtype))
         return ptort_fail(ctx, PTORT_E_ARCH, "%s: conversion %s -> %s needs arch a5", op,
                           ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    rmode = cvt_mode(src->dtype, dst->dtype, rmode);
     CvtFn zfn = ptort_vecz_cvt(src->dtype, dst->dtype, rmode);
     fn = zfn ? zfn : fn;
     int64_t rows = dst->valid_rows, cols = dst->valid_cols;
@@ -1567,8 +1672,16 @@ ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
         cols *= rows;
         rows = 1;
     }
-    for (int64_t r = 0; r < rows; r++)
-        fn(row_ptr(ctx, src, r), row_ptr(ctx, dst, r), cols, saturate != 0, rmode);
+    /* f32 -> f32 rounds even in RINT; the other float destinations only off nearest even */
+    int directed = cvt_rounds(src->dtype, dst->dtype) &&
+                   (rmode != PTORT_RM_RINT || (src->dtype == PTORT_F32 && dst->dtype == PTORT_F32));
+    for (int64_t r = 0; r < rows; r++) {
+        if (directed)
+            cvt_rounding(src->dtype, dst->dtype, row_ptr(ctx, src, r), row_ptr(ctx, dst, r),
+                         cols, saturate != 0, rmode);
+        else
+            fn(row_ptr(ctx, src, r), row_ptr(ctx, dst, r), cols, saturate != 0, rmode);
+    }
     return PTORT_OK;
 }
 

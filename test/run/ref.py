@@ -1130,12 +1130,60 @@ def dt_range(dt):
     return Fraction(0), Fraction((1 << w) - 1)
 
 
+def cvt_rmode(sdt, ddt, rmode):
+    """The rounding a tcvt pair really does (docs/numerics.md, tcvt). pto-isa's A5 TCvt hands
+    the mode to vcvt/vtrc for every pair that rounds, A2/A3 picks the vconv variant of the
+    mode; round-to-odd exists only for f32 -> f16, and NONE or an ODD elsewhere takes the
+    implementation's default: truncation into integers, nearest even into floats. i32 -> f16
+    is A2/A3's dequantizing vconv_deq, which has no mode at all."""
+    if rmode == 'CAST_RINT':
+        rmode = 'RINT'
+    if is_float(sdt) and not is_float(ddt):
+        return 'TRUNC' if rmode in ('NONE', 'ODD') else rmode
+    if (sdt, ddt) == ('i32', 'f16') or rmode == 'NONE':
+        return 'RINT'
+    if rmode == 'ODD' and (sdt, ddt) != ('f32', 'f16'):
+        return 'RINT'
+    return rmode
+
+
+def fround_rm(dt, neg, mag, rmode):
+    """(-1)^neg * mag (a Fraction) rounded into the float format dt per rmode, IEEE 754's
+    rounding directions: the significand scaled to an integer is rounded as round_integral
+    rounds (ODD: truncate and set the last bit when inexact). Overflow gives Inf for the
+    nearest modes and for the directed ones that point away from zero, else the largest
+    finite value (TRUNC, ODD, FLOOR of a positive, CEIL of a negative value)."""
+    fmt = FLOAT_FMT[dt]
+    sign = fmt.sign if neg else 0
+    if mag == 0:
+        return sign
+    q = max(_floor_log2(mag), 1 - fmt.bias) - fmt.mbits
+    scaled = mag * _pow2(-q)
+    if rmode == 'ODD':
+        n = scaled.numerator // scaled.denominator
+        if n != scaled:
+            n |= 1
+    else:                                     # on the magnitude: the sign turns FLOOR and CEIL
+        m = {'FLOOR': 'CEIL', 'CEIL': 'FLOOR'}.get(rmode, rmode) if neg else rmode
+        n = round_integral(scaled, m)
+    if n >> (fmt.mbits + 1):                  # rounded up into the next binade
+        n >>= 1
+        q += 1
+    code = n if n < (1 << fmt.mbits) else \
+        ((q + fmt.mbits + fmt.bias) << fmt.mbits) | (n - (1 << fmt.mbits))
+    if code > fmt.maxcode:
+        away = rmode in ('RINT', 'ROUND') or (rmode == 'CEIL' and not neg) or \
+            (rmode == 'FLOOR' and neg)
+        code = fmt.infcode if away else fmt.maxcode
+    return sign | code
+
+
 def round_integral(x, rmode):
-    """A finite Fraction rounded to an integer per rmode (the simulator's
-    applyRoundingToIntegral; NONE leaves the value for the truncating cast)."""
+    """A finite Fraction rounded to an integer per rmode (RINT, ROUND, FLOOR, CEIL, TRUNC;
+    cvt_rmode has already turned NONE and ODD into one of these)."""
     fl = x.numerator // x.denominator
     frac = x - fl
-    if rmode in ('NONE', 'TRUNC'):
+    if rmode == 'TRUNC':
         return fl if x >= 0 or frac == 0 else fl + 1
     if rmode == 'FLOOR':
         return fl
@@ -1148,15 +1196,12 @@ def round_integral(x, rmode):
         return fl if fl % 2 == 0 else fl + 1
     if rmode == 'ROUND':                      # ties away from zero
         return fl + 1 if x > 0 else fl
-    if rmode == 'ODD':
-        return fl if fl % 2 else fl + 1
     raise RefError('unknown rmode %s' % rmode)
 
 
 def cvt_elem(sdt, ddt, bits, rmode, sat):
     """One tcvt element (docs/vector-ops.md, `tcvt`)."""
-    if rmode == 'CAST_RINT':
-        rmode = 'RINT'
+    rmode = cvt_rmode(sdt, ddt, rmode)
     if is_float(sdt):
         c = fclass(sdt, bits)
         if sat:                              # clamp to both ranges; NaN -> the largest value
@@ -1175,7 +1220,10 @@ def cvt_elem(sdt, ddt, bits, rmode, sat):
                 return narrow_f32(ddt, widen_f32(sdt, bits))
             if c[0] == 'inf':
                 return finf(ddt, c[1])
-            return fsigned(ddt, c[1], c[2])
+            if ddt == 'f32' and sdt == 'f32':    # f32 -> f32 rounds to an integral value
+                i = round_integral(fval_exact(c), rmode)
+                return fsigned(ddt, c[1], Fraction(abs(i)))
+            return fround_rm(ddt, c[1], c[2], rmode)
         # float -> integer: round to an integral value, then x86's cast
         if c[0] != 'num':
             i = -(1 << 31)                   # NaN, +-Inf: the "integer indefinite"
@@ -1190,7 +1238,7 @@ def cvt_elem(sdt, ddt, bits, rmode, sat):
         lo, hi = dt_range(ddt)
         v = int(min(hi, max(lo, v)))
     if is_float(ddt):
-        return fsigned(ddt, v < 0, Fraction(abs(v)))
+        return fround_rm(ddt, v < 0, Fraction(abs(v)), rmode)
     return iwrap(ddt, v)
 
 
@@ -2512,12 +2560,59 @@ def self_test():
     table = {'RINT': [2, -2, 4, 0, 0, 2, -2], 'ROUND': [3, -3, 4, 1, -1, 2, -2],
              'FLOOR': [2, -3, 3, 0, -1, 1, -2], 'CEIL': [3, -2, 4, 1, 0, 2, -1],
              'TRUNC': [2, -2, 3, 0, 0, 1, -1], 'NONE': [2, -2, 3, 0, 0, 1, -1],
-             'ODD': [3, -3, 3, 1, -1, 2, -2]}
+             'ODD': [2, -2, 3, 0, 0, 1, -1]}    # no odd rounding into integers: truncation
     for rm, want in table.items():
         check('tcvt f32 -> i32 %s' % rm, [to_int('i32', cvt_elem('f32', 'i32', fb(f32(x)), rm, False)) for x in xs], want)
-    # next to a tie: -0.49999997 (0xBEFFFFFF) is not a tie, ODD gives 0
     check('tcvt f32 -> i32 ODD 0xBEFFFFFF', cvt_elem('f32', 'i32', 0xBEFFFFFF, 'ODD', False), 0)
     check('tcvt f32 -> i32 ODD -1.5', to_int('i32', cvt_elem('f32', 'i32', fb(-1.5), 'ODD', False)), -1)
+    # The rounding mode of the float destinations (docs/numerics.md, tcvt), worked by hand.
+    # f32 1.0014658 (0x3F803008, 1 + 1.501 * 2^-10) lies between the f16 codes
+    # 0x3C01 (1 + 2^-10 = 1.00098) and 0x3C02 (1 + 2^-9 = 1.00195), a bit above the midpoint:
+    # nearest (RINT, ROUND) and CEIL take 0x3C02, TRUNC, FLOOR and ODD (odd last bit) 0x3C01.
+    x = fb(f32(1.0014658))
+    for rm, want in (('NONE', 0x3C02), ('RINT', 0x3C02), ('ROUND', 0x3C02), ('FLOOR', 0x3C01),
+                     ('CEIL', 0x3C02), ('TRUNC', 0x3C01), ('ODD', 0x3C01)):
+        check('tcvt f32 -> f16 1.0014658 %s' % rm, cvt_elem('f32', 'f16', x, rm, False), want)
+        check('tcvt f32 -> f16 -1.0014658 %s' % rm, cvt_elem('f32', 'f16', x | 0x80000000, rm, False),
+              0x8000 | {'FLOOR': 0x3C02, 'CEIL': 0x3C01}.get(rm, want))
+    # ties: 1 + 2^-11 is halfway between 0x3C00 and 0x3C01: RINT to the even 0x3C00, ROUND away
+    check('tcvt f32 -> f16 1+2^-11', [cvt_elem('f32', 'f16', fb(1 + 2 ** -11), rm, False)
+                                      for rm in ('RINT', 'ROUND', 'ODD', 'TRUNC')],
+          [0x3C00, 0x3C01, 0x3C01, 0x3C00])
+    # overflow: 70000 > 65504; toward zero (TRUNC, FLOOR of a positive, ODD) stops at 0x7BFF
+    check('tcvt f32 -> f16 70000', [cvt_elem('f32', 'f16', fb(70000.0), rm, False)
+                                    for rm in ('RINT', 'ROUND', 'FLOOR', 'CEIL', 'TRUNC', 'ODD')],
+          [0x7C00, 0x7C00, 0x7BFF, 0x7C00, 0x7BFF, 0x7BFF])
+    check('tcvt f32 -> f16 -70000', [cvt_elem('f32', 'f16', fb(-70000.0), rm, False)
+                                     for rm in ('FLOOR', 'CEIL')], [0xFC00, 0xFBFF])
+    # below the smallest subnormal 2^-24: 2^-26 is 0 except CEIL and ODD (0x0001)
+    check('tcvt f32 -> f16 2^-26', [cvt_elem('f32', 'f16', fb(2.0 ** -26), rm, False)
+                                    for rm in ('RINT', 'FLOOR', 'CEIL', 'TRUNC', 'ODD')],
+          [0, 0, 1, 0, 1])
+    check('tcvt f32 -> f16 -2^-26 FLOOR', cvt_elem('f32', 'f16', fb(-2.0 ** -26), 'FLOOR', False), 0x8001)
+    # i32 -> f32: 2^24 + 1 is a tie between 2^24 (0x4B800000) and 2^24 + 2 (0x4B800001)
+    check('tcvt i32 -> f32 2^24+1', [cvt_elem('i32', 'f32', 2 ** 24 + 1, rm, False) for rm in RMODES],
+          [0x4B800000, 0x4B800000, 0x4B800001, 0x4B800000, 0x4B800001, 0x4B800000, 0x4B800000])
+    check('tcvt i32 -> f32 -(2^24+1) FLOOR', cvt_elem('i32', 'f32', from_int('i32', -(2 ** 24 + 1)), 'FLOOR', False),
+          0xCB800001)
+    # i32 -> f16 is the A2/A3 vconv_deq: no mode, 2049 -> 2048 in every one
+    check('tcvt i32 -> f16 2049', {cvt_elem('i32', 'f16', 2049, rm, False) for rm in RMODES}, {0x6800})
+    # i16 -> f16: 2049 is a tie between 2048 (0x6800) and 2050 (0x6801)
+    check('tcvt i16 -> f16 2049', [cvt_elem('i16', 'f16', 2049, rm, False) for rm in RMODES],
+          [0x6800, 0x6800, 0x6801, 0x6800, 0x6801, 0x6800, 0x6800])
+    # f32 -> bf16: 1 + 2^-9 is a quarter ulp above 1 (0x3F80); ODD is nearest even here
+    check('tcvt f32 -> bf16 1+2^-9', [cvt_elem('f32', 'bf16', fb(1 + 2 ** -9), rm, False) for rm in RMODES],
+          [0x3F80, 0x3F80, 0x3F80, 0x3F80, 0x3F81, 0x3F80, 0x3F80])
+    # bf16 -> f16: 0x4789 = 70144 overflows f16; 0x3280 = 2^-26 underflows
+    check('tcvt bf16 -> f16 70144', [cvt_elem('bf16', 'f16', 0x4789, rm, False) for rm in ('RINT', 'TRUNC')],
+          [0x7C00, 0x7BFF])
+    check('tcvt bf16 -> f16 2^-26 CEIL', cvt_elem('bf16', 'f16', 0x3280, 'CEIL', False), 0x0001)
+    # f32 -> f32 rounds to an integral value (vtrc); a zero result keeps the sign
+    check('tcvt f32 -> f32 2.5', [cvt_elem('f32', 'f32', fb(2.5), rm, False) for rm in RMODES],
+          [fb(2.0), fb(2.0), fb(3.0), fb(2.0), fb(3.0), fb(2.0), fb(2.0)])
+    check('tcvt f32 -> f32 -0.3', [cvt_elem('f32', 'f32', fb(f32(-0.3)), rm, False)
+                                   for rm in ('RINT', 'FLOOR', 'CEIL', 'TRUNC')],
+          [0x80000000, fb(-1.0), 0x80000000, 0x80000000])
     check('tcvt f32 -> f16 65520', cvt_elem('f32', 'f16', fb(65520.0), 'RINT', False), 0x7C00)
     check('tcvt f32 -> f16 65520 sat', cvt_elem('f32', 'f16', fb(65520.0), 'RINT', True), 0x7BFF)
     check('tcvt f32 -> f16 NaN sat', cvt_elem('f32', 'f16', 0xFFC00000, 'RINT', True), 0x7BFF)

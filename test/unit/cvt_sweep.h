@@ -3,7 +3,7 @@
  * ptort_tcvt in 512 x 512 tiles, so the kernels the CPU picks are the ones checked (exhaustive.c
  * runs the sweep once per kernel set). Saturation alternates per tile; i32 takes every pattern
  * in all seven rounding modes (a rounding bug can sit on a single pattern, as ODD's did on
- * -0.49999997), i16 one mode per tile, rotating over the seven, so every (mode, saturation)
+ * -0.49999997), f16, bf16 and i16 one mode per tile, rotating over the seven, so every (mode, saturation)
  * setting sees patterns of every exponent. exhaustive.c runs it with stride 1; test_cvt_sample.c with
  * a large odd stride in `make check`. f32 has no integer destination narrower than i16 (the
  * pto-isa tcvt table); cvt16_sweep covers f16 -> i8 / u8.
@@ -40,8 +40,8 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
         int sat = (int)(tile & 1);
         int rm = (int)((tile >> 1) % 7);
         tile++;
-        if (ptort_tcvt(ctx, &src, &h, PTORT_RM_RINT, sat, NULL) ||
-            ptort_tcvt(ctx, &src, &b, PTORT_RM_RINT, sat, NULL) ||
+        if (ptort_tcvt(ctx, &src, &h, (ptort_rmode)rm, sat, NULL) ||
+            ptort_tcvt(ctx, &src, &b, (ptort_rmode)rm, sat, NULL) ||
             ptort_tcvt(ctx, &src, &s, (ptort_rmode)rm, sat, NULL)) {
             fprintf(stderr, "cvt_sweep: %s\n", ptort_error(ctx));
             bad++;
@@ -74,16 +74,22 @@ static uint64_t cvt_sweep(uint64_t stride, uint64_t *checked)
             float f = unit_u2f(p);
             double v = f;
             uint16_t wh, wb;
+            /* the modes as docs/numerics.md gives them: NONE is nearest even, and ODD rounds
+             * to odd only into f16 */
+            int hm = rm == 0 ? 1 : rm, bm = rm == 0 || rm == 6 ? 1 : rm;
             if (sat) {
                 /* clamp to the destination's finite range first, NaN to its largest value */
                 double hv = isnan(v) || v > 65504.0 ? 65504.0 : v < -65504.0 ? -65504.0 : v;
                 double bmax = ref_bf16_val(0x7F7F);
                 double bv = isnan(v) || v > bmax ? bmax : v < -bmax ? -bmax : v;
-                wh = ref_to_f16(hv);
-                wb = ref_to_bf16(bv);
-            } else {
+                wh = (uint16_t)ref_round_fmt_rm(hv, 11, -14, 5, hm);
+                wb = (uint16_t)ref_round_fmt_rm(bv, 8, -126, 8, bm);
+            } else if (isnan(v)) {
                 wh = ref_f32_to_f16(p);
                 wb = ref_f32_to_bf16(p);
+            } else {
+                wh = (uint16_t)ref_round_fmt_rm(v, 11, -14, 5, hm);
+                wb = (uint16_t)ref_round_fmt_rm(v, 8, -126, 8, bm);
             }
             uint16_t ws = (uint16_t)ref_f2i(v, rm, sat, -32768.0, 32767.0, 16);
             if (hh[i] != wh || bb[i] != wb || ss[i] != ws) {

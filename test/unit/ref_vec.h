@@ -26,9 +26,12 @@ static inline double ref_bf16_val(uint16_t b)
 }
 
 /* A binary format with P significand bits (hidden bit included), minimum normal exponent
- * EMIN and exponent field width EW: round the finite double V to it with ties to even and
- * return the bits (sign, exponent field, fraction). Overflow gives Inf. */
-static inline uint32_t ref_round_fmt(double v, int p, int emin, int ew)
+ * EMIN and exponent field width EW: round the finite double V to it per tcvt rmode RM (1
+ * RINT ties to even, 2 ROUND ties away, 3 FLOOR, 4 CEIL, 5 TRUNC, 6 ODD: truncate, then set
+ * the last bit when inexact) and return the bits (sign, exponent field, fraction). Overflow
+ * gives Inf for the modes that round away from zero there (RINT, ROUND, CEIL of a positive
+ * and FLOOR of a negative value), else the largest finite value (IEEE 754, 7.4). */
+static inline uint32_t ref_round_fmt_rm(double v, int p, int emin, int ew, int rm)
 {
     uint32_t sign = signbit(v) ? 1u << (p - 1 + ew) : 0;
     double a = fabs(v);
@@ -37,12 +40,21 @@ static inline uint32_t ref_round_fmt(double v, int p, int emin, int ew)
         return sign;
     if (isinf(a))
         return sign | inf;
+    if (sign && (rm == 3 || rm == 4))
+        rm = 7 - rm;               /* on the magnitude FLOOR and CEIL swap */
     int ex;
     frexp(a, &ex);                 /* a = f * 2^ex, f in [0.5, 1) */
     int e = ex - 1;                /* a in [2^e, 2^(e+1)) */
     if (e < emin)
         e = emin;                  /* subnormal: fixed quantum 2^(emin - p + 1) */
-    double q = nearbyint(ldexp(a, p - 1 - e));
+    double s = ldexp(a, p - 1 - e), q;
+    switch (rm) {
+    case 2: q = round(s); break;
+    case 3: case 5: q = floor(s); break;
+    case 4: q = ceil(s); break;
+    case 6: q = floor(s); q = q != s && fmod(q, 2.0) == 0 ? q + 1 : q; break;
+    default: q = nearbyint(s); break;
+    }
     if (q >= ldexp(1, p)) {        /* rounded up to the next binade */
         q /= 2;
         e++;
@@ -51,8 +63,13 @@ static inline uint32_t ref_round_fmt(double v, int p, int emin, int ew)
         return sign | (uint32_t)q;
     int bias = 1 - emin;
     if (e + bias >= (1 << ew) - 1)
-        return sign | inf;
+        return sign | (rm == 1 || rm == 2 || rm == 4 ? inf : inf - 1);
     return sign | ((uint32_t)(e + bias) << (p - 1)) | ((uint32_t)q - (1u << (p - 1)));
+}
+
+static inline uint32_t ref_round_fmt(double v, int p, int emin, int ew)
+{
+    return ref_round_fmt_rm(v, p, emin, ew, 1);
 }
 
 static inline uint16_t ref_to_f16(double v) { return (uint16_t)ref_round_fmt(v, 11, -14, 5); }
@@ -73,8 +90,9 @@ static inline uint16_t ref_f32_to_bf16(uint32_t x)
     return ref_to_bf16(unit_u2f(x));
 }
 
-/* Rounding to an integral value per tcvt rmode (1 RINT, 2 ROUND, 3 FLOOR, 4 CEIL, 5 TRUNC,
- * 6 ODD, 0 NONE = truncation by the cast). */
+/* Rounding to an integral value per tcvt rmode into an integer (1 RINT, 2 ROUND, 3 FLOOR,
+ * 4 CEIL, 5 TRUNC; 0 NONE and 6 ODD truncate: pto-isa's TCvt has no odd rounding into
+ * integers and falls back to its default, truncation). */
 static inline double ref_round_int(double v, int rm)
 {
     switch (rm) {
@@ -82,14 +100,6 @@ static inline double ref_round_int(double v, int rm)
     case 2: return round(v);
     case 3: return floor(v);
     case 4: return ceil(v);
-    case 6: {
-        double f = floor(v), fr = v - f;
-        if (fr > 0.5)
-            return f + 1;
-        if (fr < 0.5)
-            return f;
-        return fmod(f, 2.0) != 0 ? f : f + 1;
-    }
     default: return trunc(v);
     }
 }

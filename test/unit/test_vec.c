@@ -888,9 +888,70 @@ static void cvt_i32_f16(void)
     set_path(0);
 }
 
-/* f32 -> i32 next to the ties, worked by hand. The simulator rounds in binary64, where
- * x - floor(x) is exact: for -0.49999997 (0xBEFFFFFF) it is 0.50000003 > 0.5, so ODD gives 0,
- * while the same difference in binary32 rounds to the tie 0.5 (and then to odd -1). */
+/* The rounding mode of the float destinations (docs/numerics.md, tcvt), worked by hand (the
+ * same values as ref.py's self-test), per mode NONE RINT ROUND FLOOR CEIL TRUNC ODD, on every
+ * kernel set. */
+static void cvt_rmode_float(void)
+{
+    static const struct {
+        ptort_dtype s, d;
+        uint32_t x;
+        uint32_t want[7];
+    } cases[] = {
+        /* 1.0014658 = 1 + 1.501 * 2^-10: between 0x3C01 and 0x3C02, above the midpoint */
+        {PTORT_F32, PTORT_F16, 0x3F803008u, {0x3C02, 0x3C02, 0x3C02, 0x3C01, 0x3C02, 0x3C01, 0x3C01}},
+        {PTORT_F32, PTORT_F16, 0xBF803008u, {0xBC02, 0xBC02, 0xBC02, 0xBC02, 0xBC01, 0xBC01, 0xBC01}},
+        /* 1 + 2^-11: a tie; RINT to the even 0x3C00, ROUND away, ODD to the odd 0x3C01 */
+        {PTORT_F32, PTORT_F16, 0x3F801000u, {0x3C00, 0x3C00, 0x3C01, 0x3C00, 0x3C01, 0x3C00, 0x3C01}},
+        /* 70000 and -70000: beyond 65504; toward zero stops at 0x7BFF */
+        {PTORT_F32, PTORT_F16, 0x4788B800u, {0x7C00, 0x7C00, 0x7C00, 0x7BFF, 0x7C00, 0x7BFF, 0x7BFF}},
+        {PTORT_F32, PTORT_F16, 0xC788B800u, {0xFC00, 0xFC00, 0xFC00, 0xFC00, 0xFBFF, 0xFBFF, 0xFBFF}},
+        /* 2^-26 and -2^-26, below half the smallest subnormal 2^-24 */
+        {PTORT_F32, PTORT_F16, 0x32800000u, {0, 0, 0, 0, 1, 0, 1}},
+        {PTORT_F32, PTORT_F16, 0xB2800000u, {0x8000, 0x8000, 0x8000, 0x8001, 0x8000, 0x8000, 0x8001}},
+        /* Inf and NaN pass in every mode */
+        {PTORT_F32, PTORT_F16, 0xFF800000u, {0xFC00, 0xFC00, 0xFC00, 0xFC00, 0xFC00, 0xFC00, 0xFC00}},
+        {PTORT_F32, PTORT_F16, 0x7FC00000u, {0x7E00, 0x7E00, 0x7E00, 0x7E00, 0x7E00, 0x7E00, 0x7E00}},
+        /* 1 + 2^-9 into bf16 (a quarter ulp above 0x3F80); ODD is nearest even here */
+        {PTORT_F32, PTORT_BF16, 0x3F804000u, {0x3F80, 0x3F80, 0x3F80, 0x3F80, 0x3F81, 0x3F80, 0x3F80}},
+        /* f32 -> f32 rounds to an integral value: 2.5, -0.3 (-0 keeps its sign) */
+        {PTORT_F32, PTORT_F32, 0x40200000u, {0x40000000, 0x40000000, 0x40400000, 0x40000000, 0x40400000, 0x40000000, 0x40000000}},
+        {PTORT_F32, PTORT_F32, 0xBE99999Au, {0x80000000, 0x80000000, 0x80000000, 0xBF800000, 0x80000000, 0x80000000, 0x80000000}},
+        /* i32 2^24 + 1 (a tie) and -(2^24 + 1) into f32 */
+        {PTORT_I32, PTORT_F32, 16777217u, {0x4B800000, 0x4B800000, 0x4B800001, 0x4B800000, 0x4B800001, 0x4B800000, 0x4B800000}},
+        {PTORT_I32, PTORT_F32, (uint32_t)-16777217, {0xCB800000, 0xCB800000, 0xCB800001, 0xCB800001, 0xCB800000, 0xCB800000, 0xCB800000}},
+        /* i32 -> f16 is A2/A3's vconv_deq, without a mode: 2049 -> 2048 always */
+        {PTORT_I32, PTORT_F16, 2049u, {0x6800, 0x6800, 0x6800, 0x6800, 0x6800, 0x6800, 0x6800}},
+        /* i16 2049: a tie between 2048 (0x6800) and 2050 (0x6801) */
+        {PTORT_I16, PTORT_F16, 2049u, {0x6800, 0x6800, 0x6801, 0x6800, 0x6801, 0x6800, 0x6800}},
+        /* bf16 70144 (0x4789) beyond f16's range; bf16 2^-26 (0x3280) below it */
+        {PTORT_BF16, PTORT_F16, 0x4789u, {0x7C00, 0x7C00, 0x7C00, 0x7BFF, 0x7C00, 0x7BFF, 0x7C00}},
+        {PTORT_BF16, PTORT_F16, 0x3280u, {0, 0, 0, 0, 1, 0, 0}},
+    };
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            int ss = ptort_dtype_size(cases[c].s), ds = ptort_dtype_size(cases[c].d);
+            ptort_tile s = T(cases[c].s, 1, 32 / ss, 0), d = T(cases[c].d, 1, 32 / ds, 64);
+            s.valid_cols = d.valid_cols = 1;
+            memcpy(vec(a5), &cases[c].x, (size_t)ss);
+            for (int rm = 0; rm <= 6; rm++) {
+                uint32_t got = 0;
+                CHECK(ptort_tcvt(a5, &s, &d, (ptort_rmode)rm, 0, NULL) == PTORT_OK);
+                memcpy(&got, vec(a5) + 64, (size_t)ds);
+                if (got != cases[c].want[rm])
+                    fprintf(stderr, "    cvt_rmode_float: case %zu rm %d path %d: 0x%x want 0x%x\n",
+                            c, rm, path, got, cases[c].want[rm]);
+                CHECK_EQ(got, cases[c].want[rm]);
+            }
+        }
+    }
+    set_path(0);
+}
+
+/* f32 -> i32 next to the ties, worked by hand: -0.49999997 (0xBEFFFFFF) is not a tie (its
+ * binary32 difference from -1 would round to one). ODD has no integer form in pto-isa's
+ * TCvt (A5 and A2/A3 fall back to their default, truncation), so its row is TRUNC's. */
 static void cvt_near_ties(void)
 {
     ptort_tile s = T(PTORT_F32, 1, 16, 0), d = T(PTORT_I32, 1, 16, 256);
@@ -908,7 +969,7 @@ static void cvt_near_ties(void)
         /* FLOOR */ {-1, 0, -1, 0, -1, -1, -2, 1, -8388608, 8388607, 8388609, -16777215, 0, 0, -2, INT32_MIN},
         /* CEIL  */ {0, 1, 0, 1, 0, 0, -1, 2, -8388607, 8388608, 8388609, -16777215, 1, 0, -1, INT32_MIN},
         /* TRUNC */ {0, 0, 0, 0, 0, 0, -1, 1, -8388607, 8388607, 8388609, -16777215, 0, 0, -1, INT32_MIN},
-        /* ODD   */ {0, 0, -1, 1, -1, 0, -1, 1, -8388607, 8388607, 8388609, -16777215, 0, 0, -2, INT32_MIN},
+        /* ODD   */ {0, 0, 0, 0, 0, 0, -1, 1, -8388607, 8388607, 8388609, -16777215, 0, 0, -1, INT32_MIN},
     };
     for (int path = 0; path < 3; path++) {
         set_path(path);
@@ -938,7 +999,7 @@ static void cvt(void)
         /* FLOOR */ {2, -3, 3, 0, -1, 1, -2, INT32_MIN},
         /* CEIL  */ {3, -2, 4, 1, 0, 2, -1, INT32_MIN},
         /* TRUNC */ {2, -2, 3, 0, 0, 1, -1, INT32_MIN},
-        /* ODD   */ {3, -3, 3, 1, -1, 2, -2, INT32_MIN},
+        /* ODD   */ {2, -2, 3, 0, 0, 1, -1, INT32_MIN},      /* truncation (no odd form) */
     };
     for (int path = 0; path < 3; path++) {
         set_path(path);
@@ -965,12 +1026,15 @@ static void cvt(void)
     CHECK(ptort_tcvt(a5, &h, &b, PTORT_RM_RINT, 1, NULL) == PTORT_OK);
     uint8_t w2[3] = {0x7F, 0x80, 2};
     CHECK_BYTES(vec(a5) + 256, w2, 3);
-    /* f32 -> f16: 65520 -> Inf, saturated 65504; NaN saturated -> 65504; rmode ignored */
+    /* f32 -> f16: FLOOR of 65520 stops at 65504, NaN stays, 1 + 2^-11 -> 1, 1 + 1.5 * 2^-10
+     * -> 1 + 2^-10; RINT: 65520 -> Inf, saturated 65504; NaN saturated -> 65504 */
     ptort_tile f = T(PTORT_F32, 1, 8, 0), g = T(PTORT_F16, 1, 16, 256);
     f.valid_cols = g.valid_cols = 4;
     float fx[8] = {65520.0f, NAN, 1.0f + 0x1p-11f, 1.0f + 0x1.8p-10f};
     fill_f32(&f, fx, 1, 8);
     CHECK(ptort_tcvt(a5, &f, &g, PTORT_RM_FLOOR, 0, NULL) == PTORT_OK);
+    CHECK(rd16(256) == 0x7BFF && rd16(258) == 0x7E00 && rd16(260) == 0x3C00 && rd16(262) == 0x3C01);
+    CHECK(ptort_tcvt(a5, &f, &g, PTORT_RM_RINT, 0, NULL) == PTORT_OK);
     CHECK(rd16(256) == 0x7C00 && rd16(258) == 0x7E00 && rd16(260) == 0x3C00 && rd16(262) == 0x3C02);
     CHECK(ptort_tcvt(a5, &f, &g, PTORT_RM_RINT, 1, NULL) == PTORT_OK);
     CHECK(rd16(256) == 0x7BFF && rd16(258) == 0x7BFF);
@@ -1287,6 +1351,7 @@ int main(void)
     broadcasts();
     cvt();
     cvt_near_ties();
+    cvt_rmode_float();
     int_div();
     cvt_i32_f16();
     cvt_f16_exhaustive();
