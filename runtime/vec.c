@@ -135,8 +135,9 @@ VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
 /* Unary elements. abs is the simulator's x < 0 ? -x : x, so -0 and NaN (of either sign) pass
  * unchanged; neg of a float flips the sign bit (NaN bits kept); integers wrap
  * (abs(INT_MIN) = INT_MIN). relu is std::max(x, 0): x < 0 ? 0 : x, so NaN and -0
- * pass unchanged. sqrt and recip round once; rsqrt is the simulator's
- * (DType)(1.0 / sqrt((double)x)): sqrt and the division in fp64, then one more rounding.
+ * pass unchanged. sqrt and recip round once; rsqrt here is the simulator's
+ * (DType)(1.0 / sqrt((double)x)): sqrt and the division in fp64, then one more rounding (A2/A3,
+ * whose vrsqrt is not documented further; on A5 ptort_vunary runs sqrt, then recip).
  * exp is the simulator's (float)exp((double)x) on f32; on f16 it is half(expf(x)), which
  * this gives too: half((float)exp((double)x)) equals it on every f16 input (test_vec). */
 #define NEGI(CT, v) ((CT)(0u - (uint32_t)(v)))
@@ -959,6 +960,13 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
         (st = same_dtype(ctx, info->name, "src", src, dst)) ||
         (st = same_valid(ctx, info->name, "src", src, dst)))
         return st;
+    if (op == PTORT_VOP_RSQRT && ctx->arch == PTORT_A5) {
+        /* A5's TRSQRT is vsqrt, then vdiv(1, root), each rounded in the element type
+         * (docs/numerics.md 8.2): tsqrt's kernel into dst, then trecip's in place */
+        run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(PTORT_VOP_SQRT, dst->dtype));
+        run_rows(ctx, dst, NULL, NULL, dst, NULL, un_kernel(PTORT_VOP_RECIP, dst->dtype));
+        return PTORT_OK;
+    }
     run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(op, dst->dtype));
     return PTORT_OK;
 }

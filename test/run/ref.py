@@ -742,8 +742,9 @@ def op_tquant_mx(kind, alg, axis, src, dst, exp, mx, scl, zz, interleave=False):
 # Written from docs/vector-ops.md and pto-isa's simulator rules, independently of runtime/vec.c:
 # float results are computed exactly (Fractions) and rounded once into the destination format,
 # which is what "computed in f32 and rounded once" gives for + - * / sqrt (f32 has more than
-# twice the precision of f16/bf16 plus two bits); trsqrt is the simulator's binary64
-# 1.0 / sqrt(x) rounded once into the destination; reductions follow the simulator's loops
+# twice the precision of f16/bf16 plus two bits); trsqrt is A5's root then division, each
+# rounded in T, or elsewhere the simulator's binary64 1.0 / sqrt(x) rounded once into the
+# destination; reductions follow the simulator's loops
 # element by element with their accumulator type.
 
 FLOAT_FMT = {'f32': F32, 'f16': F16, 'bf16': BF16}
@@ -860,8 +861,18 @@ def fsqrt_bits(dt, a):
     return FLOAT_FMT[dt].encode(math.sqrt(float(c[2])))
 
 
+# The target of the kernel being modelled: only trsqrt depends on it (a5 or not); cmd_run sets
+# it as ptoas does, vecdiff.py per case.
+ARCH = 'a5'
+
+
 def frsqrt_bits(dt, a):
-    """The simulator's (T)(1.0 / sqrt((double)x)): two binary64 roundings, then one into T."""
+    """trsqrt per arch (docs/numerics.md 8.2). A5's TRSQRT is vsqrt then vdiv(1, root): the
+    correctly rounded root in T, then the correctly rounded quotient in T. Elsewhere (A2/A3's
+    vrsqrt, not documented further) the simulator's (T)(1.0 / sqrt((double)x)): two binary64
+    roundings, then one into T."""
+    if ARCH == 'a5':
+        return farith('div', dt, float_to_bits(dt, 1.0), fsqrt_bits(dt, a))
     c = fclass(dt, a)
     if c[0] == 'nan':
         return fquiet(dt, a)
@@ -2196,9 +2207,16 @@ def cmd_run(argv):
     ap.add_argument('--in', dest='ins', action='append', default=[])
     ap.add_argument('--out', dest='outs', action='append', default=[])
     ap.add_argument('--arg', dest='args', action='append', default=[])
+    ap.add_argument('--pto-arch', dest='arch', default='a3')
     o = ap.parse_args(argv)
     with open(o.file, encoding='latin1') as f:
-        funcs = parse_funcs(f.read())
+        text = f.read()
+    funcs = parse_funcs(text)
+    # ptoas's rule (docs/language.md 2): a module that names A5 is A5 whatever the flag
+    global ARCH
+    names_a5 = re.search(r'pto\.target_arch\s*=\s*"a5"', text, re.I) or \
+        re.search(r'"pto\.device-spec"\s*=\s*"(Ascend950|Ascend910_95)', text)
+    ARCH = 'a5' if names_a5 else o.arch.lower()
     if o.func:
         cand = [fn for fn in funcs if fn.name == o.func]
     elif len(funcs) == 1:
@@ -2486,6 +2504,15 @@ def self_test():
     check('tmax(1, NaN)', vec_binary('max', 'f32', fb(1.0), 0x7FC00000), fb(1.0))
     check('tmin(1, NaN)', vec_binary('min', 'f32', fb(1.0), 0x7FC00000), fb(1.0))
     check('rsqrt(2)', vec_unary('rsqrt', 'f32', fb(2.0)), 0x3F3504F3)
+    # trsqrt per arch: x = 1.1506855 (0x3F9349AA). A5 rounds sqrt(x) to 1.0727001 (0x3F894E3D)
+    # and 1 / 1.0727001 lies 0.18 of the way from 0x3F6EA66D to 0x3F6EA66E: 0x3F6EA66D. The
+    # binary64 1 / sqrt(x) lies 0.5000016 of the way: 0x3F6EA66E (a3).
+    global ARCH
+    check('rsqrt a5 0x3F9349AA', vec_unary('rsqrt', 'f32', 0x3F9349AA), 0x3F6EA66D)
+    ARCH = 'a3'
+    check('rsqrt a3 0x3F9349AA', vec_unary('rsqrt', 'f32', 0x3F9349AA), 0x3F6EA66E)
+    check('rsqrt(2) a3', vec_unary('rsqrt', 'f32', fb(2.0)), 0x3F3504F3)
+    ARCH = 'a5'
     check('sqrt(2)', vec_unary('sqrt', 'f32', fb(2.0)), 0x3FB504F3)
     check('recip(3)', vec_unary('recip', 'f32', fb(3.0)), 0x3EAAAAAB)
     check('exp(0), exp(1), exp(-100), exp(100)', [vec_unary('exp', 'f32', x) for x in

@@ -25,6 +25,8 @@ def main(argv):
     while i < len(rest):
         if ('=' in rest[i] and rest[i].startswith('--pto')) or rest[i] == '--no-reuse':
             ptoas_only.append(rest[i])
+            if rest[i].startswith('--pto-arch='):      # ref.py models the same target
+                passthru.append(rest[i])
             i += 1
             continue
         opt, val = rest[i], rest[i + 1]

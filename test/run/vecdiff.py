@@ -118,6 +118,7 @@ class Case:
         return s
 
     def model(self):
+        ref.ARCH = self.arch                 # trsqrt's rule depends on it
         d = self.dst.tile()
         s = [x.tile() for x in self.srcs]
         if self.cls in ('binary', 'unary'):
@@ -213,6 +214,8 @@ def build_cases():
                                           else rand_bits(dt, rng) for _ in range(n * n)])
     for op in ('sqrt', 'recip', 'rsqrt', 'exp', 'log'):
         cases.append(Case('unary', op, dst('f32', 64, 64, 64, 64), [anybits('f32')]))
+    for dt in ('f32', 'f16'):                # trsqrt's A2/A3 rule (docs/numerics.md 8.2)
+        cases.append(Case('unary', 'rsqrt', dst(dt, 64, 64, 64, 64), [anybits(dt)], arch='a3'))
     for op in ('add', 'sub', 'mul', 'div'):
         for dt in FLOATS:
             cases.append(Case('binary', op, dst(dt, 64, 64, 64, 64), [anybits(dt), anybits(dt)]))
@@ -226,7 +229,9 @@ def build_cases():
     for sdt, ddts in cvt.items():
         for ddt in ddts:
             f2i = sdt in FLOATS and ddt not in FLOATS
-            for rm in (ref.RMODES if f2i else ('RINT', 'TRUNC')):
+            rounds = (sdt, ddt) in (('f32', 'f16'), ('f32', 'bf16'), ('f32', 'f32'), ('bf16', 'f16'),
+                                    ('i32', 'f32'), ('i16', 'f16'), ('i32', 'f16'))
+            for rm in (ref.RMODES if f2i or rounds else ('RINT', 'TRUNC')):
                 for sat in (0, 1):
                     cases.append(Case('tcvt', '-', dst(ddt), [full(sdt)], rmode=rm, sat=sat))
     for dt in ('i32', 'i16', 'ui32', 'ui16'):

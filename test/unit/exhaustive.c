@@ -3,7 +3,7 @@
  * i16 and i32 on every pattern (i32 in all seven rmodes) and f16 -> i8 / u8 on every f16
  * pattern in every rmode and saturation setting, the tcvt sweeps once per kernel set
  * (AVX-512 where the CPU has it, AVX2, portable); trsqrt f32 on every pattern against the
- * simulator's formula, and the f16 / bf16 binary ops on every pair of patterns (every Nth
+ * simulator's formula (a3) and A5's root-then-division (a5), and the f16 / bf16 binary ops on every pair of patterns (every Nth
  * right operand) on the CPU's widest kernel set against the portable one. `make test-exhaustive` runs it with
  * --stride 1. Exit status 0 iff there is no mismatch.
  */
@@ -69,13 +69,15 @@ static uint64_t cvt16_sweep(uint64_t *checked)
     return bad;
 }
 
-/* trsqrt f32 on every STRIDE-th pattern, 2^18 per call, with the kernels the CPU picks:
- * (float)(1.0 / sqrt((double)x)) bit for bit. */
-static uint64_t rsqrt_sweep(uint64_t stride, uint64_t *checked)
+/* trsqrt f32 on every STRIDE-th pattern, 2^18 per call, with the kernels the CPU picks, per
+ * arch (docs/numerics.md 8.2): on a3 the simulator's (float)(1.0 / sqrt((double)x)), on a5
+ * vsqrt then vdiv, each rounded to f32 (binary64 results rounded to f32, which double
+ * rounding leaves correct for sqrt and division: 53 >= 2 * 24 + 2), bit for bit. */
+static uint64_t rsqrt_sweep_arch(ptort_arch arch, uint64_t stride, uint64_t *checked)
 {
     enum { N = 512 };
     int64_t sizes[PTORT_NUM_LOCS] = {4 << 20, 0, 0, 0, 0, 0, 0};
-    ptort_ctx *ctx = ptort_ctx_new(PTORT_A5, sizes);
+    ptort_ctx *ctx = ptort_ctx_new(arch, sizes);
     if (!ctx)
         return 1;
     ptort_tile src = ptort_tile_make(PTORT_VEC, PTORT_F32, N, N, 0);
@@ -96,16 +98,26 @@ static uint64_t rsqrt_sweep(uint64_t stride, uint64_t *checked)
         for (int64_t i = 0; i < filled; i++) {
             float f;
             memcpy(&f, &x[i], 4);
-            float r = (float)(1.0 / sqrt((double)f));
+            float r = arch == PTORT_A5 ? (float)(1.0 / (double)(float)sqrt((double)f))
+                                       : (float)(1.0 / sqrt((double)f));
             uint32_t want;
             memcpy(&want, &r, 4);
             if (y[i] != want && bad++ < 10)
-                fprintf(stderr, "trsqrt mismatch at 0x%08x: 0x%08x want 0x%08x\n", x[i], y[i], want);
+                fprintf(stderr, "trsqrt %s mismatch at 0x%08x: 0x%08x want 0x%08x\n",
+                        arch == PTORT_A5 ? "a5" : "a3", x[i], y[i], want);
         }
         n += (uint64_t)filled;
     }
     ptort_ctx_free(ctx);
     *checked = n;
+    return bad;
+}
+
+static uint64_t rsqrt_sweep(uint64_t stride, uint64_t *checked)
+{
+    uint64_t c3 = 0, c5 = 0;
+    uint64_t bad = rsqrt_sweep_arch(PTORT_A3, stride, &c3) + rsqrt_sweep_arch(PTORT_A5, stride, &c5);
+    *checked = c3 + c5;
     return bad;
 }
 

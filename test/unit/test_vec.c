@@ -248,10 +248,11 @@ static void valid_region(void)
 /* The reference of op on f16/bf16 bits X (docs/vector-ops.md): abs is x < 0 ? -x : x (-0 and
  * NaN unchanged), neg flips the sign bit,
  * relu keeps x unless x < 0, NaN inputs of sqrt/recip/rsqrt come back quiet, sqrt and rsqrt
- * of x < 0 give the default NaN (sign set), others round the exact fp64 result once
- * (rsqrt: sqrt and the division each rounded in fp64 first); exp is libm's expf rounded to
- * f16, as the simulator computes it. */
-static uint16_t ref_unary16(ptort_vop op, uint16_t x, int bf)
+ * of x < 0 give the default NaN (sign set), others round the exact fp64 result once (rsqrt,
+ * A5RSQRT 0: sqrt and the division each rounded in fp64 first; A5RSQRT 1: the root rounded to
+ * the element type, then the division); exp is libm's expf rounded to f16, as the simulator
+ * computes it. */
+static uint16_t ref_unary16(ptort_vop op, uint16_t x, int bf, int a5rsqrt)
 {
     double v = bf ? ref_bf16_val(x) : ref_f16_val(x);
     uint16_t quiet = bf ? 0x0040 : 0x0200, dnan = bf ? 0xFFC0 : 0xFE00;
@@ -275,7 +276,10 @@ static uint16_t ref_unary16(ptort_vop op, uint16_t x, int bf)
     } else {
         if (v < 0)
             return dnan;
-        r = 1.0 / sqrt(v);
+        /* A5: the root rounded to the element type, then 1 / root rounded again; the other
+         * archs: the simulator's 1 / sqrt in binary64, rounded once */
+        r = a5rsqrt ? 1.0 / (bf ? ref_bf16_val(ref_to_bf16(sqrt(v))) : ref_f16_val(ref_to_f16(sqrt(v))))
+                    : 1.0 / sqrt(v);
     }
     return bf ? ref_to_bf16(r) : ref_to_f16(r);
 }
@@ -304,12 +308,26 @@ static void unary_exhaustive(void)
                 CHECK(ptort_vunary(a5, ops[o], &s, &d) == PTORT_OK);
                 int bad = 0;
                 for (int i = 0; i < 65536; i++) {
-                    uint16_t got = rd16(131072 + 2 * i), want = ref_unary16(ops[o], (uint16_t)i, bf);
+                    uint16_t got = rd16(131072 + 2 * i), want = ref_unary16(ops[o], (uint16_t)i, bf, 1);
                     if (got != want && bad++ < 3)
                         fprintf(stderr, "    %s op %d path %d x=0x%04x: got 0x%04x want 0x%04x\n",
                                 bf ? "bf16" : "f16", (int)ops[o], path, i, got, want);
                 }
                 CHECK(bad == 0);
+                /* a3 (a smaller vec space: two halves of 128 x 256): the simulator's formula */
+                for (int half = 0; ops[o] == PTORT_VOP_RSQRT && half < 2; half++) {
+                    ptort_tile hs = T(s.dtype, 128, 256, 0), hd = T(s.dtype, 128, 256, 65536);
+                    memcpy(vec(a3), vec(a5) + half * 65536, 65536);
+                    CHECK(ptort_vunary(a3, ops[o], &hs, &hd) == PTORT_OK);
+                    for (int i = 0; i < 32768; i++) {
+                        uint16_t got, x = (uint16_t)(half * 32768 + i), want = ref_unary16(ops[o], x, bf, 0);
+                        memcpy(&got, vec(a3) + 65536 + 2 * i, 2);
+                        if (got != want && bad++ < 3)
+                            fprintf(stderr, "    a3 %s rsqrt path %d x=0x%04x: got 0x%04x want 0x%04x\n",
+                                    bf ? "bf16" : "f16", path, x, got, want);
+                    }
+                    CHECK(bad == 0);
+                }
             }
             set_path(0);
         }
@@ -393,10 +411,12 @@ static void binary16_patterns(void)
     }
 }
 
-/* trsqrt f32 on every 4099th pattern and on the special values, on every kernel set, against
- * (float)(1.0 / sqrt((double)x)). The AVX-512 kernel's exact fallback (estimates near a
- * rounding boundary, about 1 in 2^17 inputs) runs for some of these; `make test-exhaustive`
- * checks all 2^32 patterns. */
+/* trsqrt f32 on every 4099th pattern and on the special values, on every kernel set: on a3
+ * against the simulator's (float)(1.0 / sqrt((double)x)) -- the AVX-512 kernel's exact
+ * fallback (estimates near a rounding boundary, about 1 in 2^17 inputs) runs for some of
+ * these -- and on a5 against A5's vsqrt then vdiv: s = sqrt(x) rounded to f32 (binary64's
+ * sqrt rounded to f32 is, 53 >= 2 * 24 + 2), then 1 / s rounded to f32 (likewise).
+ * `make test-exhaustive` checks all 2^32 patterns. */
 static void rsqrt_f32_patterns(void)
 {
     ptort_tile s = T(PTORT_F32, 128, 128, 0), d = T(PTORT_F32, 128, 128, 65536);
@@ -415,14 +435,22 @@ static void rsqrt_f32_patterns(void)
                                           0x3F83C7B7u, 0x3F88C0D3u, 0x3F8A5C86u, 0x3F9349AAu};
             memcpy(x + 3, sp, sizeof sp);
         }
+        memcpy(vec(a3), x, 65536);
         for (int path = 0; path < 3; path++) {
             set_path(path);
-            CHECK(ptort_vunary(a5, PTORT_VOP_RSQRT, &s, &d) == PTORT_OK);
-            for (int i = 0; i < 16384; i++) {
-                uint32_t want = unit_f2u((float)(1.0 / sqrt((double)unit_u2f(x[i]))));
-                uint32_t got = rd32(65536 + 4 * i);
-                if (got != want && bad++ < 3)
-                    fprintf(stderr, "    trsqrt path %d 0x%08x: got 0x%08x want 0x%08x\n", path, x[i], got, want);
+            for (int arch = 0; arch < 2; arch++) {
+                ptort_ctx *c = arch ? a5 : a3;
+                CHECK(ptort_vunary(c, PTORT_VOP_RSQRT, &s, &d) == PTORT_OK);
+                for (int i = 0; i < 16384; i++) {
+                    double v = unit_u2f(x[i]);
+                    uint32_t want = arch ? unit_f2u((float)(1.0 / (double)(float)sqrt(v)))
+                                         : unit_f2u((float)(1.0 / sqrt(v)));
+                    uint32_t got;
+                    memcpy(&got, vec(c) + 65536 + 4 * i, 4);
+                    if (got != want && bad++ < 3)
+                        fprintf(stderr, "    trsqrt %s path %d 0x%08x: got 0x%08x want 0x%08x\n",
+                                arch ? "a5" : "a3", path, x[i], got, want);
+                }
             }
         }
         set_path(0);
@@ -464,6 +492,29 @@ static void expands_fill(void)
     CHECK(bad == 0);
 }
 
+/* trsqrt per arch, worked by hand: x = 1.1506855 (0x3F9349AA). A5 rounds sqrt(x) to
+ * 1.0727001 (0x3F894E3D), and 1 / 1.0727001 = 0.93222... lies 0.18 of the way from 0x3F6EA66D
+ * to 0x3F6EA66E: 0x3F6EA66D. The simulator's binary64 1 / sqrt(x) lies 0.5000016 of the way:
+ * 0x3F6EA66E, which a3 keeps (its vrsqrt is not documented further). */
+static void rsqrt_per_arch(void)
+{
+    ptort_tile s = T(PTORT_F32, 1, 8, 0), d = T(PTORT_F32, 1, 8, 64);
+    s.valid_cols = d.valid_cols = 1;
+    uint32_t x = 0x3F9349AAu, got;
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        memcpy(vec(a5), &x, 4);
+        memcpy(vec(a3), &x, 4);
+        CHECK(ptort_vunary(a5, PTORT_VOP_RSQRT, &s, &d) == PTORT_OK);
+        memcpy(&got, vec(a5) + 64, 4);
+        CHECK_EQ(got, 0x3F6EA66Du);
+        CHECK(ptort_vunary(a3, PTORT_VOP_RSQRT, &s, &d) == PTORT_OK);
+        memcpy(&got, vec(a3) + 64, 4);
+        CHECK_EQ(got, 0x3F6EA66Eu);
+    }
+    set_path(0);
+}
+
 static void unary_f32(void)
 {
     ptort_tile s = T(PTORT_F32, 1, 64, 0), d = T(PTORT_F32, 1, 64, 256);
@@ -483,8 +534,8 @@ static void unary_f32(void)
         CHECK_EQ(rd32(272), 0xFFC00000u);
         CHECK_EQ(rd32(276), 0u);
         int bad = 0;
-        for (int i = 6; i < 64; i++)
-            bad += rd32(256 + 4 * i) != unit_f2u((float)(1.0 / sqrt((double)x[i])));
+        for (int i = 6; i < 64; i++)   /* A5: f32 root, then f32 division */
+            bad += rd32(256 + 4 * i) != unit_f2u((float)(1.0 / (double)(float)sqrt((double)x[i])));
         CHECK(bad == 0);
         CHECK(ptort_vunary(a5, PTORT_VOP_SQRT, &s, &d) == PTORT_OK);
         CHECK_EQ(rd32(256), 0x3FB504F3u);
@@ -1352,6 +1403,7 @@ int main(void)
     cvt();
     cvt_near_ties();
     cvt_rmode_float();
+    rsqrt_per_arch();
     int_div();
     cvt_i32_f16();
     cvt_f16_exhaustive();
