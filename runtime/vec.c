@@ -1239,6 +1239,33 @@ typedef void (*RRedI)(const uint8_t *, int64_t, int64_t, int64_t, int, int32_t, 
 typedef void (*CRedF)(const uint8_t *, int64_t, int64_t, int64_t, int, float, float *);
 typedef void (*CRedI)(const uint8_t *, int64_t, int64_t, int64_t, int, int32_t, int32_t *);
 
+/* A5's TROWSUM of f32 and f16 (docs/numerics.md 8.3): the row in blocks of one 256-byte
+ * vector (64 f32 or 128 f16 lanes), each summed by vcadd into the element type, and the block
+ * sums added to an accumulator that starts at +0 by vadd in the element type, block after
+ * block. vcadd's order inside a block is not documented; the runtime sums a block left to
+ * right in f32 (the simulator's loop; FF, the row kernel), which for f16 is rounded to f16
+ * at the block's end. OUT gets rows accumulators (exact f16 values for f16), OUT + ROWS the
+ * block sums and OUT + 2 * ROWS the kernel's scratch. */
+static void rowsum_a5(RRedF ff, const uint8_t *sb, int64_t sstride, int64_t rows, int64_t n,
+                      ptort_dtype dt, Acc *out)
+{
+    int64_t w = dt == PTORT_F32 ? 64 : 128, esz = ptort_dtype_size(dt);
+    Acc *blk = out + rows;
+    for (int64_t r = 0; r < rows; r++)
+        out[r].f = 0.0f;
+    for (int64_t j0 = 0; j0 < n; j0 += w) {
+        ff(sb + j0 * esz, sstride, rows, n - j0 < w ? n - j0 : w, 0, 0.0f, &blk[0].f, &out[2 * rows].f);
+        for (int64_t r = 0; r < rows; r++) {
+            float b = blk[r].f, a = out[r].f;
+            if (dt == PTORT_F16)
+                b = vk_f16_to_f32(vk_f32_to_f16(b));
+            a = vk_nanfirst(a, a + b);
+            /* f16 + f16 rounded to f32 and then to f16 is the f16 addition (24 >= 2 * 11 + 2) */
+            out[r].f = dt == PTORT_F16 ? vk_f16_to_f32(vk_f32_to_f16(a)) : a;
+        }
+    }
+}
+
 ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                               const ptort_tile *tmp, const ptort_tile *dst)
 {
@@ -1259,7 +1286,8 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     if (rows == 0)
         return PTORT_OK;
     int isf = src->dtype == PTORT_F32 || src->dtype == PTORT_F16 || src->dtype == PTORT_BF16;
-    Acc *out = ptort_scratch(ctx, (size_t)(rows + RED_LANES * RED_CHUNK) * sizeof(Acc));
+    /* accumulators, A5's block sums (rowsum_a5), the kernels' scratch */
+    Acc *out = ptort_scratch(ctx, (size_t)(2 * rows + RED_LANES * RED_CHUNK) * sizeof(Acc));
     if (!out)
         return PTORT_E_NOMEM;
     const VecKernels *k = kernels();
@@ -1277,10 +1305,13 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     int first = op != PTORT_VOP_SUM;
     const uint8_t *sb = tile_base(ctx, src);
     int64_t sstride = tile_row_stride(src) * ptort_dtype_size(src->dtype);
-    if (isf)
-        ff(sb, sstride, rows, n, first, 0.0f, &out[0].f, &out[rows].f);
+    if (op == PTORT_VOP_SUM && ctx->arch == PTORT_A5 && src->dtype == dst->dtype &&
+        (src->dtype == PTORT_F32 || src->dtype == PTORT_F16))
+        rowsum_a5(ff, sb, sstride, rows, n, src->dtype, out);
+    else if (isf)
+        ff(sb, sstride, rows, n, first, 0.0f, &out[0].f, &out[2 * rows].f);
     else
-        fi(sb, sstride, rows, n, first, 0, &out[0].i, &out[rows].i);
+        fi(sb, sstride, rows, n, first, 0, &out[0].i, &out[2 * rows].i);
     /* dst is none_box: row r at r * (row-major ? row stride : 1) */
     int dsz = ptort_dtype_size(dst->dtype), ssz = ptort_dtype_size(src->dtype);
     uint8_t *db = tile_base(ctx, dst);

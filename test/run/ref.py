@@ -1051,9 +1051,29 @@ def _red_acc(src_dt, dst_dt, axis, op):
     return dst_dt, lambda b: iwrap(dst_dt, to_int(src_dt, b)), lambda a: a
 
 
+def rowsum_a5(src, dst):
+    """A5's TROWSUM of f32 / f16 (docs/numerics.md 8.3): blocks of one 256-byte vector (64 f32,
+    128 f16 lanes); vcadd sums a block into the element type -- in which order the ISA does
+    not say, so as the simulator's loop: left to right in f32, rounded to f16 at the end --
+    and vadd adds the block sums, in order, to an accumulator that starts at +0, rounding in
+    the element type."""
+    dt = src.tt.dtype
+    w = 64 if dt == 'f32' else 128
+    for r in range(src.vr):
+        acc = 0
+        for j0 in range(0, src.vc, w):
+            b = 0
+            for j in range(j0, min(src.vc, j0 + w)):
+                b = _red_step('sum', 'f32', b, widen_f32(dt, src.get(r, j)))
+            acc = farith('add', dt, acc, narrow_f32(dt, b))
+        dst.set(r, 0, acc)
+
+
 def op_vrowreduce(op, src, dst):
     """trowsum/max/min: dst[r][0] = fold over src[r][0 .. vc-1], left to right; sum from 0,
-    max/min from the first element."""
+    max/min from the first element (A5's f32 and f16 sums: rowsum_a5)."""
+    if op == 'sum' and ARCH == 'a5' and src.tt.dtype == dst.tt.dtype and src.tt.dtype in ('f32', 'f16'):
+        return rowsum_a5(src, dst)
     adt, load, store = _red_acc(src.tt.dtype, dst.tt.dtype, 'row', op)
     for r in range(src.vr):
         if op == 'sum':
@@ -2565,6 +2585,24 @@ def self_test():
     d = tile_of('f32', 1, 1, [0])
     op_vcolreduce('sum', src, d)
     check('f16 -> f32 column sum', d.get(0, 0), 0x3F802000)
+    # A5's blocks (docs/numerics.md 8.3): f32 2^25, 63 zeros, 1, 1, 1 -- the blocks sum to 2^25
+    # and 3, and 2^25 + 3 rounds to 2^25 + 4 (ulp 4); left to right (a3) each + 1 rounds back
+    src = tile_of('f32', 1, 67, [fb(2.0 ** 25)] + [0] * 63 + [fb(1.0)] * 3)
+    d = tile_of('f32', 1, 1, [0], 'col_major')
+    op_vrowreduce('sum', src, d)
+    check('a5 f32 row sum by blocks of 64', d.get(0, 0), 0x4C000001)
+    ARCH = 'a3'
+    op_vrowreduce('sum', src, d)
+    check('a3 f32 row sum left to right', d.get(0, 0), 0x4C000000)
+    # f16 2048, 1, zeros, 1 at column 128: A5's first block is 2049, rounded to f16 2048 (a
+    # tie, to even), + 1 rounds back to 2048; a3 sums 2050 in f32
+    src = tile_of('f16', 1, 129, [hb(2048.0), hb(1.0)] + [0] * 126 + [hb(1.0)])
+    d = tile_of('f16', 1, 1, [0], 'col_major')
+    op_vrowreduce('sum', src, d)
+    check('a3 f16 row sum in f32', d.get(0, 0), 0x6801)
+    ARCH = 'a5'
+    op_vrowreduce('sum', src, d)
+    check('a5 f16 row sum by blocks of 128', d.get(0, 0), 0x6800)
     src = tile_of('f32', 1, 3, [0x80000000, 0, 0x80000000])
     d = tile_of('f32', 1, 1, [0x1234], 'col_major')
     op_vrowreduce('max', src, d)

@@ -195,6 +195,14 @@ def build_cases():
         cases.append(Case('colreduce', 'sum', dst(ddt, 1, 16, 1, 16), [src]))
         src = Spec(sdt, 16, 64, 16, 64, 'r', list(src.bits))
         cases.append(Case('rowreduce', 'sum', dst(ddt, 16, 1, 16, 1, 'c'), [src]))
+    # rows of several vector blocks (A5 sums f32 / f16 by blocks of 64 / 128, docs/numerics.md
+    # 8.3), with a padded last block, on a5 and a3
+    for sdt in ('f32', 'f16'):
+        for arch in ('a5', 'a3'):
+            src = Spec(sdt, 4, 320, 3, 301, 'r',
+                       [ref.float_to_bits(sdt, rng.choice((1.0, 2.0 ** -11, 3.0, -2.0 ** -9, 1e-3, 1000.0)))
+                        for _ in range(4 * 320)])
+            cases.append(Case('rowreduce', 'sum', dst(sdt, 4, 1, 3, 1, 'c'), [src], arch=arch))
     expand = ('f32', 'f16', 'bf16', 'i32', 'i16', 'ui32', 'ui16')
     for dt in expand + ('i8', 'ui8'):
         cases.append(Case('rowexpand', 'copy', dst(dt), [make(dt, R, 1, VR, 1, rng, 'c')]))

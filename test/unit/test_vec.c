@@ -515,6 +515,41 @@ static void rsqrt_per_arch(void)
     set_path(0);
 }
 
+/* trowsum per arch, worked by hand. f32, 67 columns: 2^25, 63 zeros, then 1, 1, 1. Left to
+ * right (a3) 2^25 + 1 rounds back to 2^25 three times: 2^25 (0x4C000000). A5 sums the blocks
+ * of 64 apart: 2^25 and 3, and 2^25 + 3 rounds to 2^25 + 4 (0x4C000001). f16, 129 columns:
+ * 2048, 1, zeros, 1 at column 128. a3: 2050 in the f32 accumulator, 0x6801. A5: block 0 sums
+ * to 2049, rounded to f16 2048 (a tie, to even); + 1 is 2049 again: 2048 (0x6800). */
+static void rowsum_blocks(void)
+{
+    ptort_tile s = T(PTORT_F32, 1, 128, 0), d = T(PTORT_F32, 1, 8, 1024);
+    s.valid_cols = 67;
+    d.valid_cols = 1;
+    float x[128] = {0x1p25f};
+    x[64] = x[65] = x[66] = 1.0f;
+    ptort_tile h = T(PTORT_F16, 1, 256, 0), hd = T(PTORT_F16, 1, 16, 1024);
+    h.valid_cols = 129;
+    hd.valid_cols = 1;
+    uint16_t hx[256] = {0x6800, 0x3C00};
+    hx[128] = 0x3C00;
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        for (int arch = 0; arch < 2; arch++) {
+            ptort_ctx *c = arch ? a5 : a3;
+            uint32_t got = 0;
+            memcpy(vec(c), x, sizeof x);
+            CHECK(ptort_vrowreduce(c, PTORT_VOP_SUM, &s, NULL, &d) == PTORT_OK);
+            memcpy(&got, vec(c) + 1024, 4);
+            CHECK_EQ(got, arch ? 0x4C000001u : 0x4C000000u);
+            memcpy(vec(c), hx, sizeof hx);
+            CHECK(ptort_vrowreduce(c, PTORT_VOP_SUM, &h, NULL, &hd) == PTORT_OK);
+            memcpy(&got, vec(c) + 1024, 4);
+            CHECK_EQ(got & 0xFFFF, arch ? 0x6800u : 0x6801u);
+        }
+    }
+    set_path(0);
+}
+
 static void unary_f32(void)
 {
     ptort_tile s = T(PTORT_F32, 1, 64, 0), d = T(PTORT_F32, 1, 64, 256);
@@ -1404,6 +1439,7 @@ int main(void)
     cvt_near_ties();
     cvt_rmode_float();
     rsqrt_per_arch();
+    rowsum_blocks();
     int_div();
     cvt_i32_f16();
     cvt_f16_exhaustive();
