@@ -515,7 +515,8 @@ typedef enum {
 ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
                            const ptort_tile *src1, const ptort_tile *dst);
 
-/* tabs tneg trelu ... (ptort_vops.def's vunary rows): dst = op(src). */
+/* tabs tneg trelu ... (ptort_vops.def's vunary rows): dst = op(src); trsqrt per arch:
+ * docs/numerics.md 8.2. */
 ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                           const ptort_tile *dst);
 
@@ -532,7 +533,8 @@ ptort_status ptort_vrdivs(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *src
 ptort_status ptort_texpands(ptort_ctx *ctx, uint32_t scalar, const ptort_tile *dst);
 
 /* trowsum trowmax trowmin (SUM, MAX, MIN): dst[r][0] = reduction of src row r over its valid
- * columns; dst is [R, 1] in any none_box layout. TMP may be NULL and is never written. */
+ * columns; dst is [R, 1] in any none_box layout. TMP may be NULL and is never written. The
+ * order of the sums per arch: docs/numerics.md 8.3. */
 ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                               const ptort_tile *tmp, const ptort_tile *dst);
 
@@ -552,7 +554,7 @@ ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
                               const ptort_tile *src1, const ptort_tile *dst);
 
 /* tcvt: dst = convert(src) with RMODE and, if SATURATE, saturation (sat_mode ON). TMP may be
- * NULL and is never written. */
+ * NULL and is never written. Which mode each pair honours: docs/numerics.md 8.1. */
 ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
                         ptort_rmode rmode, int saturate, const ptort_tile *tmp);
 

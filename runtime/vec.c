@@ -1565,7 +1565,7 @@ static int cvt_a5_only(ptort_dtype s, ptort_dtype d)
 }
 
 /* ---- tcvt rounding modes ---------------------------------------------------------------
- * The mode a pair really rounds with (docs/numerics.md, tcvt): pto-isa's A5 TCvt passes the
+ * The mode a pair really rounds with (docs/numerics.md 8.1): pto-isa's A5 TCvt passes the
  * mode to vcvt / vtrc for every pair that rounds and the A2/A3 one picks a vconv_*r/a/f/c/z
  * variant; ODD exists only for f32 -> f16 and NONE is the default, so those fall back to
  * truncation (float -> integer) or nearest even (the rest). i32 -> f16 is A2/A3's vconv_deq,
