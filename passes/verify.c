@@ -1555,7 +1555,7 @@ static bool verify_call_graph(const FuncIndex *ix, const ModuleOp *mod, DiagEngi
     return errors;
 }
 
-/* The calls as codegen links them (find_callee in emit_c.c): a call names a function of
+/* The calls as codegen links them (emit_callee_slot in emit_flow.c): a call names a function of
  * its module, and a declaration there stands for the definition another module gives it
  * when the two have the same signature. A cycle that passes through such a declaration is
  * no cycle of any one module (verify_call_graph) but recurses all the same, without end
