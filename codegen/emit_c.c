@@ -654,7 +654,7 @@ static void emit_func(Emit *e, const Func *f, Arch arch)
         /* a declaration another module defines is that function (emit_callee_slot); others have
          * nothing to run */
         const Func *def = ir_func_index_definition(&e->funcs, f)->f;
-        if (def && !emit_same_signature(f, def))
+        if (def && !ir_same_signature(f, def))
             emit_fail(e, f->name_span, "codegen expects the declaration of '@%.*s' to have the signature of its definition",
                       (int)f->name.len, f->name.p);
         else if (!def)

@@ -20,21 +20,6 @@ Str emit_callee_name(const Op *op)
     return a && a->val->kind == AV_SYMBOL ? a->val->u.s : (Str){"", 0};
 }
 
-/* Whether a declaration and a definition take and return the same types. */
-bool emit_same_signature(const Func *a, const Func *b)
-{
-    const Block *x = ir_entry(a), *y = ir_entry(b);
-    if (x->nargs != y->nargs || a->nresults != b->nresults)
-        return false;
-    for (uint32_t i = 0; i < x->nargs; i++)
-        if (a->values[x->args[i]].type != b->values[y->args[i]].type)
-            return false;
-    for (uint32_t i = 0; i < a->nresults; i++)
-        if (a->results[i] != b->results[i])
-            return false;
-    return true;
-}
-
 /* The function a call of NAME in mod runs: mod's function of that name, or, when that is
  * a declaration, the definition another module of the file gives it (ir_func_definition)
  * if the two have the same signature (emit_func reports them otherwise). Its slot in
@@ -44,7 +29,7 @@ const FuncSlot *emit_callee_slot(const Emit *e, const ModuleOp *mod, Str name)
     const FuncSlot *s = ir_func_index_find(&e->funcs, mod, name);
     if (s->f && s->f->decl) {
         const FuncSlot *def = ir_func_index_definition(&e->funcs, s->f);
-        if (def->f && emit_same_signature(s->f, def->f))
+        if (def->f && ir_same_signature(s->f, def->f))
             return def;
     }
     return s;

@@ -180,7 +180,6 @@ void emit_op(Emit *e, const Op *op);
 /* ---- emit_flow.c ------------------------------------------------------------------- */
 
 Str emit_callee_name(const Op *op);
-bool emit_same_signature(const Func *a, const Func *b);
 const FuncSlot *emit_callee_slot(const Emit *e, const ModuleOp *mod, Str name);
 int emit_called_at(const Emit *e, const FuncSlot *s);
 int emit_called_index(const Emit *e, const ModuleOp *mod, const Func *f);

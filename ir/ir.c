@@ -504,6 +504,20 @@ const FuncSlot *ir_func_index_definition(const FuncIndex *ix, const Func *decl)
     return s->mod ? s : &no_func_slot;
 }
 
+bool ir_same_signature(const Func *a, const Func *b)
+{
+    const Block *x = ir_entry(a), *y = ir_entry(b);
+    if (x->nargs != y->nargs || a->nresults != b->nresults)
+        return false;
+    for (uint32_t i = 0; i < x->nargs; i++)
+        if (a->values[x->args[i]].type != b->values[y->args[i]].type)
+            return false;
+    for (uint32_t i = 0; i < a->nresults; i++)
+        if (a->results[i] != b->results[i])
+            return false;
+    return true;
+}
+
 void ir_func_index_free(FuncIndex *ix)
 {
     free(ix->slots);

@@ -615,6 +615,9 @@ const FuncSlot *ir_func_index_find(const FuncIndex *ix, const ModuleOp *mod, Str
 /* ir_func_definition(m, decl) through the index (f NULL when none). */
 const FuncSlot *ir_func_index_definition(const FuncIndex *ix, const Func *decl);
 void ir_func_index_free(FuncIndex *ix);
+/* Whether a declaration and a definition take and return the same types (how a private
+ * declaration links to another module's definition). */
+bool ir_same_signature(const Func *a, const Func *b);
 /* The value in each non-variadic role (NO_VALUE when empty). Level 1
  * results stand for the non-scratch outs roles in order; tstore's view stays
  * an operand. */

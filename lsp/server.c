@@ -571,7 +571,9 @@ static void on_completion(LspServer *s, const Json *id, const Json *params)
     end_result(s);
 }
 
-static void on_feat_inlay_hints(LspServer *s, const Json *id, const Json *params)
+/* The document and the byte range [*b, *e) a request's textDocument and range name, the
+ * document analyzed; NULL (an error sent) when either is missing or malformed. */
+static Doc *doc_range(LspServer *s, const Json *id, const Json *params, uint32_t *b, uint32_t *e)
 {
     Doc *d = find_doc(s, json_str(json_get(json_get(params, "textDocument"), "uri")));
     const Json *range = json_get(params, "range");
@@ -582,12 +584,22 @@ static void on_feat_inlay_hints(LspServer *s, const Json *id, const Json *params
         !json_int(json_get(json_get(range, "end"), "character"), &c1) || l0 < 0 || c0 < 0 || l1 < 0 ||
         c1 < 0) {
         send_error(s, id, RPC_INVALID_PARAMS, "expected a known textDocument and a range");
-        return;
+        return NULL;
     }
     analyze(s, d);
     SourceFile *src = &d->an->src;
-    uint32_t b = source_offset(src, l0 > UINT32_MAX ? UINT32_MAX : (uint32_t)l0, c0 > UINT32_MAX ? UINT32_MAX : (uint32_t)c0, s->enc);
-    uint32_t e = source_offset(src, l1 > UINT32_MAX ? UINT32_MAX : (uint32_t)l1, c1 > UINT32_MAX ? UINT32_MAX : (uint32_t)c1, s->enc);
+    *b = source_offset(src, l0 > UINT32_MAX ? UINT32_MAX : (uint32_t)l0, c0 > UINT32_MAX ? UINT32_MAX : (uint32_t)c0, s->enc);
+    *e = source_offset(src, l1 > UINT32_MAX ? UINT32_MAX : (uint32_t)l1, c1 > UINT32_MAX ? UINT32_MAX : (uint32_t)c1, s->enc);
+    return d;
+}
+
+static void on_feat_inlay_hints(LspServer *s, const Json *id, const Json *params)
+{
+    uint32_t b, e;
+    Doc *d = doc_range(s, id, params, &b, &e);
+    if (!d)
+        return;
+    SourceFile *src = &d->an->src;
     FeatHints hints = {0};
     feat_inlay_hints(d->an, b, e, &hints);
     begin_result(s, id);
@@ -657,21 +669,10 @@ static void put_action(LspServer *s, const Doc *d, const FeatAction *fa, const c
 
 static void on_code_action(LspServer *s, const Json *id, const Json *params)
 {
-    Doc *d = find_doc(s, json_str(json_get(json_get(params, "textDocument"), "uri")));
-    const Json *range = json_get(params, "range");
-    int64_t l0, c0, l1, c1;
-    if (!d || !json_int(json_get(json_get(range, "start"), "line"), &l0) ||
-        !json_int(json_get(json_get(range, "start"), "character"), &c0) ||
-        !json_int(json_get(json_get(range, "end"), "line"), &l1) ||
-        !json_int(json_get(json_get(range, "end"), "character"), &c1) || l0 < 0 || c0 < 0 || l1 < 0 ||
-        c1 < 0) {
-        send_error(s, id, RPC_INVALID_PARAMS, "expected a known textDocument and a range");
+    uint32_t b, e;
+    Doc *d = doc_range(s, id, params, &b, &e);
+    if (!d)
         return;
-    }
-    analyze(s, d);
-    SourceFile *src = &d->an->src;
-    uint32_t b = source_offset(src, l0 > UINT32_MAX ? UINT32_MAX : (uint32_t)l0, c0 > UINT32_MAX ? UINT32_MAX : (uint32_t)c0, s->enc);
-    uint32_t e = source_offset(src, l1 > UINT32_MAX ? UINT32_MAX : (uint32_t)l1, c1 > UINT32_MAX ? UINT32_MAX : (uint32_t)c1, s->enc);
     const Json *only = json_get(json_get(params, "context"), "only");
     FeatActions acts = {0};
     feat_code_actions(d->an, b, e, &acts);

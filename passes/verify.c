@@ -1561,20 +1561,6 @@ static bool verify_call_graph(const FuncIndex *ix, const ModuleOp *mod, DiagEngi
  * no cycle of any one module (verify_call_graph) but recurses all the same, without end
  * on the C stack; it is reported at the first declaration on or between cycles. Kahn's
  * algorithm both ways, linear in the calls. */
-static bool same_signature(const Func *a, const Func *b)
-{
-    const Block *x = ir_entry(a), *y = ir_entry(b);
-    if (x->nargs != y->nargs || a->nresults != b->nresults)
-        return false;
-    for (uint32_t i = 0; i < x->nargs; i++)
-        if (a->values[x->args[i]].type != b->values[y->args[i]].type)
-            return false;
-    for (uint32_t i = 0; i < a->nresults; i++)
-        if (a->results[i] != b->results[i])
-            return false;
-    return true;
-}
-
 typedef struct Edges {
     uint32_t *from, *to, len, cap;
 } Edges;
@@ -1663,7 +1649,7 @@ static bool verify_linked_calls(const Module *m, const FuncIndex *ix, DiagEngine
             const Func *f = all[k] = m->mods[i]->funcs[j];
             if (f->decl) {
                 const FuncSlot *s = ir_func_index_definition(ix, f);
-                if (s->f && same_signature(f, s->f)) {
+                if (s->f && ir_same_signature(f, s->f)) {
                     edge_add(&e, k, s->all);
                     linked = true;
                 }
