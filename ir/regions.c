@@ -23,12 +23,16 @@ const Op *region_terminator(const Op *op, uint32_t r)
 
 /* An edge from the op's operands [first, first + n) into region r's block arguments
  * from argument `arg` on. */
+/* p + i, where an empty list (p NULL: no operands, no block arguments) stays NULL: C leaves
+ * an offset from a null pointer undefined, even a zero one. */
+static const ValueId *at(const ValueId *p, uint32_t i) { return p ? p + i : NULL; }
+
 static uint32_t entry(const Op *op, uint32_t r, uint32_t first, uint32_t n, uint32_t arg, RegionEdge *e)
 {
     const Block *b = r < op->nregions ? op->regions[r].first : NULL;
     if (!b || first > op->nopnds)
         return 0;
-    *e = (RegionEdge){REGION_PARENT, (int)r, NULL, op->opnds + first, b->args + (arg < b->nargs ? arg : b->nargs),
+    *e = (RegionEdge){REGION_PARENT, (int)r, NULL, at(op->opnds, first), at(b->args, arg < b->nargs ? arg : b->nargs),
                       first, arg, n, arg < b->nargs ? b->nargs - arg : 0};
     return 1;
 }
@@ -46,10 +50,10 @@ static uint32_t exit_edge(const Op *op, uint32_t from, uint32_t first, int to, u
         const Block *b = op->regions[to].first;
         if (!b)
             return 0;
-        dst = b->args + (arg < b->nargs ? arg : b->nargs);
+        dst = at(b->args, arg < b->nargs ? arg : b->nargs);
         ndst = arg < b->nargs ? b->nargs - arg : 0;
     }
-    *e = (RegionEdge){(int)from, to, t, t->opnds + first, dst, first, to == REGION_PARENT ? 0 : arg,
+    *e = (RegionEdge){(int)from, to, t, at(t->opnds, first), dst, first, to == REGION_PARENT ? 0 : arg,
                       t->nopnds - first, ndst};
     return 1;
 }
