@@ -867,8 +867,10 @@ static uint32_t seg_find(const Seg *t, uint32_t x, uint32_t from, uint32_t len, 
     return seg_find(t, 2 * x + 1, from + ll, len / 2, b, k);
 }
 
+#define SWEEP_FAST_MIN 64 /* tiles in one space: below, the sweep is cheaper than the tree */
 /* place_by_start when loc holds no pinned tile and the addresses fit the tree; false
- * (nothing placed) otherwise. */
+ * (nothing placed) otherwise. Building the tree costs the tiles' total size in alignment
+ * units, so a function with few tiles keeps the sweep (SWEEP_FAST_MIN). */
 static bool place_by_start_fast(T *t, Loc loc, const Key *keys, uint32_t n)
 {
     int64_t al = target_alignment(loc), total = 0;
@@ -923,7 +925,7 @@ static bool place_by_start_fast(T *t, Loc loc, const Key *keys, uint32_t n)
  * tiles still live are looked at, so large functions stay fast. */
 static void place_by_start(T *t, Loc loc, const Key *keys, uint32_t n, Iv **ivs, size_t *cap)
 {
-    if (place_by_start_fast(t, loc, keys, n))
+    if (n >= SWEEP_FAST_MIN && place_by_start_fast(t, loc, keys, n))
         return;
     uint32_t *pinned = xmalloc((t->ne ? t->ne : 1) * sizeof *pinned);
     uint32_t *active = xmalloc((n ? n : 1) * sizeof *active);
