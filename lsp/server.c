@@ -787,18 +787,7 @@ static size_t line_char(const char *t, size_t n, uint32_t c, PosEncoding enc)
     size_t le = 0;
     while (le < n && t[le] != '\n' && t[le] != '\r')
         le++;
-    const unsigned char *u = (const unsigned char *)t;
-    size_t i = 0;
-    uint32_t got = 0;
-    while (i < le && got < c) {
-        size_t k = u[i] < 0x80 ? 1 : str_utf8_len(u + i, le - i);
-        uint32_t units = enc == POS_UTF8 ? (uint32_t)(k ? k : 1) : k == 4 ? 2 : 1;
-        if (got + units > c)
-            break; /* inside this character: its start */
-        got += units;
-        i += k ? k : 1;
-    }
-    return i;
+    return source_advance(t, le, c, enc);
 }
 
 /* The offset of (line, character) in the text after the gap, which starts at line l. */

@@ -255,18 +255,23 @@ uint32_t source_offset(SourceFile *src, uint32_t line, uint32_t character, PosEn
     /* a position past the end of a "\r\n" line is before the '\r' */
     if (le > ls && le < src->len && src->text[le] == '\n' && src->text[le - 1] == '\r')
         le--;
-    const unsigned char *t = (const unsigned char *)src->text;
-    size_t i = ls;
-    uint32_t n = 0;
-    while (i < le && n < character) {
-        size_t k = t[i] < 0x80 ? 1 : str_utf8_len(t + i, le - i);
-        uint32_t units = enc == POS_UTF8 ? (uint32_t)(k ? k : 1) : k == 4 ? 2 : 1;
-        if (n + units > character)
+    return (uint32_t)(ls + source_advance(src->text + ls, le - ls, character, enc));
+}
+
+size_t source_advance(const char *text, size_t n, uint32_t units, PosEncoding enc)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    size_t i = 0;
+    uint32_t got = 0;
+    while (i < n && got < units) {
+        size_t k = t[i] < 0x80 ? 1 : str_utf8_len(t + i, n - i);
+        uint32_t u = enc == POS_UTF8 ? (uint32_t)(k ? k : 1) : k == 4 ? 2 : 1;
+        if (got + u > units)
             break; /* inside this character: its start */
-        n += units;
+        got += u;
         i += k ? k : 1;
     }
-    return (uint32_t)i;
+    return i;
 }
 
 /* ---- the engine ---------------------------------------------------------- */

@@ -58,6 +58,9 @@ void source_position(SourceFile *src, uint32_t offset, PosEncoding enc, uint32_t
  * newline) and to the file's end; a character inside a multi-byte sequence
  * goes to the sequence's start. */
 uint32_t source_offset(SourceFile *src, uint32_t line, uint32_t character, PosEncoding enc);
+/* The bytes of text[0, n) that `units` characters (UTF-16 code units or bytes, per enc) take;
+ * a count that ends inside a character stops at its start. */
+size_t source_advance(const char *text, size_t n, uint32_t units, PosEncoding enc);
 
 typedef enum { DIAG_TEXT, DIAG_JSON } DiagFormat;
 typedef enum { SEV_ERROR = 1, SEV_WARNING = 2, SEV_NOTE = 3 } DiagSeverity;
