@@ -1616,22 +1616,14 @@ static uint32_t rm_pick(uint32_t rb, double a, int neg, ptort_rmode rm, uint32_t
     }
 }
 
-/* f32 value -> f16 / bf16 bits per RM (NaN and Inf as with RNE) */
-static uint16_t rm_to_f16(float x, ptort_rmode rm)
+/* f32 value -> f16 (bf false) or bf16 bits per RM (NaN and Inf as with RNE) */
+static uint16_t rm_to_half(float x, ptort_rmode rm, int bf)
 {
-    uint16_t h = vk_f32_to_f16(x);
+    uint16_t h = bf ? vk_f32_to_bf16(x) : vk_f32_to_f16(x);
     if (x != x || fabsf(x) == INFINITY)
         return h;
-    return (uint16_t)((h & 0x8000u) | rm_pick(h & 0x7FFFu, fabs((double)x), h >> 15, rm,
-                                              0x7C00u, rm_val_f16));
-}
-static uint16_t rm_to_bf16(float x, ptort_rmode rm)
-{
-    uint16_t h = vk_f32_to_bf16(x);
-    if (x != x || fabsf(x) == INFINITY)
-        return h;
-    return (uint16_t)((h & 0x8000u) | rm_pick(h & 0x7FFFu, fabs((double)x), h >> 15, rm,
-                                              0x7F80u, rm_val_bf16));
+    return (uint16_t)((h & 0x8000u) | rm_pick(h & 0x7FFFu, fabs((double)x), h >> 15, rm, bf ? 0x7F80u : 0x7C00u,
+                                              bf ? rm_val_bf16 : rm_val_f16));
 }
 /* f32 -> f32: vtrc, rounding to an integral value (the sign of a zero result kept) */
 static float rm_integral(float v, ptort_rmode rm)
@@ -1671,10 +1663,10 @@ static void cvt_rounding(ptort_dtype sd, ptort_dtype dd, const void *ps, void *p
             uint32_t b = vk_f2u(rm_integral(sat ? vk_clampf(x, -F32_MAXF, F32_MAXF) : x, rm));
             memcpy(d + 4 * i, &b, 4);
         } else if (dd == PTORT_F16) {
-            uint16_t h = rm_to_f16(sat ? vk_clampf(x, -F16_MAXF, F16_MAXF) : x, rm);
+            uint16_t h = rm_to_half(sat ? vk_clampf(x, -F16_MAXF, F16_MAXF) : x, rm, 0);
             memcpy(d + 2 * i, &h, 2);
         } else {
-            uint16_t h = rm_to_bf16(sat ? vk_clampf(x, -BF16_MAXF, BF16_MAXF) : x, rm);
+            uint16_t h = rm_to_half(sat ? vk_clampf(x, -BF16_MAXF, BF16_MAXF) : x, rm, 1);
             memcpy(d + 2 * i, &h, 2);
         }
     }
