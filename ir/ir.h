@@ -314,6 +314,24 @@ typedef enum {
     OC_CALL,        /* func.call */
     OC_LOAD_SCALAR, /* pto.load_scalar: one element behind a pointer */
     OC_STORE_SCALAR,/* pto.store_scalar */
+    /* == CUBE == */
+
+
+    /* == MOVES == */
+
+
+    /* == PIPE == */
+
+
+    /* == ELEM == */
+
+
+    /* == REARR == */
+
+
+    /* == SCALAR == */
+
+
     OC_COUNT
 } OpClass;
 
@@ -371,7 +389,26 @@ typedef enum {
     X(SRC0, "src0") X(SRC1, "src1") X(SCALAR, "scalar") X(S, "S") \
     X(OPERAND, "operand") X(TRUE_VALUE, "true_value") X(FALSE_VALUE, "false_value") X(IN, "in")     \
     X(VALUE, "value") X(PAD_VALUE, "pad_value") X(LEFT_PADDING_NUM, "left_padding_num")                \
-    X(RIGHT_PADDING_NUM, "right_padding_num") X(INIT_CONDITION, "init_condition")
+    X(RIGHT_PADDING_NUM, "right_padding_num") X(INIT_CONDITION, "init_condition") \
+    /* == CUBE == */ \
+    \
+    \
+    /* == MOVES == */ \
+    \
+    \
+    /* == PIPE == */ \
+    \
+    \
+    /* == ELEM == */ \
+    \
+    \
+    /* == REARR == */ \
+    \
+    \
+    /* == SCALAR == */ \
+    \
+    \
+    /* end of roles */
 
 typedef enum {
 #define X(id, s) ROLE_##id,

@@ -561,6 +561,24 @@ ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
 /* tci: dst[0][j] = start + j (or start - j when DESCENDING), wrapping in dst's type. */
 ptort_status ptort_tci(ptort_ctx *ctx, const ptort_tile *dst, int32_t start, int descending);
 
+/* == CUBE: the cube: tmatmul*, tgemv* (issue 22) == */
+
+
+/* == MOVES: on-chip moves: textract, tinsert, ttrans, tmov domains (issue 22) == */
+
+
+/* == PIPE: pipes, FIFOs, flags, sync, sections, blocks (issue 23) == */
+
+
+/* == ELEM: elementwise arithmetic, bitwise, compare/select (issue 24) == */
+
+
+/* == REARR: reductions, gather/scatter, concat, fillpad, sort (issue 24) == */
+
+
+/* == SCALAR: pointers, declarations, scalar access, debug, local arrays, structs, comm (issue 24) == */
+
+
 #ifdef __cplusplus
 }
 #endif

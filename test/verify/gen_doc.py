@@ -62,6 +62,24 @@ SECTIONS = [
     ("vec-parity-a3.pto", "8. Vector ops: operand constraints and element types found against PTOAS (A2/A3)"),
     ("vec-parity-a5.pto", "8. Vector ops: operand constraints and element types found against PTOAS (A5)"),
     ("vec-syntax.pto", "8. Vector ops: PTOAS's spellings of ins, outs and the attributes (parser)"),
+    # == CUBE ==
+
+
+    # == MOVES ==
+
+
+    # == PIPE ==
+
+
+    # == ELEM ==
+
+
+    # == REARR ==
+
+
+    # == SCALAR ==
+
+
     ("poison.pto", "Poisoning (each error once, no cascade)"),
 ]
 
