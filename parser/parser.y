@@ -240,6 +240,24 @@ op_body
       { pb_op_load_scalar(p, @1, $6, $8, @8, $10, @10); }
     | OP_STORE_SCALAR use ',' use '[' use ']' opt_attr_dict ':' type ',' type
       { pb_op_store_scalar(p, @1, $8, $10, @10, $12, @12); }
+    /* == CUBE == */
+
+
+    /* == MOVES == */
+
+
+    /* == PIPE == */
+
+
+    /* == ELEM == */
+
+
+    /* == REARR == */
+
+
+    /* == SCALAR == */
+
+
     | OP_RETURN
       { pb_op_return(p, @1, 0, 0); }
     | OP_RETURN uses ':' types
