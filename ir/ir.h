@@ -315,7 +315,7 @@ typedef enum {
     OC_LOAD_SCALAR, /* pto.load_scalar: one element behind a pointer */
     OC_STORE_SCALAR,/* pto.store_scalar */
     /* == CUBE == */
-
+    OC_MATMUL,      /* tmatmul*, tgemv, tgemv.acc, tgemv.mx*: dst = lhs x rhs (+ acc_in, bias, MX scales) */
 
     /* == MOVES == */
 
@@ -391,7 +391,7 @@ typedef enum {
     X(VALUE, "value") X(PAD_VALUE, "pad_value") X(LEFT_PADDING_NUM, "left_padding_num")                \
     X(RIGHT_PADDING_NUM, "right_padding_num") X(INIT_CONDITION, "init_condition") \
     /* == CUBE == */ \
-    \
+    X(ACC_IN, "acc_in") X(C_IN, "c_in") X(A_SCALE, "a_scale") X(B_SCALE, "b_scale") \
     \
     /* == MOVES == */ \
     \

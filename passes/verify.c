@@ -1380,6 +1380,7 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_LOAD_SCALAR] = verify_scalar,
     [OC_STORE_SCALAR] = verify_scalar,
     [OC_VIEW] = verify_view_op,
+    [OC_MATMUL] = verify_matmul,
 };
 
 

@@ -47,4 +47,7 @@ bool verify_scalar_op(V *v, const Func *callee);
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);
 
+/* The cube's compute ops, OC_MATMUL (verify_cube.c). */
+bool verify_matmul(V *v);
+
 #endif

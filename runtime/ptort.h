@@ -562,6 +562,24 @@ ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
 ptort_status ptort_tci(ptort_ctx *ctx, const ptort_tile *dst, int32_t start, int descending);
 
 /* == CUBE: the cube: tmatmul*, tgemv* (issue 22) == */
+/* tmatmul, tmatmul.acc, .bias, .mx, .mx.acc, .mx.bias (docs/cube.md): dst[i][j] for i < M, j < N
+ * (M, K = lhs valid rows and cols, N = rhs valid cols) is the product chain over k of
+ * lhs[i][k] * rhs[k][j] in the accumulator's type, then + acc_in[i][j] or + bias[0][j] when
+ * given. ACC_IN, A_SCALE, B_SCALE and BIAS may be NULL: which are given names the op
+ * (A_SCALE and B_SCALE together: the MX forms, A5 only). PHASE does not change the result.
+ * Errors (docs/cube.md): descriptor errors, PTORT_E_LAYOUT (an operand in the wrong
+ * memory), PTORT_E_SHAPE, PTORT_E_DTYPE, PTORT_E_ARCH. */
+ptort_status ptort_tmatmul(ptort_ctx *ctx, const ptort_tile *acc_in, const ptort_tile *lhs,
+                           const ptort_tile *a_scale, const ptort_tile *rhs,
+                           const ptort_tile *b_scale, const ptort_tile *bias,
+                           const ptort_tile *dst, ptort_acc_phase phase);
+
+/* tgemv, tgemv.acc, .mx, .mx.acc, .mx.bias: ptort_tmatmul with M = 1 (lhs and dst valid rows
+ * must be 1). */
+ptort_status ptort_tgemv(ptort_ctx *ctx, const ptort_tile *acc_in, const ptort_tile *lhs,
+                         const ptort_tile *a_scale, const ptort_tile *rhs,
+                         const ptort_tile *b_scale, const ptort_tile *bias,
+                         const ptort_tile *dst, ptort_acc_phase phase);
 
 
 /* == MOVES: on-chip moves: textract, tinsert, ttrans, tmov domains (issue 22) == */
