@@ -63,7 +63,11 @@ SECTIONS = [
     ("vec-parity-a5.pto", "8. Vector ops: operand constraints and element types found against PTOAS (A5)"),
     ("vec-syntax.pto", "8. Vector ops: PTOAS's spellings of ins, outs and the attributes (parser)"),
     # == CUBE ==
-
+    ("tmatmul.pto", "9. The cube: pto.tmatmul, .acc, .bias (A2/A3; the MX forms rejected)"),
+    ("tmatmul-a5.pto", "9. The cube: pto.tmatmul, .acc, .bias (A5)"),
+    ("tgemv.pto", "9. The cube: pto.tgemv, .acc (A2/A3; the MX forms rejected)"),
+    ("tgemv-a5.pto", "9. The cube: pto.tgemv, .acc (A5)"),
+    ("tmatmul-mx.pto", "9. The cube: the MX products tmatmul.mx* and tgemv.mx* (A5)"),
 
     # == MOVES ==
 
