@@ -15,6 +15,9 @@ as `ptoas run` expects it (bf16 as <u2 bits, fp8 as |u1 bytes). PATTERN:
   asym         ASYM zero points (100 .. 156, fractional)
   ints         integers over the dtype's whole range, extremes included
   divisors     `ints` without 0 (integer divisors): -1, 1, 2, -2, the extremes, random others
+  codes        fp8 codes (f8E4M3FN, f8E5M2) of every finite value; row 0 starts with the largest
+               finite of both signs, the smallest subnormal, -0.0 and (e5m2) +Inf, row 1 with NaN
+  e8m0         MX scale exponents 118 .. 136 (2^-9 .. 2^9), row 0 (of several) starting 0xFF (NaN), 0, 254, 127
   ramp         r * COLS + c (for moves and views; exact in every dtype used)
   zero         all 0
 The seed defaults to a hash of NAME, so every file is reproducible.
@@ -104,6 +107,22 @@ def values(dt, rows, cols, pattern, rng):
                 v = rng.choice((lo, hi, 1, 2, -1 if signed else 3, -2 if signed else 7, rng.randint(lo, hi)))
                 if v != 0:
                     row.append(v)
+        elif pattern == 'codes':
+            e5 = dt == 'f8E5M2'
+            bad = (lambda v: (v & 0x7C) == 0x7C) if e5 else (lambda v: (v & 0x7F) == 0x7F)
+            row = []
+            while len(row) < cols:
+                v = rng.randint(0, 255)
+                if not bad(v):
+                    row.append(v)
+            if r == 0:
+                row[:5] = ([0x7B, 0xFB, 0x01, 0x80, 0x7C] if e5 else [0x7E, 0xFE, 0x01, 0x80, 0x08])[:cols]
+            if r == 1:
+                row[0] = 0x7F
+        elif pattern == 'e8m0':
+            row = [rng.randint(118, 136) for _ in range(cols)]
+            if r == 0 and rows > 1:
+                row[:4] = [0xFF, 0, 254, 127][:cols]
         elif pattern == 'ramp':
             row = [r * cols + c for c in range(cols)]
         elif pattern == 'zero':

@@ -582,6 +582,81 @@ def op_tgemv_bias(a, b, bias, c):
         c.set(0, j, f32_bits(fadd(acc, bias.val(0, j))))
 
 
+# the cube's products (docs/cube.md 3): the element pairs tmatmul* and tgemv* compute
+MM_FLOAT_IN = ('f16', 'bf16', 'f32')
+MM_FP8 = ('f8E4M3FN', 'f8E5M2')
+MM_QNAN = 0x7FC00000
+
+
+def _e8m0(bits):
+    """2^(e - 127) of an E8M0 exponent, exact in binary64; NaN for 0xFF."""
+    return math.nan if bits == 0xFF else 2.0 ** (bits - 127)
+
+
+def _mm_chain(av, col, sa_row, sb_col, mx):
+    """One output element's chain over k in order: fmaf steps from +0.0, or for MX the exact
+    binary64 term added in binary64 and rounded to binary32 after every step."""
+    acc = 0.0
+    for k, (x, y) in enumerate(zip(av, col)):
+        if mx:
+            acc = f32(acc + x * y * (_e8m0(sa_row[k // 32]) * _e8m0(sb_col[k // 32])))
+        else:
+            acc = fmaf(x, y, acc)
+    return acc
+
+
+def op_matmul(a, b, c, acc=None, bias=None, sa=None, sb=None):
+    """tmatmul, .acc, .bias, .mx, .mx.acc, .mx.bias and tgemv, .acc, .mx*: for i < M, j < N
+    (M, K = a's valid rows and cols, N = b's valid cols) the chain over k, then + acc[i][j]
+    or + bias[0][j] (one binary32 addition, wrapping int32 for i8); a float NaN result is the
+    default NaN 0x7FC00000 (docs/cube.md 3)."""
+    M, K, N = a.vr, a.vc, b.vc
+    da, db, dc = a.tt.dtype, b.tt.dtype, c.tt.dtype
+    mx = sa is not None
+    ints = da in ('i8', 'si8') and db in ('i8', 'si8') and dc in ('i32', 'si32')
+    floats = dc == 'f32' and ((da == db and da in MM_FLOAT_IN) or (da in MM_FP8 and db in MM_FP8))
+    if not ints and not floats or (mx and not (da in MM_FP8 and db in MM_FP8)):
+        raise RefError('no product of (%s, %s, %s)' % (dc, da, db))
+    G = (K + 31) // 32
+    for i in range(M):
+        if ints:
+            av = [to_int(da, a.get(i, k)) for k in range(K)]
+        else:
+            av = [a.val(i, k) for k in range(K)]
+        sa_row = [sa.get(i, g) for g in range(G)] if mx else None
+        for j in range(N):
+            if ints:
+                v = sum(x * to_int(db, b.get(k, j)) for k, x in enumerate(av))
+                if acc is not None:
+                    v += to_int(acc.tt.dtype, acc.get(i, j))
+                if bias is not None:
+                    v += to_int(bias.tt.dtype, bias.get(0, j))
+                c.set(i, j, from_int(dc, v))
+                continue
+            col = [b.val(k, j) for k in range(K)]
+            sb_col = [sb.get(g, j) for g in range(G)] if mx else None
+            v = _mm_chain(av, col, sa_row, sb_col, mx)
+            if acc is not None:
+                v = fadd(acc.val(i, j), v)
+            if bias is not None:
+                v = fadd(bias.val(0, j), v)
+            c.set(i, j, MM_QNAN if math.isnan(v) else f32_bits(v))
+
+
+def op_matmul_named(op, tiles, dst):
+    """The operands of a cube op in PTOAS's order (ins), by op name."""
+    names = op.split('.')[1:]       # 'tmatmul', then 'mx' / 'acc' / 'bias'
+    t = list(tiles)
+    acc = t.pop(0) if 'acc' in names else None
+    bias = t.pop() if 'bias' in names else None
+    if 'mx' in names:
+        a, sa, b, sb = t
+        op_matmul(a, b, dst, acc, bias, sa, sb)
+    else:
+        a, b = t
+        op_matmul(a, b, dst, acc, bias)
+
+
 def op_tmov_zz(axis, src, dst):
     """tmov with a tmp (pto-isa A5 X-to-ZZ): exponent bytes into 32-byte ZZ boxes of 16 pairs,
     written as consecutive bytes from dst's first byte (section 6)."""
@@ -2115,6 +2190,10 @@ class Machine:
                 op_tmov_zz(_attr(text, 'grpAxis', 'mx_group_axis') or 'axis1', self.tile(ins[0]), dst)
             else:
                 op_tmov(self.tile(ins[0]), dst)
+            return
+        if op.startswith(('pto.tmatmul', 'pto.tgemv.')) and op != 'pto.tgemv.bias' or op == 'pto.tgemv':
+            ins, dst = self.one_out(text, res)
+            op_matmul_named(op, [self.tile(n) for n in ins], dst)
             return
         if op in ('pto.tgemv.bias', 'tgemv.bias'):
             ins, dst = self.one_out(text, res)
