@@ -34,7 +34,7 @@ DRIVER_OBJ_SAN:= $(call obj,$(BUILD)/asan,$(DRIVER_SRC))
 RT_OBJ        := $(call obj,$(BUILD)/obj,$(RT_SRC))
 RT_OBJ_SAN    := $(call obj,$(BUILD)/asan,$(RT_SRC))
 
-.PHONY: all check demo bench fuzz install deps clean test-exhaustive asan
+.PHONY: all check demo bench bench-deps fuzz install deps clean test-exhaustive asan
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/ptoas $(BUILD)/libptort.a
@@ -179,7 +179,7 @@ sweep-exhaustive: $(BUILD)/asan/ptoas
 demo: deps all
 	@sh examples/demo.sh $(BUILD)/ptoas
 
-bench: deps all
+bench: deps bench-deps all
 	@sh bench/run.sh $(BUILD)
 
 install: all

@@ -19,3 +19,19 @@ $(BUILD)/bench_runtime: bench/bench_runtime.c $(BUILD)/libptort.a
 
 # vec.c: sqrt without errno (results unchanged) so that its sqrt loops vectorize.
 $(BUILD)/obj/runtime/vec.o $(BUILD)/asan/runtime/vec.o: CFLAGS += -fno-math-errno
+
+# bench_matmul:    the cube's products against OpenBLAS's cblas_sgemm (`make bench`; bench-deps
+#                  installs libopenblas-dev when its header is missing).
+OPENBLAS_INC := /usr/include/x86_64-linux-gnu/openblas-pthread
+$(BUILD)/bench_matmul: bench/bench_matmul.c $(BUILD)/libptort.a
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(OPT) $(INC) -I$(OPENBLAS_INC) -o $@ $< $(BUILD)/libptort.a -lopenblas $(LDLIBS)
+
+bench-deps:
+	@if [ ! -f $(OPENBLAS_INC)/cblas.h ]; then \
+	  if [ "$$(id -u)" != 0 ]; then \
+	    echo "ptoas: missing package: libopenblas-dev; install it as root: apt-get install -y libopenblas-dev" >&2; exit 1; \
+	  fi; \
+	  echo "ptoas: installing libopenblas-dev with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas-dev >/dev/null || exit 1; \
+	fi
