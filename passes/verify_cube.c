@@ -370,6 +370,8 @@ bool verify_matmul(V *v)
     m.gemv = k == OP_TGEMV || k == OP_TGEMV_ACC || k == OP_TGEMV_MX || k == OP_TGEMV_MX_ACC || k == OP_TGEMV_MX_BIAS;
     if (!T(&m, m.dst)) /* a Level 1 op whose result is no tile: check_kinds reported it */
         return false;
+    if (!verify_declared_attrs(v))
+        return false;
     bool ok = m.asc >= 0 ? verify_mx(&m) : verify_plain(&m);
     return ok && runtime_rules(&m);
 }

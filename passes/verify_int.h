@@ -50,4 +50,7 @@ bool verify_vec_op(V *v);
 /* The cube's compute ops, OC_MATMUL (verify_cube.c). */
 bool verify_matmul(V *v);
 
+/* The attributes an op's row declares (ops.def AT_*), with MLIR's message (verify_vec.c). */
+bool verify_declared_attrs(V *v);
+
 #endif

@@ -675,6 +675,9 @@ static bool attr_constraints(V *v)
     return true;
 }
 
+/* The same check for the other op classes that declare attributes (verify_cube.c). */
+bool verify_declared_attrs(V *v) { return attr_constraints(v); }
+
 bool verify_vec_op(V *v)
 {
     const OpInfo *in = op_info(v->op->kind);
