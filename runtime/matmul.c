@@ -368,8 +368,12 @@ static void mm_i32(const uint32_t *a, const uint32_t *b, uint32_t *c, int64_t m,
     }
 }
 
-/* 2^(e - 127) of an e8m0 exponent; NaN for 0xFF */
-static double e8m0_value(uint32_t e) { return e == 0xFF ? (double)NAN : ldexp(1.0, (int)e - 127); }
+/* 2^(e - 127) of an e8m0 exponent byte (an i8 scale tile widens sign-extended); NaN for 0xFF */
+static double e8m0_value(uint32_t w)
+{
+    uint32_t e = w & 0xFFu;
+    return e == 0xFF ? (double)NAN : ldexp(1.0, (int)e - 127);
+}
 
 /* MX: each step adds the exact binary64 term a * b * 2^(ea-127) * 2^(eb-127) to the fp32
  * accumulator in binary64 and rounds the sum to fp32 (docs/cube.md 3.3) */

@@ -78,6 +78,10 @@ static void mx_value(ptort_ctx *c)
     CHECK(ptort_tmatmul(c, NULL, &ta, &tsa, &tb, &tsb, NULL, &tc, PTORT_ACC_UNSPECIFIED) == PTORT_OK);
     ptort_tile_read(c, &tc, &out, 1, 1);
     CHECK_EQ(unit_f2u(out), unit_f2u(12.0f));
+    tsb.dtype = PTORT_I8;                             /* the byte 130 (0x82) of an i8 tile is 130 */
+    CHECK(ptort_tmatmul(c, NULL, &ta, &tsa, &tb, &tsb, NULL, &tc, PTORT_ACC_UNSPECIFIED) == PTORT_OK);
+    ptort_tile_read(c, &tc, &out, 1, 1);
+    CHECK_EQ(unit_f2u(out), unit_f2u(12.0f));
     sa[0] = 0xFF;
     CHECK(ptort_tile_fill(c, &tsa, sa, 1, 1) == PTORT_OK);
     CHECK(ptort_tgemv(c, NULL, &ta, &tsa, &tb, &tsb, NULL, &tc, PTORT_ACC_UNSPECIFIED) == PTORT_OK);
