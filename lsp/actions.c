@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "str.h"
-
-#define MAX_NAME 64       /* longer names get no suggestion */
-#define MAX_SUGGESTIONS 3
+#include "suggest.h"
 
 static char *dup_cstr(const char *s)
 {
@@ -25,41 +23,6 @@ static char *dup_buf(const StrBuf *b)
     memcpy(s, b->p ? b->p : "", b->len);
     s[b->len] = '\0';
     return s;
-}
-
-uint32_t feat_edit_distance(const char *a, size_t na, const char *b, size_t nb, uint32_t max)
-{
-    if (na > MAX_NAME || nb > MAX_NAME || (na > nb ? na - nb : nb - na) > max)
-        return max + 1;
-    /* rows i-2, i-1 and i of the distance matrix of a[0, i) against b[0, j) */
-    uint32_t r0[MAX_NAME + 1], r1[MAX_NAME + 1], r2[MAX_NAME + 1];
-    uint32_t *two = r0, *one = r1, *cur = r2, one_low = 0;
-    for (size_t j = 0; j <= nb; j++)
-        one[j] = (uint32_t)j;
-    for (size_t i = 1; i <= na; i++) {
-        cur[0] = (uint32_t)i;
-        uint32_t low = cur[0];
-        for (size_t j = 1; j <= nb; j++) {
-            uint32_t best = one[j - 1] + (a[i - 1] != b[j - 1]);
-            if (one[j] + 1 < best)
-                best = one[j] + 1;
-            if (cur[j - 1] + 1 < best)
-                best = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && two[j - 2] + 1 < best)
-                best = two[j - 2] + 1; /* two neighbours swapped */
-            cur[j] = best;
-            if (best < low)
-                low = best;
-        }
-        if (low > max && one_low >= max)
-            return max + 1; /* every later cell is over max */
-        one_low = low;
-        uint32_t *t = two;
-        two = one;
-        one = cur;
-        cur = t;
-    }
-    return one[nb] > max ? max + 1 : one[nb];
 }
 
 /* ---- building actions ------------------------------------------------------------ */
@@ -148,60 +111,6 @@ static void add_expects(const Analysis *a, FeatAction *fa, uint32_t i)
 
 /* ---- misspelled names ----------------------------------------------------------- */
 
-typedef struct Suggest {
-    const char *name[MAX_SUGGESTIONS];
-    size_t len[MAX_SUGGESTIONS];
-    uint32_t dist[MAX_SUGGESTIONS], prefix[MAX_SUGGESTIONS];
-    uint32_t n, max;
-    const char *typed;
-    size_t ntyped;
-} Suggest;
-
-static void suggest_init(Suggest *sg, const char *typed, size_t ntyped)
-{
-    memset(sg, 0, sizeof *sg);
-    sg->typed = typed;
-    sg->ntyped = ntyped;
-    sg->max = ntyped / 3 > 1 ? (uint32_t)(ntyped / 3) : 1;
-}
-
-/* Offers a candidate: the closest ones are kept, ties ordered by the longest
- * prefix shared with what was typed, then table order. */
-static void suggest(Suggest *sg, const char *name, size_t len)
-{
-    if (len == 0 || (len == sg->ntyped && memcmp(name, sg->typed, len) == 0))
-        return;
-    for (uint32_t i = 0; i < sg->n; i++)
-        if (sg->len[i] == len && memcmp(sg->name[i], name, len) == 0)
-            return;
-    uint32_t d = feat_edit_distance(sg->typed, sg->ntyped, name, len, sg->max);
-    if (d > sg->max)
-        return;
-    if (sg->n && d < sg->dist[0])
-        sg->n = 0; /* a closer one: drop the others */
-    if (sg->n && d > sg->dist[0])
-        return;
-    uint32_t pre = 0;
-    while (pre < len && pre < sg->ntyped && name[pre] == sg->typed[pre])
-        pre++;
-    uint32_t i = sg->n < MAX_SUGGESTIONS ? sg->n++ : MAX_SUGGESTIONS;
-    while (i > 0 && sg->prefix[i - 1] < pre) {
-        if (i < MAX_SUGGESTIONS) {
-            sg->name[i] = sg->name[i - 1];
-            sg->len[i] = sg->len[i - 1];
-            sg->dist[i] = sg->dist[i - 1];
-            sg->prefix[i] = sg->prefix[i - 1];
-        }
-        i--;
-    }
-    if (i < MAX_SUGGESTIONS) {
-        sg->name[i] = name;
-        sg->len[i] = len;
-        sg->dist[i] = d;
-        sg->prefix[i] = pre;
-    }
-}
-
 /* One action per suggestion, replacing span by quote + sigil + the
  * suggestion + quote (quote: a generic op name's '"'); the only one is
  * preferred. */
@@ -256,7 +165,7 @@ static void fix_op_name(const Analysis *a, uint32_t i, FeatActions *out)
     for (int k = 0; k < OP_COUNT; k++) {
         const OpInfo *in = op_info((OpKind)k);
         if (in && in->name)
-            suggest(&sg, in->name, strlen(in->name));
+            suggest_offer(&sg, in->name, strlen(in->name));
     }
     add_replacements(out, i, &sg, sp, "", generic ? "\"" : "");
 }
@@ -280,7 +189,7 @@ static void fix_value_name(const Analysis *a, uint32_t i, FeatActions *out)
     suggest_init(&sg, x, n);
     for (uint32_t v = f->first_value; v < f->first_value + f->nvalues && v < a->nvals; v++)
         if (!a->vals[v].undefined)
-            suggest(&sg, a->vals[v].name.p, a->vals[v].name.len);
+            suggest_offer(&sg, a->vals[v].name.p, a->vals[v].name.len);
     add_replacements(out, i, &sg, sp, "%", "");
 }
 
@@ -300,7 +209,7 @@ static void fix_dtype_name(const Analysis *a, uint32_t i, FeatActions *out)
     Suggest sg;
     suggest_init(&sg, x, n);
     for (int d = DT_NONE + 1; d < DT_COUNT; d++)
-        suggest(&sg, dtype_name((DType)d), strlen(dtype_name((DType)d)));
+        suggest_offer(&sg, dtype_name((DType)d), strlen(dtype_name((DType)d)));
     add_replacements(out, i, &sg, sp, "", "");
 }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <ctype.h>
@@ -667,26 +668,33 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
     if (rc)
         goto done;
 
-    /* everything is checked before anything runs */
+    /* everything is checked before anything runs; every missing argument is
+     * reported, so that one more try is enough */
     rc = 1;
+    bool missing = false;
     for (int i = 0; i < n; i++) {
         const ptort_kernel_arg *e = &k->entries[i];
         if (e->arg < 0)
             continue;
         if (e->kind == PTORT_KARG_SCALAR && !r.values[e->arg].valid_rows) {
             fprintf(stderr, "error: argument '%%%s': missing --arg %s=VALUE\n", e->name, e->name);
-            goto done;
-        }
-        if (e->kind == PTORT_KARG_TILE && (e->flags & PTORT_KARG_READ) && !r.in[i].file) {
+            missing = true;
+        } else if (e->kind == PTORT_KARG_TILE && (e->flags & PTORT_KARG_READ) && !r.in[i].file) {
             fprintf(stderr, "error: argument '%%%s': missing --in %s=FILE (the kernel reads it before writing it)\n",
                     e->name, e->name);
-            goto done;
-        }
-        if (e->kind == PTORT_KARG_PTR && !r.in[i].file) {
+            missing = true;
+        } else if (e->kind == PTORT_KARG_PTR && !r.in[i].file) {
             fprintf(stderr, "error: argument '%%%s': missing --in %s=FILE (the memory behind the pointer)\n", e->name,
                     e->name);
-            goto done;
+            missing = true;
         }
+    }
+    if (missing)
+        goto done;
+    for (int i = 0; i < n; i++) {
+        const ptort_kernel_arg *e = &k->entries[i];
+        if (e->arg < 0)
+            continue;
         int lr = r.in[i].file ? load_input(&r, i) : 0;
         if (lr) {
             rc = lr; /* 2 for I/O, 1 for a bad array */
