@@ -71,8 +71,8 @@ static uint32_t line_end(const Analysis *a, uint32_t off)
 
 /* The comment line for one diagnostic at off: inserted at its line's start,
  * indented as that line, its message cut before anything that would end or
- * split the comment's {{...}} (the check matches a substring, so a prefix
- * still matches). */
+ * split the comment's {{...}}, and before the parser's "did you mean" (the
+ * check matches a substring, so a prefix still matches). */
 static void add_expect(const Analysis *a, FeatAction *fa, DiagSeverity sev, uint32_t off, const char *msg)
 {
     static const char *const kinds[] = {"", "error", "warning", "note"};
@@ -90,6 +90,13 @@ static void add_expect(const Analysis *a, FeatAction *fa, DiagSeverity sev, uint
     if (cut && (size_t)(cut - msg) < n)
         n = (size_t)(cut - msg);
     cut = strstr(msg, "expected-");
+    if (cut && (size_t)(cut - msg) < n)
+        n = (size_t)(cut - msg);
+    /* nor the suggestions, which change as ops and names are added */
+    cut = strstr(msg, "; did you mean '");
+    if (cut && (size_t)(cut - msg) < n)
+        n = (size_t)(cut - msg);
+    cut = strstr(msg, "; element types:");
     if (cut && (size_t)(cut - msg) < n)
         n = (size_t)(cut - msg);
     sb_putn(&b, msg, n);
@@ -137,8 +144,14 @@ static void add_replacements(FeatActions *out, uint32_t diag, const Suggest *sg,
  * (msg must end with suffix); false if msg is not of that form. */
 static bool quoted(const char *msg, const char *prefix, const char *suffix, const char **name, size_t *n)
 {
+    /* the parser's suggestions follow the message (parser/build_suggest.c) */
     size_t lm = strlen(msg), lp = strlen(prefix), ls = strlen(suffix);
-    if (lm < lp + ls || strncmp(msg, prefix, lp) != 0 || strcmp(msg + lm - ls, suffix) != 0)
+    const char *tail = strstr(msg, "; did you mean '");
+    if (!tail)
+        tail = strstr(msg, "; element types:");
+    if (tail)
+        lm = (size_t)(tail - msg);
+    if (lm < lp + ls || strncmp(msg, prefix, lp) != 0 || strncmp(msg + lm - ls, suffix, ls) != 0)
         return false;
     *name = msg + lp;
     *n = lm - lp - ls;

@@ -170,6 +170,11 @@ void pb_op_reset(Parser *p);
 /* Values of types and attributes. */
 const Type *pb_scalar_type(Parser *p, Span s);
 void pb_elem_type_error(Parser *p, Span s); /* an element type ptoas does not take, at s */
+void pb_unknown_op(Parser *p, Span name, bool bind); /* "custom op 'X' is unknown"; its results defined, poisoned */
+/* build_suggest.c: "; did you mean 'X'?" for what was typed (in b, returned; "" if none) */
+const char *pb_suggest_op(Str typed, StrBuf *b);
+const char *pb_suggest_value(const Parser *p, Str typed, StrBuf *b);
+const char *pb_suggest_dtype(Str typed, StrBuf *b); /* the list of element types when none is close */
 const Type *pb_param_type(Parser *p, Span name, Span whole); /* !x.y<items> from the titem stack */
 AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan);
 AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s);

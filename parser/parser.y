@@ -208,8 +208,7 @@ op_body
      * skipped as after an error, with no syntax error (whose recovery could reopen the
      * region a '}' just closed and then drop the next errors silently) */
     : UNKNOWN_OP
-      { diag_error(p->diag, @1, "custom op '%.*s' is unknown", (int)(@1.end - @1.begin), p->src->text + @1.begin);
-        p->recovering = true; }
+      { pb_unknown_op(p, @1, true); p->recovering = true; }
     | OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
       { pb_op_compute_l1(p, @1, $2, $3, $5); }
     | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict clauses
@@ -864,8 +863,7 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
             if (!sync)
                 continue;
             if (t == T_UNKNOWN_OP) { /* an unknown op after an error: report it, skip its line */
-                diag_error(p->diag, *loc, "custom op '%.*s' is unknown", (int)(loc->end - loc->begin),
-                           p->src->text + loc->begin);
+                pb_unknown_op(p, *loc, false);
                 continue;
             }
             p->recovering = false;
@@ -979,7 +977,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         n = 0;
 
     if ((la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE || la == YYSYMBOL_UNKNOWN_OP) && has(exp, n, YYSYMBOL_OP_COMPUTE)) {
-        diag_error(p->diag, loc, "custom op '%.*s' is unknown", toklen, tok);
+        /* after `%r =` (the token before this one): the results are this op's */
+        pb_unknown_op(p, loc, p->prev_tok2 == '=');
         return 0;
     }
 
