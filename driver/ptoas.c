@@ -636,7 +636,7 @@ static void dump_after(Driver *dr, PassId pass, const Module *m)
     diag_flush(dr->diag); /* diagnostics so far come before the dump */
     fflush(stdout);
     fprintf(stderr, "// -----// IR Dump After %s //----- //\n", pass_name(pass));
-    frontend_print(stderr, m, dr->opt.emit == OPT_EMIT_GENERIC);
+    frontend_print_opts(stderr, m, dr->opt.emit == OPT_EMIT_GENERIC, dr->opt.debuginfo);
     fflush(stderr);
 }
 
@@ -808,7 +808,7 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
             ok = emit_c(dr->stage, m, &dr->src, dr->diag, &dr->cfg, dr->opt.emit == OPT_EMIT_EXE);
         } else {
             if (!dr->opt.verify_only)
-                frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
+                frontend_print_opts(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC, dr->opt.debuginfo);
             fwrite(m->report.p ? m->report.p : "", 1, m->report.len, dr->stage);
         }
     }

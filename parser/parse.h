@@ -255,7 +255,8 @@ void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs);
 
 /* Locations (build.c): checked, then dropped. */
 void pb_loc_word(Parser *p, Span s, const char *word); /* the identifier s must be word */
-void pb_loc_alias_def(Parser *p, Span hash);
+void pb_loc_alias_def(Parser *p, Span hash, Span loc);     /* #name = loc(LOC): kept in the module */
+void pb_loc_at(Parser *p, Span key, Span loc);             /* loc (non-empty) written after what starts at key */
 void pb_loc_alias_use(Parser *p, Span hash);
 void pb_loc_aliases_end(Parser *p);                     /* every use defined; frees the lists */
 
