@@ -1307,7 +1307,7 @@ static void print_func(Printer *pr, const Func *f, int depth)
     sb_putc(b, '\n');
 }
 
-/* A module and, inside it, the modules nested in it (after its functions). An
+/* A module and, inside it, its functions and the modules nested in it. An
  * implicit one (the input's top level) prints as `module {`, as mlir-opt
  * wraps a file's top-level ops, with the other top-level modules inside. */
 static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int depth)
@@ -1336,11 +1336,20 @@ static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int 
         }
         sb_puts(&pr->b, " {\n");
     }
-    for (uint32_t j = 0; j < mod->nfuncs; j++)
-        print_func(pr, mod->funcs[j], 2 * d + 2);
-    for (uint32_t i = 0; i < m->nmods; i++)
-        if (m->mods[i]->parent == mod || (mod->implicit && !m->mods[i]->parent && !m->mods[i]->implicit))
-            print_module(pr, m, m->mods[i], depth + 1);
+    /* its functions and modules in source order (mlir-opt keeps the order of
+     * a region's ops); an implicit module holds the file's top level */
+    uint32_t j = 0, i = 0;
+    for (;;) {
+        while (i < m->nmods && !(mod->implicit ? !m->mods[i]->parent && !m->mods[i]->implicit
+                                               : m->mods[i]->parent == mod))
+            i++;
+        if (j == mod->nfuncs && i == m->nmods)
+            break;
+        if (j < mod->nfuncs && (i == m->nmods || mod->funcs[j]->span.begin < m->mods[i]->span.begin))
+            print_func(pr, mod->funcs[j++], 2 * d + 2);
+        else
+            print_module(pr, m, m->mods[i++], depth + 1);
+    }
     if (pr->generic) {
         sb_printf(&pr->b, "%s})", ind);
         put_attr_dict(pr, mod->attrs, mod->nattrs, NULL, true);
@@ -1352,25 +1361,32 @@ static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int 
     sb_putc(&pr->b, '\n');
 }
 
+/* As mlir-opt: a file whose top level is one module prints as that module;
+ * otherwise (bare functions, several modules, nothing) inside an implicit
+ * `module {`, in source order. */
 static void print_all(Printer *pr, const Module *m)
 {
-    const ModuleOp *implicit = NULL;
-    for (uint32_t i = 0; i < m->nmods; i++)
-        if (m->mods[i]->implicit && !m->mods[i]->parent)
-            implicit = m->mods[i];
+    const ModuleOp *implicit = NULL, *only = NULL;
+    uint32_t ntop = 0;
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
         if (mod->parent)
             continue;
-        if (mod->implicit && !pr->locs) { /* ptoas's form: the functions alone */
-            for (uint32_t j = 0; j < mod->nfuncs; j++)
-                print_func(pr, mod->funcs[j], 0);
-            continue;
+        if (mod->implicit) {
+            implicit = mod;
+            ntop += mod->nfuncs ? 2 : 0;
+        } else {
+            only = mod;
+            ntop++;
         }
-        if (implicit && pr->locs && mod != implicit)
-            continue; /* printed inside the implicit one */
-        print_module(pr, m, mod, 0);
     }
+    if (ntop == 1 && only) {
+        print_module(pr, m, only, 0);
+        return;
+    }
+    ModuleOp empty = {0};
+    empty.implicit = true;
+    print_module(pr, m, implicit ? implicit : &empty, 0);
 }
 
 void frontend_print_opts(FILE *out, const Module *m, int generic, int debuginfo)
