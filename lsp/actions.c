@@ -226,6 +226,97 @@ static void fix_dtype_name(const Analysis *a, uint32_t i, FeatActions *out)
     add_replacements(out, i, &sg, sp, "", "");
 }
 
+/* ---- a missing quant_type --------------------------------------------------------- */
+
+/* The quant_type the rule gives an op that lacks one, from its text t[0, n)
+ * (the op name to its line's end): pto.tquant is INT8_ASYM with an offset
+ * operand (a third `ins` operand, or a non-zero third operand segment) and
+ * INT8_SYM without; pto.tquant.mx is MXFP4_E2M1 when its data is
+ * !pto.f4E2M1x2, else MXFP8 (the parser's rule for Level 1, parser/build.c). */
+static const char *quant_type_for(const char *t, size_t n, bool mx)
+{
+    if (mx) {
+        for (size_t i = 0; i + 8 <= n; i++)
+            if (memcmp(t + i, "f4E2M1x2", 8) == 0)
+                return "MXFP4_E2M1";
+        return "MXFP8";
+    }
+    unsigned ins = 0, segs[4] = {0}, nseg = 0;
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if (memcmp(t + i, "ins(", 4) == 0 && ins == 0) { /* the operands before " : " */
+            ins = 1;
+            for (size_t j = i + 4; j < n && t[j] != ':' && t[j] != ')'; j++)
+                ins += t[j] == ',';
+        }
+        if (i + 11 <= n && memcmp(t + i, "array<i32:", 10) == 0)
+            for (size_t j = i + 10; j < n && t[j] != '>' && nseg < 4; j++)
+                if (t[j] >= '0' && t[j] <= '9') {
+                    unsigned v = 0;
+                    while (j < n && t[j] >= '0' && t[j] <= '9')
+                        v = v * 10 + (unsigned)(t[j++] - '0');
+                    segs[nseg++] = v;
+                    j--;
+                }
+    }
+    return ins >= 3 || (nseg >= 3 && segs[2]) ? "INT8_ASYM" : "INT8_SYM";
+}
+
+/* "'pto.tquant' op requires attribute 'quant_type'" (also tquant.mx): the
+ * attribute added to the op's dictionary, or a dictionary added (before the
+ * generic form's " : (", at the end of the custom form's line). */
+static void fix_quant_type(const Analysis *a, uint32_t i, FeatActions *out)
+{
+    const ADiag *g = &a->diags[i];
+    bool mx = strcmp(g->msg, "'pto.tquant.mx' op requires attribute 'quant_type'") == 0;
+    if (!mx && strcmp(g->msg, "'pto.tquant' op requires attribute 'quant_type'") != 0)
+        return;
+    const char *t = a->text;
+    uint32_t b = g->span.begin, e = line_end(a, b);
+    if (e > b && t[e - 1] == '\r')
+        e--;
+    const char *qt = quant_type_for(t + b, e - b, mx);
+    bool generic = t[b] == '"';
+    uint32_t end = e; /* where the dictionary ends (its '}'), or where one goes */
+    if (generic) {
+        const char *colon = NULL;
+        for (uint32_t k = b; k + 3 < e && !colon; k++)
+            if (memcmp(t + k, " : (", 4) == 0)
+                colon = t + k;
+        if (!colon)
+            return;
+        end = (uint32_t)(colon - t);
+    }
+    while (end > b && (t[end - 1] == ' ' || t[end - 1] == '\t'))
+        end--;
+    uint32_t open = end; /* the '{' of a dictionary that ends there */
+    if (end > b && t[end - 1] == '}') {
+        int depth = 0;
+        for (uint32_t k = end; k-- > b;) {
+            depth += t[k] == '}' ? 1 : t[k] == '{' ? -1 : 0;
+            if (depth == 0) {
+                open = k;
+                break;
+            }
+        }
+        if (open > b && t[open - 1] == '<')
+            open = end; /* a property dictionary <{...}>: not the attributes */
+    }
+    StrBuf title = {0}, text = {0};
+    sb_printf(&title, "Add quant_type = #pto<quant_type %s>", qt);
+    FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_buf(&title));
+    fa->preferred = true;
+    if (open < end) {
+        bool empty = open + 2 == end;
+        sb_printf(&text, "quant_type = #pto<quant_type %s>%s", qt, empty ? "" : ", ");
+        add_edit(fa, (Span){open + 1, open + 1}, dup_buf(&text));
+    } else {
+        sb_printf(&text, " {quant_type = #pto<quant_type %s>}", qt);
+        add_edit(fa, (Span){end, end}, dup_buf(&text));
+    }
+    sb_free(&title);
+    sb_free(&text);
+}
+
 /* ---- entry points ------------------------------------------------------------- */
 
 void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActions *out)
@@ -238,6 +329,7 @@ void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActi
         fix_op_name(a, i, out);
         fix_value_name(a, i, out);
         fix_dtype_name(a, i, out);
+        fix_quant_type(a, i, out);
         FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_cstr("Add expected-* diagnostic checks"));
         add_expects(a, fa, i);
     }
