@@ -5,6 +5,8 @@
 CC       ?= cc
 BUILD    := build
 PREFIX   ?= /usr/local
+DOCDIR   ?= $(PREFIX)/share/doc/ptoas
+MANDIR   ?= $(PREFIX)/share/man
 LLVM_BIN := /usr/lib/llvm-19/bin
 LIT      := python3 /usr/lib/llvm-19/build/utils/lit/lit.py
 
@@ -182,12 +184,19 @@ demo: deps all
 bench: deps bench-deps all
 	@sh bench/run.sh $(BUILD)
 
+# The docs go to $(DOCDIR) and the man page, made of the --help texts
+# (driver/help2man.sh), to $(MANDIR)/man1; test/install_test.sh checks it all.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib \
+	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BUILD)/ptoas $(DESTDIR)$(PREFIX)/bin/ptoas
 	install -m 644 runtime/ptort.h $(DESTDIR)$(PREFIX)/include/ptort.h
 	install -m 644 runtime/ptort_vops.def $(DESTDIR)$(PREFIX)/include/ptort_vops.def
 	install -m 644 $(BUILD)/libptort.a $(DESTDIR)$(PREFIX)/lib/libptort.a
+	install -m 644 README.md LICENSE docs/*.md $(DESTDIR)$(DOCDIR)/
+	sh driver/help2man.sh $(BUILD)/ptoas $(DOCDIR) > $(BUILD)/ptoas.1.tmp
+	mv $(BUILD)/ptoas.1.tmp $(BUILD)/ptoas.1
+	install -m 644 $(BUILD)/ptoas.1 $(DESTDIR)$(MANDIR)/man1/ptoas.1
 
 clean:
 	rm -rf $(BUILD)

@@ -90,19 +90,40 @@ void emit_func_tag(StrBuf *b, Str name)
     }
 }
 
-/* A C string literal of n bytes. In a comment (in_comment), '*' and '/' are
- * escaped too, so that no byte sequence of s can end the comment. */
+/* Bytes of s at i that a C comment cannot hold as they are: control bytes,
+ * bytes that are not well-formed UTF-8, and the two-byte sequences that would
+ * end or open a comment ("*" "/", "/" "*") or start a trigraph ("??"); the
+ * rest (a path's '/', '.', spaces, UTF-8 names) stays readable. Returns the
+ * length of the plain run at i (0: the byte at i must be escaped). */
+static size_t comment_plain(const char *s, size_t n, size_t i)
+{
+    unsigned char c = (unsigned char)s[i];
+    char next = i + 1 < n ? s[i + 1] : '\0';
+    if (c < 0x20 || c == 0x7F || (c == '*' && next == '/') || (c == '/' && next == '*') ||
+        (c == '?' && next == '?'))
+        return 0;
+    return c < 0x80 ? 1 : str_utf8_len((const unsigned char *)s + i, n - i);
+}
+
+/* A C string literal of n bytes. In a comment (in_comment), only what a
+ * comment cannot hold is escaped beyond '"' and '\\' (comment_plain), so that
+ * no byte sequence of s can end the comment and a path reads as written. */
 static void put_c_string_in(StrBuf *b, const char *s, size_t n, bool in_comment)
 {
     sb_putc(b, '"');
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
+        size_t plain = in_comment ? comment_plain(s, n, i) : c >= 0x20 && c < 0x7F && c != '?';
+        if (c == '"' || c == '\\') {
             sb_printf(b, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7F || c == '?' || (in_comment && (c == '*' || c == '/'))) /* '?': no trigraphs */
+            i++;
+        } else if (plain) {
+            sb_putn(b, s + i, plain); /* '?' outside comments: no trigraphs */
+            i += plain;
+        } else {
             sb_printf(b, "\\%03o", c);
-        else
-            sb_putc(b, (char)c);
+            i++;
+        }
     }
     sb_putc(b, '"');
 }
@@ -112,17 +133,18 @@ static void put_c_string(StrBuf *b, const char *s, size_t n)
     put_c_string_in(b, s, n, false);
 }
 
-/* Text from the input inside a C comment: as written when it is printable ASCII without '*',
- * '/', '\\' and '?', else as an escaped string (a generic sym_name may hold any text, the end
- * of a comment included). */
+/* Text from the input inside a C comment: as written when a comment can hold
+ * it and it has no '"' or '\\', else as an escaped string (a generic sym_name
+ * may hold any text, the end of a comment included). */
 static void put_comment_text(StrBuf *b, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c >= 0x7F || c == '*' || c == '/' || c == '\\' || c == '?') {
+    for (size_t i = 0; i < n;) {
+        size_t plain = comment_plain(s, n, i);
+        if (!plain || s[i] == '"' || s[i] == '\\') {
             put_c_string_in(b, s, n, true);
             return;
         }
+        i += plain;
     }
     sb_putn(b, s, n);
 }

@@ -43,6 +43,8 @@ typedef struct Options {
     bool run;                 /* `ptoas run`: build the executable in a temporary directory and run it */
     const char **run_args;    /* `ptoas run`: --in/--out/--arg options for the executable (malloc'ed) */
     int nrun_args;
+    bool debuginfo;           /* --mlir-print-debuginfo: loc(...) on every op, #loc aliases at the end */
+    bool allow_unregistered;  /* --allow-unregistered-dialect: unknown generic ops are kept */
     unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
 } Options;
 

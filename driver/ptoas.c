@@ -20,6 +20,7 @@
 #include "options.h"
 #include "pass.h"
 #include "run.h"
+#include "suggest.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -58,6 +59,12 @@ static const char help_text[] =
     "  --func NAME                     the function to run (--emit=c|exe, run; default: the only one or pto.entry)\n"
     "  --timeout=SECONDS               run: stop the kernel after SECONDS (default 0 = no limit)\n"
     "\n"
+    "MLIR spellings (mlir-opt's options):\n"
+    "  --mlir-print-op-generic         the same as --emit=generic\n"
+    "  --mlir-print-ir-after-all       the same as --print-ir-after-all\n"
+    "  --mlir-print-debuginfo          print each op's location, loc(...), with #loc aliases at the end\n"
+    "  --allow-unregistered-dialect    accepted (mlir-opt's command lines); ops ptoas does not know stay errors\n"
+    "\n"
     "ptoas run options (passed to the kernel executable):\n"
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
     "  --out NAME=FILE                 write result %NAME as .npy after the run\n"
@@ -67,6 +74,43 @@ static const char help_text[] =
     "ptoas lsp: a Language Server Protocol server on stdin/stdout (docs/lsp.md)\n"
     "\n"
     "  --version                       print the version and exit\n"
+    "  --help                          print this help and exit (ptoas run --help, ptoas lsp --help: theirs)\n";
+
+static const char run_help_text[] =
+    "usage: ptoas run [options] FILE.pto [--func NAME] --in NAME=FILE.npy ... [--out NAME=FILE.npy ...]\n"
+    "\n"
+    "Compiles the kernel FILE.pto to an executable in a temporary directory and runs it on the\n"
+    "CPU: every tile argument the kernel reads needs --in, every scalar argument --arg; all\n"
+    "missing ones are named at once. Prints a summary line per result (docs/cli.md section 6).\n"
+    "\n"
+    "options:\n"
+    "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
+    "  --out NAME=FILE                 write result %NAME as .npy after the run\n"
+    "  --out-float NAME=FILE           the same decoded to float32 (bf16, fp8, e8m0, packed fp4); --out keeps raw bits\n"
+    "  --arg NAME=VALUE                set the scalar argument %NAME (integer, decimal or 0x, or float)\n"
+    "  --func NAME                     the function to run (default: the only one or pto.entry)\n"
+    "  --timeout=SECONDS               stop the kernel after SECONDS (default 0 = no limit)\n"
+    "  --pto-arch=a2|a3|a5             target architecture (default a3; a module attribute wins)\n"
+    "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2)\n"
+    "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
+    "  --no-reuse                      place every tile at bytes of its own\n"
+    "  --Werror                        report warnings as errors\n"
+    "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
+    "  --help                          print this help and exit\n"
+    "\n"
+    "exit status: the kernel's (0 success, 1 bad input or a runtime error, 2 an I/O error); 1 when\n"
+    "FILE.pto has errors, 2 on bad usage\n";
+
+static const char lsp_help_text[] =
+    "usage: ptoas lsp [--stdio]\n"
+    "\n"
+    "A Language Server Protocol server for .pto files on standard input and output (--stdio is\n"
+    "the default and the only transport): diagnostics as you type, hover, completion, go to\n"
+    "definition, references, document symbols, inlay hints with tile placement, and code\n"
+    "actions. Editor setups for VS Code and neovim: docs/lsp.md.\n"
+    "\n"
+    "options:\n"
+    "  --stdio                         speak LSP on stdin and stdout (the default)\n"
     "  --help                          print this help and exit\n";
 
 static bool json_tool_errors; /* --diagnostics-format=json: tool errors are JSON lines */
@@ -112,6 +156,9 @@ typedef enum {
     O_FUNC,
     O_RUN_ARG,
     O_TIMEOUT,
+    O_GENERIC,
+    O_DEBUGINFO,
+    O_UNREGISTERED,
     O_VERSION,
     O_HELP
 } OptionId;
@@ -145,6 +192,10 @@ static const struct LongOption {
     {"out-float", O_RUN_ARG, ARG_REQUIRED},
     {"arg", O_RUN_ARG, ARG_REQUIRED},
     {"timeout", O_TIMEOUT, ARG_REQUIRED},
+    {"mlir-print-op-generic", O_GENERIC, ARG_NONE},
+    {"mlir-print-ir-after-all", O_PRINT_AFTER_ALL, ARG_NONE},
+    {"mlir-print-debuginfo", O_DEBUGINFO, ARG_NONE},
+    {"allow-unregistered-dialect", O_UNREGISTERED, ARG_NONE},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -395,11 +446,20 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
         o->run_args[o->nrun_args++] = value;
         break;
     }
+    case O_GENERIC:
+        o->emit = OPT_EMIT_GENERIC;
+        break;
+    case O_DEBUGINFO:
+        o->debuginfo = true;
+        break;
+    case O_UNREGISTERED:
+        o->allow_unregistered = true;
+        break;
     case O_VERSION:
         printf("ptoas %s\n", PTOAS_VERSION);
         exit(fflush(stdout) == 0 ? 0 : 2);
     case O_HELP:
-        fputs(help_text, stdout);
+        fputs(o->run ? run_help_text : help_text, stdout);
         exit(fflush(stdout) == 0 ? 0 : 2);
     }
 }
@@ -411,6 +471,23 @@ static const struct LongOption *find_long(const char *name, size_t n)
         if (strlen(long_options[i].name) == n && memcmp(long_options[i].name, name, n) == 0)
             return &long_options[i];
     return NULL;
+}
+
+/* An unknown option: the error, and the closest option names as mlir-opt
+ * gives them ("did you mean '--memory-report'?"), then the --help hint. */
+static _Noreturn void unknown_option(const char *arg, const char *name, size_t n)
+{
+    diag_tool_error("unknown option '%s'", arg);
+    Suggest sg;
+    suggest_init(&sg, name, n);
+    for (size_t i = 0; i < NLONG; i++)
+        suggest_offer(&sg, long_options[i].name, strlen(long_options[i].name));
+    if (!json_tool_errors)
+        for (uint32_t i = 0; i < sg.n; i++)
+            fprintf(stderr, "ptoas: did you mean '--%.*s'?\n", (int)sg.len[i], sg.name[i]);
+    if (!json_tool_errors)
+        fputs("ptoas: see 'ptoas --help'\n", stderr);
+    exit(2);
 }
 
 /* Long options take one or two dashes (mlir-opt style `-split-input-file`
@@ -432,7 +509,7 @@ static void parse_args(Options *o, int argc, char **argv)
             continue;
         }
         if (strcmp(a, "-h") == 0) {
-            fputs(help_text, stdout);
+            fputs(o->run ? run_help_text : help_text, stdout);
             exit(fflush(stdout) == 0 ? 0 : 2);
         }
         const char *name = a[1] == '-' ? a + 2 : a + 1;
@@ -447,7 +524,7 @@ static void parse_args(Options *o, int argc, char **argv)
             continue;
         }
         if (!lo)
-            usage_error("unknown option '%s'", a);
+            unknown_option(a, name, n);
         const char *value = NULL;
         if (lo->arg == ARG_NONE) {
             if (eq)
@@ -559,7 +636,7 @@ static void dump_after(Driver *dr, PassId pass, const Module *m)
     diag_flush(dr->diag); /* diagnostics so far come before the dump */
     fflush(stdout);
     fprintf(stderr, "// -----// IR Dump After %s //----- //\n", pass_name(pass));
-    frontend_print(stderr, m, dr->opt.emit == OPT_EMIT_GENERIC);
+    frontend_print_opts(stderr, m, dr->opt.emit == OPT_EMIT_GENERIC, dr->opt.debuginfo);
     fflush(stderr);
 }
 
@@ -731,7 +808,7 @@ static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
             ok = emit_c(dr->stage, m, &dr->src, dr->diag, &dr->cfg, dr->opt.emit == OPT_EMIT_EXE);
         } else {
             if (!dr->opt.verify_only)
-                frontend_print(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC);
+                frontend_print_opts(dr->stage, m, dr->opt.emit == OPT_EMIT_GENERIC, dr->opt.debuginfo);
             fwrite(m->report.p ? m->report.p : "", 1, m->report.len, dr->stage);
         }
     }
@@ -951,10 +1028,15 @@ int main(int argc, char **argv)
     o->diag_format = DIAG_TEXT;
     if (argc > 1 && strcmp(argv[1], "lsp") == 0) {
         /* ptoas lsp [--stdio]: the language server on stdin/stdout */
-        for (int i = 2; i < argc; i++)
+        for (int i = 2; i < argc; i++) {
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                fputs(lsp_help_text, stdout);
+                return fflush(stdout) == 0 ? 0 : 2;
+            }
             if (strcmp(argv[i], "--stdio") != 0)
                 usage_error("unknown argument '%s' for 'ptoas lsp' (it speaks LSP on stdin and stdout)",
                             argv[i]);
+        }
         return lsp_main(0, stdout);
     }
     o->error_limit = 100;

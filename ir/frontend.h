@@ -16,6 +16,9 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
 /* Prints the module in canonical PTO form (docs/language.md section 6), or in MLIR
  * generic form when generic is non-zero. */
 void frontend_print(FILE *out, const Module *m, int generic);
+/* The same with debuginfo non-zero: --mlir-print-debuginfo, each op's location
+ * as loc(#locN) and the #loc aliases, as mlir-opt prints them. */
+void frontend_print_opts(FILE *out, const Module *m, int generic, int debuginfo);
 
 void frontend_free(Module *m);
 

@@ -440,6 +440,8 @@ void frontend_free(Module *m)
     sb_free(&m->report);
     free(m->places);
     free(m->fmem);
+    free(m->locs);
+    free(m->loc_aliases);
     types_free(&m->types);
     arena_free(&m->arena);
     free(m);

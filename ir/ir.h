@@ -593,6 +593,15 @@ typedef struct FuncMemory {
     int64_t peak[LOC_COUNT], capacity[LOC_COUNT];
 } FuncMemory;
 
+/* A location written in the input (--mlir-print-debuginfo): loc is the text
+ * inside loc(...) that follows what starts at offset at (an op's name, a
+ * block argument, a func.func, a module); for a `#name = loc(...)` alias, key
+ * is the #name. */
+typedef struct LocRecord {
+    uint32_t at;
+    Span key, loc;
+} LocRecord;
+
 /* The result of parsing one input (a file or a split chunk). */
 struct Module {
     Arena arena;
@@ -605,7 +614,16 @@ struct Module {
     uint32_t nplaces, places_cap;
     FuncMemory *fmem;        /* one per function tassign placed (vector) */
     uint32_t nfmem, fmem_cap;
+    LocRecord *locs;         /* the input's locations, by at (sorted when parsed) */
+    uint32_t nlocs, locs_cap;
+    LocRecord *loc_aliases;  /* the input's #name = loc(...) */
+    uint32_t nloc_aliases, loc_aliases_cap;
 };
+
+/* The location written in the input after what starts at offset at (an op
+ * name: ops a pass made from an op share its name span, so its location);
+ * NULL when none was written. */
+const LocRecord *ir_written_loc(const Module *m, uint32_t at);
 
 /* Builders used by the parser and the passes. */
 ModuleOp *ir_module_add(Module *m, bool implicit);

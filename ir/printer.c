@@ -9,17 +9,39 @@
 #include "arith.h"
 #include "ir.h"
 
+/* --mlir-print-debuginfo: the distinct locations, numbered as mlir-opt numbers
+ * its #loc aliases (in the order the printer meets the ops, an op before its
+ * regions). top: first met at a block argument, whose location is printed
+ * inline and whose alias mlir-opt defines above the module. */
+typedef struct LocAliasRec {
+    size_t text;             /* offset of its text in LocTab.texts */
+    uint32_t len;
+    bool top;
+} LocAliasRec;
+
+typedef struct LocTab {
+    StrBuf texts;
+    LocAliasRec *v;
+    uint32_t n, cap;
+    uint32_t *slots;         /* open addressing: alias index + 1, 0 empty */
+    uint32_t nslots;
+} LocTab;
+
 typedef struct Printer {
     StrBuf b;
-    FILE *out;
+    FILE *out;               /* NULL: the numbering pass, which writes nothing */
     const Func *f;
     bool generic;
+    const Module *m;
+    LocTab *locs;            /* --mlir-print-debuginfo, else NULL */
+    StrBuf tmp;              /* one location's text */
 } Printer;
 
 static void flush_if_big(Printer *pr)
 {
     if (pr->b.len >= (1u << 16)) {
-        fwrite(pr->b.p, 1, pr->b.len, pr->out);
+        if (pr->out)
+            fwrite(pr->b.p, 1, pr->b.len, pr->out);
         pr->b.len = 0;
     }
 }
@@ -119,6 +141,175 @@ static void put_escaped(StrBuf *b, Str s)
             sb_putc(b, hex[c & 15]);
         }
     }
+}
+
+/* ---- locations (--mlir-print-debuginfo) ------------------------------------------------ */
+
+/* bytes as an MLIR string literal's contents: '"', '\\' and unprintable bytes as \XX */
+static void put_raw_escaped(StrBuf *b, const char *p, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+            sb_putc(b, (char)c);
+        } else {
+            sb_putc(b, '\\');
+            sb_putc(b, hex[c >> 4]);
+            sb_putc(b, hex[c & 15]);
+        }
+    }
+}
+
+const LocRecord *ir_written_loc(const Module *m, uint32_t at)
+{
+    uint32_t lo = 0, hi = m->nlocs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->locs[mid].at < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->nlocs && m->locs[lo].at == at ? &m->locs[lo] : NULL;
+}
+
+/* A written location's text with each #alias replaced by what it stands for
+ * (strings copied as they are), so that the output defines only its own
+ * #loc aliases. depth bounds alias chains (a cycle is the parser's error). */
+static void put_loc_text(const Module *m, StrBuf *b, const char *p, size_t n, int depth)
+{
+    for (size_t i = 0; i < n;) {
+        if (p[i] == '"') { /* a string: to its closing quote */
+            size_t j = i + 1;
+            while (j < n && p[j] != '"')
+                j += p[j] == '\\' ? 2 : 1;
+            j = j < n ? j + 1 : n;
+            sb_putn(b, p + i, j - i);
+            i = j;
+            continue;
+        }
+        if (p[i] != '#') {
+            sb_putc(b, p[i++]);
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < n && (((p[j] | 0x20) >= 'a' && (p[j] | 0x20) <= 'z') || (p[j] >= '0' && p[j] <= '9') ||
+                         p[j] == '_' || p[j] == '$' || p[j] == '.' || p[j] == '-'))
+            j++;
+        const LocRecord *def = NULL;
+        for (uint32_t k = 0; k < m->nloc_aliases && !def; k++) {
+            Span key = m->loc_aliases[k].key;
+            if (key.end - key.begin == j - i && memcmp(m->src->text + key.begin, p + i, j - i) == 0)
+                def = &m->loc_aliases[k];
+        }
+        if (def && depth < 16)
+            put_loc_text(m, b, m->src->text + def->loc.begin, def->loc.end - def->loc.begin, depth + 1);
+        else
+            sb_putn(b, p + i, j - i);
+        i = j;
+    }
+}
+
+/* The location of what starts at offset at: the one written after it, else
+ * "FILE":LINE:COL of at (UINT32_MAX: "FILE":0:0, a module the input left
+ * implicit, as mlir-opt says). */
+static void loc_text(Printer *pr, uint32_t at, StrBuf *b)
+{
+    const Module *m = pr->m;
+    const LocRecord *r = at == UINT32_MAX ? NULL : ir_written_loc(m, at);
+    if (r) {
+        put_loc_text(m, b, m->src->text + r->loc.begin, r->loc.end - r->loc.begin, 0);
+        return;
+    }
+    uint32_t line = 0, col = 0;
+    if (at != UINT32_MAX) {
+        source_line_col(m->src, at, &line, &col);
+        line++;
+        col++;
+    }
+    sb_putc(b, '"');
+    put_raw_escaped(b, m->src->name, strlen(m->src->name));
+    sb_printf(b, "\":%u:%u", line, col);
+}
+
+/* The alias number of text (added, in the numbering pass, when new). */
+static uint32_t loc_number(Printer *pr, const char *text, size_t len, bool top)
+{
+    LocTab *t = pr->locs;
+    if (2 * (t->n + 1) > t->nslots) {
+        uint32_t ns = t->nslots ? 2 * t->nslots : 64;
+        uint32_t *slots = xcalloc(ns, sizeof *slots);
+        for (uint32_t i = 0; i < t->n; i++) {
+            uint32_t h = str_hash(t->texts.p + t->v[i].text, t->v[i].len) & (ns - 1);
+            while (slots[h])
+                h = (h + 1) & (ns - 1);
+            slots[h] = i + 1;
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->nslots = ns;
+    }
+    uint32_t h = str_hash(text, len) & (t->nslots - 1);
+    for (; t->slots[h]; h = (h + 1) & (t->nslots - 1)) {
+        const LocAliasRec *a = &t->v[t->slots[h] - 1];
+        if (a->len == len && memcmp(t->texts.p + a->text, text, len) == 0)
+            return t->slots[h] - 1;
+    }
+    xgrow32((void **)&t->v, &t->cap, (size_t)t->n + 1, sizeof *t->v);
+    t->v[t->n] = (LocAliasRec){t->texts.len, (uint32_t)len, top};
+    sb_putn(&t->texts, text, len);
+    t->slots[h] = t->n + 1;
+    return t->n++;
+}
+
+/* Numbers the location of what starts at at (an op, a func.func, a module),
+ * where the printer meets it; UINT32_MAX without --mlir-print-debuginfo. */
+static uint32_t loc_ref(Printer *pr, uint32_t at)
+{
+    if (!pr->locs)
+        return UINT32_MAX;
+    pr->tmp.len = 0;
+    loc_text(pr, at, &pr->tmp);
+    return loc_number(pr, pr->tmp.p, pr->tmp.len, false);
+}
+
+/* " loc(#locN)" after what loc_ref numbered. */
+static void loc_put(Printer *pr, uint32_t n)
+{
+    if (n == UINT32_MAX)
+        return;
+    if (n)
+        sb_printf(&pr->b, " loc(#loc%u)", n);
+    else
+        sb_puts(&pr->b, " loc(#loc)");
+}
+
+/* A block argument's " loc(...)", inline as mlir-opt prints it (numbered all the same). */
+static void loc_put_inline(Printer *pr, uint32_t at)
+{
+    if (!pr->locs)
+        return;
+    pr->tmp.len = 0;
+    loc_text(pr, at, &pr->tmp);
+    loc_number(pr, pr->tmp.p, pr->tmp.len, true);
+    sb_puts(&pr->b, " loc(");
+    sb_putn(&pr->b, pr->tmp.p, pr->tmp.len);
+    sb_putc(&pr->b, ')');
+}
+
+/* The alias definitions, `#locN = loc(...)`, of the top ones or the others. */
+static void put_loc_aliases(const LocTab *t, StrBuf *b, bool top)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->v[i].top == top) {
+            if (i)
+                sb_printf(b, "#loc%u = loc(", i);
+            else
+                sb_puts(b, "#loc = loc(");
+            sb_putn(b, t->texts.p + t->v[i].text, t->v[i].len);
+            sb_puts(b, ")\n");
+        }
 }
 
 static void put_attr_value(StrBuf *b, const AttrValue *v, bool in_array);
@@ -992,6 +1183,7 @@ static void put_block_args(Printer *pr, const Block *b)
         put_value(pr, b->args[i]);
         sb_puts(&pr->b, ": ");
         put_type(pr, pr->f->values[b->args[i]].type);
+        loc_put_inline(pr, pr->f->values[b->args[i]].def.begin);
     }
 }
 
@@ -1021,6 +1213,7 @@ static void print_blocks(Printer *pr, const Region *r, int indent, bool labels, 
 
 static void print_op(Printer *pr, const Op *op, int indent)
 {
+    uint32_t loc = loc_ref(pr, op->name_span.begin);
     sb_printf(&pr->b, "%*s", indent, "");
     uint32_t group = result_group(pr, op);
     if (group) {
@@ -1035,6 +1228,7 @@ static void print_op(Printer *pr, const Op *op, int indent)
         print_generic(pr, op, indent);
     else
         print_custom(pr, op, indent);
+    loc_put(pr, loc);
     sb_putc(&pr->b, '\n');
     flush_if_big(pr);
 }
@@ -1062,6 +1256,7 @@ static void print_func(Printer *pr, const Func *f, int depth)
     const Block *entry = ir_entry(f);
     StrBuf *b = &pr->b;
     pr->f = f;
+    uint32_t loc = loc_ref(pr, f->span.begin);
     static const char *const vis[] = {"", "private", "public"};
     if (pr->generic) {
         sb_printf(b, "%s\"func.func\"() <{function_type = (", indent);
@@ -1082,7 +1277,9 @@ static void print_func(Printer *pr, const Func *f, int depth)
             print_blocks(pr, &f->body, depth + 2, true, true);
         sb_printf(b, "%s})", indent);
         put_attr_dict(pr, f->attrs, f->nattrs, NULL, true);
-        sb_puts(b, " : () -> ()\n");
+        sb_puts(b, " : () -> ()");
+        loc_put(pr, loc);
+        sb_putc(b, '\n');
         return;
     }
     sb_printf(b, "%sfunc.func %s%s", indent, vis[f->visibility], f->visibility ? " " : "");
@@ -1099,20 +1296,26 @@ static void print_func(Printer *pr, const Func *f, int depth)
         put_attr_dict(pr, f->attrs, f->nattrs, NULL, true);
     }
     if (f->decl) {
+        loc_put(pr, loc);
         sb_putc(b, '\n');
         return;
     }
     sb_puts(b, " {\n");
     print_blocks(pr, &f->body, depth + 2, false, true);
-    sb_printf(b, "%s}\n", indent);
+    sb_printf(b, "%s}", indent);
+    loc_put(pr, loc);
+    sb_putc(b, '\n');
 }
 
-/* A module and, inside it, the modules nested in it (after its functions). */
+/* A module and, inside it, its functions and the modules nested in it. An
+ * implicit one (the input's top level) prints as `module {`, as mlir-opt
+ * wraps a file's top-level ops, with the other top-level modules inside. */
 static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int depth)
 {
     char ind[64];
     int d = depth < 20 ? depth : 20;
     snprintf(ind, sizeof ind, "%*s", 2 * d, "");
+    uint32_t loc = loc_ref(pr, mod->implicit ? UINT32_MAX : mod->span.begin);
     if (pr->generic) {
         sb_printf(&pr->b, "%s\"builtin.module\"()", ind);
         if (mod->name.len) {
@@ -1133,38 +1336,87 @@ static void print_module(Printer *pr, const Module *m, const ModuleOp *mod, int 
         }
         sb_puts(&pr->b, " {\n");
     }
-    for (uint32_t j = 0; j < mod->nfuncs; j++)
-        print_func(pr, mod->funcs[j], 2 * d + 2);
-    for (uint32_t i = 0; i < m->nmods; i++)
-        if (m->mods[i]->parent == mod)
-            print_module(pr, m, m->mods[i], depth + 1);
+    /* its functions and modules in source order (mlir-opt keeps the order of
+     * a region's ops); an implicit module holds the file's top level */
+    uint32_t j = 0, i = 0;
+    for (;;) {
+        while (i < m->nmods && !(mod->implicit ? !m->mods[i]->parent && !m->mods[i]->implicit
+                                               : m->mods[i]->parent == mod))
+            i++;
+        if (j == mod->nfuncs && i == m->nmods)
+            break;
+        if (j < mod->nfuncs && (i == m->nmods || mod->funcs[j]->span.begin < m->mods[i]->span.begin))
+            print_func(pr, mod->funcs[j++], 2 * d + 2);
+        else
+            print_module(pr, m, m->mods[i++], depth + 1);
+    }
     if (pr->generic) {
         sb_printf(&pr->b, "%s})", ind);
         put_attr_dict(pr, mod->attrs, mod->nattrs, NULL, true);
-        sb_puts(&pr->b, " : () -> ()\n");
+        sb_puts(&pr->b, " : () -> ()");
     } else {
-        sb_printf(&pr->b, "%s}\n", ind);
+        sb_printf(&pr->b, "%s}", ind);
     }
+    loc_put(pr, loc);
+    sb_putc(&pr->b, '\n');
 }
 
-void frontend_print(FILE *out, const Module *m, int generic)
+/* As mlir-opt: a file whose top level is one module prints as that module;
+ * otherwise (bare functions, several modules, nothing) inside an implicit
+ * `module {`, in source order. */
+static void print_all(Printer *pr, const Module *m)
 {
-    Printer pr = {{0}, out, NULL, generic != 0};
+    const ModuleOp *implicit = NULL, *only = NULL;
+    uint32_t ntop = 0;
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
         if (mod->parent)
             continue;
         if (mod->implicit) {
-            for (uint32_t j = 0; j < mod->nfuncs; j++)
-                print_func(&pr, mod->funcs[j], 0);
-            continue;
+            implicit = mod;
+            ntop += mod->nfuncs ? 2 : 0;
+        } else {
+            only = mod;
+            ntop++;
         }
-        print_module(&pr, m, mod, 0);
     }
+    if (ntop == 1 && only) {
+        print_module(pr, m, only, 0);
+        return;
+    }
+    ModuleOp empty = {0};
+    empty.implicit = true;
+    print_module(pr, m, implicit ? implicit : &empty, 0);
+}
+
+void frontend_print_opts(FILE *out, const Module *m, int generic, int debuginfo)
+{
+    Printer pr = {{0}, out, NULL, generic != 0, m, NULL, {0}};
+    LocTab locs = {0};
+    if (debuginfo) {
+        /* the numbering pass prints nothing; then the top aliases, the IR, the others */
+        Printer num = pr;
+        num.out = NULL;
+        num.locs = &locs;
+        print_all(&num, m);
+        sb_free(&num.b);
+        sb_free(&num.tmp);
+        pr.locs = &locs;
+        put_loc_aliases(&locs, &pr.b, true);
+    }
+    print_all(&pr, m);
+    if (debuginfo)
+        put_loc_aliases(&locs, &pr.b, false);
     if (pr.b.len)
         fwrite(pr.b.p, 1, pr.b.len, out);
     sb_free(&pr.b);
+    sb_free(&pr.tmp);
+    sb_free(&locs.texts);
+    free(locs.v);
+    free(locs.slots);
 }
+
+void frontend_print(FILE *out, const Module *m, int generic) { frontend_print_opts(out, m, generic, 0); }
 
 void print_type_to(FILE *out, const Type *t)
 {

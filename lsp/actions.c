@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "str.h"
-
-#define MAX_NAME 64       /* longer names get no suggestion */
-#define MAX_SUGGESTIONS 3
+#include "suggest.h"
 
 static char *dup_cstr(const char *s)
 {
@@ -25,41 +23,6 @@ static char *dup_buf(const StrBuf *b)
     memcpy(s, b->p ? b->p : "", b->len);
     s[b->len] = '\0';
     return s;
-}
-
-uint32_t feat_edit_distance(const char *a, size_t na, const char *b, size_t nb, uint32_t max)
-{
-    if (na > MAX_NAME || nb > MAX_NAME || (na > nb ? na - nb : nb - na) > max)
-        return max + 1;
-    /* rows i-2, i-1 and i of the distance matrix of a[0, i) against b[0, j) */
-    uint32_t r0[MAX_NAME + 1], r1[MAX_NAME + 1], r2[MAX_NAME + 1];
-    uint32_t *two = r0, *one = r1, *cur = r2, one_low = 0;
-    for (size_t j = 0; j <= nb; j++)
-        one[j] = (uint32_t)j;
-    for (size_t i = 1; i <= na; i++) {
-        cur[0] = (uint32_t)i;
-        uint32_t low = cur[0];
-        for (size_t j = 1; j <= nb; j++) {
-            uint32_t best = one[j - 1] + (a[i - 1] != b[j - 1]);
-            if (one[j] + 1 < best)
-                best = one[j] + 1;
-            if (cur[j - 1] + 1 < best)
-                best = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && two[j - 2] + 1 < best)
-                best = two[j - 2] + 1; /* two neighbours swapped */
-            cur[j] = best;
-            if (best < low)
-                low = best;
-        }
-        if (low > max && one_low >= max)
-            return max + 1; /* every later cell is over max */
-        one_low = low;
-        uint32_t *t = two;
-        two = one;
-        one = cur;
-        cur = t;
-    }
-    return one[nb] > max ? max + 1 : one[nb];
 }
 
 /* ---- building actions ------------------------------------------------------------ */
@@ -108,8 +71,8 @@ static uint32_t line_end(const Analysis *a, uint32_t off)
 
 /* The comment line for one diagnostic at off: inserted at its line's start,
  * indented as that line, its message cut before anything that would end or
- * split the comment's {{...}} (the check matches a substring, so a prefix
- * still matches). */
+ * split the comment's {{...}}, and before the parser's "did you mean" (the
+ * check matches a substring, so a prefix still matches). */
 static void add_expect(const Analysis *a, FeatAction *fa, DiagSeverity sev, uint32_t off, const char *msg)
 {
     static const char *const kinds[] = {"", "error", "warning", "note"};
@@ -127,6 +90,13 @@ static void add_expect(const Analysis *a, FeatAction *fa, DiagSeverity sev, uint
     if (cut && (size_t)(cut - msg) < n)
         n = (size_t)(cut - msg);
     cut = strstr(msg, "expected-");
+    if (cut && (size_t)(cut - msg) < n)
+        n = (size_t)(cut - msg);
+    /* nor the suggestions, which change as ops and names are added */
+    cut = strstr(msg, "; did you mean '");
+    if (cut && (size_t)(cut - msg) < n)
+        n = (size_t)(cut - msg);
+    cut = strstr(msg, "; element types:");
     if (cut && (size_t)(cut - msg) < n)
         n = (size_t)(cut - msg);
     sb_putn(&b, msg, n);
@@ -147,60 +117,6 @@ static void add_expects(const Analysis *a, FeatAction *fa, uint32_t i)
 }
 
 /* ---- misspelled names ----------------------------------------------------------- */
-
-typedef struct Suggest {
-    const char *name[MAX_SUGGESTIONS];
-    size_t len[MAX_SUGGESTIONS];
-    uint32_t dist[MAX_SUGGESTIONS], prefix[MAX_SUGGESTIONS];
-    uint32_t n, max;
-    const char *typed;
-    size_t ntyped;
-} Suggest;
-
-static void suggest_init(Suggest *sg, const char *typed, size_t ntyped)
-{
-    memset(sg, 0, sizeof *sg);
-    sg->typed = typed;
-    sg->ntyped = ntyped;
-    sg->max = ntyped / 3 > 1 ? (uint32_t)(ntyped / 3) : 1;
-}
-
-/* Offers a candidate: the closest ones are kept, ties ordered by the longest
- * prefix shared with what was typed, then table order. */
-static void suggest(Suggest *sg, const char *name, size_t len)
-{
-    if (len == 0 || (len == sg->ntyped && memcmp(name, sg->typed, len) == 0))
-        return;
-    for (uint32_t i = 0; i < sg->n; i++)
-        if (sg->len[i] == len && memcmp(sg->name[i], name, len) == 0)
-            return;
-    uint32_t d = feat_edit_distance(sg->typed, sg->ntyped, name, len, sg->max);
-    if (d > sg->max)
-        return;
-    if (sg->n && d < sg->dist[0])
-        sg->n = 0; /* a closer one: drop the others */
-    if (sg->n && d > sg->dist[0])
-        return;
-    uint32_t pre = 0;
-    while (pre < len && pre < sg->ntyped && name[pre] == sg->typed[pre])
-        pre++;
-    uint32_t i = sg->n < MAX_SUGGESTIONS ? sg->n++ : MAX_SUGGESTIONS;
-    while (i > 0 && sg->prefix[i - 1] < pre) {
-        if (i < MAX_SUGGESTIONS) {
-            sg->name[i] = sg->name[i - 1];
-            sg->len[i] = sg->len[i - 1];
-            sg->dist[i] = sg->dist[i - 1];
-            sg->prefix[i] = sg->prefix[i - 1];
-        }
-        i--;
-    }
-    if (i < MAX_SUGGESTIONS) {
-        sg->name[i] = name;
-        sg->len[i] = len;
-        sg->dist[i] = d;
-        sg->prefix[i] = pre;
-    }
-}
 
 /* One action per suggestion, replacing span by quote + sigil + the
  * suggestion + quote (quote: a generic op name's '"'); the only one is
@@ -228,8 +144,14 @@ static void add_replacements(FeatActions *out, uint32_t diag, const Suggest *sg,
  * (msg must end with suffix); false if msg is not of that form. */
 static bool quoted(const char *msg, const char *prefix, const char *suffix, const char **name, size_t *n)
 {
+    /* the parser's suggestions follow the message (parser/build_suggest.c) */
     size_t lm = strlen(msg), lp = strlen(prefix), ls = strlen(suffix);
-    if (lm < lp + ls || strncmp(msg, prefix, lp) != 0 || strcmp(msg + lm - ls, suffix) != 0)
+    const char *tail = strstr(msg, "; did you mean '");
+    if (!tail)
+        tail = strstr(msg, "; element types:");
+    if (tail)
+        lm = (size_t)(tail - msg);
+    if (lm < lp + ls || strncmp(msg, prefix, lp) != 0 || strncmp(msg + lm - ls, suffix, ls) != 0)
         return false;
     *name = msg + lp;
     *n = lm - lp - ls;
@@ -256,7 +178,7 @@ static void fix_op_name(const Analysis *a, uint32_t i, FeatActions *out)
     for (int k = 0; k < OP_COUNT; k++) {
         const OpInfo *in = op_info((OpKind)k);
         if (in && in->name)
-            suggest(&sg, in->name, strlen(in->name));
+            suggest_offer(&sg, in->name, strlen(in->name));
     }
     add_replacements(out, i, &sg, sp, "", generic ? "\"" : "");
 }
@@ -280,7 +202,7 @@ static void fix_value_name(const Analysis *a, uint32_t i, FeatActions *out)
     suggest_init(&sg, x, n);
     for (uint32_t v = f->first_value; v < f->first_value + f->nvalues && v < a->nvals; v++)
         if (!a->vals[v].undefined)
-            suggest(&sg, a->vals[v].name.p, a->vals[v].name.len);
+            suggest_offer(&sg, a->vals[v].name.p, a->vals[v].name.len);
     add_replacements(out, i, &sg, sp, "%", "");
 }
 
@@ -300,8 +222,99 @@ static void fix_dtype_name(const Analysis *a, uint32_t i, FeatActions *out)
     Suggest sg;
     suggest_init(&sg, x, n);
     for (int d = DT_NONE + 1; d < DT_COUNT; d++)
-        suggest(&sg, dtype_name((DType)d), strlen(dtype_name((DType)d)));
+        suggest_offer(&sg, dtype_name((DType)d), strlen(dtype_name((DType)d)));
     add_replacements(out, i, &sg, sp, "", "");
+}
+
+/* ---- a missing quant_type --------------------------------------------------------- */
+
+/* The quant_type the rule gives an op that lacks one, from its text t[0, n)
+ * (the op name to its line's end): pto.tquant is INT8_ASYM with an offset
+ * operand (a third `ins` operand, or a non-zero third operand segment) and
+ * INT8_SYM without; pto.tquant.mx is MXFP4_E2M1 when its data is
+ * !pto.f4E2M1x2, else MXFP8 (the parser's rule for Level 1, parser/build.c). */
+static const char *quant_type_for(const char *t, size_t n, bool mx)
+{
+    if (mx) {
+        for (size_t i = 0; i + 8 <= n; i++)
+            if (memcmp(t + i, "f4E2M1x2", 8) == 0)
+                return "MXFP4_E2M1";
+        return "MXFP8";
+    }
+    unsigned ins = 0, segs[4] = {0}, nseg = 0;
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if (memcmp(t + i, "ins(", 4) == 0 && ins == 0) { /* the operands before " : " */
+            ins = 1;
+            for (size_t j = i + 4; j < n && t[j] != ':' && t[j] != ')'; j++)
+                ins += t[j] == ',';
+        }
+        if (i + 11 <= n && memcmp(t + i, "array<i32:", 10) == 0)
+            for (size_t j = i + 10; j < n && t[j] != '>' && nseg < 4; j++)
+                if (t[j] >= '0' && t[j] <= '9') {
+                    unsigned v = 0;
+                    while (j < n && t[j] >= '0' && t[j] <= '9')
+                        v = v * 10 + (unsigned)(t[j++] - '0');
+                    segs[nseg++] = v;
+                    j--;
+                }
+    }
+    return ins >= 3 || (nseg >= 3 && segs[2]) ? "INT8_ASYM" : "INT8_SYM";
+}
+
+/* "'pto.tquant' op requires attribute 'quant_type'" (also tquant.mx): the
+ * attribute added to the op's dictionary, or a dictionary added (before the
+ * generic form's " : (", at the end of the custom form's line). */
+static void fix_quant_type(const Analysis *a, uint32_t i, FeatActions *out)
+{
+    const ADiag *g = &a->diags[i];
+    bool mx = strcmp(g->msg, "'pto.tquant.mx' op requires attribute 'quant_type'") == 0;
+    if (!mx && strcmp(g->msg, "'pto.tquant' op requires attribute 'quant_type'") != 0)
+        return;
+    const char *t = a->text;
+    uint32_t b = g->span.begin, e = line_end(a, b);
+    if (e > b && t[e - 1] == '\r')
+        e--;
+    const char *qt = quant_type_for(t + b, e - b, mx);
+    bool generic = t[b] == '"';
+    uint32_t end = e; /* where the dictionary ends (its '}'), or where one goes */
+    if (generic) {
+        const char *colon = NULL;
+        for (uint32_t k = b; k + 3 < e && !colon; k++)
+            if (memcmp(t + k, " : (", 4) == 0)
+                colon = t + k;
+        if (!colon)
+            return;
+        end = (uint32_t)(colon - t);
+    }
+    while (end > b && (t[end - 1] == ' ' || t[end - 1] == '\t'))
+        end--;
+    uint32_t open = end; /* the '{' of a dictionary that ends there */
+    if (end > b && t[end - 1] == '}') {
+        int depth = 0;
+        for (uint32_t k = end; k-- > b;) {
+            depth += t[k] == '}' ? 1 : t[k] == '{' ? -1 : 0;
+            if (depth == 0) {
+                open = k;
+                break;
+            }
+        }
+        if (open > b && t[open - 1] == '<')
+            open = end; /* a property dictionary <{...}>: not the attributes */
+    }
+    StrBuf title = {0}, text = {0};
+    sb_printf(&title, "Add quant_type = #pto<quant_type %s>", qt);
+    FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_buf(&title));
+    fa->preferred = true;
+    if (open < end) {
+        bool empty = open + 2 == end;
+        sb_printf(&text, "quant_type = #pto<quant_type %s>%s", qt, empty ? "" : ", ");
+        add_edit(fa, (Span){open + 1, open + 1}, dup_buf(&text));
+    } else {
+        sb_printf(&text, " {quant_type = #pto<quant_type %s>}", qt);
+        add_edit(fa, (Span){end, end}, dup_buf(&text));
+    }
+    sb_free(&title);
+    sb_free(&text);
 }
 
 /* ---- entry points ------------------------------------------------------------- */
@@ -316,6 +329,7 @@ void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActi
         fix_op_name(a, i, out);
         fix_value_name(a, i, out);
         fix_dtype_name(a, i, out);
+        fix_quant_type(a, i, out);
         FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_cstr("Add expected-* diagnostic checks"));
         add_expects(a, fa, i);
     }

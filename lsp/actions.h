@@ -35,9 +35,4 @@ typedef struct FeatActions {
 void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActions *out);
 void feat_actions_free(FeatActions *acts);
 
-/* The edit distance of a[0, na) and b[0, nb) counting an insertion, a
- * deletion, a substitution or a swap of two neighbours as one (optimal string
- * alignment); max + 1 when it is over max or a string is over 64 bytes. */
-uint32_t feat_edit_distance(const char *a, size_t na, const char *b, size_t nb, uint32_t max);
-
 #endif

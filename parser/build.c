@@ -197,7 +197,9 @@ ValueId pb_resolve_use(Parser *p, Span s, const Type *ty, bool *bad)
             slot = base;
     }
     if (!slot->name.p || slot->id == NO_VALUE) {
-        ERR(s, "use of undeclared SSA value name '%%%.*s'", (int)name.len, name.p);
+        StrBuf sb = {0};
+        ERR(s, "use of undeclared SSA value name '%%%.*s'%s", (int)name.len, name.p, pb_suggest_value(p, name, &sb));
+        sb_free(&sb);
         ValueId id = ir_value_add(f, name, ty, s, NULL, p->blk);
         f->values[id].undefined = f->values[id].poisoned = true;
         if (!slot->name.p)
@@ -1432,6 +1434,24 @@ void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes)
 }
 
 /* `%r:N` defines N results, used as %r#0 .. %r#N-1 (MLIR's result groups). */
+/* An op ptoas lacks, at name: reported with the closest op names, and the
+ * names of its results (bind: the grammar read them for this op) defined as
+ * poisoned values, so that their uses report nothing more (one error per
+ * mistake). */
+void pb_unknown_op(Parser *p, Span name, bool bind)
+{
+    Str t = pb_text(p, name);
+    StrBuf sb = {0};
+    ERR(name, "custom op '%.*s' is unknown%s", (int)t.len, t.p, memchr(t.p, '.', t.len) ? pb_suggest_op(t, &sb) : "");
+    sb_free(&sb);
+    if (bind && p->nresults && p->fn && p->blk) {
+        Draft d;
+        draft_init(p, &d, name, FORM_L1, 0, 0);
+        d.kind = OP_RETURN; /* any kind: the op is only kept to bind its results */
+        emit_broken(p, &d);
+    }
+}
+
 void pb_multi_result(Parser *p, Span name, Span count)
 {
     int64_t n = 0;
@@ -1671,7 +1691,10 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
     const Type *const *rtys = p->tys + p->ntys - nresults;
     if (d.kind == OP_COUNT) {
         Str t = pb_text(p, name);
-        ERR(name, "custom op '%.*s' is unknown", (int)t.len - 2, t.p + 1);
+        StrBuf sb = {0};
+        ERR(name, "custom op '%.*s' is unknown%s", (int)t.len - 2, t.p + 1,
+            pb_suggest_op((Str){t.p + 1, t.len - 2}, &sb));
+        sb_free(&sb);
         d.kind = OP_RETURN; /* any kind: the op is only kept to bind its results */
         d.nres = nresults;
         d.rtys = rtys;

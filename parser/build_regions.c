@@ -385,8 +385,11 @@ void pb_loc_word(Parser *p, Span s, const char *word)
             (int)(s.end - s.begin), p->src->text + s.begin);
 }
 
-void pb_loc_alias_def(Parser *p, Span hash)
+void pb_loc_alias_def(Parser *p, Span hash, Span loc)
 {
+    Module *m = p->m;
+    xgrow32((void **)&m->loc_aliases, &m->loc_aliases_cap, (size_t)m->nloc_aliases + 1, sizeof *m->loc_aliases);
+    m->loc_aliases[m->nloc_aliases++] = (LocRecord){hash.begin, hash, loc};
     for (size_t i = 0; i < p->nloc_defs; i++)
         if (same_text(p, p->loc_defs[i], hash)) {
             ERR(hash, "redefinition of attribute alias id '%.*s'", (int)(hash.end - hash.begin - 1),
@@ -402,9 +405,26 @@ void pb_loc_alias_use(Parser *p, Span hash)
     PUSH(p->loc_uses, p->nloc_uses, p->loc_uses_cap, hash);
 }
 
+void pb_loc_at(Parser *p, Span key, Span loc)
+{
+    Module *m = p->m;
+    if (loc.end <= loc.begin)
+        return;
+    xgrow32((void **)&m->locs, &m->locs_cap, (size_t)m->nlocs + 1, sizeof *m->locs);
+    m->locs[m->nlocs++] = (LocRecord){key.begin, key, loc};
+}
+
+static int cmp_loc_record(const void *x, const void *y)
+{
+    const LocRecord *a = x, *b = y;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
 /* Aliases are few (one per distinct location): a linear search is enough. */
 void pb_loc_aliases_end(Parser *p)
 {
+    if (p->m->nlocs > 1) /* ir_written_loc searches them */
+        qsort(p->m->locs, p->m->nlocs, sizeof *p->m->locs, cmp_loc_record);
     for (size_t i = 0; i < p->nloc_uses; i++) {
         bool found = false;
         for (size_t j = 0; j < p->nloc_defs && !found; j++)

@@ -430,7 +430,11 @@ void pb_elem_type_error(Parser *p, Span s)
     else if (known)
         ERR(s, "unknown type '%.*s'", (int)t.len, t.p);
     else
-        ERR(s, "expected non-function type, but got '%.*s'", (int)t.len, t.p);
+    {
+        StrBuf sb = {0};
+        ERR(s, "expected non-function type, but got '%.*s'%s", (int)t.len, t.p, pb_suggest_dtype(t, &sb));
+        sb_free(&sb);
+    }
 }
 
 /* A tile's byte size must fit 64 bits: the divisor for that bound (at least 8, so that

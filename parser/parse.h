@@ -170,6 +170,11 @@ void pb_op_reset(Parser *p);
 /* Values of types and attributes. */
 const Type *pb_scalar_type(Parser *p, Span s);
 void pb_elem_type_error(Parser *p, Span s); /* an element type ptoas does not take, at s */
+void pb_unknown_op(Parser *p, Span name, bool bind); /* "custom op 'X' is unknown"; its results defined, poisoned */
+/* build_suggest.c: "; did you mean 'X'?" for what was typed (in b, returned; "" if none) */
+const char *pb_suggest_op(Str typed, StrBuf *b);
+const char *pb_suggest_value(const Parser *p, Str typed, StrBuf *b);
+const char *pb_suggest_dtype(Str typed, StrBuf *b); /* the list of element types when none is close */
 const Type *pb_param_type(Parser *p, Span name, Span whole); /* !x.y<items> from the titem stack */
 AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan);
 AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s);
@@ -250,7 +255,8 @@ void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs);
 
 /* Locations (build.c): checked, then dropped. */
 void pb_loc_word(Parser *p, Span s, const char *word); /* the identifier s must be word */
-void pb_loc_alias_def(Parser *p, Span hash);
+void pb_loc_alias_def(Parser *p, Span hash, Span loc);     /* #name = loc(LOC): kept in the module */
+void pb_loc_at(Parser *p, Span key, Span loc);             /* loc (non-empty) written after what starts at key */
 void pb_loc_alias_use(Parser *p, Span hash);
 void pb_loc_aliases_end(Parser *p);                     /* every use defined; frees the lists */
 

@@ -105,7 +105,7 @@ top
 
 module
     : MODULE opt_modname opt_attributes '{' { pb_module_begin(p, @1, @2, $3); $<mod>$ = p->mod; } mod_items '}'
-      { $<mod>5->end = @7.end; pb_module_end(p, $<mod>5); } opt_loc
+      { $<mod>5->end = @7.end; pb_module_end(p, $<mod>5); } opt_loc { pb_loc_at(p, @1, @9); }
     ;
 
 opt_modname
@@ -126,9 +126,9 @@ mod_items
 /* A function with a body, or a declaration (no body) */
 func
     : func_head '{' { pb_func_body(p, $1.nres, $1.nattrs); } ops rbrace
-      { pb_func_end(p, @5); } opt_loc
+      { pb_func_end(p, @5); } opt_loc { pb_loc_at(p, @1, @7); }
     | func_head
-      { pb_func_decl(p, $1.nres, $1.nattrs); } opt_loc
+      { pb_func_decl(p, $1.nres, $1.nattrs); } opt_loc { pb_loc_at(p, @1, @3); }
     ;
 
 func_head
@@ -154,7 +154,7 @@ args
     ;
 
 arg
-    : SSA ':' type opt_loc { pb_func_arg(p, @1, $3, @3); }
+    : SSA ':' type opt_loc { pb_func_arg(p, @1, $3, @3); pb_loc_at(p, @1, @4); }
     | type         { pb_func_arg_anon(p, $1, @1); }
     ;
 
@@ -188,8 +188,8 @@ op_begin
     ;
 
 op
-    : results '=' op_body opt_loc
-    | op_body opt_loc
+    : results '=' op_body opt_loc { pb_loc_at(p, @3, @4); }
+    | op_body opt_loc { pb_loc_at(p, @1, @2); }
     ;
 
 results
@@ -208,8 +208,7 @@ op_body
      * skipped as after an error, with no syntax error (whose recovery could reopen the
      * region a '}' just closed and then drop the next errors silently) */
     : UNKNOWN_OP
-      { diag_error(p->diag, @1, "custom op '%.*s' is unknown", (int)(@1.end - @1.begin), p->src->text + @1.begin);
-        p->recovering = true; }
+      { pb_unknown_op(p, @1, true); p->recovering = true; }
     | OP_COMPUTE opt_uses opt_attr_dict ':' compute_sig
       { pb_op_compute_l1(p, @1, $2, $3, $5); }
     | OP_COMPUTE INS '(' typed_uses ')' OUTS '(' typed_uses ')' opt_attr_dict clauses
@@ -351,7 +350,7 @@ gblock_args
     ;
 
 gblock_arg
-    : SSA ':' type opt_loc { pb_block_arg(p, @1, $3, @3); }
+    : SSA ':' type opt_loc { pb_block_arg(p, @1, $3, @3); pb_loc_at(p, @1, @4); }
     ;
 
 use
@@ -620,27 +619,29 @@ ints
 gmodule
     : GMODULE '(' ')' opt_props '(' '{' { pb_gmodule_begin(p, @1, $4); $<mod>$ = p->mod; } mod_items '}' ')'
       opt_attr_dict ':' '(' ')' ARROW '(' ')'
-      { pb_gmodule_end(p, $<mod>7, $11); } opt_loc
+      { pb_gmodule_end(p, $<mod>7, $11); } opt_loc { pb_loc_at(p, @1, @19); }
     ;
 
 gfunc
     : GFUNC '(' ')' opt_props '(' '{' { pb_gfunc_begin(p, @1, $4); } opt_block_args { pb_gfunc_body(p); } ops rbrace
       ')' opt_attr_dict ':' '(' ')' ARROW '(' ')'
-      { pb_gfunc_end(p, @11, $13); } opt_loc
+      { pb_gfunc_end(p, @11, $13); } opt_loc { pb_loc_at(p, @1, @21); }
     ;
 
 /* ---- locations --------------------------------------------------------------
  * MLIR's trailing locations, after an op or a block argument, and the location
- * aliases `#name = loc(...)` at the top level. They are checked and dropped:
- * diagnostics point at the source itself. */
+ * aliases `#name = loc(...)` at the top level. They are checked and kept by
+ * the offset of what they follow (pb_loc_at: the op name, the argument), for
+ * --mlir-print-debuginfo; diagnostics point at the source itself. opt_loc's
+ * location is the text inside loc(...), empty when there is none. */
 
 opt_loc
     : %empty
-    | LOC '(' location ')'
+    | LOC '(' location ')' { @$ = @3; }
     ;
 
 loc_alias
-    : HASH '=' LOC '(' location ')' { pb_loc_alias_def(p, @1); }
+    : HASH '=' LOC '(' location ')' { pb_loc_alias_def(p, @1, @5); }
     ;
 
 location
@@ -864,8 +865,7 @@ static int yylex(YYSTYPE *lval, Span *loc, Parser *p)
             if (!sync)
                 continue;
             if (t == T_UNKNOWN_OP) { /* an unknown op after an error: report it, skip its line */
-                diag_error(p->diag, *loc, "custom op '%.*s' is unknown", (int)(loc->end - loc->begin),
-                           p->src->text + loc->begin);
+                pb_unknown_op(p, *loc, false);
                 continue;
             }
             p->recovering = false;
@@ -979,7 +979,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         n = 0;
 
     if ((la == YYSYMBOL_IDENT || la == YYSYMBOL_CLAUSE || la == YYSYMBOL_UNKNOWN_OP) && has(exp, n, YYSYMBOL_OP_COMPUTE)) {
-        diag_error(p->diag, loc, "custom op '%.*s' is unknown", toklen, tok);
+        /* after `%r =` (the token before this one): the results are this op's */
+        pb_unknown_op(p, loc, p->prev_tok2 == '=');
         return 0;
     }
 

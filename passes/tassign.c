@@ -70,6 +70,7 @@ typedef struct T {
     struct NoAlias *noalias; /* ops whose tiles must not share bytes (PTOAS's PlanMemory rule) */
     uint32_t nnoalias, noalias_cap;
     bool errors;
+    bool hinted;           /* the overflow hint was given for this function */
 } T;
 
 /* The bytes a tile value names within its entry's storage, in PTOAS's terms: the full
@@ -1254,6 +1255,37 @@ static const Op *op_numbered(const T *t, int64_t k)
     return NULL;
 }
 
+/* An overflow of loc: PTOAS's text (its planner's, in bits), then the bytes,
+ * which the capacities, --mem-size and the reports count in. */
+static void overflow_error(T *t, Span at, Loc loc, int64_t need, int64_t cap)
+{
+    const char *space = enum_info[EK_LOC].names[loc];
+    t->errors = true;
+    diag_error(t->d, at, "%s overflow, requires %lld bits while %lld bits available (%lld bytes needed, %lld in %s)",
+               space, (long long)need * 8, (long long)cap * 8, (long long)need, (long long)cap, space);
+}
+
+/* What to do about an overflow, once per function (after its first error). */
+static void overflow_hint(T *t, Loc loc, int64_t need)
+{
+    if (t->hinted)
+        return;
+    t->hinted = true;
+    diag_note(t->d, t->f->span,
+              "to fit, use smaller tiles, process the data in a loop over smaller tiles, or raise the capacity "
+              "with --mem-size %s=%lld",
+              enum_info[EK_LOC].names[loc], (long long)need);
+}
+
+/* Live tiles for the note, largest first (ties in definition order). */
+static int cmp_entry_size(const void *x, const void *y)
+{
+    const Entry *a = *(const Entry *const *)x, *b = *(const Entry *const *)y;
+    if (a->asize != b->asize)
+        return a->asize > b->asize ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
 /* Overflow when a tile ends past the capacity (its unaligned end: the padding
  * up to the alignment need not fit). The note shows what is live at the op
  * that needs the most bytes, or, when the bound fits but the placement does
@@ -1273,19 +1305,22 @@ static void check_overflow(T *t, Loc loc)
         return;
     if (lb <= cap)
         at = top->start;
-    t->errors = true;
-    /* PTOAS's text (its planner's, in bits); the figure is ours: the bound or the peak */
-    diag_error(t->d, t->f->span, "%s overflow, requires %lld bits while %lld bits available",
-               enum_info[EK_LOC].names[loc], (long long)(lb > cap ? lb : peak) * 8, (long long)cap * 8);
-    /* the first OVERFLOW_NOTE_TILES live tiles and a count of the rest (all of them with
+    /* the figure is ours: the bound or the peak */
+    int64_t need = lb > cap ? lb : peak;
+    overflow_error(t, t->f->span, loc, need, cap);
+    /* the OVERFLOW_NOTE_TILES largest live tiles and a count of the rest (all of them with
      * --error-limit=0): 20,000 live tiles made a note of 389 KB on one line */
     StrBuf b = {0};
     unsigned limit = diag_error_limit(t->d) ? OVERFLOW_NOTE_TILES : UINT32_MAX, shown = 0, more = 0;
     int64_t more_bytes = 0;
-    for (uint32_t i = 0; i < t->ne; i++) {
-        const Entry *e = &t->e[i];
-        if (!in_space(e, loc) || e->start > at || at > e->end)
-            continue;
+    const Entry **live = xmalloc((t->ne ? t->ne : 1) * sizeof *live);
+    uint32_t nlive = 0;
+    for (uint32_t i = 0; i < t->ne; i++)
+        if (in_space(&t->e[i], loc) && t->e[i].start <= at && at <= t->e[i].end)
+            live[nlive++] = &t->e[i];
+    qsort(live, nlive, sizeof *live, cmp_entry_size);
+    for (uint32_t i = 0; i < nlive; i++) {
+        const Entry *e = live[i];
         if (shown++ < limit) {
             sb_printf(&b, "%s%%%.*s (%lld bytes)", b.len ? ", " : "", (int)e->name.len, e->name.p,
                       (long long)e->asize);
@@ -1296,9 +1331,11 @@ static void check_overflow(T *t, Loc loc)
     }
     if (more)
         sb_printf(&b, ", and %u more (%lld bytes)", more, (long long)more_bytes);
+    free(live);
     const Op *op = op_numbered(t, at);
     diag_note(t->d, op ? op->name_span : t->f->span, "at this op, live: %s", b.p ? b.p : "");
     sb_free(&b);
+    overflow_hint(t, loc, need);
 }
 
 /* ---- materialization --------------------------------------------------------------------- */
@@ -1531,9 +1568,8 @@ static void tassign_func(T *t)
         const Entry *e = &t->e[i];
         int64_t cap = cap_of(t, e->loc);
         if (!e->dropped && e->size > cap) {
-            t->errors = true;
-            diag_error(t->d, e->def, "%s overflow, requires %lld bits while %lld bits available",
-                       enum_info[EK_LOC].names[e->loc], (long long)e->size * 8, (long long)cap * 8);
+            overflow_error(t, e->def, e->loc, e->size, cap);
+            overflow_hint(t, e->loc, e->size);
         }
     }
     bool ok = !t->errors;
@@ -1588,7 +1624,7 @@ bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig 
         t.arch = module_arch(mod->implicit ? NULL : mod, cfg);
         for (uint32_t j = 0; j < mod->nfuncs; j++) {
             t.f = mod->funcs[j];
-            t.errors = false;
+            t.errors = t.hinted = false;
             tassign_func(&t);
             errors |= t.errors;
         }

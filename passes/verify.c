@@ -336,8 +336,10 @@ static bool verify_tquant_int8(V *v)
         return fail(v, -1, "INT8_ASYM quantization requires an offset operand");
     if (d && !is_i8(d->dtype) && d->dtype != DT_UI8)
         return fail(v, dst, "expects dst element type i8/ui8 for %s quantization", qn);
+    char sa[48], sb[48];
     if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
-        return fail(v, src, "expects src and dst to have the same valid_shape");
+        return fail(v, src, "expects src and dst to have the same valid_shape, but got %s and %s",
+                    verify_shape_str(s->vrow, s->vcol, sa), verify_shape_str(d->vrow, d->vcol, sb));
     if (s->dtype != DT_F32)
         return fail(v, src, "expects src to have element type f32");
     if (o && o->dtype != DT_F32)
@@ -359,10 +361,12 @@ static bool verify_tquant_int8(V *v)
             if (!row_major(t))
                 return fail(v, tmp, "expects A2/A3 tmp to use row-major layout");
             if (t->rows != s->rows || t->cols != s->cols)
-                return fail(v, tmp, "expects A2/A3 tmp to have the same shape as src");
+                return fail(v, tmp, "expects A2/A3 tmp to have the same shape as src, but got %s and %s",
+                            verify_shape_str(t->rows, t->cols, sa), verify_shape_str(s->rows, s->cols, sb));
             /* a tmp bufferize made is all valid (docs/departures.md 2) */
             if ((differ(s->vrow, t->vrow) || differ(s->vcol, t->vcol)) && !is_scratch(v, tmp))
-                return fail(v, tmp, "expects src and tmp to have the same valid_shape");
+                return fail(v, tmp, "expects src and tmp to have the same valid_shape, but got %s and %s",
+                            verify_shape_str(s->vrow, s->vcol, sa), verify_shape_str(t->vrow, t->vcol, sb));
         }
         for (int i = 0; i < 2; i++) {
             const TileBody *pb = params[i];
@@ -717,8 +721,10 @@ static bool verify_tdequant(V *v)
         return warn_rule(v, "expects src element type i8 or i16 (the runtime dequantizes signed integers)");
     if (!same_body(sc, o))
         return warn_rule(v, "expects scale and offset to have the same type");
+    char sa[48], sb[48];
     if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
-        return warn_rule(v, "expects src and dst to have the same valid_shape");
+        return warn_rule(v, "expects src and dst to have the same valid_shape, but got %s and %s",
+                         verify_shape_str(s->vrow, s->vcol, sa), verify_shape_str(d->vrow, d->vcol, sb));
     int64_t rows = d ? d->vrow : s->vrow;
     const TileBody *params[2] = {sc, o};
     int prole[2] = {scale, offset};
@@ -912,10 +918,13 @@ static bool verify_tmov(V *v)
     if (v->tb[tmp] && pre)
         return fail(v, -1, "expects fp and preQuantScalar forms to be mutually exclusive");
     bool same_shape = s->rows == d->rows && s->cols == d->cols;
+    char sa[48], sb[48];
     if (s->loc == LOC_MAT && !same_shape)
-        return fail(v, src, "expects mat-source tmov to use matching src/dst shapes");
+        return fail(v, src, "expects mat-source tmov to use matching src/dst shapes, but got %s and %s",
+                    verify_shape_str(s->rows, s->cols, sa), verify_shape_str(d->rows, d->cols, sb));
     if (!a5 && s->loc != LOC_MAT && !same_shape)
-        return fail(v, src, "expects A2/A3 non-mat tmov to use matching src/dst shapes");
+        return fail(v, src, "expects A2/A3 non-mat tmov to use matching src/dst shapes, but got %s and %s",
+                    verify_shape_str(s->rows, s->cols, sa), verify_shape_str(d->rows, d->cols, sb));
     bool acc_out = s->loc == LOC_ACC && (d->loc == LOC_MAT || d->loc == LOC_VEC);
     bool mat_out = s->loc == LOC_MAT && (d->loc == LOC_LEFT || d->loc == LOC_RIGHT || d->loc == LOC_BIAS ||
                                          d->loc == LOC_SCALING);
@@ -952,7 +961,8 @@ static bool verify_tmov(V *v)
     if (s->dtype != d->dtype)
         return warn_rule(v, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
-        return warn_rule(v, "expects src and dst to have the same valid_shape");
+        return warn_rule(v, "expects src and dst to have the same valid_shape, but got %s and %s",
+                         verify_shape_str(s->vrow, s->vcol, sa), verify_shape_str(d->vrow, d->vcol, sb));
     return true;
 }
 

@@ -51,3 +51,14 @@ bool opaque_attr(const Op *op, const char *key, const char *word, bool *has)
             return true;
     return false;
 }
+
+const char *verify_shape_str(int64_t rows, int64_t cols, char buf[48])
+{
+    char r[21] = "?", c[21] = "?";
+    if (rows != DIM_DYNAMIC)
+        snprintf(r, sizeof r, "%lld", (long long)rows);
+    if (cols != DIM_DYNAMIC)
+        snprintf(c, sizeof c, "%lld", (long long)cols);
+    snprintf(buf, 48, "%sx%s", r, c);
+    return buf;
+}

@@ -23,6 +23,10 @@ typedef struct V {
 
 /* Reports "'NAME' op MSG" at the op name; returns false (v->errors is the caller's). */
 bool verify_error(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
+/* "16x?": a shape as a tile type writes it ('?' dynamic), in buf; for the
+ * messages that compare two shapes, which print both (", but got 16x16 and
+ * 16x32") so that the user sees which one to change. */
+const char *verify_shape_str(int64_t rows, int64_t cols, char buf[48]);
 
 /* Reports "'op' op MSG" at the op name and a note at role's definition (role -1:
  * no note); returns false. */

@@ -3,6 +3,7 @@
  * per-op facts (element types per architecture, messages, the variant of a class, the
  * declared attributes) in the op's row of ir/ops.def (OpInfo). */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "verify_int.h"
 
@@ -88,16 +89,20 @@ static bool same_elem(V *v, RoleId a, RoleId b)
 static bool same_valid(V *v, RoleId a, RoleId b)
 {
     const TileBody *x = T(v, a), *y = T(v, b);
+    char sa[64], sb[64];
     if (differ(x->vrow, y->vrow) || differ(x->vcol, y->vcol))
-        return fail(v, R(v, a), "expects %s and %s to have the same valid_shape", N(v, a), N(v, b));
+        return fail(v, R(v, a), "expects %s and %s to have the same valid_shape, but got %s and %s", N(v, a),
+                    N(v, b), verify_shape_str(x->vrow, x->vcol, sa), verify_shape_str(y->vrow, y->vcol, sb));
     return true;
 }
 
 static bool same_valid_dim(V *v, RoleId a, RoleId b, int dim)
 {
     const TileBody *x = T(v, a), *y = T(v, b);
+    char sa[64], sb[64];
     if (dim == 0 ? differ(x->vrow, y->vrow) : differ(x->vcol, y->vcol))
-        return fail(v, R(v, a), "expects %s and %s to have the same valid_shape[%d]", N(v, a), N(v, b), dim);
+        return fail(v, R(v, a), "expects %s and %s to have the same valid_shape[%d], but got %s and %s", N(v, a),
+                    N(v, b), dim, verify_shape_str(x->vrow, x->vcol, sa), verify_shape_str(y->vrow, y->vcol, sb));
     return true;
 }
 
@@ -678,6 +683,23 @@ static bool attr_constraints(V *v)
 /* The same check for the other op classes that declare attributes (verify_cube.c). */
 bool verify_declared_attrs(V *v) { return attr_constraints(v); }
 
+/* The vector ops run on the vector unit, which reads and writes vec tiles only;
+ * PTOAS checks the space for some of them (in_vec) and accepts the others
+ * (tadd on mat tiles): a warning there, PTOAS's message, at the first tile
+ * that is not in vec, with a note at its definition. */
+static bool vec_space_warning(V *v, const OpInfo *in)
+{
+    for (int r = 0; r < in->nroles; r++)
+        if (!(in->flags[r] & ROLE_NUM) && v->tb[r] && v->tb[r]->loc != LOC_VEC) {
+            diag_warning(v->d, v->op->name_span, "'%s' op expects %s to be in the vec address space, but it is in %s",
+                         v->name ? v->name : in->name, in->role[r], enum_info[EK_LOC].names[v->tb[r]->loc]);
+            if (v->val[r] != NO_VALUE)
+                diag_note(v->d, v->f->values[v->val[r]].def, "%s defined here", in->role[r]);
+            return true;
+        }
+    return true;
+}
+
 bool verify_vec_op(V *v)
 {
     const OpInfo *in = op_info(v->op->kind);
@@ -698,17 +720,19 @@ bool verify_vec_op(V *v)
     for (int r = 0; r < in->nroles; r++)
         if (!(in->flags[r] & (ROLE_OPT | ROLE_NUM)) && !v->tb[r])
             return true;
+    bool ok;
     switch (in->cls) {
-    case OC_BINARY: return verify_binary(v, o);
-    case OC_UNARY: return verify_unary(v, o);
-    case OC_TILE_SCALAR: return verify_tile_scalar(v, o);
-    case OC_EXPANDS: return verify_expands(v, o);
-    case OC_ROW_REDUCE: return verify_row_reduce(v, o);
-    case OC_COL_REDUCE: return verify_col_reduce(v, o);
-    case OC_ROW_EXPAND: return verify_row_expand(v, o);
-    case OC_COL_EXPAND: return verify_col_expand(v, o);
-    case OC_CONVERT: return verify_cvt(v);
-    case OC_CI: return verify_ci(v);
-    default: return true;
+    case OC_BINARY: ok = verify_binary(v, o); break;
+    case OC_UNARY: ok = verify_unary(v, o); break;
+    case OC_TILE_SCALAR: ok = verify_tile_scalar(v, o); break;
+    case OC_EXPANDS: ok = verify_expands(v, o); break;
+    case OC_ROW_REDUCE: ok = verify_row_reduce(v, o); break;
+    case OC_COL_REDUCE: ok = verify_col_reduce(v, o); break;
+    case OC_ROW_EXPAND: ok = verify_row_expand(v, o); break;
+    case OC_COL_EXPAND: ok = verify_col_expand(v, o); break;
+    case OC_CONVERT: ok = verify_cvt(v); break;
+    case OC_CI: ok = verify_ci(v); break;
+    default: ok = true; break;
     }
+    return ok && vec_space_warning(v, in);
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <ctype.h>
@@ -667,32 +668,36 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
     if (rc)
         goto done;
 
-    /* everything is checked before anything runs */
-    rc = 1;
+    /* everything is checked before anything runs, and every problem is
+     * reported (each missing argument, each input that cannot be read), so
+     * that one more try is enough: status 2 if an input could not be read,
+     * else 1 */
+    rc = 0;
     for (int i = 0; i < n; i++) {
         const ptort_kernel_arg *e = &k->entries[i];
         if (e->arg < 0)
             continue;
+        int lr = 0;
         if (e->kind == PTORT_KARG_SCALAR && !r.values[e->arg].valid_rows) {
             fprintf(stderr, "error: argument '%%%s': missing --arg %s=VALUE\n", e->name, e->name);
-            goto done;
-        }
-        if (e->kind == PTORT_KARG_TILE && (e->flags & PTORT_KARG_READ) && !r.in[i].file) {
+            lr = 1;
+        } else if (e->kind == PTORT_KARG_TILE && (e->flags & PTORT_KARG_READ) && !r.in[i].file) {
             fprintf(stderr, "error: argument '%%%s': missing --in %s=FILE (the kernel reads it before writing it)\n",
                     e->name, e->name);
-            goto done;
-        }
-        if (e->kind == PTORT_KARG_PTR && !r.in[i].file) {
+            lr = 1;
+        } else if (e->kind == PTORT_KARG_PTR && !r.in[i].file) {
             fprintf(stderr, "error: argument '%%%s': missing --in %s=FILE (the memory behind the pointer)\n", e->name,
                     e->name);
-            goto done;
+            lr = 1;
+        } else if (r.in[i].file) {
+            lr = load_input(&r, i); /* 2 for I/O, 1 for a bad array */
         }
-        int lr = r.in[i].file ? load_input(&r, i) : 0;
-        if (lr) {
-            rc = lr; /* 2 for I/O, 1 for a bad array */
-            goto done;
-        }
+        if (lr > rc)
+            rc = lr;
     }
+    if (rc)
+        goto done;
+    rc = 1;
     for (int i = 0; i < n; i++) {
         const ptort_kernel_arg *e = &k->entries[i];
         if (e->arg < 0)

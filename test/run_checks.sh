@@ -89,6 +89,7 @@ count "editor syntax (neovim)" nvim --headless -u NONE -i NONE -n -c "luafile te
 count "editor client (neovim)" nvim --headless -u NONE -i NONE -n -c "luafile test/editors/nvim_client_test.lua"
 count "editor install (neovim)" sh test/editors/nvim_install_test.sh
 count "editor extension (vscode)" node test/editors/vscode_extension_test.js .
+count "install (temporary prefix)" sh test/install_test.sh
 
 # lit: its output streams (one line per test, a failure's output in full) and
 # is kept in a file for the counts; its exit status goes through a file too,

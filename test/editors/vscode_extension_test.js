@@ -39,6 +39,10 @@ check('setting ptoas.arch: a2, a3, a5 or unset',
     JSON.stringify(props['ptoas.arch'] && props['ptoas.arch'].enum) === JSON.stringify([null, 'a2', 'a3', 'a5']));
 check('setting ptoas.level: level1..3 or unset',
     JSON.stringify(props['ptoas.level'] && props['ptoas.level'].enum) === JSON.stringify([null, 'level1', 'level2', 'level3']));
+check('a repository (vsce packages without --allow-missing-repository)',
+    pkg.repository && pkg.repository.type === 'git' && /^https:\/\//.test(pkg.repository.url || ''), pkg.repository);
+check('the license is the LICENSE file (Apache-2.0 with LLVM exceptions)', pkg.license === 'SEE LICENSE IN LICENSE' &&
+    /Apache License[\s\S]*LLVM Exceptions/.test(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')), pkg.license);
 check('vscode-languageclient is a declared dependency', /^\^?9\./.test((pkg.dependencies || {})['vscode-languageclient'] || ''));
 
 // ---- the language configuration ----------------------------------------------------
