@@ -723,12 +723,45 @@ static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
     return type_tile(&p->m->types, kind, &b);
 }
 
+/* == PIPE == */
+/* !pto.multi_tile_buf<LOC, RxCxT, ..., count=N>: the slot's items, then the count (PTOAS's
+ * compact spelling; the verbose one nests a type, which the type grammar does not read) */
+static const Type *build_multi_tile(Parser *p, Span name, Span whole)
+{
+    size_t n = p->ntitems;
+    const TypeItem *last = n ? &p->titems[n - 1] : NULL;
+    if (!last || !STR_EQ_LIT(pb_text(p, last->key), "count")) {
+        if (n && p->titems[0].tok == T_BANG)
+            ERR(p->titems[0].val, "ptoas reads the compact '!pto.multi_tile_buf<LOC, RxCxT, count=N>' form only");
+        else
+            ERR(whole, "expected ', count=N' at the end of '!pto.multi_tile_buf'");
+        return NULL;
+    }
+    int64_t count;
+    if (last->tok != T_INT || !pb_parse_int(pb_text(p, last->val), &count) || count < 0 || count > UINT32_MAX) {
+        ERR(last->val, "expected an unsigned integer for 'count'");
+        return NULL;
+    }
+    p->ntitems--;
+    const Type *slot = build_tile(p, TY_TILE_BUF, name, whole);
+    if (!slot)
+        return NULL;
+    if (count < 2 || count > 16) { /* PTOAS's MultiTileBufType::verify, at the type */
+        ERR(name, "multi_tile_buf count must be %s %d (got %lld)", count < 2 ? ">=" : "<=", count < 2 ? 2 : 16,
+            (long long)count);
+        return NULL;
+    }
+    return type_multi_tile(&p->m->types, &slot->tile, (uint32_t)count);
+}
+
 const Type *pb_param_type(Parser *p, Span name, Span whole)
 {
     Str t = pb_text(p, name);
     const Type *r = NULL;
     if (STR_EQ_LIT(t, "!pto.tile") || STR_EQ_LIT(t, "!pto.tile_buf")) {
         r = build_tile(p, t.len == 9 ? TY_TILE : TY_TILE_BUF, name, whole);
+    } else if (STR_EQ_LIT(t, "!pto.multi_tile_buf")) {
+        r = build_multi_tile(p, name, whole);
     } else if (STR_EQ_LIT(t, "!pto.ptr")) {
         const TypeItem *it = p->titems;
         size_t n = p->ntitems;

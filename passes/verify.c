@@ -1380,6 +1380,10 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_LOAD_SCALAR] = verify_scalar,
     [OC_STORE_SCALAR] = verify_scalar,
     [OC_VIEW] = verify_view_op,
+    /* == PIPE == */
+    [OC_FIFO] = verify_pipe_op,
+    [OC_SYNC] = verify_pipe_op,
+    [OC_MULTI_TILE] = verify_pipe_op,
 };
 
 
