@@ -812,7 +812,10 @@ static void print_fifo(Printer *pr, const Op *op)
     ValueId v[MAX_ROLES];
     ir_op_roles(op, v);
     bool init = op->kind == OP_AIC_INITIALIZE_PIPE || op->kind == OP_AIV_INITIALIZE_PIPE;
-    int tile = op_role(op->kind, ROLE_TILE) >= 0 ? op_role(op->kind, ROLE_TILE) : op_role(op->kind, ROLE_ENTRY);
+    static const RoleId typed[] = {ROLE_TILE, ROLE_ENTRY, ROLE_SCALING_TILE, ROLE_SCALE}; /* its one `(%v : T)` */
+    int tile = -1;
+    for (size_t i = 0; i < sizeof typed / sizeof typed[0] && tile < 0; i++)
+        tile = op_role(op->kind, typed[i]);
     int vr = op_role(op->kind, ROLE_VALID_ROW), vc = op_role(op->kind, ROLE_VALID_COL);
     if (tile >= 0 && v[tile] != NO_VALUE) {
         sb_putc(b, '(');

@@ -3,6 +3,7 @@
  * OP_FIFO, OP_SYNC, OP_SYNCALL and OP_MTGET rules of parser.y. Only the form is checked
  * here; the rules are verify_pipe.c's. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "parse.h"
 #include "parser.h"
@@ -81,7 +82,10 @@ static bool fifo_parens(Parser *p, Draft *d, Slots *s, TypedUses o, const Span *
         slot_put(p, s, k, ROLE_VALID_COL, uses[1], uses[1], index);
         return true;
     }
-    RoleId r = k == OP_TFREE_FROM_AIC || k == OP_TFREE_FROM_AIV ? ROLE_ENTRY : ROLE_TILE;
+    RoleId r = k == OP_TFREE_FROM_AIC || k == OP_TFREE_FROM_AIV ? ROLE_ENTRY
+               : k == OP_SET_QUANT_SCALAR                         ? ROLE_SCALE
+               : k == OP_SET_QUANT_VECTOR                         ? ROLE_SCALING_TILE
+                                                                  : ROLE_TILE;
     if (o.uses == 1 && o.types == 1 && op_role(k, r) >= 0) {
         slot_put(p, s, k, r, uses[0], uses[0], tys[0]);
         return true;
@@ -145,10 +149,12 @@ static bool fifo_attrs(Parser *p, Draft *d)
     static const char *const need_import[] = {"name", "peer_func", NULL};
     static const char *const need_init[] = {"dir_mask", "slot_size", NULL};
     static const char *const need_split[] = {"split", NULL};
+    static const char *const need_id[] = {"id", NULL};
     OpKind k = d->kind;
     const char *const *need = k == OP_RESERVE_BUFFER           ? need_reserve
                               : k == OP_IMPORT_RESERVED_BUFFER ? need_import
                               : is_init(k)                     ? need_init
+                              : k == OP_SET_QUANT_SCALAR || k == OP_SET_QUANT_VECTOR ? need_id
                                                                : need_split;
     for (int i = 0; need[i]; i++)
         if (!ir_attr_find(d->attrs, d->nattrs, need[i])) {
@@ -379,4 +385,33 @@ void pb_op_multi_tile_get(Parser *p, Span name, uint32_t nattrs, const Type *fro
         return;
     }
     pb_emit(p, &d);
+}
+
+/* ---- types and attributes inside types ---------------------------------------------- */
+void pb_nested_type(Parser *p, Span name, Span whole, uint32_t start)
+{
+    size_t n = p->ntitems;
+    TypeItem *outer = start ? xmalloc(start * sizeof *outer) : NULL;
+    if (start)
+        memcpy(outer, p->titems, start * sizeof *outer);
+    memmove(p->titems, p->titems + start, (n - start) * sizeof *p->titems);
+    p->ntitems = n - start;
+    p->nested = pb_param_type(p, name, whole);
+    if (start)
+        memcpy(p->titems, outer, start * sizeof *outer);
+    free(outer);
+    p->ntitems = start;
+    pb_push_titem(p, (Span){0, 0}, whole, T_TYPE_MEMO);
+}
+
+AttrValue *pb_attr_keyed(Parser *p, Span hash, Span whole)
+{
+    Str h = pb_text(p, hash);
+    if (h.len <= 5 || memcmp(h.p, "#pto.", 5) != 0) {
+        ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
+        return NULL;
+    }
+    AttrValue *v = pb_new_aval(p, AV_OPAQUE, whole);
+    v->u.s = pb_text(p, whole);
+    return v;
 }

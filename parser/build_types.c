@@ -730,11 +730,28 @@ static const Type *build_multi_tile(Parser *p, Span name, Span whole)
 {
     size_t n = p->ntitems;
     const TypeItem *last = n ? &p->titems[n - 1] : NULL;
+    if (n == 2 && p->titems[0].tok == T_TYPE_MEMO) { /* the verbose form: a tile_buf type, count */
+        const Type *slot = p->nested;
+        int64_t c;
+        if (!slot)
+            return NULL; /* reported */
+        if (slot->kind != TY_TILE_BUF) {
+            ERR(p->titems[0].val, "multi_tile_buf slot type must be `!pto.tile_buf<...>`");
+            return NULL;
+        }
+        if (!STR_EQ_LIT(pb_text(p, last->key), "count") || last->tok != T_INT ||
+            !pb_parse_int(pb_text(p, last->val), &c) || c < 0 || c > UINT32_MAX) {
+            ERR(last->val, "expected 'count=N' after the slot type");
+            return NULL;
+        }
+        if (c < 2 || c > 16) {
+            ERR(name, "multi_tile_buf count must be %s %d (got %lld)", c < 2 ? ">=" : "<=", c < 2 ? 2 : 16, (long long)c);
+            return NULL;
+        }
+        return type_multi_tile(&p->m->types, &slot->tile, (uint32_t)c);
+    }
     if (!last || !STR_EQ_LIT(pb_text(p, last->key), "count")) {
-        if (n && p->titems[0].tok == T_BANG)
-            ERR(p->titems[0].val, "ptoas reads the compact '!pto.multi_tile_buf<LOC, RxCxT, count=N>' form only");
-        else
-            ERR(whole, "expected ', count=N' at the end of '!pto.multi_tile_buf'");
+        ERR(whole, "expected ', count=N' at the end of '!pto.multi_tile_buf'");
         return NULL;
     }
     int64_t count;

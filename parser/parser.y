@@ -583,6 +583,8 @@ type_item
     | BANG                    { pb_push_titem(p, (Span){0, 0}, @1, T_BANG); }
     | STRING                  { pb_push_titem(p, (Span){0, 0}, @1, T_STRING); }
     | any_ident '=' type_val  { pb_push_titem(p, @1, @3, (int)$3); }
+    /* == PIPE == a type inside a type: !pto.multi_tile_buf<!pto.tile_buf<...>, count=N> */
+    | BANG '<' { $<n>$ = (uint32_t)p->ntitems; } type_items '>' { pb_nested_type(p, @1, @$, $<n>3); }
     ;
 
 type_val
@@ -665,6 +667,13 @@ hash_attr
     /* #arith.overflow<nsw, nuw>, #arith.fastmath<nnan,ninf> */
     | HASH '<' any_ident ',' { p->nwords = 0; pb_push_word(p, @3); } flag_words '>'
       { $$ = pb_attr_flags(p, @1, $6 + 1, @$); }
+    /* == PIPE == #pto.acc_push_epilogue<layout = nz2nd, quant = ..., relu = ...> */
+    | HASH '<' hash_kvs '>'   { $$ = pb_attr_keyed(p, @1, @$); }
+    ;
+
+hash_kvs
+    : any_ident '=' enum_word
+    | hash_kvs ',' any_ident '=' enum_word
     ;
 
 /* an MLIR keyword (a bare identifier, `true` and `false` too) as an enum value */
