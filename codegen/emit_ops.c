@@ -1304,7 +1304,15 @@ void emit_op(Emit *e, const Op *op)
     case OC_SYNC: break;
     case OC_BLOCK_ID: emit_block_id(e, op); break;
     case OC_SECTION: break; /* emit_block's */
-    case OC_FIFO:
+    case OC_FIFO: {
+        /* a reserve's value is its base, which tassign resolved */
+        const Attr *base = op->kind == OP_RESERVE_BUFFER ? ir_attr_find(op->attrs, op->nattrs, "base") : NULL;
+        if (base && base->val->kind == AV_INT && op->nres)
+            e->cexpr[op->res[0]] = int_literal(e, base->val->u.i);
+        else
+            emit_fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
+        break;
+    }
     case OC_MULTI_TILE:
         emit_fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
         break;

@@ -293,6 +293,11 @@ void pb_op_sync(Parser *p, Span name, uint32_t nitems, uint32_t nattrs, const Ty
     for (uint32_t i = 0; ok && i < nitems; i++)
         ok = sync_item(p, &d, &s, &f->items[i], &items[i]);
     slots_to_draft(p, &d, &s);
+    if (ok && (d.kind == OP_GET_BUF || d.kind == OP_RLS_BUF) && !ir_attr_find(d.attrs, d.nattrs, "mode")) {
+        AttrValue *zero = pb_new_aval(p, AV_INT, name); /* PTOAS's parser sets the default mode */
+        zero->type = DT_I32;
+        attr_append(p, &d, "mode", zero, name);
+    }
     bool id = op_info(d.kind)->cls == OC_BLOCK_ID;
     for (uint32_t i = 0; i < d.nattrs; i++) /* PTOAS's I32Attrs, written untyped */
         if (d.attrs[i].val && d.attrs[i].val->kind == AV_INT && d.attrs[i].val->type == DT_NONE &&

@@ -318,6 +318,7 @@ fifo_opnds
  * `aiv_subblockid(%v)` (pushed as keyword operands; the count) */
 fifo_tail
     : %empty                    { $$ = 0; }
+    | '(' ')'                   { $$ = 0; }
     | '(' fifo_kws ')'          { $$ = $2; }
     | IDENT '(' SSA ')'         { pb_push_use(p, @3); pb_push_type(p, NULL, @3);
                                   pb_push_kw(p, @1, (uint32_t)p->nuses - 1, 1, false); $$ = 1; }

@@ -1598,7 +1598,8 @@ static void reserve_set_base(T *t, Op *op, int64_t base)
     op->nattrs = n;
 }
 
-static void place_reserves(T *t)
+/* The rules of every reserve; with place, the auto ones placed beside the placed tiles. */
+static void place_reserves(T *t, bool place)
 {
     Range *occ = NULL;
     size_t nocc = 0, cap = 0;
@@ -1624,6 +1625,8 @@ static void place_reserves(T *t)
             reserve_check_base(t, op, loc, base, size);
             continue;
         }
+        if (!place)
+            continue;
         nocc = 0;
         for (uint32_t i = 0; i < t->ne; i++) {
             const Entry *e = &t->e[i];
@@ -1674,9 +1677,8 @@ static void tassign_func(T *t)
                 place_space(t, (Loc)loc);
         for (int loc = 0; loc < LOC_COUNT; loc++)
             check_overflow(t, (Loc)loc);
-        if (!t->errors)
-            place_reserves(t); /* == PIPE == */
     }
+    place_reserves(t, !t->errors); /* == PIPE == its rules always; the placement on placed tiles */
     if (!t->errors)
         check_no_alias(t);
     if (!t->errors) {

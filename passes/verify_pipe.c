@@ -104,10 +104,15 @@ static bool verify_reserve(V *v)
     if (has_base && base < 0)
         return FAIL(v, "expects 'base' to be non-negative when present");
     const AttrValue *name = str_attr(op, "name", AV_STRING);
-    int same = 0;
-    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o))
-        same += o->kind == OP_RESERVE_BUFFER && same_str(str_attr(o, "name", AV_STRING), name);
-    if (same > 1)
+    int same = 0, before = 0;
+    bool seen = false; /* op passed in the walk */
+    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o)) {
+        bool hit = o->kind == OP_RESERVE_BUFFER && same_str(str_attr(o, "name", AV_STRING), name);
+        seen |= o == op;
+        same += hit;
+        before += hit && !seen;
+    }
+    if (same > 1 && !before) /* MLIR stops at the first op that fails */
         return FAIL(v, "requires 'name' to be unique within the function");
     return true;
 }
@@ -134,11 +139,16 @@ static bool verify_import(V *v)
     if (!peer || peer->decl)
         return FAIL(v, "expects 'peer_func' to reference an existing func.func");
     const AttrValue *name = str_attr(op, "name", AV_STRING);
-    int same = 0;
-    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o))
-        same += o->kind == OP_IMPORT_RESERVED_BUFFER && same_str(str_attr(o, "name", AV_STRING), name) &&
-                same_str(str_attr(o, "peer_func", AV_SYMBOL), sym);
-    if (same > 1)
+    int same = 0, before = 0;
+    bool seen = false; /* op passed in the walk */
+    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o)) {
+        bool hit = o->kind == OP_IMPORT_RESERVED_BUFFER && same_str(str_attr(o, "name", AV_STRING), name) &&
+                   same_str(str_attr(o, "peer_func", AV_SYMBOL), sym);
+        seen |= o == op;
+        same += hit;
+        before += hit && !seen;
+    }
+    if (same > 1 && !before)
         return FAIL(v, "requires (name, peer_func) to be unique within the function");
     if (!find_reserve(peer, name))
         return FAIL(v, "expects matching peer reserve_buffer to exist");
@@ -165,6 +175,14 @@ static int inits_with_id(const Func *f, long long id, const Op **init)
             n++;
         }
     return n;
+}
+
+/* Is op the first of the init ops with its id? (MLIR stops at the first op that fails.) */
+static bool first_with_id(const Func *f, const Op *op, long long id)
+{
+    const Op *first = NULL;
+    inits_with_id(f, id, &first);
+    return first == op;
 }
 
 /* The consumer-buffer rules of an initialize_pipe (verifyFrontendInitCommon's second half). */
@@ -216,7 +234,7 @@ static bool verify_init(V *v)
     long long id = int_attr(op, "id", 0, NULL);
     if (id < 0)
         return FAIL(v, "expects 'id' to be non-negative");
-    if (inits_with_id(v->f, id, NULL) > 1)
+    if (inits_with_id(v->f, id, NULL) > 1 && first_with_id(v->f, op, id))
         return FAIL(v, "requires 'id' to be unique across frontend initialize_pipe ops in the function");
     long long dir = int_attr(op, "dir_mask", 0, NULL);
     if (dir != 1 && dir != 2 && dir != 3)

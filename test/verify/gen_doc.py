@@ -69,6 +69,9 @@ SECTIONS = [
 
 
     # == PIPE ==
+    ("pipe-fifo.pto", "9. Pipes and FIFOs: reserve_buffer, import_reserved_buffer, initialize_pipe, talloc/tpush/tpop/tfree"),
+    ("pipe-sync.pto", "9. Pipes and FIFOs: flags, barriers, events, buffer-id tokens, syncall, block ids"),
+    ("multi-tile.pto", "9. Pipes and FIFOs: !pto.multi_tile_buf, alloc_multi_tile, multi_tile_get"),
 
 
     # == ELEM ==
