@@ -1598,6 +1598,30 @@ static void reserve_set_base(T *t, Op *op, int64_t base)
     op->nattrs = n;
 }
 
+/* pto.alloc_multi_tile's address rules (PTOAS's driver and verifier): level3 needs a base
+ * `addr`, aligned as a tile's; the slots are not placed yet (docs/memory.md 6a). */
+static void check_multi_tiles(T *t)
+{
+    for (const Op *op = ir_first_op(t->f); op; op = ir_next_op(op)) {
+        if (op->kind != OP_ALLOC_MULTI_TILE || op->bad || !op->nres)
+            continue;
+        const Type *ty = t->f->values[op->res[0]].type;
+        if (!ty || ty->kind != TY_MULTI_TILE)
+            continue;
+        int64_t al = target_alignment(ty->tile.loc);
+        const Op *ad = op->seg[0] ? t->f->values[op->opnds[0]].def_op : NULL;
+        if (t->cfg->level == LEVEL3 && !op->seg[0]) {
+            diag_error(t->d, op->name_span, "pto.alloc_multi_tile requires a base 'addr' operand when --pto-level=level3");
+            t->errors = true;
+        } else if (ad && ad->kind == OP_CONSTANT && const_value(t, op->opnds[0]) % al) {
+            diag_error(t->d, op->name_span,
+                       "'pto.alloc_multi_tile' op addr must be aligned to %lld bytes for local tile memory space, got %lld",
+                       (long long)al, (long long)const_value(t, op->opnds[0]));
+            t->errors = true;
+        }
+    }
+}
+
 /* The rules of every reserve; with place, the auto ones placed beside the placed tiles. */
 static void place_reserves(T *t, bool place)
 {
@@ -1679,6 +1703,7 @@ static void tassign_func(T *t)
             check_overflow(t, (Loc)loc);
     }
     place_reserves(t, !t->errors); /* == PIPE == its rules always; the placement on placed tiles */
+    check_multi_tiles(t);
     if (!t->errors)
         check_no_alias(t);
     if (!t->errors) {
