@@ -416,7 +416,44 @@ AttrValue *pb_attr_keyed(Parser *p, Span hash, Span whole)
         ERR(hash, "unknown attribute '%.*s'", (int)h.len, h.p);
         return NULL;
     }
+    /* #pto.acc_push_epilogue's enum parameters: PTOAS's FixpipeLayout/Quant/Relu values */
+    static const char *const layouts[] = {"nz2nd", "nz2dn", "nz2nz", NULL};
+    static const char *const quants[] = {"no_convert", "f32_f16", "f32_bf16", "req8_scalar", "req8_vec",
+                                         "deqf16_scalar", "deqf16_vec", "qf322b8_pre_scalar", "qf322b8_pre_vec",
+                                         "qf322f16_pre_scalar", "qf322bf16_pre_scalar", "qs322bf16_pre_scalar",
+                                         "qs322bf16_pre_vec", "qf322hif8_pre_scalar", "qf322fp8_pre_scalar", NULL};
+    static const char *const relus[] = {"no_relu", "normal_relu", NULL};
+    Str t = pb_text(p, whole);
+    for (uint32_t i = 0; STR_EQ_LIT(h, "#pto.acc_push_epilogue") && i < t.len; i++) {
+        if (t.p[i] != '=')
+            continue;
+        uint32_t k = i, ke, vb = i + 1, ve;
+        while (k > 0 && (t.p[k - 1] == ' ' || t.p[k - 1] == '\t' || t.p[k - 1] == '\n' || t.p[k - 1] == '\r'))
+            k--;
+        ke = k;
+        while (k > 0 && (t.p[k - 1] == '_' || (t.p[k - 1] >= 'a' && t.p[k - 1] <= 'z')))
+            k--;
+        while (vb < t.len && (t.p[vb] == ' ' || t.p[vb] == '\t' || t.p[vb] == '\n' || t.p[vb] == '\r'))
+            vb++;
+        for (ve = vb; ve < t.len && t.p[ve] != ',' && t.p[ve] != '>' && t.p[ve] > ' '; ve++)
+            ;
+        Str key = {t.p + k, ke - k}, val = {t.p + vb, ve - vb};
+        const char *const *names = STR_EQ_LIT(key, "layout") ? layouts : STR_EQ_LIT(key, "quant") ? quants
+                                   : STR_EQ_LIT(key, "relu")                                   ? relus
+                                                                                               : NULL;
+        const char *cpp = names == layouts ? "FixpipeLayout" : names == quants ? "FixpipeQuant" : "FixpipeRelu";
+        bool found = false;
+        for (int j = 0; names && names[j]; j++)
+            found |= name_eq(val.p, val.len, names[j]);
+        if (names && !found) {
+            char list[512] = "";
+            for (int j = 0; names[j]; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", names[j]);
+            ERR(pb_sub_span(whole, vb, ve - vb), "expected ::mlir::pto::%s to be one of: %s", cpp, list);
+            return NULL;
+        }
+    }
     AttrValue *v = pb_new_aval(p, AV_OPAQUE, whole);
-    v->u.s = pb_text(p, whole);
+    v->u.s = t;
     return v;
 }

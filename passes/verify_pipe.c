@@ -226,6 +226,159 @@ static bool verify_init_buffers(V *v, int dir, long long slot_num)
     return true;
 }
 
+/* ---- fixpipe pipes (an init with acc_push_epilogue) ------------------------------------- */
+/* The value of `key = v` in op's #pto.acc_push_epilogue<...> into buf; false when none. */
+static bool epilogue(const Op *op, const char *key, char *buf, size_t n)
+{
+    const Attr *a = op ? ir_attr_find(op->attrs, op->nattrs, "acc_push_epilogue") : NULL;
+    if (!a || a->val->kind != AV_OPAQUE)
+        return false;
+    Str t = a->val->u.s;
+    size_t kl = strlen(key);
+    for (uint32_t i = 0; i + kl < t.len; i++) {
+        if (memcmp(t.p + i, key, kl) != 0 || (i && t.p[i - 1] > ' ' && t.p[i - 1] != '<' && t.p[i - 1] != ','))
+            continue;
+        uint32_t j = i + (uint32_t)kl;
+        while (j < t.len && (t.p[j] <= ' ' || t.p[j] == '='))
+            j++;
+        size_t m = 0;
+        while (j < t.len && t.p[j] != ',' && t.p[j] != '>' && t.p[j] > ' ' && m + 1 < n)
+            buf[m++] = t.p[j++];
+        buf[m] = 0;
+        return true;
+    }
+    return false;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* The rules of a fixpipe init (verifyFrontendInitCommon's last part). */
+static bool verify_init_fixpipe(V *v, int dir)
+{
+    const Op *op = v->op;
+    char quant[64];
+    if (!ir_attr_find(op->attrs, op->nattrs, "acc_push_epilogue"))
+        return true;
+    bool has;
+    if (dir != 1)
+        return FAIL(v, "expects fixpipe pipe (with 'acc_push_epilogue') to have dir_mask = 1 (C2V only)");
+    if (!bool_attr(op, "nosplit", &has))
+        return FAIL(v, "expects fixpipe pipe (with 'acc_push_epilogue') to have nosplit = true");
+    int c2v = op_role(op->kind, ROLE_C2V_CONSUMER_BUF);
+    if (v->val[c2v] != NO_VALUE) {
+        const Op *d = v->f->values[v->val[c2v]].def_op;
+        if (!d || (d->kind != OP_RESERVE_BUFFER && d->kind != OP_IMPORT_RESERVED_BUFFER))
+            return FAIL(v, "expects fixpipe pipe 'c2v_consumer_buf' to trace to reserve_buffer or "
+                           "import_reserved_buffer for peer contract verification");
+    }
+    if (epilogue(op, "quant", quant, sizeof quant) && v->arch != ARCH_A5) {
+        if (strncmp(quant, "qs322bf16_pre_", 14) == 0)
+            return FAIL(v, "expects 'qs322bf16_pre_*' quantization modes to be used only on A5 target");
+        if (!strcmp(quant, "qf322hif8_pre_scalar") || !strcmp(quant, "qf322fp8_pre_scalar"))
+            return FAIL(v, "expects 'qf322hif8_pre_scalar'/'qf322fp8_pre_scalar' to be used only on A5 target");
+    }
+    return true;
+}
+
+/* The element type a fixpipe push's acc tile must have for its quant mode (PTOAS's rule
+ * 10): f32, i32, or either (no_convert). */
+static bool fixpipe_src_ok(const char *quant, DType d)
+{
+    bool f32 = d == DT_F32, i32 = dtype_int_width(d) == 32 && dtype_is_int(d);
+    if (!strcmp(quant, "no_convert"))
+        return f32 || i32;
+    if (!strncmp(quant, "req8_", 5) || !strncmp(quant, "deqf16_", 7) || !strncmp(quant, "qs322bf16_", 10))
+        return i32;
+    return f32;
+}
+
+/* A fixpipe pipe's data ops: split 0; a push's acc source, its element type, and the
+ * set_quant_* before it in its block. */
+static bool verify_data_fixpipe(V *v, const Op *init, long long id, long long split)
+{
+    const Op *op = v->op;
+    char quant[64];
+    if (!ir_attr_find(init->attrs, init->nattrs, "acc_push_epilogue"))
+        return true;
+    bool aic = init->kind == OP_AIC_INITIALIZE_PIPE;
+    if (op->kind == OP_TALLOC_TO_AIV && aic && split)
+        return FAIL(v, "expects fixpipe TALLOC to have split = 0");
+    if ((op->kind == OP_TPOP_FROM_AIC || op->kind == OP_TFREE_FROM_AIC) && !aic && split)
+        return FAIL(v, op->kind == OP_TPOP_FROM_AIC ? "expects fixpipe TPOP to have split = 0"
+                                                    : "expects fixpipe TFREE to have split = 0");
+    if (op->kind != OP_TPUSH_TO_AIV || !aic)
+        return true;
+    const Type *t = v->ty[0];
+    if (!type_is_tile(t))
+        return FAIL(v, "expects fixpipe TPUSH source tile to be a tile type");
+    if (t->tile.loc != LOC_ACC)
+        return FAIL(v, "expects fixpipe TPUSH source tile to use loc=acc");
+    if (split)
+        return FAIL(v, "expects fixpipe TPUSH to have split = 0");
+    if (!epilogue(init, "quant", quant, sizeof quant))
+        return true;
+    if (!fixpipe_src_ok(quant, t->tile.dtype))
+        return FAIL(v, "expects fixpipe TPUSH source element type to match acc_push_epilogue.quant mode requirements");
+    bool scalar = ends_with(quant, "_scalar"), vector = ends_with(quant, "_vec");
+    if (!scalar && !vector)
+        return true;
+    OpKind want = scalar ? OP_SET_QUANT_SCALAR : OP_SET_QUANT_VECTOR;
+    for (const Op *o = op->parent->first; o && o != op; o = o->next)
+        if (o->kind == want && int_attr(o, "id", 0, NULL) == id)
+            return true;
+    verify_error(v, "expects a preceding pto.set_quant_%s with id = %lld in the same block", scalar ? "scalar" : "vector",
+                 id);
+    v->errors = true;
+    return false;
+}
+
+/* pto.set_quant_scalar / set_quant_vector: a fixpipe producer pipe of the matching mode. */
+static bool verify_set_quant(V *v)
+{
+    const Op *op = v->op;
+    bool scalar = op->kind == OP_SET_QUANT_SCALAR;
+    const Type *t = v->ty[0];
+    char b[128], quant[64];
+    if (scalar && t && (t->kind != TY_SCALAR || t->dtype != DT_F32)) {
+        verify_error(v, "operand #0 must be 32-bit float, but got '%s'", type_str(t, b, sizeof b));
+        v->errors = true;
+        return false;
+    }
+    long long id = int_attr(op, "id", 0, NULL);
+    const Op *init = NULL;
+    if (inits_with_id(v->f, id, &init) != 1) {
+        verify_error(v, "expects 'id' = %lld to match a frontend or lowered initialize_pipe op in the same function", id);
+        v->errors = true;
+        return false;
+    }
+    const char *why = init->kind != OP_AIC_INITIALIZE_PIPE ? "an aic_initialize_pipe or lowered producer pipe"
+                       : !epilogue(init, "quant", quant, sizeof quant) ? "a fixpipe pipe (with acc_push_epilogue)"
+                       : scalar && !ends_with(quant, "_scalar") ? "a pipe with scalar quantization mode, but found non-scalar mode"
+                       : !scalar && !ends_with(quant, "_vec") ? "a pipe with vector quantization mode, but found non-vector mode"
+                                                              : NULL;
+    if (why) {
+        verify_error(v, "expects 'id' = %lld to reference %s", id, why);
+        v->errors = true;
+        return false;
+    }
+    if (scalar)
+        return true;
+    if (!type_is_tile(t))
+        return FAIL(v, "expects 'scaling_tile' to be a tile type");
+    if (t->tile.loc != LOC_SCALING)
+        return FAIL(v, "expects 'scaling_tile' to use loc=scaling");
+    DType d = t->tile.dtype;
+    if (v->arch == ARCH_A5 ? d != DT_F16 && d != DT_BF16 && d != DT_F32
+                           : !(dtype_int_width(d) == 64 && (d == DT_I64 || d == DT_UI64)))
+        return FAIL(v, v->arch == ARCH_A5 ? "expects 'scaling_tile' element type to be f16, bf16, or f32 on A5"
+                                          : "expects 'scaling_tile' element type to be packed i64/ui64 on A3");
+    return true;
+}
+
 static bool verify_init(V *v)
 {
     const Op *op = v->op;
@@ -245,7 +398,7 @@ static bool verify_init(V *v)
     long long slot_num = int_attr(op, "slot_num", dir == 3 ? 4 : 8, &has_num);
     if (has_num && slot_num <= 0)
         return FAIL(v, "expects 'slot_num' to be greater than 0");
-    return verify_init_buffers(v, (int)dir, slot_num);
+    return verify_init_buffers(v, (int)dir, slot_num) && verify_init_fixpipe(v, (int)dir);
 }
 
 /* ---- talloc / tpush / tpop / tfree ----------------------------------------------------- */
@@ -269,10 +422,8 @@ static bool verify_data(V *v)
     for (size_t i = 0; i < sizeof data_rules / sizeof data_rules[0]; i++)
         if (data_rules[i].op == op->kind)
             r = &data_rules[i];
-    if (!r) /* set_quant_*: the fixpipe peer contract is not checked */
-        return true;
-    if (op->kind == OP_TPUSH_TO_AIV) /* PTOAS checks nothing more at the op */
-        return true;
+    if (!r)
+        return verify_set_quant(v);
     if (!need_kind(v, r->kind))
         return false;
     long long id = int_attr(op, "id", 0, NULL), split = int_attr(op, "split", 0, NULL);
@@ -298,7 +449,7 @@ static bool verify_data(V *v)
         v->errors = true;
         return false;
     }
-    return true;
+    return verify_data_fixpipe(v, init, id, split);
 }
 
 static bool verify_fifo(V *v)
