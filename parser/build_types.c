@@ -460,11 +460,14 @@ static bool split_shaped(Parser *p, Span s, Shaped *out, bool allow_dynamic)
             while (i < t.len && t.p[i] >= '0' && t.p[i] <= '9')
                 i++;
         }
-        if (i == b || i >= t.len || t.p[i] != 'x') {
+        uint32_t e = i; /* the dimension's end; spaces may stand around the 'x' */
+        while (i < t.len && t.p[i] == ' ')
+            i++;
+        if (e == b || i >= t.len || t.p[i] != 'x') {
             i = b;
             break;
         }
-        Span ds = pb_sub_span(s, b, i - b);
+        Span ds = pb_sub_span(s, b, e - b);
         if (out->rank == 8) {
             ERR(ds, "too many dimensions");
             return false;
@@ -475,13 +478,15 @@ static bool split_shaped(Parser *p, Span s, Shaped *out, bool allow_dynamic)
                 ERR(ds, "dynamic dimension not allowed here");
                 return false;
             }
-        } else if (!pb_parse_int((Str){t.p + b, i - b}, &v)) {
+        } else if (!pb_parse_int((Str){t.p + b, e - b}, &v)) {
             ERR(ds, "integer value out of range");
             return false;
         }
         out->dim_spans[out->rank] = ds;
         out->dims[out->rank++] = v;
         i++; /* 'x' */
+        while (i < t.len && t.p[i] == ' ')
+            i++;
     }
     out->dtype_span = pb_sub_span(s, i, t.len - i);
     out->dtype = dtype_lookup(t.p + i, t.len - i);
