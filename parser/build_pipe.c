@@ -395,6 +395,14 @@ void pb_op_multi_tile_get(Parser *p, Span name, uint32_t nattrs, const Type *fro
 /* ---- types and attributes inside types ---------------------------------------------- */
 void pb_nested_type(Parser *p, Span name, Span whole, uint32_t start)
 {
+    Str open = pb_text(p, p->open_type);
+    if (!STR_EQ_LIT(open, "!pto.multi_tile_buf")) { /* only a multi-buffer nests a type */
+        ERR(((Span){name.end, name.end + 1}), "expected '>' to close '%.*s<', but got '<'", (int)open.len, open.p);
+        p->ntitems = start;
+        p->nested = NULL;
+        pb_push_titem(p, (Span){0, 0}, whole, T_TYPE_MEMO);
+        return;
+    }
     size_t n = p->ntitems;
     TypeItem *outer = start ? xmalloc(start * sizeof *outer) : NULL;
     if (start)

@@ -778,6 +778,11 @@ static const Type *build_multi_tile(Parser *p, Span name, Span whole)
 
 const Type *pb_param_type(Parser *p, Span name, Span whole)
 {
+    for (size_t i = 0; i < p->ntitems; i++) /* == PIPE == a nested type that failed: reported */
+        if (p->titems[i].tok == T_TYPE_MEMO && !p->nested) {
+            p->ntitems = 0;
+            return NULL;
+        }
     Str t = pb_text(p, name);
     const Type *r = NULL;
     if (STR_EQ_LIT(t, "!pto.tile") || STR_EQ_LIT(t, "!pto.tile_buf")) {
