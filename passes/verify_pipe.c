@@ -18,6 +18,8 @@ static bool fail(V *v, const char *fmt, const char *a, long long x)
 }
 #define FAIL(v, msg) fail((v), "%s", (msg), 0)
 
+static bool need_attrs(V *v, const char *const *keys);
+
 /* An integer attribute (AV_INT) or dflt when absent; *ok false when of another kind. */
 static long long int_attr(const Op *op, const char *key, long long dflt, bool *present)
 {
@@ -454,6 +456,15 @@ static bool verify_data(V *v)
 
 static bool verify_fifo(V *v)
 {
+    static const char *const reserve[] = {"name", "size", "location", "autoAlloc", NULL};
+    static const char *const import[] = {"name", "peer_func", NULL};
+    static const char *const init[] = {"dir_mask", "slot_size", NULL};
+    static const char *const split[] = {"split", NULL};
+    static const char *const none[] = {NULL};
+    OpKind k = v->op->kind;
+    if (!need_attrs(v, k == OP_RESERVE_BUFFER ? reserve : k == OP_IMPORT_RESERVED_BUFFER ? import
+                       : is_init(k) ? init : k == OP_SET_QUANT_SCALAR || k == OP_SET_QUANT_VECTOR ? none : split))
+        return false;
     switch (v->op->kind) {
     case OP_RESERVE_BUFFER: return verify_reserve(v);
     case OP_IMPORT_RESERVED_BUFFER: return verify_import(v);
@@ -464,9 +475,29 @@ static bool verify_fifo(V *v)
 }
 
 /* ---- sync, multi-buffer ------------------------------------------------------------------ */
+/* MLIR's check of a required attribute, for the generic form (the custom forms need them). */
+static bool need_attrs(V *v, const char *const *keys)
+{
+    for (int i = 0; keys[i]; i++)
+        if (!ir_attr_find(v->op->attrs, v->op->nattrs, keys[i])) {
+            verify_error(v, "requires attribute '%s'", keys[i]);
+            v->errors = true;
+            return false;
+        }
+    return true;
+}
+
 static bool verify_sync(V *v)
 {
     const Op *op = v->op;
+    const SyncForm *f = sync_form(op->kind);
+    const char *keys[4] = {NULL};
+    for (int i = 0, n = 0; f && i < f->n; i++)
+        if (!f->items[i].optional && f->items[i].kind != SI_OPERAND && f->items[i].kind != SI_INT_OR_OPERAND)
+            keys[n++] = f->items[i].key;
+    static const char *const syncall[] = {"mode", "core_type", NULL};
+    if (!need_attrs(v, op->kind == OP_SYNCALL ? syncall : keys))
+        return false;
     if (op->kind == OP_GET_BUF || op->kind == OP_RLS_BUF) {
         long long id = int_attr(op, "buf_id", 0, NULL);
         if (id < 0 || id > 31)
