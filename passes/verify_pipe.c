@@ -487,6 +487,46 @@ static bool need_attrs(V *v, const char *const *keys)
     return true;
 }
 
+/* A soft syncall's operands (PTOAS's verifySyncAllGmWorkspace, after the ODS type check of
+ * used_cores): a GM pointer or a view of i32 with at least 16 elements when static. */
+static bool verify_workspace(V *v)
+{
+    const Op *op = v->op;
+    char b[128];
+    const Type *u = op->seg[1] ? v->f->values[op->opnds[op->seg[0]]].type : NULL;
+    if (u && (u->kind != TY_SCALAR || u->dtype != DT_I32)) {
+        verify_error(v, "operand #%u must be 32-bit signless integer, but got '%s'", op->seg[0], type_str(u, b, sizeof b));
+        v->errors = true;
+        return false;
+    }
+    const Type *t = v->f->values[op->opnds[0]].type;
+    if (!t)
+        return true;
+    if (t->kind == TY_PTR && t->ptr_space != PS_DEFAULT && t->ptr_space != PS_GM)
+        return FAIL(v, "expects gm_workspace to be in GM address space");
+    if (t->kind != TY_PTR && t->kind != TY_TENSOR_VIEW && t->kind != TY_PART_VIEW)
+        return FAIL(v, "expects gm_workspace to be a GM ptr/tensor_view/partition_view");
+    if (dtype_int_width(t->dtype) != 32 || !dtype_is_int(t->dtype))
+        return FAIL(v, "expects gm_workspace element type to be i32");
+    if (t->kind == TY_PTR)
+        return true;
+    int64_t cap = 1;
+    for (uint32_t i = 0; i < t->rank; i++) {
+        if (t->dims[i] == DIM_DYNAMIC)
+            return true;
+        if (t->dims[i] <= 0)
+            return FAIL(v, "expects gm_workspace shape to be positive");
+        cap = cap > INT64_MAX / t->dims[i] ? INT64_MAX : cap * t->dims[i];
+    }
+    if (cap < 16) {
+        verify_error(v, "expects gm_workspace to contain at least 16 i32 elements (64 bytes), but static capacity is %lld",
+                     (long long)cap);
+        v->errors = true;
+        return false;
+    }
+    return true;
+}
+
 static bool verify_sync(V *v)
 {
     const Op *op = v->op;
@@ -512,6 +552,8 @@ static bool verify_sync(V *v)
             return FAIL(v, "expects hard syncall to have no gm_workspace or used_cores");
         if (!hard && !op->seg[0])
             return FAIL(v, "expects soft syncall to provide gm_workspace");
+        if (!hard && !verify_workspace(v))
+            return false;
     }
     if (op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT) {
         bool stat = ir_attr_find(op->attrs, op->nattrs, "event_id") != NULL;
