@@ -524,6 +524,20 @@ static void emit_execute_region(Emit *e, const Op *op)
     sb_puts(&e->body, "    }\n");
 }
 
+/* == PIPE == pto.section.cube / section.vector: its body when the core the function runs
+ * on is that kind (its pto.kernel_kind; a function without one runs as a vector core,
+ * docs/launch.md), else nothing */
+static void emit_section(Emit *e, const Op *op)
+{
+    const Attr *k = ir_attr_find(e->f->attrs, e->f->nattrs, "pto.kernel_kind");
+    bool cube = k && k->val->kind == AV_ENUM && k->val->u.e.kind == EK_KERNEL_KIND && k->val->u.e.value == 0;
+    if (cube != (op->kind == OP_SECTION_CUBE) || !op->regions[0].first)
+        return;
+    sb_puts(&e->body, "    {\n");
+    emit_block(e, op->regions[0].first);
+    sb_puts(&e->body, "    }\n");
+}
+
 /* Emits block b's ops; returns its scf.yield (NULL if it has none). */
 const Op *emit_block(Emit *e, const Block *b)
 {
@@ -533,6 +547,7 @@ const Op *emit_block(Emit *e, const Block *b)
         case OC_IF: emit_if(e, op); break;
         case OC_WHILE: emit_while(e, op); break;
         case OC_EXECUTE_REGION: emit_execute_region(e, op); break;
+        case OC_SECTION: emit_section(e, op); break;
         case OC_YIELD: return op;
         case OC_CONDITION: return NULL; /* emit_while's */
         default: emit_op(e, op); break;

@@ -1245,6 +1245,16 @@ const char *emit_c_scalar_type(const Type *t) { return emit_float_rt(t) ? "float
 bool emit_c_scalar_ok(const Type *t) { return emit_int_bits(t) || emit_float_rt(t); }
 
 
+/* ---- == PIPE == block ids, flags ------------------------------------------------------- */
+/* pto.get_block_idx ...: the launch coordinates the runtime context holds (docs/launch.md) */
+static void emit_block_id(Emit *e, const Op *op)
+{
+    static const char *const q[] = {"PTORT_BLOCK_IDX", "PTORT_BLOCK_NUM", "PTORT_SUBBLOCK_IDX", "PTORT_SUBBLOCK_NUM"};
+    int i = op->kind == OP_GET_BLOCK_IDX ? 0 : op->kind == OP_GET_BLOCK_NUM ? 1 : op->kind == OP_GET_SUBBLOCK_IDX ? 2 : 3;
+    const char *n = emit_scalar_local(e, op->res[0], "int64_t");
+    sb_printf(&e->body, "    %s = ptort_block_id(ctx, %s);\n", n, q[i]);
+}
+
 /* ---- one op ------------------------------------------------------------------------- */
 
 void emit_op(Emit *e, const Op *op)
@@ -1289,6 +1299,23 @@ void emit_op(Emit *e, const Op *op)
     case OC_CAST:
     case OC_LOAD_SCALAR:
     case OC_STORE_SCALAR: emit_scalar_op(e, op); break;
+    /* == PIPE == a run executes one op after another: every flag, barrier and event
+     * already holds (docs/launch.md); the FIFOs and multi-buffers need a launch */
+    case OC_SYNC: break;
+    case OC_BLOCK_ID: emit_block_id(e, op); break;
+    case OC_SECTION: break; /* emit_block's */
+    case OC_FIFO: {
+        /* a reserve's value is its base, which tassign resolved */
+        const Attr *base = op->kind == OP_RESERVE_BUFFER ? ir_attr_find(op->attrs, op->nattrs, "base") : NULL;
+        if (base && base->val->kind == AV_INT && op->nres)
+            e->cexpr[op->res[0]] = int_literal(e, base->val->u.i);
+        else
+            emit_fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
+        break;
+    }
+    case OC_MULTI_TILE:
+        emit_fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
+        break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

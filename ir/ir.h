@@ -173,7 +173,8 @@ int enum_lookup(EnumKind k, const char *s, size_t n); /* -1 if unknown */
 void enum_expected_list(EnumKind k, char *buf, size_t size);
 
 /* ---- types (interned: equal types are the same pointer) ---------------------- */
-typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW } TypeKind;
+/* TY_MULTI_TILE: !pto.multi_tile_buf<slot, count=N>; its tile body is the slot's, its rank the count */
+typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW, TY_MULTI_TILE } TypeKind;
 
 #define DIM_DYNAMIC (-1)
 
@@ -197,7 +198,8 @@ typedef struct Type {
     uint8_t ptr_space;    /* !pto.ptr<T, SPACE>: PtrSpace */
     uint32_t rank;        /* views */
     const int64_t *dims;  /* views: DIM_DYNAMIC for '?' */
-    TileBody tile;        /* tile kinds */
+    TileBody tile;        /* tile kinds; TY_MULTI_TILE: its slot's */
+    uint32_t count;       /* TY_MULTI_TILE: the number of slots */
     uint32_t hash;
     struct Type *next;    /* intern-table chain */
     const char *spelling; /* canonical spelling, made once when interned */
@@ -216,6 +218,8 @@ const Type *type_scalar(TypeTable *t, DType d);
 const Type *type_tile(TypeTable *t, TypeKind kind, const TileBody *b);
 const Type *type_ptr(TypeTable *t, DType d, PtrSpace space);
 const Type *type_view(TypeTable *t, TypeKind kind, DType d, uint32_t rank, const int64_t *dims);
+/* !pto.multi_tile_buf<slot, count=N> of a tile_buf body */
+const Type *type_multi_tile(TypeTable *t, const TileBody *slot, uint32_t count);
 static inline bool type_is_tile(const Type *t) { return t && (t->kind == TY_TILE || t->kind == TY_TILE_BUF); }
 
 /* Canonical spelling (docs/language.md 3.2), appended to b. */
@@ -270,6 +274,12 @@ typedef enum {
 typedef enum {
     SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN, SYN_FOR, SYN_IF,
     SYN_WHILE, SYN_CONDITION, SYN_EXECUTE_REGION,
+    /* == PIPE: build_pipe.c == */
+    SYN_FIFO,      /* `(operands)? {attrs} (kw operands)? -> T`: FIFO and pipe-init ops */
+    SYN_SYNC,      /* `[items]`, `<X>, 0` or nothing, {attrs}?, -> T?: flags, barriers, block ids */
+    SYN_SECTION,   /* `{ region }`: section.cube / section.vector */
+    SYN_MTGET,     /* `%mb[%k] : M -> T`: multi_tile_get */
+    SYN_SYNCALL,   /* `(uses : types) mode = #.., core_type = #..` */
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -321,6 +331,11 @@ typedef enum {
 
 
     /* == PIPE == */
+    OC_FIFO,        /* reserve_buffer ... tfree_from_aiv: pipes and FIFOs (verify_pipe.c) */
+    OC_SYNC,        /* set_flag ... fence: intra- and cross-core ordering; no data */
+    OC_BLOCK_ID,    /* get_block_idx, get_block_num, get_subblock_idx, get_subblock_num */
+    OC_SECTION,     /* section.cube / section.vector: a region for one core kind */
+    OC_MULTI_TILE,  /* alloc_multi_tile / multi_tile_get */
 
 
     /* == ELEM == */
@@ -397,7 +412,12 @@ typedef enum {
     \
     \
     /* == PIPE == */ \
-    \
+    X(GM_SLOT_BUFFER, "gm_slot_buffer") X(GM_SLOT_TENSOR, "gm_slot_tensor")                       \
+    X(C2V_CONSUMER_BUF, "c2v_consumer_buf") X(V2C_CONSUMER_BUF, "v2c_consumer_buf")                \
+    X(AIV_SUBBLOCKID, "aiv_subblockid") X(ENTRY, "entry") X(EVENT_ID, "event_id")                  \
+    X(EVENT_ID_DYN, "event_id_dyn") X(GM_WORKSPACE, "gm_workspace") X(USED_CORES, "used_cores")    \
+    X(SLOT, "slot") X(LOCAL_ADDR, "local_addr") X(PEER_LOCAL_ADDR, "peer_local_addr")              \
+    X(SCALING_TILE, "scaling_tile") \
     \
     /* == ELEM == */ \
     \

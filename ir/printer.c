@@ -8,6 +8,7 @@
 #include <string.h>
 #include "arith.h"
 #include "ir.h"
+#include "pipe.h"
 
 /* --mlir-print-debuginfo: the distinct locations, numbered as mlir-opt numbers
  * its #loc aliases (in the order the printer meets the ops, an op before its
@@ -981,11 +982,205 @@ static void print_compute(Printer *pr, const Op *op)
     }
 }
 
+/* ---- == PIPE == the pipe, FIFO and sync ops' custom forms (PTOAS's printers) ----------- */
+
+/* `key = value`, an integer without its type (the custom forms type them by position) */
+static void put_bare_attr(StrBuf *b, const Attr *a)
+{
+    put_str(b, STR_EQ_LIT(a->key, "autoAlloc") ? (Str){"auto", 4} : a->key);
+    sb_puts(b, " = ");
+    if (a->val->kind == AV_INT)
+        sb_put_int(b, a->val->u.i);
+    else
+        print_attr_value(b, a->val);
+}
+
+/* `(%t : T)` / `(%r, %c)` {attrs}(kw = %v : T, ...) aiv_subblockid(%s) -> T */
+static void print_fifo(Printer *pr, const Op *op)
+{
+    const OpInfo *in = op_info(op->kind);
+    StrBuf *b = &pr->b;
+    ValueId v[MAX_ROLES];
+    ir_op_roles(op, v);
+    bool init = op->kind == OP_AIC_INITIALIZE_PIPE || op->kind == OP_AIV_INITIALIZE_PIPE;
+    static const RoleId typed[] = {ROLE_TILE, ROLE_ENTRY, ROLE_SCALING_TILE, ROLE_SCALE}; /* its one `(%v : T)` */
+    int tile = -1;
+    for (size_t i = 0; i < sizeof typed / sizeof typed[0] && tile < 0; i++)
+        tile = op_role(op->kind, typed[i]);
+    int vr = op_role(op->kind, ROLE_VALID_ROW), vc = op_role(op->kind, ROLE_VALID_COL);
+    if (tile >= 0 && v[tile] != NO_VALUE) {
+        sb_putc(b, '(');
+        put_value(pr, v[tile]);
+        sb_puts(b, " : ");
+        put_type(pr, vtype(pr, v[tile]));
+        sb_putc(b, ')');
+    } else if (vr >= 0 && v[vr] != NO_VALUE && v[vc] != NO_VALUE) {
+        sb_putc(b, '(');
+        put_value(pr, v[vr]);
+        sb_puts(b, ", ");
+        put_value(pr, v[vc]);
+        sb_putc(b, ')');
+    }
+    sb_puts(b, " {");
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        sb_puts(b, i ? ", " : "");
+        put_bare_attr(b, &op->attrs[i]);
+    }
+    sb_putc(b, '}');
+    if (init) {
+        sb_putc(b, '(');
+        bool first = true;
+        for (int r = 0; r < in->nroles; r++)
+            if (v[r] != NO_VALUE) {
+                sb_printf(b, "%s%s = ", first ? "" : ", ", in->role[r]);
+                put_value(pr, v[r]);
+                sb_puts(b, " : ");
+                put_type(pr, vtype(pr, v[r]));
+                first = false;
+            }
+        sb_putc(b, ')');
+    }
+    int sub = op_role(op->kind, ROLE_AIV_SUBBLOCKID);
+    if (sub >= 0 && v[sub] != NO_VALUE) {
+        sb_puts(b, " aiv_subblockid(");
+        put_value(pr, v[sub]);
+        sb_putc(b, ')');
+    }
+    if (op->nres) {
+        sb_puts(b, " -> ");
+        put_result_types(pr, op);
+    }
+}
+
+/* Is key one of the form's positional items? */
+static bool sync_form_key(const SyncForm *f, Str key)
+{
+    for (int i = 0; f && i < f->n; i++)
+        if (str_eq(key, f->items[i].key, strlen(f->items[i].key)))
+            return true;
+    return false;
+}
+
+/* `[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]`, ` <PIPE_ALL>`, ` <PIPE_M>, 0` then {attrs} */
+static void print_sync(Printer *pr, const Op *op)
+{
+    const SyncForm *f = sync_form(op->kind);
+    StrBuf *b = &pr->b;
+    if (f) {
+        sb_puts(b, f->bracket ? "[" : " ");
+        bool first = true;
+        for (int i = 0; i < f->n; i++) {
+            const SyncItem *it = &f->items[i];
+            const Attr *a = ir_attr_find(op->attrs, op->nattrs, it->key);
+            if (!a && (it->kind == SI_OPERAND || it->kind == SI_INT_OR_OPERAND) && op->nopnds) {
+                sb_puts(b, first ? "" : ", ");
+                put_value(pr, op->opnds[0]);
+                first = false;
+                continue;
+            }
+            if (!a)
+                continue;
+            sb_puts(b, first ? "" : ", ");
+            first = false;
+            const AttrValue *x = a->val;
+            const char *lt = x->kind == AV_OPAQUE ? memchr(x->u.s.p, '<', x->u.s.len) : NULL;
+            if (it->kind == SI_ATTR && lt) /* a fixed attribute kind prints stripped */
+                sb_putn(b, lt, (size_t)(x->u.s.p + x->u.s.len - lt));
+            else if (x->kind == AV_INT)
+                sb_put_int(b, x->u.i);
+            else
+                print_attr_value(b, x);
+        }
+        if (f->bracket)
+            sb_putc(b, ']');
+    }
+    bool any = false;
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        any |= !sync_form_key(f, op->attrs[i].key);
+    if (!any)
+        return;
+    sb_puts(b, " {");
+    bool first = true;
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        if (!sync_form_key(f, op->attrs[i].key)) {
+            sb_puts(b, first ? "" : ", ");
+            put_attr(b, &op->attrs[i]);
+            first = false;
+        }
+    sb_putc(b, '}');
+}
+
+/* (%ws, %n : T1, T2) mode = #.., core_type = #.. {attrs} */
+static void print_syncall(Printer *pr, const Op *op)
+{
+    StrBuf *b = &pr->b;
+    sb_putc(b, '(');
+    put_values(pr, op->opnds, op->nopnds);
+    if (op->nopnds) {
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, op->nopnds);
+    }
+    sb_putc(b, ')');
+    const Attr *m = ir_attr_find(op->attrs, op->nattrs, "mode"), *c = ir_attr_find(op->attrs, op->nattrs, "core_type");
+    sb_puts(b, " mode = ");
+    if (m)
+        print_attr_value(b, m->val);
+    sb_puts(b, ", core_type = ");
+    if (c)
+        print_attr_value(b, c->val);
+    bool first = true;
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        if (&op->attrs[i] != m && &op->attrs[i] != c) {
+            sb_puts(b, first ? " {" : ", ");
+            put_attr(b, &op->attrs[i]);
+            first = false;
+        }
+    if (!first)
+        sb_putc(b, '}');
+}
+
+/* the PIPE syntaxes; false for the others */
+static bool print_pipe_custom(Printer *pr, const Op *op, int indent)
+{
+    StrBuf *b = &pr->b;
+    switch (op_info(op->kind)->syntax) {
+    case SYN_FIFO:
+        print_fifo(pr, op);
+        return true;
+    case SYN_SYNC:
+        print_sync(pr, op);
+        return true;
+    case SYN_SYNCALL:
+        print_syncall(pr, op);
+        return true;
+    case SYN_SECTION:
+        put_custom_region(pr, &op->regions[0], indent, true);
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        return true;
+    case SYN_MTGET:
+        sb_putc(b, ' ');
+        put_value(pr, op->opnds[0]);
+        sb_putc(b, '[');
+        put_value(pr, op->opnds[1]);
+        sb_putc(b, ']');
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, 1);
+        sb_puts(b, " -> ");
+        put_result_types(pr, op);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void print_custom(Printer *pr, const Op *op, int indent)
 {
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
     sb_puts(b, op->kind == OP_RETURN ? "return" : op->kind == OP_CALL ? "call" : printed_name(op));
+    if (print_pipe_custom(pr, op, indent))
+        return;
     switch (in->syntax) {
     case SYN_COMPUTE:
         print_compute(pr, op);
@@ -1081,6 +1276,8 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             put_value_types(pr, op->opnds + 1, op->nopnds - 1);
         }
         return;
+    case SYN_FIFO: case SYN_SYNC: case SYN_SECTION: case SYN_MTGET: case SYN_SYNCALL:
+        return; /* print_pipe_custom's */
     }
 }
 
@@ -1088,6 +1285,10 @@ static void print_custom(Printer *pr, const Op *op, int indent)
 static bool needs_segments(const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
+    /* == PIPE == PTOAS's ops with one optional operand and no segment sizes */
+    if (op->kind == OP_TPUSH_TO_AIC || op->kind == OP_TFREE_FROM_AIC || op->kind == OP_TFREE_FROM_AIV ||
+        op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT)
+        return false;
     if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN ||
         in->syntax == SYN_FOR || in->syntax == SYN_IF || in->syntax == SYN_WHILE || in->syntax == SYN_CONDITION ||
         in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH)

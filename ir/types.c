@@ -247,7 +247,8 @@ static uint32_t type_hash(const Type *t)
     h = mix(h, t->rank);
     for (uint32_t i = 0; i < t->rank; i++)
         h = mix(h, (uint64_t)t->dims[i]);
-    if (t->kind == TY_TILE || t->kind == TY_TILE_BUF) {
+    h = mix(h, t->count);
+    if (t->kind == TY_TILE || t->kind == TY_TILE_BUF || t->kind == TY_MULTI_TILE) {
         const TileBody *b = &t->tile;
         h = mix(h, (uint64_t)b->rows);
         h = mix(h, (uint64_t)b->cols);
@@ -262,12 +263,13 @@ static uint32_t type_hash(const Type *t)
 
 static bool type_same(const Type *a, const Type *b)
 {
-    if (a->kind != b->kind || a->dtype != b->dtype || a->ptr_space != b->ptr_space || a->rank != b->rank)
+    if (a->kind != b->kind || a->dtype != b->dtype || a->ptr_space != b->ptr_space || a->rank != b->rank ||
+        a->count != b->count)
         return false;
     for (uint32_t i = 0; i < a->rank; i++)
         if (a->dims[i] != b->dims[i])
             return false;
-    if (a->kind == TY_TILE || a->kind == TY_TILE_BUF) {
+    if (a->kind == TY_TILE || a->kind == TY_TILE_BUF || a->kind == TY_MULTI_TILE) {
         const TileBody *x = &a->tile, *y = &b->tile;
         return x->rows == y->rows && x->cols == y->cols && x->vrow == y->vrow && x->vcol == y->vcol &&
                x->fractal == y->fractal && x->dtype == y->dtype && x->loc == y->loc &&
@@ -351,6 +353,16 @@ const Type *type_tile(TypeTable *t, TypeKind kind, const TileBody *b)
     return intern(t, &k);
 }
 
+const Type *type_multi_tile(TypeTable *t, const TileBody *slot, uint32_t count)
+{
+    Type k = {0};
+    k.kind = TY_MULTI_TILE;
+    k.dtype = slot->dtype;
+    k.tile = *slot;
+    k.count = count;
+    return intern(t, &k);
+}
+
 static const char *const ptr_space_names[PS_COUNT][2] = {
     [PS_DEFAULT] = {"", ""},  [PS_GM] = {"gm", "gm"},     [PS_L1] = {"l1", "mat"},
     [PS_L0A] = {"l0a", "left"}, [PS_L0B] = {"l0b", "right"}, [PS_L0C] = {"l0c", "acc"},
@@ -423,9 +435,10 @@ static void spell(StrBuf *b, const Type *t)
         sb_putc(b, '>');
         return;
     case TY_TILE:
-    case TY_TILE_BUF: {
+    case TY_TILE_BUF:
+    case TY_MULTI_TILE: {
         const TileBody *x = &t->tile;
-        sb_puts(b, t->kind == TY_TILE ? "!pto.tile<" : "!pto.tile_buf<");
+        sb_puts(b, t->kind == TY_TILE ? "!pto.tile<" : t->kind == TY_TILE_BUF ? "!pto.tile_buf<" : "!pto.multi_tile_buf<");
         sb_printf(b, "%s, %lldx%lldx%s", enum_info[EK_LOC].names[x->loc], (long long)x->rows,
                   (long long)x->cols, dtype_name(x->dtype));
         if (x->vrow != x->rows || x->vcol != x->cols) {
@@ -444,6 +457,8 @@ static void spell(StrBuf *b, const Type *t)
             sb_printf(b, ", pad=%d", x->pad);
         if (x->compact)
             sb_printf(b, ", compact=%d", x->compact);
+        if (t->kind == TY_MULTI_TILE) /* PTOAS's compact spelling (ptoas reads no nested type) */
+            sb_printf(b, ", count=%u", t->count);
         sb_putc(b, '>');
         return;
     }

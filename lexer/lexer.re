@@ -119,6 +119,8 @@ int lex_next(Lexer *lx, Span *loc)
             "-"? "0x" hexdigit+    { TOK(T_HEX); }
             dim ("x" dim)+         { TOK(T_DIMS); }
             (dim "x")+ (ident | "!" ident) { TOK(T_SHAPED); }
+            /* MLIR also reads a shape spaced out, `8 x 128 x f32` (PTOAS's tests write one) */
+            (dim [ ]* "x" [ ]*)+ (ident | "!" ident) { TOK(T_SHAPED); }
             "-"? digit+            { TOK(T_INT); }
             "-"? digit+ "." digit* ([eE] [-+]? digit+)? { TOK(T_FLOAT); }
 

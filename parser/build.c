@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "parser.h"
 #include "build.h"
+#include "pipe.h"
 
 
 Str pb_text(const Parser *p, Span s)
@@ -1149,9 +1150,11 @@ void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspa
         for (uint32_t k = 0; k < d.seg[r] && u < d.n; k++, u++)
             utys[u] = type_scalar(&p->m->types, in->rid[r] == ROLE_ADDR ? DT_I64 : DT_INDEX);
     d.utys = utys;
-    if (t && !type_is_tile(t)) {
+    bool multi = d.kind == OP_ALLOC_MULTI_TILE; /* == PIPE == */
+    if (t && (multi ? t->kind != TY_MULTI_TILE : !type_is_tile(t))) {
         char b[256];
-        ERR(tspan, "'pto.alloc_tile' op result must be a tile type, but got '%s'", type_str(t, b, sizeof b));
+        ERR(tspan, "'%s' op result must be a %s type, but got '%s'", op_name(d.kind), multi ? "multi_tile_buf" : "tile",
+            type_str(t, b, sizeof b));
         emit_broken(p, &d);
         return;
     }
@@ -1658,6 +1661,8 @@ static bool generic_operands(Parser *p, Draft *d, Span name, uint32_t nuses, uin
         ok = generic_segments(p, d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
         if (ok && in->syntax != SYN_COMPUTE) {
             uint32_t want = in->syntax == SYN_RETURN || d->kind == OP_SET_VALIDSHAPE ? 0 : 1;
+            if (pipe_op_results(d->kind) >= 0) /* == PIPE == */
+                want = (uint32_t)pipe_op_results(d->kind);
             if (nresults && in->syntax == SYN_RETURN) {
                 ERR(name, "'%s' op requires zero results", op_name(d->kind));
                 ok = false;
@@ -1721,7 +1726,7 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
     if (in->syntax == SYN_COMPUTE && nresults)
         d.form = FORM_L1;
     if (nregions && in->syntax != SYN_FOR && in->syntax != SYN_IF && in->syntax != SYN_WHILE &&
-        in->syntax != SYN_EXECUTE_REGION) {
+        in->syntax != SYN_EXECUTE_REGION && in->syntax != SYN_SECTION) {
         ERR(name, "'%s' op requires zero regions", op_name(d.kind));
         emit_broken(p, &d);
         return;

@@ -284,6 +284,14 @@ void pb_execute_region_body(Parser *p, Span name, uint32_t nres)
     region_push(p, op, &op->regions[0]);
 }
 
+/* == PIPE == pto.section.cube / pto.section.vector: one region, no terminator, no results */
+void pb_section_body(Parser *p, Span name)
+{
+    Str t = pb_text(p, name);
+    Op *op = region_op(p, name, op_lookup(t.p, t.len), 0, NULL, 1);
+    region_push(p, op, &op->regions[0]);
+}
+
 void pb_gregion_begin(Parser *p)
 {
     Region *r = arena_zalloc(&p->m->arena, sizeof *r);

@@ -464,11 +464,14 @@ static bool split_shaped(Parser *p, Span s, Shaped *out, bool allow_dynamic)
             while (i < t.len && t.p[i] >= '0' && t.p[i] <= '9')
                 i++;
         }
-        if (i == b || i >= t.len || t.p[i] != 'x') {
+        uint32_t e = i; /* the dimension's end; spaces may stand around the 'x' */
+        while (i < t.len && t.p[i] == ' ')
+            i++;
+        if (e == b || i >= t.len || t.p[i] != 'x') {
             i = b;
             break;
         }
-        Span ds = pb_sub_span(s, b, i - b);
+        Span ds = pb_sub_span(s, b, e - b);
         if (out->rank == 8) {
             ERR(ds, "too many dimensions");
             return false;
@@ -479,13 +482,15 @@ static bool split_shaped(Parser *p, Span s, Shaped *out, bool allow_dynamic)
                 ERR(ds, "dynamic dimension not allowed here");
                 return false;
             }
-        } else if (!pb_parse_int((Str){t.p + b, i - b}, &v)) {
+        } else if (!pb_parse_int((Str){t.p + b, e - b}, &v)) {
             ERR(ds, "integer value out of range");
             return false;
         }
         out->dim_spans[out->rank] = ds;
         out->dims[out->rank++] = v;
         i++; /* 'x' */
+        while (i < t.len && t.p[i] == ' ')
+            i++;
     }
     out->dtype_span = pb_sub_span(s, i, t.len - i);
     out->dtype = dtype_lookup(t.p + i, t.len - i);
@@ -727,12 +732,67 @@ static const Type *build_tile(Parser *p, TypeKind kind, Span name, Span whole)
     return type_tile(&p->m->types, kind, &b);
 }
 
+/* == PIPE == */
+/* !pto.multi_tile_buf<LOC, RxCxT, ..., count=N>: the slot's items, then the count (PTOAS's
+ * compact spelling; the verbose one nests a type, which the type grammar does not read) */
+static const Type *build_multi_tile(Parser *p, Span name, Span whole)
+{
+    size_t n = p->ntitems;
+    const TypeItem *last = n ? &p->titems[n - 1] : NULL;
+    if (n == 2 && p->titems[0].tok == T_TYPE_MEMO) { /* the verbose form: a tile_buf type, count */
+        const Type *slot = p->nested;
+        int64_t c;
+        if (!slot)
+            return NULL; /* reported */
+        if (slot->kind != TY_TILE_BUF) {
+            ERR(p->titems[0].val, "multi_tile_buf slot type must be `!pto.tile_buf<...>`");
+            return NULL;
+        }
+        if (!STR_EQ_LIT(pb_text(p, last->key), "count") || last->tok != T_INT ||
+            !pb_parse_int(pb_text(p, last->val), &c) || c < 0 || c > UINT32_MAX) {
+            ERR(last->val, "expected 'count=N' after the slot type");
+            return NULL;
+        }
+        if (c < 2 || c > 16) {
+            ERR(name, "multi_tile_buf count must be %s %d (got %lld)", c < 2 ? ">=" : "<=", c < 2 ? 2 : 16, (long long)c);
+            return NULL;
+        }
+        return type_multi_tile(&p->m->types, &slot->tile, (uint32_t)c);
+    }
+    if (!last || !STR_EQ_LIT(pb_text(p, last->key), "count")) {
+        ERR(whole, "expected ', count=N' at the end of '!pto.multi_tile_buf'");
+        return NULL;
+    }
+    int64_t count;
+    if (last->tok != T_INT || !pb_parse_int(pb_text(p, last->val), &count) || count < 0 || count > UINT32_MAX) {
+        ERR(last->val, "expected an unsigned integer for 'count'");
+        return NULL;
+    }
+    p->ntitems--;
+    const Type *slot = build_tile(p, TY_TILE_BUF, name, whole);
+    if (!slot)
+        return NULL;
+    if (count < 2 || count > 16) { /* PTOAS's MultiTileBufType::verify, at the type */
+        ERR(name, "multi_tile_buf count must be %s %d (got %lld)", count < 2 ? ">=" : "<=", count < 2 ? 2 : 16,
+            (long long)count);
+        return NULL;
+    }
+    return type_multi_tile(&p->m->types, &slot->tile, (uint32_t)count);
+}
+
 const Type *pb_param_type(Parser *p, Span name, Span whole)
 {
+    for (size_t i = 0; i < p->ntitems; i++) /* == PIPE == a nested type that failed: reported */
+        if (p->titems[i].tok == T_TYPE_MEMO && !p->nested) {
+            p->ntitems = 0;
+            return NULL;
+        }
     Str t = pb_text(p, name);
     const Type *r = NULL;
     if (STR_EQ_LIT(t, "!pto.tile") || STR_EQ_LIT(t, "!pto.tile_buf")) {
         r = build_tile(p, t.len == 9 ? TY_TILE : TY_TILE_BUF, name, whole);
+    } else if (STR_EQ_LIT(t, "!pto.multi_tile_buf")) {
+        r = build_multi_tile(p, name, whole);
     } else if (STR_EQ_LIT(t, "!pto.ptr")) {
         const TypeItem *it = p->titems;
         size_t n = p->ntitems;

@@ -121,6 +121,7 @@ typedef struct Parser {
     unsigned errors_at_op;     /* error count when the last op was built: later errors broke the body's end */
     int depth, body_depth, top_depth;
     Span open_type;            /* the `!pto.tile_buf` whose '<' is open, len 0 if none */
+    const Type *nested;        /* the type pb_nested_type built last (NULL: it failed) */
     bool aborted;
     const AttrValue *gfunc_type; /* function_type of the generic func.func being read */
     bool gfunc_label;            /* its region's block has a label (^bb0...) */
@@ -227,6 +228,18 @@ void pb_while_before(Parser *p, Span name, uint32_t ninits, uint32_t ntypes, uin
 void pb_while_after(Parser *p, Span do_kw);
 void pb_op_condition(Parser *p, Span name, uint32_t nargs, uint32_t ntypes, uint32_t nattrs);
 void pb_execute_region_body(Parser *p, Span name, uint32_t nres);
+/* == PIPE == (build_pipe.c; pb_section_body in build_regions.c) */
+void pb_op_fifo(Parser *p, Span name, TypedUses opnds, uint32_t nattrs, uint32_t nkw, const Type *rty, Span rspan);
+void pb_op_sync(Parser *p, Span name, uint32_t nitems, uint32_t nattrs, const Type *rty, Span rspan);
+void pb_op_syncall(Parser *p, Span name, uint32_t nuses, uint32_t ntypes, Span kw1, AttrValue *mode, Span kw2,
+                   AttrValue *core, uint32_t nattrs);
+void pb_op_multi_tile_get(Parser *p, Span name, uint32_t nattrs, const Type *from, Span fs, const Type *to, Span ts);
+void pb_section_body(Parser *p, Span name);
+/* a type written inside a type's parameters (the items from start on): built, and left
+ * as one T_TYPE_MEMO item whose type is p->nested */
+void pb_nested_type(Parser *p, Span name, Span whole, uint32_t start);
+/* #pto.KIND<key = value, ...>: kept as written */
+AttrValue *pb_attr_keyed(Parser *p, Span hash, Span whole);
 void pb_region_op_end(Parser *p, Span close, uint32_t nattrs);
 void pb_gregion_begin(Parser *p);
 void pb_block_arg(Parser *p, Span name, const Type *t, Span tspan);

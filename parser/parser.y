@@ -72,6 +72,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
+%token OP_FIFO OP_SYNC OP_SECTION OP_MTGET OP_SYNCALL
 %token ELSE "'else'"
 %token UNKNOWN_OP "an unknown op"
 %token <type> TYPE_MEMO "a memoized type"
@@ -79,13 +80,15 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
 %type <n> opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results while_inits
 %type <n> arith_flags flag_words
+%type <n> sync_items sync_list fifo_tail fifo_kws
+%type <tu> fifo_opnds
 %type <n> opt_gregions gregions clauses
 %type <n> opt_attributes opt_attr_dict attr_dict attr_entries opt_props
 %type <head> func_head
 %type <tu> typed_uses tu_items tu_item
 %type <sig> compute_sig
 %type <type> type opt_arrow_type opt_for_type opt_to_type
-%type <aval> attr_value subview_sizes
+%type <aval> attr_value subview_sizes hash_attr
 
 %%
 
@@ -246,7 +249,23 @@ op_body
 
 
     /* == PIPE == */
-
+    /* pto.tpush_to_aiv(%t : T) {id = 0, split = 0}, pto.tpop_from_aic(%r, %c) {...} -> T,
+     * pto.reserve_buffer {...} -> i32, pto.aic_initialize_pipe {...} (kw = %v : T, ...) */
+    | OP_FIFO fifo_opnds attr_dict fifo_tail opt_arrow_type
+      { pb_op_fifo(p, @1, $2, $3, $4, $5, @5); }
+    /* pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>], pto.barrier <PIPE_ALL>,
+     * pto.sync.set #pto.pipe<PIPE_M>, 0, %i = pto.get_block_idx */
+    | OP_SYNC sync_items opt_attr_dict opt_arrow_type
+      { pb_op_sync(p, @1, $2, $3, $4, @4); }
+    /* pto.syncall(%ws, %n : T1, T2) mode = #pto.sync_all_mode<soft>, core_type = #... */
+    | OP_SYNCALL '(' opt_uses ')' IDENT '=' attr_value ',' IDENT '=' attr_value opt_attr_dict
+      { pb_op_syncall(p, @1, $3, 0, @5, $7, @9, $11, $12); }
+    | OP_SYNCALL '(' uses ':' types ')' IDENT '=' attr_value ',' IDENT '=' attr_value opt_attr_dict
+      { pb_op_syncall(p, @1, $3, $5, @7, $9, @11, $13, $14); }
+    | OP_SECTION '{' { pb_section_body(p, @1); } ops rbrace opt_attr_dict
+      { pb_region_op_end(p, @5, $6); }
+    | OP_MTGET use '[' use ']' opt_attr_dict ':' type ARROW type
+      { pb_op_multi_tile_get(p, @1, $6, $8, @8, $10, @10); }
 
     /* == ELEM == */
 
@@ -286,6 +305,56 @@ op_body
       { pb_region_op_end(p, @7, $8); }
     | STRING '(' opt_uses ')' opt_props opt_gregions opt_attr_dict ':' '(' opt_types ')' ARROW result_types
       { pb_op_generic(p, @1, $3, $10, $13, $5 + $7, $6); }
+    ;
+
+/* == PIPE == */
+fifo_opnds
+    : %empty             { $$ = (TypedUses){.state = 0}; }
+    | '(' typed_uses ')' { $$ = $2; }
+    ;
+
+/* after a FIFO op's attributes: initialize_pipe's `(kw = %v : T, ...)`, or
+ * `aiv_subblockid(%v)` (pushed as keyword operands; the count) */
+fifo_tail
+    : %empty                    { $$ = 0; }
+    | '(' ')'                   { $$ = 0; }
+    | '(' fifo_kws ')'          { $$ = $2; }
+    | IDENT '(' SSA ')'         { pb_push_use(p, @3); pb_push_type(p, NULL, @3);
+                                  pb_push_kw(p, @1, (uint32_t)p->nuses - 1, 1, false); $$ = 1; }
+    ;
+
+fifo_kws
+    : fifo_kw                   { $$ = 1; }
+    | fifo_kws ',' fifo_kw      { $$ = $1 + 1; }
+    ;
+
+fifo_kw
+    : any_ident '=' SSA ':' type
+      { pb_push_use(p, @3); pb_push_type(p, $5, @5); pb_push_kw(p, @1, (uint32_t)p->nuses - 1, 1, false); }
+    ;
+
+/* a sync op's items (pushed as clauses: CL_ATTR, CL_STRIPPED `<X>`, CL_OPERAND %v) */
+sync_items
+    : %empty                    { $$ = 0; }
+    | '[' sync_list ']'         { $$ = $2; }
+    | sync_head                 { $$ = 1; }
+    | sync_head ',' sync_item   { $$ = 2; }
+    ;
+
+sync_list
+    : sync_item                 { $$ = 1; }
+    | sync_list ',' sync_item   { $$ = $1 + 1; }
+    ;
+
+sync_head
+    : '<' any_ident '>'         { pb_push_clause(p, @2, CL_STRIPPED, NULL, @$, @2); }
+    | hash_attr                 { pb_push_clause(p, @1, CL_ATTR, $1, @1, @1); }
+    ;
+
+sync_item
+    : '<' any_ident '>'         { pb_push_clause(p, @2, CL_STRIPPED, NULL, @$, @2); }
+    | SSA                       { pb_push_use(p, @1); pb_push_clause(p, @1, CL_OPERAND, NULL, @1, @1); }
+    | attr_value                { pb_push_clause(p, @1, CL_ATTR, $1, @1, @1); }
     ;
 
 for_iters
@@ -514,6 +583,8 @@ type_item
     | BANG                    { pb_push_titem(p, (Span){0, 0}, @1, T_BANG); }
     | STRING                  { pb_push_titem(p, (Span){0, 0}, @1, T_STRING); }
     | any_ident '=' type_val  { pb_push_titem(p, @1, @3, (int)$3); }
+    /* == PIPE == a type inside a type: !pto.multi_tile_buf<!pto.tile_buf<...>, count=N> */
+    | BANG '<' { $<n>$ = (uint32_t)p->ntitems; } type_items '>' { pb_nested_type(p, @1, @$, $<n>3); }
     ;
 
 type_val
@@ -559,6 +630,7 @@ any_ident
     : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
     | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE | OP_WHILE | OP_CONDITION | OP_EXECUTE_REGION
+    | OP_FIFO | OP_SYNC | OP_SECTION | OP_MTGET | OP_SYNCALL
     ;
 
 attr_value
@@ -579,7 +651,14 @@ attr_value
     | '[' attr_values ']'     { $$ = pb_attr_array(p, $2, @$); }
     | ARRAY '<' IDENT '>'     { $$ = pb_attr_dense(p, @3, 0, @$); }
     | ARRAY '<' IDENT ':' ints '>' { $$ = pb_attr_dense(p, @3, $5, @$); }
-    | HASH '<' any_ident enum_word '>' { $$ = pb_attr_enum(p, @1, @3, @4, @$); }
+    | hash_attr
+    | SYMBOL                  { $$ = pb_attr_simple(p, AV_SYMBOL, @1); }
+    | type                    { $$ = pb_attr_type(p, $1, @1); }
+    ;
+
+/* a dialect attribute: #pto.KIND<V>, #pto<KIND V>, #arith.overflow<...> */
+hash_attr
+    : HASH '<' any_ident enum_word '>' { $$ = pb_attr_enum(p, @1, @3, @4, @$); }
     | HASH '<' enum_word '>'  { $$ = pb_attr_enum(p, @1, (Span){0, 0}, @3, @$); }
     /* an enum value that is no keyword, or none: MLIR's errors, then on after the '>' */
     | HASH '<' any_ident enum_literal '>' { $$ = pb_attr_enum_nokeyword(p, @1, @3, @4); }
@@ -588,8 +667,13 @@ attr_value
     /* #arith.overflow<nsw, nuw>, #arith.fastmath<nnan,ninf> */
     | HASH '<' any_ident ',' { p->nwords = 0; pb_push_word(p, @3); } flag_words '>'
       { $$ = pb_attr_flags(p, @1, $6 + 1, @$); }
-    | SYMBOL                  { $$ = pb_attr_simple(p, AV_SYMBOL, @1); }
-    | type                    { $$ = pb_attr_type(p, $1, @1); }
+    /* == PIPE == #pto.acc_push_epilogue<layout = nz2nd, quant = ..., relu = ...> */
+    | HASH '<' hash_kvs '>'   { $$ = pb_attr_keyed(p, @1, @$); }
+    ;
+
+hash_kvs
+    : any_ident '=' enum_word
+    | hash_kvs ',' any_ident '=' enum_word
     ;
 
 /* an MLIR keyword (a bare identifier, `true` and `false` too) as an enum value */
@@ -695,6 +779,8 @@ static int classify_ident(Parser *p, Span s)
         [SYN_EXECUTE_REGION] = T_OP_EXECUTE_REGION,
         [SYN_ARITH] = T_OP_ARITH, [SYN_CALL] = T_OP_CALL, [SYN_LOAD_SCALAR] = T_OP_LOAD_SCALAR,
         [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR,
+        [SYN_FIFO] = T_OP_FIFO, [SYN_SYNC] = T_OP_SYNC, [SYN_SECTION] = T_OP_SECTION, [SYN_MTGET] = T_OP_MTGET,
+        [SYN_SYNCALL] = T_OP_SYNCALL,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -737,7 +823,8 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
         return t == T_SSA || t == T_STRING || t == T_OP_COMPUTE || t == T_OP_ALLOC || t == T_OP_TASSIGN ||
                t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN || t == T_OP_FOR ||
                t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
-               t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION;
+               t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION ||
+               t == T_OP_FIFO || t == T_OP_SYNC || t == T_OP_SECTION || t == T_OP_MTGET || t == T_OP_SYNCALL;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -913,6 +1000,8 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF:
     case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
+    case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
+    case YYSYMBOL_OP_SYNCALL:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -930,6 +1019,8 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
     case YYSYMBOL_CLAUSE:
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
+    case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
+    case YYSYMBOL_OP_SYNCALL:
         return true;
     default:
         return false;

@@ -1558,6 +1558,164 @@ static void record(T *t)
     }
 }
 
+/* ---- == PIPE == pto.reserve_buffer (docs/memory.md "Reserved FIFO buffers") ---------------
+ * A reserved FIFO buffer lives for the whole function. As PTOAS's PlanMemory does, an
+ * `auto = true` one is placed after the tiles, first-fit into the lowest aligned hole of
+ * the bytes any tile of its space occupies (whatever their live ranges) and the reserves
+ * placed before it; an explicit base is checked (PTOAS's driver rules) and kept. */
+typedef struct Range {
+    int64_t lo, hi;
+} Range;
+
+static int cmp_range(const void *x, const void *y)
+{
+    const Range *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The lowest address aligned to al where size bytes fit beside the n ranges, or -1. */
+static int64_t reserve_fit(Range *r, size_t n, int64_t size, int64_t al, int64_t cap)
+{
+    if (n)
+        qsort(r, n, sizeof *r, cmp_range);
+    int64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        at = round_up(at, al);
+        if (at + size <= r[i].lo)
+            break;
+        at = at > r[i].hi ? at : r[i].hi;
+    }
+    at = round_up(at, al);
+    return at + size <= cap ? at : -1;
+}
+
+static void reserve_error(T *t, const Op *op, const char *msg)
+{
+    diag_error(t->d, op->name_span, "%s", msg);
+    t->errors = true;
+}
+
+/* An explicit base: PTOAS's alignment (256 bytes) and capacity of a reserved range. */
+static void reserve_check_base(T *t, const Op *op, Loc loc, int64_t base, int64_t size)
+{
+    int64_t cap = loc == LOC_MAT ? 524288 : t->arch == ARCH_A5 ? 253952 : 196608;
+    const char *space = loc == LOC_MAT ? "mat" : "vec";
+    char msg[160];
+    if (base % 256) {
+        snprintf(msg, sizeof msg, "expects 'base' to be aligned to 256 bytes for %s", space);
+        reserve_error(t, op, msg);
+    } else if (base > cap || size > cap - base) {
+        snprintf(msg, sizeof msg, "reserved range exceeds %s capacity: base %lld + size %lld > %lld bytes", space,
+                 (long long)base, (long long)size, (long long)cap);
+        reserve_error(t, op, msg);
+    }
+}
+
+/* Records the placed base on the op as PTOAS's resolved form: `auto = false, base = B`. */
+static void reserve_set_base(T *t, Op *op, int64_t base)
+{
+    Attr *a = arena_alloc(&t->m->arena, (op->nattrs + 1) * sizeof *a);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        if (!STR_EQ_LIT(op->attrs[i].key, "base"))
+            a[n++] = op->attrs[i];
+    AttrValue *b = arena_zalloc(&t->m->arena, sizeof *b);
+    b->kind = AV_INT;
+    b->type = DT_I32;
+    b->u.i = base;
+    a[n++] = (Attr){.key = {"base", 4}, .span = op->name_span, .val = b};
+    for (uint32_t i = 0; i < n; i++)
+        if (STR_EQ_LIT(a[i].key, "autoAlloc") && a[i].val->kind == AV_BOOL && a[i].val->u.b) {
+            AttrValue *f = arena_zalloc(&t->m->arena, sizeof *f);
+            *f = *a[i].val;
+            f->u.b = false;
+            a[i].val = f;
+        }
+    op->attrs = a;
+    op->nattrs = n;
+}
+
+/* pto.alloc_multi_tile's address rules (PTOAS's driver and verifier): level3 needs a base
+ * `addr`, aligned as a tile's; the slots are not placed yet (docs/memory.md 6a). */
+static void check_multi_tiles(T *t)
+{
+    for (const Op *op = ir_first_op(t->f); op; op = ir_next_op(op)) {
+        if (op->kind != OP_ALLOC_MULTI_TILE || op->bad || !op->nres)
+            continue;
+        const Type *ty = t->f->values[op->res[0]].type;
+        if (!ty || ty->kind != TY_MULTI_TILE)
+            continue;
+        int64_t al = target_alignment(ty->tile.loc);
+        const Op *ad = op->seg[0] ? t->f->values[op->opnds[0]].def_op : NULL;
+        if (t->cfg->level == LEVEL3 && !op->seg[0]) {
+            diag_error(t->d, op->name_span, "pto.alloc_multi_tile requires a base 'addr' operand when --pto-level=level3");
+            t->errors = true;
+        } else if (ad && ad->kind == OP_CONSTANT && const_value(t, op->opnds[0]) % al) {
+            diag_error(t->d, op->name_span,
+                       "'pto.alloc_multi_tile' op addr must be aligned to %lld bytes for local tile memory space, got %lld",
+                       (long long)al, (long long)const_value(t, op->opnds[0]));
+            t->errors = true;
+        }
+    }
+}
+
+/* The rules of every reserve; with place, the auto ones placed beside the placed tiles. */
+static void place_reserves(T *t, bool place)
+{
+    Range *occ = NULL;
+    size_t nocc = 0, cap = 0;
+    for (Op *op = ir_first_op(t->f); op; op = ir_next_op(op)) {
+        if (op->kind != OP_RESERVE_BUFFER || op->bad)
+            continue;
+        const Attr *la = ir_attr_find(op->attrs, op->nattrs, "location"), *aa = ir_attr_find(op->attrs, op->nattrs, "autoAlloc"),
+                   *sa = ir_attr_find(op->attrs, op->nattrs, "size"), *ba = ir_attr_find(op->attrs, op->nattrs, "base");
+        if (!la || la->val->kind != AV_ENUM || !aa || aa->val->kind != AV_BOOL || !sa || sa->val->kind != AV_INT)
+            continue; /* the verifier's */
+        Loc loc = strcmp(enum_info[EK_ADDRESS_SPACE].names[la->val->u.e.value], "mat") == 0 ? LOC_MAT : LOC_VEC;
+        bool autoalloc = aa->val->u.b;
+        int64_t size = sa->val->u.i, base = ba && ba->val->kind == AV_INT ? ba->val->u.i : -1;
+        if (t->cfg->level == LEVEL3 && (autoalloc || !ba)) {
+            reserve_error(t, op, "pto.reserve_buffer requires 'auto = false' and explicit 'base' when --pto-level=level3");
+            continue;
+        }
+        if (autoalloc && ba) {
+            reserve_error(t, op, "unexpected 'base' on auto reserve_buffer: level1/level2 assign it in pto-plan-memory");
+            continue;
+        }
+        if (!autoalloc) { /* kept (in level1/level2 too: docs/departures.md 1) */
+            reserve_check_base(t, op, loc, base, size);
+            continue;
+        }
+        if (!place)
+            continue;
+        nocc = 0;
+        for (uint32_t i = 0; i < t->ne; i++) {
+            const Entry *e = &t->e[i];
+            if (e->loc != loc || e->dropped || e->dynamic || (e->start < 0 && !e->pinned))
+                continue;
+            xgrow((void **)&occ, &cap, nocc + 1, sizeof *occ);
+            occ[nocc++] = (Range){e->addr, e->addr + e->asize};
+        }
+        for (Op *o = ir_first_op(t->f); o != op; o = ir_next_op(o)) { /* the reserves placed before it */
+            const Attr *ob = ir_attr_find(o->attrs, o->nattrs, "base"), *ol = ir_attr_find(o->attrs, o->nattrs, "location"),
+                       *os = ir_attr_find(o->attrs, o->nattrs, "size");
+            if (o->kind == OP_RESERVE_BUFFER && ob && ob->val->kind == AV_INT && ol && ol->val->kind == AV_ENUM &&
+                ol->val->u.e.value == la->val->u.e.value && os && os->val->kind == AV_INT && ob->span.begin == o->name_span.begin) {
+                xgrow((void **)&occ, &cap, nocc + 1, sizeof *occ);
+                occ[nocc++] = (Range){ob->val->u.i, ob->val->u.i + os->val->u.i};
+            }
+        }
+        int64_t at = reserve_fit(occ, nocc, size, target_alignment(loc), cap_of(t, loc));
+        if (at < 0) {
+            diag_error(t->d, op->name_span, "'pto.reserve_buffer' op failed to allocate local memory hole for reserve_buffer");
+            t->errors = true;
+            continue;
+        }
+        reserve_set_base(t, op, at);
+    }
+    free(occ);
+}
+
 /* ---- the pass ---------------------------------------------------------------------------- */
 static void tassign_func(T *t)
 {
@@ -1580,6 +1738,8 @@ static void tassign_func(T *t)
         for (int loc = 0; loc < LOC_COUNT; loc++)
             check_overflow(t, (Loc)loc);
     }
+    place_reserves(t, !t->errors); /* == PIPE == its rules always; the placement on placed tiles */
+    check_multi_tiles(t);
     if (!t->errors)
         check_no_alias(t);
     if (!t->errors) {

@@ -1391,6 +1391,10 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_STORE_SCALAR] = verify_scalar,
     [OC_VIEW] = verify_view_op,
     [OC_MATMUL] = verify_matmul,
+    /* == PIPE == */
+    [OC_FIFO] = verify_pipe_op,
+    [OC_SYNC] = verify_pipe_op,
+    [OC_MULTI_TILE] = verify_pipe_op,
 };
 
 

@@ -48,6 +48,9 @@ bool verify_scf(V *v);
  * codegen links it (NULL when none). False when it reported an error. */
 bool verify_scalar_op(V *v, const Func *callee);
 
+/* == PIPE == the pipe, FIFO, sync and multi-buffer ops (verify_pipe.c). */
+bool verify_pipe_op(V *v);
+
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);
 

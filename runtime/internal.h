@@ -19,6 +19,7 @@ struct ptort_ctx {
     void *scratch;          /* per-op working memory, grown on demand */
     size_t scratch_size;
     char err[PTORT_ERR_MAX];
+    int64_t launch[4];      /* ptort_block_query: block idx, block num, subblock idx, subblock num */
 };
 
 #if defined(__GNUC__)

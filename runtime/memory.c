@@ -64,6 +64,7 @@ ptort_ctx *ptort_ctx_new(ptort_arch arch, const int64_t *sizes)
     if (!ctx)
         return NULL;
     ctx->arch = arch;
+    ctx->launch[PTORT_BLOCK_NUM] = ctx->launch[PTORT_SUBBLOCK_NUM] = 1; /* block 0 of 1 */
     for (int l = 0; l < PTORT_NUM_LOCS; l++) {
         int64_t n = sizes && sizes[l] > 0 ? sizes[l] : ptort_loc_capacity(arch, (ptort_loc)l);
         if ((uint64_t)n > SIZE_MAX / 2) {

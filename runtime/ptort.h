@@ -586,6 +586,13 @@ ptort_status ptort_tgemv(ptort_ctx *ctx, const ptort_tile *acc_in, const ptort_t
 
 
 /* == PIPE: pipes, FIFOs, flags, sync, sections, blocks (issue 23) == */
+/* The launch coordinates of the core a context runs (docs/launch.md): its block's index and
+ * the block count, its vector subblock's index and the subblocks per block. A new context is
+ * block 0 of 1, subblock 0 of 1 (a sequential run of one core). */
+typedef enum { PTORT_BLOCK_IDX, PTORT_BLOCK_NUM, PTORT_SUBBLOCK_IDX, PTORT_SUBBLOCK_NUM } ptort_block_query;
+int64_t ptort_block_id(const ptort_ctx *ctx, ptort_block_query q);
+/* Sets them; PTORT_E_ARG unless 0 <= block_idx < block_num and 0 <= sub_idx < sub_num. */
+ptort_status ptort_set_launch(ptort_ctx *ctx, int64_t block_idx, int64_t block_num, int64_t sub_idx, int64_t sub_num);
 
 
 /* == ELEM: elementwise arithmetic, bitwise, compare/select (issue 24) == */

@@ -73,6 +73,10 @@ SECTIONS = [
 
 
     # == PIPE ==
+    ("pipe-fifo.pto", "9. Pipes and FIFOs: reserve_buffer, import_reserved_buffer, initialize_pipe, talloc/tpush/tpop/tfree"),
+    ("pipe-sync.pto", "9. Pipes and FIFOs: flags, barriers, events, buffer-id tokens, syncall, block ids"),
+    ("pipe-fixpipe.pto", "9. Pipes and FIFOs: fixpipe pipes (acc_push_epilogue), set_quant_scalar, set_quant_vector"),
+    ("multi-tile.pto", "9. Pipes and FIFOs: !pto.multi_tile_buf, alloc_multi_tile, multi_tile_get"),
 
 
     # == ELEM ==

@@ -1,0 +1,141 @@
+/* pipe.c - which hardware pipe an op runs on (op_pipe), and the positional forms of the
+ * synchronization ops that the parser and the printer share (sync_form). */
+#include "pipe.h"
+
+static const char *const pipe_names[PIPE_COUNT] = {
+    "PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5",
+    "PIPE_V2", "PIPE_FIX", "none",
+};
+
+const char *pipe_name(Pipe p) { return p < PIPE_COUNT ? pipe_names[p] : "?"; }
+
+Pipe pipe_lookup(const char *s, size_t n)
+{
+    for (int i = 0; i < PIPE_NONE; i++)
+        if (name_eq(s, n, pipe_names[i]))
+            return (Pipe)i;
+    return PIPE_COUNT;
+}
+
+/* The pipe named by an attribute #pto.pipe<P> (or the `<P>` inside it), PIPE_NONE if none. */
+static Pipe attr_pipe(const Op *op, const char *key)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    if (!a || a->val->kind != AV_OPAQUE)
+        return PIPE_NONE;
+    Str s = a->val->u.s;
+    const char *lt = memchr(s.p, '<', s.len);
+    if (!lt || s.p[s.len - 1] != '>')
+        return PIPE_NONE;
+    Pipe p = pipe_lookup(lt + 1, (size_t)(s.p + s.len - 1 - (lt + 1)));
+    return p == PIPE_COUNT ? PIPE_NONE : p;
+}
+
+/* The memory space of the tile in role r, or -1. */
+static int role_loc(const Func *f, const Op *op, RoleId r)
+{
+    int i = op_role(op->kind, r);
+    if (i < 0)
+        return -1;
+    ValueId v[MAX_ROLES];
+    ir_op_roles(op, v);
+    if (v[i] == NO_VALUE)
+        return -1;
+    const Type *t = f->values[v[i]].type;
+    return type_is_tile(t) ? t->tile.loc : -1;
+}
+
+/* tmov: by where the bytes come from and go (pto-isa's TMOV paths). */
+static Pipe move_pipe(int src, int dst)
+{
+    if (src == LOC_ACC)
+        return PIPE_FIX;
+    if (src == LOC_MAT)
+        return PIPE_MTE1;
+    if (src == LOC_VEC && dst == LOC_MAT)
+        return PIPE_MTE3;
+    return PIPE_V;
+}
+
+Pipe op_pipe(const Func *f, const Op *op)
+{
+    const OpInfo *in = op_info(op->kind);
+    if (in->opflags & OF_VEC)
+        return PIPE_V;
+    switch (in->cls) {
+    case OC_QUANT: case OC_MX_QUANT: case OC_DEQUANT:
+        return PIPE_V;
+    case OC_GEMV:
+        return PIPE_M;
+    case OC_LOAD:
+        return PIPE_MTE2;
+    case OC_STORE:
+        return role_loc(f, op, ROLE_SRC) == LOC_ACC ? PIPE_FIX : PIPE_MTE3;
+    case OC_MOVE:
+        return move_pipe(role_loc(f, op, ROLE_SRC), role_loc(f, op, ROLE_DST));
+    case OC_SYNC:
+        if (op->kind == OP_SET_FLAG || op->kind == OP_SET_FLAG_DYN)
+            return attr_pipe(op, "src_pipe");
+        if (op->kind == OP_WAIT_FLAG || op->kind == OP_WAIT_FLAG_DYN)
+            return attr_pipe(op, "dst_pipe");
+        if (op->kind == OP_BARRIER || op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT)
+            return attr_pipe(op, "pipe");
+        return PIPE_S;
+    case OC_FIFO:            /* the FIFO handshakes are scalar flag operations */
+    case OC_BLOCK_ID:
+    case OC_CONSTANT: case OC_INT_BIN: case OC_FLOAT_BIN: case OC_FLOAT_UN: case OC_CMPI: case OC_SELECT:
+    case OC_CAST: case OC_CALL: case OC_LOAD_SCALAR: case OC_STORE_SCALAR:
+    case OC_FOR: case OC_IF: case OC_WHILE: case OC_CONDITION: case OC_YIELD: case OC_RETURN:
+        return PIPE_S;
+    default:                 /* allocations, views, tassign, sections: no pipe */
+        return PIPE_NONE;
+    }
+}
+
+/* ---- the sync ops' positional forms ----------------------------------------------------- */
+#define PIPE_ITEM(k) {k, SI_ATTR, "pipe", false}
+#define EVENT_ITEM {"event_id", SI_ATTR, "event", false}
+static const SyncForm sync_forms[] = {
+    {OP_SET_FLAG, true, 3, {PIPE_ITEM("src_pipe"), PIPE_ITEM("dst_pipe"), EVENT_ITEM}},
+    {OP_WAIT_FLAG, true, 3, {PIPE_ITEM("src_pipe"), PIPE_ITEM("dst_pipe"), EVENT_ITEM}},
+    {OP_SET_FLAG_DYN, true, 3, {PIPE_ITEM("src_pipe"), PIPE_ITEM("dst_pipe"), {"event_id", SI_OPERAND, NULL, false}}},
+    {OP_WAIT_FLAG_DYN, true, 3, {PIPE_ITEM("src_pipe"), PIPE_ITEM("dst_pipe"), {"event_id", SI_OPERAND, NULL, false}}},
+    {OP_RECORD_EVENT, true, 3,
+     {{"src_op", SI_ANY, "pipe_event_type", false}, {"dst_op", SI_ANY, "pipe_event_type", false}, EVENT_ITEM}},
+    {OP_WAIT_EVENT, true, 3,
+     {{"src_op", SI_ANY, "pipe_event_type", false}, {"dst_op", SI_ANY, "pipe_event_type", false}, EVENT_ITEM}},
+    {OP_BARRIER, false, 1, {PIPE_ITEM("pipe")}},
+    {OP_BARRIER_SYNC, true, 1, {{"op_type", SI_ATTR, "sync_op_type", false}}},
+    {OP_GET_BUF, true, 3,
+     {{"op_type", SI_ANY, "pipe_event_type", false}, {"buf_id", SI_INT, NULL, false}, {"mode", SI_INT, NULL, true}}},
+    {OP_RLS_BUF, true, 3,
+     {{"op_type", SI_ANY, "pipe_event_type", false}, {"buf_id", SI_INT, NULL, false}, {"mode", SI_INT, NULL, true}}},
+    {OP_SYNC_SET, false, 2, {PIPE_ITEM("pipe"), {"event_id", SI_INT_OR_OPERAND, NULL, false}}},
+    {OP_SYNC_WAIT, false, 2, {PIPE_ITEM("pipe"), {"event_id", SI_INT_OR_OPERAND, NULL, false}}},
+    {OP_FENCE_BARRIER_ALL, false, 1, {{"scope", SI_ATTR, "fence_scope", false}}},
+};
+
+const SyncForm *sync_form(OpKind k)
+{
+    for (size_t i = 0; i < sizeof sync_forms / sizeof sync_forms[0]; i++)
+        if (sync_forms[i].op == k)
+            return &sync_forms[i];
+    return NULL;
+}
+
+int pipe_op_results(OpKind k)
+{
+    switch (op_info(k)->cls) {
+    case OC_BLOCK_ID:
+    case OC_MULTI_TILE:
+        return 1;
+    case OC_SYNC:
+    case OC_SECTION:
+        return 0;
+    case OC_FIFO:
+        return k == OP_RESERVE_BUFFER || k == OP_IMPORT_RESERVED_BUFFER || k == OP_TALLOC_TO_AIV ||
+               k == OP_TALLOC_TO_AIC || k == OP_TPOP_FROM_AIC || k == OP_TPOP_FROM_AIV;
+    default:
+        return -1;
+    }
+}

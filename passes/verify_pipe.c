@@ -1,0 +1,625 @@
+/* verify_pipe.c - PTOAS's rules for the pipe, FIFO, multi-buffer and synchronization ops
+ * (issue 23; docs/verify.md "Pipes and FIFOs"): which kernel kind may hold each op, how a
+ * FIFO op finds its initialize_pipe by id, reserve/import pairs across functions, and the
+ * op-local checks of the flags and block ids. Messages are PTOAS's (lib/PTO/IR/PTO.cpp). */
+#include <string.h>
+#include "pipe.h"
+#include "verify_int.h"
+
+static bool fail(V *v, const char *fmt, const char *a, long long x)
+{
+    /* one or two arguments, as the messages need */
+    if (a)
+        verify_error(v, fmt, a, x);
+    else
+        verify_error(v, fmt, x);
+    v->errors = true;
+    return false;
+}
+#define FAIL(v, msg) fail((v), "%s", (msg), 0)
+
+static bool need_attrs(V *v, const char *const *keys);
+
+/* An integer attribute (AV_INT) or dflt when absent; *ok false when of another kind. */
+static long long int_attr(const Op *op, const char *key, long long dflt, bool *present)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    if (present)
+        *present = a && a->val && a->val->kind == AV_INT;
+    return a && a->val && a->val->kind == AV_INT ? a->val->u.i : dflt;
+}
+
+static bool bool_attr(const Op *op, const char *key, bool *present)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    *present = a && a->val && a->val->kind == AV_BOOL;
+    return *present && a->val->u.b;
+}
+
+static const AttrValue *str_attr(const Op *op, const char *key, AttrValueKind k)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    return a && a->val && a->val->kind == k ? a->val : NULL;
+}
+
+static bool same_str(const AttrValue *a, const AttrValue *b) { return a && b && a->u.s.len == b->u.s.len &&
+                                                                       memcmp(a->u.s.p, b->u.s.p, a->u.s.len) == 0; }
+
+/* ---- kernel kinds ---------------------------------------------------------------------- */
+enum { KK_NONE = -1, KK_CUBE = 0, KK_VECTOR = 1 };
+
+/* The core kind an op runs under: an enclosing section's, else its function's
+ * pto.kernel_kind, else KK_NONE. */
+static int op_core_kind(const Func *f, const Op *op)
+{
+    for (const Op *o = ir_block_owner(op->parent); o; o = ir_block_owner(o->parent)) {
+        if (o->kind == OP_SECTION_CUBE)
+            return KK_CUBE;
+        if (o->kind == OP_SECTION_VECTOR)
+            return KK_VECTOR;
+    }
+    const Attr *k = ir_attr_find(f->attrs, f->nattrs, "pto.kernel_kind");
+    if (k && k->val->kind == AV_ENUM && k->val->u.e.kind == EK_KERNEL_KIND)
+        return k->val->u.e.value;
+    return KK_NONE;
+}
+
+static bool need_kind(V *v, int kind)
+{
+    if (op_core_kind(v->f, v->op) == kind)
+        return true;
+    return FAIL(v, kind == KK_CUBE ? "must be inside a cube kernel function or section"
+                                   : "must be inside a vector kernel function or section");
+}
+
+/* ---- reserve_buffer / import_reserved_buffer -------------------------------------------- */
+static const Op *find_reserve(const Func *f, const AttrValue *name)
+{
+    for (const Op *o = ir_first_op(f); o; o = ir_next_op(o))
+        if (o->kind == OP_RESERVE_BUFFER && same_str(str_attr(o, "name", AV_STRING), name))
+            return o;
+    return NULL;
+}
+
+static bool verify_reserve(V *v)
+{
+    const Op *op = v->op;
+    const Type *t = op->nres ? v->f->values[op->res[0]].type : NULL;
+    if (t && (t->kind != TY_SCALAR || t->dtype != DT_I32)) {
+        char b[128];
+        verify_error(v, "result #0 must be 32-bit signless integer, but got '%s'", type_str(t, b, sizeof b));
+        v->errors = true;
+        return false;
+    }
+    if (int_attr(op, "size", 0, NULL) <= 0)
+        return FAIL(v, "expects 'size' to be greater than 0");
+    const Attr *loc = ir_attr_find(op->attrs, op->nattrs, "location");
+    if (!loc || loc->val->kind != AV_ENUM || loc->val->u.e.kind != EK_ADDRESS_SPACE ||
+        (strcmp(enum_info[EK_ADDRESS_SPACE].names[loc->val->u.e.value], "vec") != 0 &&
+         strcmp(enum_info[EK_ADDRESS_SPACE].names[loc->val->u.e.value], "mat") != 0))
+        return FAIL(v, "expects 'location' to be #pto.address_space<vec> or #pto.address_space<mat>");
+    bool has_auto, has_base;
+    bool autoalloc = bool_attr(op, "autoAlloc", &has_auto);
+    long long base = int_attr(op, "base", 0, &has_base);
+    if (!autoalloc && !has_base)
+        return FAIL(v, "expects 'base' when 'auto' is false");
+    if (has_base && base < 0)
+        return FAIL(v, "expects 'base' to be non-negative when present");
+    const AttrValue *name = str_attr(op, "name", AV_STRING);
+    int same = 0, before = 0;
+    bool seen = false; /* op passed in the walk */
+    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o)) {
+        bool hit = o->kind == OP_RESERVE_BUFFER && same_str(str_attr(o, "name", AV_STRING), name);
+        seen |= o == op;
+        same += hit;
+        before += hit && !seen;
+    }
+    if (same > 1 && !before) /* MLIR stops at the first op that fails */
+        return FAIL(v, "requires 'name' to be unique within the function");
+    return true;
+}
+
+/* The function peer_func names: in the op's module, else the one public definition of
+ * that name in the file (a sibling module of a partitioned file). */
+static const Func *peer_func(V *v, Str sym)
+{
+    const FuncSlot *s = ir_func_index_find(v->funcs, v->mod, sym);
+    if (s && s->f)
+        return s->f;
+    Func probe = {0};
+    probe.name = sym;
+    probe.decl = true;
+    s = ir_func_index_definition(v->funcs, &probe);
+    return s && s->f ? s->f : NULL;
+}
+
+static bool verify_import(V *v)
+{
+    const Op *op = v->op;
+    const AttrValue *sym = str_attr(op, "peer_func", AV_SYMBOL);
+    const Func *peer = sym ? peer_func(v, sym->u.s) : NULL;
+    if (!peer || peer->decl)
+        return FAIL(v, "expects 'peer_func' to reference an existing func.func");
+    const AttrValue *name = str_attr(op, "name", AV_STRING);
+    int same = 0, before = 0;
+    bool seen = false; /* op passed in the walk */
+    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o)) {
+        bool hit = o->kind == OP_IMPORT_RESERVED_BUFFER && same_str(str_attr(o, "name", AV_STRING), name) &&
+                   same_str(str_attr(o, "peer_func", AV_SYMBOL), sym);
+        seen |= o == op;
+        same += hit;
+        before += hit && !seen;
+    }
+    if (same > 1 && !before)
+        return FAIL(v, "requires (name, peer_func) to be unique within the function");
+    if (!find_reserve(peer, name))
+        return FAIL(v, "expects matching peer reserve_buffer to exist");
+    return true;
+}
+
+/* ---- initialize_pipe ---------------------------------------------------------------------- */
+static bool is_init(OpKind k) { return k == OP_AIC_INITIALIZE_PIPE || k == OP_AIV_INITIALIZE_PIPE; }
+
+static bool has_role(const V *v, RoleId r)
+{
+    int i = op_role(v->op->kind, r);
+    return i >= 0 && v->val[i] != NO_VALUE;
+}
+
+/* The init ops of f with pipe id (the first in *init), their count. */
+static int inits_with_id(const Func *f, long long id, const Op **init)
+{
+    int n = 0;
+    for (const Op *o = ir_first_op(f); o; o = ir_next_op(o))
+        if (is_init(o->kind) && int_attr(o, "id", 0, NULL) == id) {
+            if (!n && init)
+                *init = o;
+            n++;
+        }
+    return n;
+}
+
+/* Is op the first of the init ops with its id? (MLIR stops at the first op that fails.) */
+static bool first_with_id(const Func *f, const Op *op, long long id)
+{
+    const Op *first = NULL;
+    inits_with_id(f, id, &first);
+    return first == op;
+}
+
+/* The consumer-buffer rules of an initialize_pipe (verifyFrontendInitCommon's second half). */
+static bool verify_init_buffers(V *v, int dir, long long slot_num)
+{
+    const Op *op = v->op;
+    bool gm_tensor = has_role(v, ROLE_GM_SLOT_TENSOR), gm_buf = has_role(v, ROLE_GM_SLOT_BUFFER);
+    bool c2v = has_role(v, ROLE_C2V_CONSUMER_BUF), v2c = has_role(v, ROLE_V2C_CONSUMER_BUF);
+    bool has_local;
+    long long local = int_attr(op, "local_slot_num", 0, &has_local);
+    if (gm_tensor) {
+        if (gm_buf)
+            return FAIL(v, "'gm_slot_tensor' cannot be combined with 'gm_slot_buffer'");
+        if ((c2v || v2c) && (dir != 1 || !c2v || v2c))
+            return FAIL(v, "GM-backed tile pipe init currently supports only dir_mask = 1 with 'gm_slot_tensor' and "
+                           "'c2v_consumer_buf'");
+        if (!c2v && !v2c)
+            return has_local ? FAIL(v, "globaltensor pipe init does not use 'local_slot_num'") : true;
+    }
+    if (!c2v && !v2c)
+        return FAIL(v, "expects local pipe init to provide at least one consumer buffer operand; use "
+                       "'gm_slot_tensor' for globaltensor pipe entries");
+    if (dir == 1 && !c2v)
+        return FAIL(v, "expects 'c2v_consumer_buf' when dir_mask is 1");
+    if (dir == 2 && !v2c)
+        return FAIL(v, "expects 'v2c_consumer_buf' when dir_mask is 2");
+    if (dir == 3 && (!c2v || !v2c))
+        return FAIL(v, "expects both 'c2v_consumer_buf' and 'v2c_consumer_buf' when dir_mask is 3");
+    if (has_local) {
+        if (v->arch == ARCH_A5)
+            return FAIL(v, "'local_slot_num' is only supported for a2/a3 frontend pipe lowering");
+        if (local <= 0)
+            return FAIL(v, "expects 'local_slot_num' to be greater than 0");
+        if (local > slot_num) {
+            verify_error(v, "expects 'local_slot_num' to be less than or equal to slot_num (%lld) for dir_mask = %d",
+                         slot_num, dir);
+            v->errors = true;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- fixpipe pipes (an init with acc_push_epilogue) ------------------------------------- */
+/* The value of `key = v` in op's #pto.acc_push_epilogue<...> into buf; false when none. */
+static bool epilogue(const Op *op, const char *key, char *buf, size_t n)
+{
+    const Attr *a = op ? ir_attr_find(op->attrs, op->nattrs, "acc_push_epilogue") : NULL;
+    if (!a || a->val->kind != AV_OPAQUE)
+        return false;
+    Str t = a->val->u.s;
+    size_t kl = strlen(key);
+    for (uint32_t i = 0; i + kl < t.len; i++) {
+        if (memcmp(t.p + i, key, kl) != 0 || (i && t.p[i - 1] > ' ' && t.p[i - 1] != '<' && t.p[i - 1] != ','))
+            continue;
+        uint32_t j = i + (uint32_t)kl;
+        while (j < t.len && (t.p[j] <= ' ' || t.p[j] == '='))
+            j++;
+        size_t m = 0;
+        while (j < t.len && t.p[j] != ',' && t.p[j] != '>' && t.p[j] > ' ' && m + 1 < n)
+            buf[m++] = t.p[j++];
+        buf[m] = 0;
+        return true;
+    }
+    return false;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* The rules of a fixpipe init (verifyFrontendInitCommon's last part). */
+static bool verify_init_fixpipe(V *v, int dir)
+{
+    const Op *op = v->op;
+    char quant[64];
+    if (!ir_attr_find(op->attrs, op->nattrs, "acc_push_epilogue"))
+        return true;
+    bool has;
+    if (dir != 1)
+        return FAIL(v, "expects fixpipe pipe (with 'acc_push_epilogue') to have dir_mask = 1 (C2V only)");
+    if (!bool_attr(op, "nosplit", &has))
+        return FAIL(v, "expects fixpipe pipe (with 'acc_push_epilogue') to have nosplit = true");
+    int c2v = op_role(op->kind, ROLE_C2V_CONSUMER_BUF);
+    if (v->val[c2v] != NO_VALUE) {
+        const Op *d = v->f->values[v->val[c2v]].def_op;
+        if (!d || (d->kind != OP_RESERVE_BUFFER && d->kind != OP_IMPORT_RESERVED_BUFFER))
+            return FAIL(v, "expects fixpipe pipe 'c2v_consumer_buf' to trace to reserve_buffer or "
+                           "import_reserved_buffer for peer contract verification");
+    }
+    if (epilogue(op, "quant", quant, sizeof quant) && v->arch != ARCH_A5) {
+        if (strncmp(quant, "qs322bf16_pre_", 14) == 0)
+            return FAIL(v, "expects 'qs322bf16_pre_*' quantization modes to be used only on A5 target");
+        if (!strcmp(quant, "qf322hif8_pre_scalar") || !strcmp(quant, "qf322fp8_pre_scalar"))
+            return FAIL(v, "expects 'qf322hif8_pre_scalar'/'qf322fp8_pre_scalar' to be used only on A5 target");
+    }
+    return true;
+}
+
+/* The element type a fixpipe push's acc tile must have for its quant mode (PTOAS's rule
+ * 10): f32, i32, or either (no_convert). */
+static bool fixpipe_src_ok(const char *quant, DType d)
+{
+    bool f32 = d == DT_F32, i32 = dtype_int_width(d) == 32 && dtype_is_int(d);
+    if (!strcmp(quant, "no_convert"))
+        return f32 || i32;
+    if (!strncmp(quant, "req8_", 5) || !strncmp(quant, "deqf16_", 7) || !strncmp(quant, "qs322bf16_", 10))
+        return i32;
+    return f32;
+}
+
+/* A fixpipe pipe's data ops: split 0; a push's acc source, its element type, and the
+ * set_quant_* before it in its block. */
+static bool verify_data_fixpipe(V *v, const Op *init, long long id, long long split)
+{
+    const Op *op = v->op;
+    char quant[64];
+    if (!ir_attr_find(init->attrs, init->nattrs, "acc_push_epilogue"))
+        return true;
+    bool aic = init->kind == OP_AIC_INITIALIZE_PIPE;
+    if (op->kind == OP_TALLOC_TO_AIV && aic && split)
+        return FAIL(v, "expects fixpipe TALLOC to have split = 0");
+    if ((op->kind == OP_TPOP_FROM_AIC || op->kind == OP_TFREE_FROM_AIC) && !aic && split)
+        return FAIL(v, op->kind == OP_TPOP_FROM_AIC ? "expects fixpipe TPOP to have split = 0"
+                                                    : "expects fixpipe TFREE to have split = 0");
+    if (op->kind != OP_TPUSH_TO_AIV || !aic)
+        return true;
+    const Type *t = v->ty[0];
+    if (!type_is_tile(t))
+        return FAIL(v, "expects fixpipe TPUSH source tile to be a tile type");
+    if (t->tile.loc != LOC_ACC)
+        return FAIL(v, "expects fixpipe TPUSH source tile to use loc=acc");
+    if (split)
+        return FAIL(v, "expects fixpipe TPUSH to have split = 0");
+    if (!epilogue(init, "quant", quant, sizeof quant))
+        return true;
+    if (!fixpipe_src_ok(quant, t->tile.dtype))
+        return FAIL(v, "expects fixpipe TPUSH source element type to match acc_push_epilogue.quant mode requirements");
+    bool scalar = ends_with(quant, "_scalar"), vector = ends_with(quant, "_vec");
+    if (!scalar && !vector)
+        return true;
+    OpKind want = scalar ? OP_SET_QUANT_SCALAR : OP_SET_QUANT_VECTOR;
+    for (const Op *o = op->parent->first; o && o != op; o = o->next)
+        if (o->kind == want && int_attr(o, "id", 0, NULL) == id)
+            return true;
+    verify_error(v, "expects a preceding pto.set_quant_%s with id = %lld in the same block", scalar ? "scalar" : "vector",
+                 id);
+    v->errors = true;
+    return false;
+}
+
+/* pto.set_quant_scalar / set_quant_vector: a fixpipe producer pipe of the matching mode. */
+static bool verify_set_quant(V *v)
+{
+    const Op *op = v->op;
+    bool scalar = op->kind == OP_SET_QUANT_SCALAR;
+    const Type *t = v->ty[0];
+    char b[128], quant[64];
+    if (scalar && t && (t->kind != TY_SCALAR || t->dtype != DT_F32)) {
+        verify_error(v, "operand #0 must be 32-bit float, but got '%s'", type_str(t, b, sizeof b));
+        v->errors = true;
+        return false;
+    }
+    long long id = int_attr(op, "id", 0, NULL);
+    const Op *init = NULL;
+    if (inits_with_id(v->f, id, &init) != 1) {
+        verify_error(v, "expects 'id' = %lld to match a frontend or lowered initialize_pipe op in the same function", id);
+        v->errors = true;
+        return false;
+    }
+    const char *why = init->kind != OP_AIC_INITIALIZE_PIPE ? "an aic_initialize_pipe or lowered producer pipe"
+                       : !epilogue(init, "quant", quant, sizeof quant) ? "a fixpipe pipe (with acc_push_epilogue)"
+                       : scalar && !ends_with(quant, "_scalar") ? "a pipe with scalar quantization mode, but found non-scalar mode"
+                       : !scalar && !ends_with(quant, "_vec") ? "a pipe with vector quantization mode, but found non-vector mode"
+                                                              : NULL;
+    if (why) {
+        verify_error(v, "expects 'id' = %lld to reference %s", id, why);
+        v->errors = true;
+        return false;
+    }
+    if (scalar)
+        return true;
+    if (!type_is_tile(t))
+        return FAIL(v, "expects 'scaling_tile' to be a tile type");
+    if (t->tile.loc != LOC_SCALING)
+        return FAIL(v, "expects 'scaling_tile' to use loc=scaling");
+    DType d = t->tile.dtype;
+    if (v->arch == ARCH_A5 ? d != DT_F16 && d != DT_BF16 && d != DT_F32
+                           : !(dtype_int_width(d) == 64 && (d == DT_I64 || d == DT_UI64)))
+        return FAIL(v, v->arch == ARCH_A5 ? "expects 'scaling_tile' element type to be f16, bf16, or f32 on A5"
+                                          : "expects 'scaling_tile' element type to be packed i64/ui64 on A3");
+    return true;
+}
+
+static bool verify_init(V *v)
+{
+    const Op *op = v->op;
+    if (!need_kind(v, op->kind == OP_AIC_INITIALIZE_PIPE ? KK_CUBE : KK_VECTOR))
+        return false;
+    long long id = int_attr(op, "id", 0, NULL);
+    if (id < 0)
+        return FAIL(v, "expects 'id' to be non-negative");
+    if (inits_with_id(v->f, id, NULL) > 1 && first_with_id(v->f, op, id))
+        return FAIL(v, "requires 'id' to be unique across frontend initialize_pipe ops in the function");
+    long long dir = int_attr(op, "dir_mask", 0, NULL);
+    if (dir != 1 && dir != 2 && dir != 3)
+        return FAIL(v, "expects 'dir_mask' to be 1, 2, or 3");
+    if (int_attr(op, "slot_size", 0, NULL) <= 0)
+        return FAIL(v, "expects 'slot_size' to be greater than 0");
+    bool has_num;
+    long long slot_num = int_attr(op, "slot_num", dir == 3 ? 4 : 8, &has_num);
+    if (has_num && slot_num <= 0)
+        return FAIL(v, "expects 'slot_num' to be greater than 0");
+    return verify_init_buffers(v, (int)dir, slot_num) && verify_init_fixpipe(v, (int)dir);
+}
+
+/* ---- talloc / tpush / tpop / tfree ----------------------------------------------------- */
+typedef struct DataRule {
+    OpKind op;
+    int kind;      /* the kernel kind that runs it */
+    bool c2v;      /* the direction it uses */
+} DataRule;
+
+static const DataRule data_rules[] = {
+    {OP_TALLOC_TO_AIV, KK_CUBE, true},    {OP_TALLOC_TO_AIC, KK_VECTOR, false},
+    {OP_TPUSH_TO_AIV, KK_CUBE, true},     {OP_TPUSH_TO_AIC, KK_VECTOR, false},
+    {OP_TPOP_FROM_AIC, KK_VECTOR, true},  {OP_TPOP_FROM_AIV, KK_CUBE, false},
+    {OP_TFREE_FROM_AIC, KK_VECTOR, true}, {OP_TFREE_FROM_AIV, KK_CUBE, false},
+};
+
+static bool verify_data(V *v)
+{
+    const Op *op = v->op;
+    const DataRule *r = NULL;
+    for (size_t i = 0; i < sizeof data_rules / sizeof data_rules[0]; i++)
+        if (data_rules[i].op == op->kind)
+            r = &data_rules[i];
+    if (!r)
+        return verify_set_quant(v);
+    if (!need_kind(v, r->kind))
+        return false;
+    long long id = int_attr(op, "id", 0, NULL), split = int_attr(op, "split", 0, NULL);
+    if (id < 0)
+        return FAIL(v, "expects 'id' to be non-negative");
+    if (split < 0 || split > 4)
+        return FAIL(v, "expects 'split' to be 0, 1, 2, 3, or 4");
+    if ((split == 3 || split == 4) && !r->c2v)
+        return FAIL(v, "supports odd split modes (split = 3 or 4) only for C2V GM-backed tile pipes");
+    const Op *init = NULL;
+    int n = inits_with_id(v->f, id, &init);
+    if (n != 1) {
+        verify_error(v, n ? "expects 'id' = %lld to match exactly one frontend initialize_pipe op in the same function"
+                          : "expects 'id' = %lld to match a frontend initialize_pipe op in the same function",
+                     id);
+        v->errors = true;
+        return false;
+    }
+    long long dir = int_attr(init, "dir_mask", 0, NULL);
+    if (r->c2v ? dir != 1 && dir != 3 : dir != 2 && dir != 3) {
+        verify_error(v, "expects 'id' = %lld to reference initialize_pipe with dir_mask = %s", id,
+                     r->c2v ? "1 or 3" : "2 or 3");
+        v->errors = true;
+        return false;
+    }
+    return verify_data_fixpipe(v, init, id, split);
+}
+
+static bool verify_fifo(V *v)
+{
+    static const char *const reserve[] = {"name", "size", "location", "autoAlloc", NULL};
+    static const char *const import[] = {"name", "peer_func", NULL};
+    static const char *const init[] = {"dir_mask", "slot_size", NULL};
+    static const char *const split[] = {"split", NULL};
+    static const char *const none[] = {NULL};
+    OpKind k = v->op->kind;
+    if (!need_attrs(v, k == OP_RESERVE_BUFFER ? reserve : k == OP_IMPORT_RESERVED_BUFFER ? import
+                       : is_init(k) ? init : k == OP_SET_QUANT_SCALAR || k == OP_SET_QUANT_VECTOR ? none : split))
+        return false;
+    switch (v->op->kind) {
+    case OP_RESERVE_BUFFER: return verify_reserve(v);
+    case OP_IMPORT_RESERVED_BUFFER: return verify_import(v);
+    case OP_AIC_INITIALIZE_PIPE:
+    case OP_AIV_INITIALIZE_PIPE: return verify_init(v);
+    default: return verify_data(v);
+    }
+}
+
+/* ---- sync, multi-buffer ------------------------------------------------------------------ */
+/* MLIR's check of a required attribute, for the generic form (the custom forms need them). */
+static bool need_attrs(V *v, const char *const *keys)
+{
+    for (int i = 0; keys[i]; i++)
+        if (!ir_attr_find(v->op->attrs, v->op->nattrs, keys[i])) {
+            verify_error(v, "requires attribute '%s'", keys[i]);
+            v->errors = true;
+            return false;
+        }
+    return true;
+}
+
+/* A soft syncall's operands (PTOAS's verifySyncAllGmWorkspace, after the ODS type check of
+ * used_cores): a GM pointer or a view of i32 with at least 16 elements when static. */
+static bool verify_workspace(V *v)
+{
+    const Op *op = v->op;
+    char b[128];
+    const Type *u = op->seg[1] ? v->f->values[op->opnds[op->seg[0]]].type : NULL;
+    if (u && (u->kind != TY_SCALAR || u->dtype != DT_I32)) {
+        verify_error(v, "operand #%u must be 32-bit signless integer, but got '%s'", op->seg[0], type_str(u, b, sizeof b));
+        v->errors = true;
+        return false;
+    }
+    const Type *t = v->f->values[op->opnds[0]].type;
+    if (!t)
+        return true;
+    if (t->kind == TY_PTR && t->ptr_space != PS_DEFAULT && t->ptr_space != PS_GM)
+        return FAIL(v, "expects gm_workspace to be in GM address space");
+    if (t->kind != TY_PTR && t->kind != TY_TENSOR_VIEW && t->kind != TY_PART_VIEW)
+        return FAIL(v, "expects gm_workspace to be a GM ptr/tensor_view/partition_view");
+    if (dtype_int_width(t->dtype) != 32 || !dtype_is_int(t->dtype))
+        return FAIL(v, "expects gm_workspace element type to be i32");
+    if (t->kind == TY_PTR)
+        return true;
+    int64_t cap = 1;
+    for (uint32_t i = 0; i < t->rank; i++) {
+        if (t->dims[i] == DIM_DYNAMIC)
+            return true;
+        if (t->dims[i] <= 0)
+            return FAIL(v, "expects gm_workspace shape to be positive");
+        cap = cap > INT64_MAX / t->dims[i] ? INT64_MAX : cap * t->dims[i];
+    }
+    if (cap < 16) {
+        verify_error(v, "expects gm_workspace to contain at least 16 i32 elements (64 bytes), but static capacity is %lld",
+                     (long long)cap);
+        v->errors = true;
+        return false;
+    }
+    return true;
+}
+
+static bool verify_sync(V *v)
+{
+    const Op *op = v->op;
+    const SyncForm *f = sync_form(op->kind);
+    const char *keys[4] = {NULL};
+    for (int i = 0, n = 0; f && i < f->n; i++)
+        if (!f->items[i].optional && f->items[i].kind != SI_OPERAND && f->items[i].kind != SI_INT_OR_OPERAND)
+            keys[n++] = f->items[i].key;
+    static const char *const syncall[] = {"mode", "core_type", NULL};
+    if (!need_attrs(v, op->kind == OP_SYNCALL ? syncall : keys))
+        return false;
+    if (op->kind == OP_GET_BUF || op->kind == OP_RLS_BUF) {
+        long long id = int_attr(op, "buf_id", 0, NULL);
+        if (id < 0 || id > 31)
+            return FAIL(v, "expects 'buf_id' in range [0, 31]");
+        if (int_attr(op, "mode", 0, NULL) < 0)
+            return FAIL(v, "expects 'mode' to be non-negative");
+    }
+    if (op->kind == OP_SYNCALL) {
+        bool has;
+        bool hard = opaque_attr(op, "mode", "<hard>", &has);
+        if (hard && op->nopnds)
+            return FAIL(v, "expects hard syncall to have no gm_workspace or used_cores");
+        if (!hard && !op->seg[0])
+            return FAIL(v, "expects soft syncall to provide gm_workspace");
+        if (!hard && !verify_workspace(v))
+            return false;
+    }
+    if (op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT) {
+        bool stat = ir_attr_find(op->attrs, op->nattrs, "event_id") != NULL;
+        if (stat == (op->nopnds > 0))
+            return FAIL(v, "expects exactly one event-id form: static attr or dynamic index operand");
+    }
+    return true;
+}
+
+static bool verify_multi_tile(V *v)
+{
+    const Op *op = v->op;
+    if (op->kind == OP_ALLOC_MULTI_TILE) {
+        const Type *t = op->nres ? v->f->values[op->res[0]].type : NULL;
+        if (!t || t->kind != TY_MULTI_TILE)
+            return true; /* the parser's */
+        if (t->tile.compact == 2) /* row_plus_one */
+            return FAIL(v, "multi_tile_buf slot uses row_plus_one compaction, whose padded strided footprint "
+                           "exceeds product(shape); adjacent slots would overlap");
+        bool need_vr = t->tile.vrow == DIM_DYNAMIC, need_vc = t->tile.vcol == DIM_DYNAMIC;
+        if (has_role(v, ROLE_VALID_ROW) != need_vr) {
+            verify_error(v, need_vr ? "valid_row operand is required because slot v_row is ?"
+                                    : "valid_row operand must be absent because slot v_row is %lld",
+                         (long long)t->tile.vrow);
+            v->errors = true;
+            return false;
+        }
+        if (has_role(v, ROLE_VALID_COL) != need_vc) {
+            verify_error(v, need_vc ? "valid_col operand is required because slot v_col is ?"
+                                    : "valid_col operand must be absent because slot v_col is %lld",
+                         (long long)t->tile.vcol);
+            v->errors = true;
+            return false;
+        }
+        return true;
+    }
+    const Type *src = v->ty[0], *res = op->nres ? v->f->values[op->res[0]].type : NULL;
+    if (!src || !res || src->kind != TY_MULTI_TILE)
+        return true;
+    if (res->kind != TY_TILE_BUF || memcmp(&res->tile, &src->tile, sizeof res->tile) != 0) {
+        char a[256], b[256];
+        StrBuf sb = {0};
+        type_print(&sb, src);
+        /* the slot's spelling: the multi-buffer's without its count */
+        snprintf(a, sizeof a, "!pto.tile_buf<%.*s>", (int)(strrchr(sb.p, ',') - sb.p - 20), sb.p + 20);
+        sb_free(&sb);
+        verify_error(v, "result tile_buf must match the multi_tile_buf slot type: expected %s, got %s", a,
+                     type_str(res, b, sizeof b));
+        v->errors = true;
+        return false;
+    }
+    int64_t k;
+    if (ir_const_int(v->f, v->val[1], &k) && (k < 0 || k >= (int64_t)src->count)) {
+        verify_error(v, "constant slot %lld is out of range for multi_tile_buf count=%u", (long long)k, src->count);
+        v->errors = true;
+        return false;
+    }
+    return true;
+}
+
+bool verify_pipe_op(V *v)
+{
+    switch (op_info(v->op->kind)->cls) {
+    case OC_FIFO: return verify_fifo(v);
+    case OC_SYNC: return verify_sync(v);
+    case OC_MULTI_TILE: return verify_multi_tile(v);
+    default: return true; /* block ids, sections: nothing more than the form */
+    }
+}
