@@ -610,6 +610,31 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         *nargs = 4;
         return true;
     }
+    case OC_EXTRACT:
+    case OC_INSERT: {
+        /* the runtime moves and converts as the fixpipe does without its quantization, relu
+         * and dual-destination stages (docs/numerics.md section 8) */
+        if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with an fp tile or a preQuantScalar "
+                                               "(the quantizing forms)", in->name);
+        if (opaque_set(op, "reluPreMode", "no_relu"))
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with a reluPreMode", in->name);
+        if (opaque_set(op, "accToVecMode", "single_mode"))
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with accToVecMode dual_mode", in->name);
+        if (ir_attr_find(op->attrs, op->nattrs, "tinsertMode"))
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with a tinsertMode (the NZ split forms)",
+                             in->name);
+        const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile, *d = &val(e, role(op, ROLE_DST))->type->tile;
+        bool cast = s->loc == LOC_ACC && s->dtype == DT_F32 && (d->dtype == DT_F16 || d->dtype == DT_BF16);
+        if (s->dtype != d->dtype && !cast)
+            return emit_fail(e, op->name_span, "codegen does not support '%s' from %s to %s (only an acc f32 src "
+                                               "converts, to f16 or bf16)", in->name, dtype_name(s->dtype),
+                             dtype_name(d->dtype));
+        return true;
+    }
+    case OC_SCALE_ADDR:
+        return emit_fail(e, op->name_span, "codegen does not support 'pto.tget_scale_addr' (a scaling tile placed "
+                                           "at a shifted address)");
     case OC_LOAD: {
         /* PTOAS's padding clauses (its EmitC lowering drops them too); the runtime does not
          * pad, so none but init_out_buffer = false may be there */

@@ -186,7 +186,8 @@ static void poison_outputs(V *v)
 
 /* Scalar roles with one fixed type (PTOAS: preQuantScalar is an Optional<I64>,
  * tload's left_padding_num an Optional<Index>). */
-static const DType num_dtype[ROLE_COUNT] = {[ROLE_PRE_QUANT_SCALAR] = DT_I64, [ROLE_LEFT_PADDING_NUM] = DT_INDEX};
+static const DType num_dtype[ROLE_COUNT] = {[ROLE_PRE_QUANT_SCALAR] = DT_I64, [ROLE_LEFT_PADDING_NUM] = DT_INDEX,
+                                             [ROLE_INDEX_ROW] = DT_INDEX, [ROLE_INDEX_COL] = DT_INDEX};
 
 /* The clause operands (ROLE_KW: tload's padding operands, PTOAS's AnyType but for
  * left_padding_num) get MLIR's ODS operand check and text: "operand #N must be T", N
@@ -1380,6 +1381,11 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_LOAD_SCALAR] = verify_scalar,
     [OC_STORE_SCALAR] = verify_scalar,
     [OC_VIEW] = verify_view_op,
+    /* the on-chip moves: verify_moves.c */
+    [OC_EXTRACT] = verify_move_op,
+    [OC_INSERT] = verify_move_op,
+    [OC_TRANS] = verify_move_op,
+    [OC_SCALE_ADDR] = verify_move_op,
 };
 
 

@@ -47,4 +47,7 @@ bool verify_scalar_op(V *v, const Func *callee);
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);
 
+/* The on-chip moves (verify_moves.c): textract, tinsert, ttrans, tget_scale_addr. */
+bool verify_move_op(V *v);
+
 #endif

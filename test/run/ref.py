@@ -616,6 +616,42 @@ def op_tmov(src, dst):
             dst.set(r, c, src.get(r, c))
 
 
+def acc_convert(src, dst, bits):
+    """An element leaving an acc tile for a dst of another type (the fixpipe's cast,
+    docs/numerics.md 8): f32 to f16/bf16, round to nearest even."""
+    if src.tt.dtype == dst.tt.dtype:
+        return bits
+    if not (src.tt.loc == 'acc' and src.tt.dtype == 'f32' and dst.tt.dtype in ('f16', 'bf16')):
+        raise RefError('no conversion from %s to %s' % (src.tt.dtype, dst.tt.dtype))
+    return float_to_bits(dst.tt.dtype, to_float('f32', bits))
+
+
+def op_textract(src, r0, c0, dst):
+    """dst[i][j] = src[r0 + i][c0 + j] over dst's valid region."""
+    if r0 < 0 or c0 < 0 or r0 + dst.vr > src.tt.rows or c0 + dst.vc > src.tt.cols:
+        raise RefError('textract window leaves src')
+    for i in range(dst.vr):
+        for j in range(dst.vc):
+            dst.set(i, j, acc_convert(src, dst, src.get(r0 + i, c0 + j)))
+
+
+def op_tinsert(src, r0, c0, dst):
+    """dst[r0 + i][c0 + j] = src[i][j] over src's valid region."""
+    if r0 < 0 or c0 < 0 or r0 + src.vr > dst.tt.rows or c0 + src.vc > dst.tt.cols:
+        raise RefError('tinsert window leaves dst')
+    for i in range(src.vr):
+        for j in range(src.vc):
+            dst.set(r0 + i, c0 + j, acc_convert(src, dst, src.get(i, j)))
+
+
+def op_ttrans(src, dst):
+    """dst[j][i] = src[i][j] over src's valid region."""
+    vals = [[src.get(i, j) for j in range(src.vc)] for i in range(src.vr)]
+    for i in range(src.vr):
+        for j in range(src.vc):
+            dst.set(j, i, vals[i][j])
+
+
 K_NV = {'fp8': f32(1.0 / 448.0), 'fp4': f32(1.0 / 6.0)}
 
 
@@ -2115,6 +2151,17 @@ class Machine:
                 op_tmov_zz(_attr(text, 'grpAxis', 'mx_group_axis') or 'axis1', self.tile(ins[0]), dst)
             else:
                 op_tmov(self.tile(ins[0]), dst)
+            return
+        if op in ('pto.textract', 'pto.tinsert'):
+            ins, dst = self.one_out(text, res)
+            if len(ins) != 3:
+                self.fail(line, '%s with an fp tile or a preQuantScalar' % op)
+            f = op_textract if op == 'pto.textract' else op_tinsert
+            f(self.tile(ins[0]), self.scalar(ins[1]), self.scalar(ins[2]), dst)
+            return
+        if op == 'pto.ttrans':
+            ins, dst = self.one_out(text, res)
+            op_ttrans(self.tile(ins[0]), dst)
             return
         if op in ('pto.tgemv.bias', 'tgemv.bias'):
             ins, dst = self.one_out(text, res)
