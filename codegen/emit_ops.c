@@ -613,7 +613,7 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
     case OC_EXTRACT:
     case OC_INSERT: {
         /* the runtime moves and converts as the fixpipe does without its quantization, relu
-         * and dual-destination stages (docs/numerics.md section 8) */
+         * and dual-destination stages (docs/numerics.md 8.4) */
         if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
             return emit_fail(e, op->name_span, "codegen does not support '%s' with an fp tile or a preQuantScalar "
                                                "(the quantizing forms)", in->name);

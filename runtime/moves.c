@@ -1,5 +1,5 @@
 /* moves.c - the on-chip moves between the cube's and the vector's spaces: textract,
- * tinsert, ttrans (docs/numerics.md section 8).
+ * tinsert, ttrans (docs/numerics.md 8.4).
  *
  * Every tile keeps its elements where the hardware does (layout_of: ND, DN, NZ, ZN, ZZ,
  * NN boxes), so a move reads and writes element (r, c) through both tiles' layouts and a

@@ -566,7 +566,7 @@ ptort_status ptort_tci(ptort_ctx *ctx, const ptort_tile *dst, int32_t start, int
 
 /* == MOVES: on-chip moves: textract, tinsert, ttrans, tmov domains (issue 22) == */
 /* textract: dst element (i, j) = src element (index_row + i, index_col + j) over dst's valid
- * region, each read and written through its tile's layout (docs/numerics.md section 8). An
+ * region, each read and written through its tile's layout (docs/numerics.md 8.4). An
  * acc f32 src may fill an f16/bf16 dst (round to nearest even); otherwise the element types
  * are equal. Errors: descriptor errors, PTORT_E_DTYPE, PTORT_E_SHAPE (the window leaves src). */
 ptort_status ptort_textract(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
