@@ -74,6 +74,16 @@ static ptort_status move_window(ptort_ctx *ctx, const ptort_tile *src, const pto
     return PTORT_OK;
 }
 
+ptort_status moves_convert(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst)
+{
+    Conv cv;
+    ptort_status st = conv_of(ctx, op, src, dst, &cv);
+    if (st)
+        return st;
+    Window w = {0, 0, 0, 0, src->valid_rows, src->valid_cols};
+    return move_window(ctx, src, dst, &w, cv);
+}
+
 static ptort_status check_pair(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst)
 {
     if (!ctx)

@@ -582,6 +582,13 @@ ptort_status ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, int64_t index_
  * PTORT_E_SHAPE (the transposed region does not fit dst). */
 ptort_status ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
+/* tstore out of the accumulator's epilogue: as ptort_tstore, but an acc f32 SRC may go to an
+ * f16/bf16 view (round to nearest even), and ATOMIC_ADD != 0 adds each element to the view's
+ * (f32: one addition rounded to nearest even; i32/u32: wrapping), pto-isa's AtomicAdd store.
+ * Errors: as ptort_tstore's; PTORT_E_DTYPE for another pair, or atomic add of another type or
+ * with the cast. */
+ptort_status ptort_tstore_ex(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int atomic_add);
+
 
 /* == PIPE: pipes, FIFOs, flags, sync, sections, blocks (issue 23) == */
 

@@ -613,7 +613,7 @@ def op_tmov_zz(axis, src, dst):
 def op_tmov(src, dst):
     for r in range(src.vr):
         for c in range(src.vc):
-            dst.set(r, c, src.get(r, c))
+            dst.set(r, c, acc_convert(src, dst, src.get(r, c)))
 
 
 def acc_convert(src, dst, bits):
@@ -1367,11 +1367,27 @@ def op_tload(view, tile):
             tile.set(i, j, view.mem.data[view.index(i, j)])
 
 
-def op_tstore(tile, view):
+def op_tstore(tile, view, atomic=False):
+    """The valid region into the view; an acc f32 tile into an f16/bf16 view rounds to nearest
+    even, and an atomic add stores view + tile (f32: one rounding; i32: wrapping)
+    (docs/numerics.md 8.4)."""
     check_view_shape(view, tile)
+    st, vt = tile.tt.dtype, view.dtype
     for i in range(tile.vr):
         for j in range(tile.vc):
-            view.mem.data[view.index(i, j)] = tile.get(i, j)
+            k = view.index(i, j)
+            x = tile.get(i, j)
+            if st != vt and st == 'f32' and tile.tt.loc == 'acc' and vt in ('f16', 'bf16') and not atomic:
+                x = float_to_bits(vt, to_float('f32', x))
+            elif atomic and st == 'f32' and vt == 'f32':
+                a, b = to_float('f32', view.mem.data[k]), to_float('f32', x)
+                x = QNAN['f32'] if math.isnan(a) or math.isnan(b) else float_to_bits('f32', a + b) \
+                    if not (math.isinf(a) and math.isinf(b) and a != b) else QNAN['f32']
+            elif atomic and dsize(st) == 4 and st in ('i32', 'ui32', 'si32'):
+                x = (view.mem.data[k] + x) & 0xFFFFFFFF
+            elif atomic or st != vt and dsize(st) != dsize(vt):
+                raise RefError('tstore from %s to a %s view%s' % (st, vt, ' (atomic add)' if atomic else ''))
+            view.mem.data[k] = x
 
 
 # ============================================================================================
@@ -2143,7 +2159,7 @@ class Machine:
             else:
                 a = _l1_operands(text)
                 tile, view = self.tile(a[0]), env[a[1]]
-            op_tstore(tile, view)
+            op_tstore(tile, view, _attr(text, 'atomicType', 'atomic_type') == 'atomic_add')
             return
         if op == 'pto.tmov':
             ins, dst = self.one_out(text, res)
