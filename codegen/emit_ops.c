@@ -613,10 +613,10 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tmov' with a reluPreMode");
         ValueId tmp = role(op, ROLE_TMP);
         const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile, *d = &val(e, role(op, ROLE_DST))->type->tile;
-        bool acc_cast = s->loc == LOC_ACC && s->dtype == DT_F32 && (d->dtype == DT_F16 || d->dtype == DT_BF16);
-        if (tmp == NO_VALUE && s->dtype != d->dtype && !acc_cast) /* docs/numerics.md 8.4 */
+        if (tmp == NO_VALUE && s->dtype != d->dtype && !target_move_converts(s, d)) /* docs/numerics.md 8.4 */
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tmov' between tiles of different element types "
-                                          "(a converting move other than an acc tile's f32 -> f16/bf16)");
+                                          "(a converting move other than an acc tile's f32 -> f16/bf16 or a mat "
+                                          "f16/bf16 tile's into an f32 bias tile)");
         if (tmp == NO_VALUE)
             return true;
         if (type_is_tile(val(e, tmp)->type) && val(e, tmp)->type->tile.loc == LOC_SCALING)
@@ -646,8 +646,7 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
             return emit_fail(e, op->name_span, "codegen does not support '%s' with a tinsertMode (the NZ split forms)",
                              in->name);
         const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile, *d = &val(e, role(op, ROLE_DST))->type->tile;
-        bool cast = s->loc == LOC_ACC && s->dtype == DT_F32 && (d->dtype == DT_F16 || d->dtype == DT_BF16);
-        if (s->dtype != d->dtype && !cast)
+        if (s->dtype != d->dtype && !target_move_converts(s, d))
             return emit_fail(e, op->name_span, "codegen does not support '%s' from %s to %s (only an acc f32 src "
                                                "converts, to f16 or bf16)", in->name, dtype_name(s->dtype),
                              dtype_name(d->dtype));

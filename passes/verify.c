@@ -949,10 +949,9 @@ static bool verify_tmov(V *v)
     if (v->tb[tmp] || pre) /* quantizes: src and dst element types differ by design */
         return true;
     /* the runtime's own rules (PTOAS has none here): it moves elements between equal valid
-     * shapes, unconverted but for the acc epilogue's f32 -> f16/bf16 cast; warnings, and
+     * shapes, unconverted but for the hardware's casts (target_move_converts); warnings, and
      * codegen rejects any other change of element type */
-    bool acc_cast = s->loc == LOC_ACC && s->dtype == DT_F32 && (d->dtype == DT_F16 || d->dtype == DT_BF16);
-    if (s->dtype != d->dtype && !acc_cast)
+    if (s->dtype != d->dtype && !target_move_converts(s, d))
         return warn_rule(v, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
         return warn_rule(v, "expects src and dst to have the same valid_shape");

@@ -13,7 +13,7 @@
 #include "internal.h"
 
 /* How one element goes from the source's bytes to the destination's. */
-typedef enum { CV_COPY, CV_F32_F16, CV_F32_BF16 } Conv;
+typedef enum { CV_COPY, CV_F32_F16, CV_F32_BF16, CV_F16_F32, CV_BF16_F32 } Conv;
 
 static ptort_status conv_of(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst,
                             Conv *cv)
@@ -25,10 +25,14 @@ static ptort_status conv_of(ptort_ctx *ctx, const char *op, const ptort_tile *sr
         *cv = CV_F32_F16;
     else if (src->loc == PTORT_ACC && src->dtype == PTORT_F32 && dst->dtype == PTORT_BF16)
         *cv = CV_F32_BF16;
+    else if (src->loc == PTORT_MAT && dst->loc == PTORT_BIAS && src->dtype == PTORT_F16 && dst->dtype == PTORT_F32)
+        *cv = CV_F16_F32;
+    else if (src->loc == PTORT_MAT && dst->loc == PTORT_BIAS && src->dtype == PTORT_BF16 && dst->dtype == PTORT_F32)
+        *cv = CV_BF16_F32;
     else
         return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src and dst to have the same element type (or an acc f32 src "
-                          "and an f16/bf16 dst), but got %s and %s", op, ptort_dtype_name(src->dtype),
-                          ptort_dtype_name(dst->dtype));
+                          "and an f16/bf16 dst, or a mat f16/bf16 src and an f32 bias dst), but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
     return PTORT_OK;
 }
 
@@ -63,6 +67,13 @@ static ptort_status move_window(ptort_ctx *ctx, const ptort_tile *src, const pto
             uint8_t *y = dp + dcol[j] * dsz;
             if (cv == CV_COPY) {
                 memmove(y, x, (size_t)ssz); /* hand-placed level3 tiles may overlap */
+                continue;
+            }
+            if (cv == CV_F16_F32 || cv == CV_BF16_F32) { /* exact widening */
+                uint16_t h;
+                memcpy(&h, x, 2);
+                uint32_t u = cv == CV_F16_F32 ? f16_bits_to_f32_bits(h) : (uint32_t)h << 16;
+                memcpy(y, &u, 4);
                 continue;
             }
             float f;

@@ -617,10 +617,18 @@ def op_tmov(src, dst):
 
 
 def acc_convert(src, dst, bits):
-    """An element leaving an acc tile for a dst of another type (the fixpipe's cast,
-    docs/numerics.md 8): f32 to f16/bf16, round to nearest even."""
+    """An element moving into a tile of another type (docs/numerics.md 8.4): leaving an acc
+    tile, f32 to f16/bf16 rounds to nearest even (the fixpipe's cast); a mat f16/bf16 element
+    entering an f32 bias tile widens exactly."""
     if src.tt.dtype == dst.tt.dtype:
         return bits
+    if src.tt.loc == 'mat' and dst.tt.loc == 'bias' and src.tt.dtype in ('f16', 'bf16') and dst.tt.dtype == 'f32':
+        if src.tt.dtype == 'bf16':                         # the bias table's exact widening
+            return bits << 16
+        x = to_float('f16', bits)
+        if math.isnan(x):                                  # sign and payload kept
+            return (bits & 0x8000) << 16 | 0x7F800000 | (bits & 0x3FF) << 13
+        return float_to_bits('f32', x) | ((bits & 0x8000) << 16 if x == 0 else 0)
     if not (src.tt.loc == 'acc' and src.tt.dtype == 'f32' and dst.tt.dtype in ('f16', 'bf16')):
         raise RefError('no conversion from %s to %s' % (src.tt.dtype, dst.tt.dtype))
     return float_to_bits(dst.tt.dtype, to_float('f32', bits))
