@@ -569,6 +569,8 @@ static bool opaque_set(const Op *op, const char *key, const char *dflt)
     return true;
 }
 
+static bool int_w32(DType d) { return d == DT_I32 || d == DT_SI32 || d == DT_UI32; }
+
 /* The forms a class's runtime lacks (reported), and the entry point a form takes:
  * *rt and args[0, *nargs) start as the row's. */
 static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, int *nargs)
@@ -579,13 +581,30 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile or a preQuantScalar "
                                           "(the quantizing store forms)");
-        if (opaque_set(op, "reluPreMode", "no_relu") || opaque_set(op, "atomicType", "atomic_none"))
-            return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with a reluPreMode or an atomicType");
-        if (val(e, role(op, ROLE_SRC))->type->tile.loc == LOC_ACC &&
-            val(e, role(op, ROLE_SRC))->type->tile.dtype != val(e, role(op, ROLE_DST))->type->dtype)
+    {
+        if (opaque_set(op, "reluPreMode", "no_relu"))
+            return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with a reluPreMode");
+        /* the acc epilogue's f32 -> f16/bf16 cast and the atomic add (docs/numerics.md 8.4) */
+        const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile;
+        DType vd = val(e, role(op, ROLE_DST))->type->dtype;
+        bool atomic = opaque_set(op, "atomicType", "atomic_none");
+        bool cast = s->loc == LOC_ACC && s->dtype != vd;
+        if (cast && !(s->dtype == DT_F32 && (vd == DT_F16 || vd == DT_BF16)))
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' to a view of another element type "
-                                          "(an acc tile's converting store)");
+                                          "(an acc tile's converting store other than f32 -> f16/bf16)");
+        if (atomic && (cast || !(s->dtype == DT_F32 || int_w32(s->dtype))))
+            return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with atomic_add of %s elements into a view of %s "
+                                               "(the runtime adds f32 and i32 elements of the view's type)",
+                             dtype_name(s->dtype), dtype_name(vd));
+        if (!atomic && !cast)
+            return true;
+        *rt = "ptort_tstore_ex";
+        args[0] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_SRC), RA_COUNT, NULL, 0};
+        args[1] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_DST), RA_COUNT, NULL, 0};
+        args[2] = (OpArg){ARG_LIT, -1, RA_COUNT, atomic ? "1" : "0", atomic};
+        *nargs = 3;
         return true;
+    }
     case OC_MOVE: {
         if (role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
             return emit_fail(e, op->name_span,
@@ -593,9 +612,11 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         if (opaque_set(op, "reluPreMode", "no_relu"))
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tmov' with a reluPreMode");
         ValueId tmp = role(op, ROLE_TMP);
-        if (tmp == NO_VALUE && val(e, role(op, ROLE_SRC))->type->tile.dtype != val(e, role(op, ROLE_DST))->type->tile.dtype)
+        const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile, *d = &val(e, role(op, ROLE_DST))->type->tile;
+        if (tmp == NO_VALUE && s->dtype != d->dtype && !target_move_converts(s, d)) /* docs/numerics.md 8.4 */
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tmov' between tiles of different element types "
-                                          "(a converting move)");
+                                          "(a converting move other than an acc tile's f32 -> f16/bf16 or a mat "
+                                          "f16/bf16 tile's into an f32 bias tile)");
         if (tmp == NO_VALUE)
             return true;
         if (type_is_tile(val(e, tmp)->type) && val(e, tmp)->type->tile.loc == LOC_SCALING)
@@ -610,6 +631,30 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         *nargs = 4;
         return true;
     }
+    case OC_EXTRACT:
+    case OC_INSERT: {
+        /* the runtime moves and converts as the fixpipe does without its quantization, relu
+         * and dual-destination stages (docs/numerics.md 8.4) */
+        if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with an fp tile or a preQuantScalar "
+                                               "(the quantizing forms)", in->name);
+        if (opaque_set(op, "reluPreMode", "no_relu"))
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with a reluPreMode", in->name);
+        if (opaque_set(op, "accToVecMode", "single_mode"))
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with accToVecMode dual_mode", in->name);
+        if (ir_attr_find(op->attrs, op->nattrs, "tinsertMode"))
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with a tinsertMode (the NZ split forms)",
+                             in->name);
+        const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile, *d = &val(e, role(op, ROLE_DST))->type->tile;
+        if (s->dtype != d->dtype && !target_move_converts(s, d))
+            return emit_fail(e, op->name_span, "codegen does not support '%s' from %s to %s (only an acc f32 src "
+                                               "converts, to f16 or bf16)", in->name, dtype_name(s->dtype),
+                             dtype_name(d->dtype));
+        return true;
+    }
+    case OC_SCALE_ADDR:
+        return emit_fail(e, op->name_span, "codegen does not support 'pto.tget_scale_addr' (a scaling tile placed "
+                                           "at a shifted address)");
     case OC_LOAD: {
         /* PTOAS's padding clauses (its EmitC lowering drops them too); the runtime does not
          * pad, so none but init_out_buffer = false may be there */

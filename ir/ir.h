@@ -328,7 +328,10 @@ typedef enum {
     OC_MATMUL,      /* tmatmul*, tgemv, tgemv.acc, tgemv.mx*: dst = lhs x rhs (+ acc_in, bias, MX scales) */
 
     /* == MOVES == */
-
+    OC_EXTRACT,     /* textract: a window of src at (indexRow, indexCol) into dst */
+    OC_INSERT,      /* tinsert: src into dst's window at (indexRow, indexCol) */
+    OC_TRANS,       /* ttrans: dst[i][j] = src[j][i] */
+    OC_SCALE_ADDR,  /* tget_scale_addr: dst is the scaling view of a left/right tile */
 
     /* == PIPE == */
     OC_FIFO,        /* reserve_buffer ... tfree_from_aiv: pipes and FIFOs (verify_pipe.c) */
@@ -358,7 +361,8 @@ enum {
     OF_STORES = 8,      /* writes global memory through a view operand (no tile result) */
     OF_SCRATCH = 16,    /* bufferize creates its missing scratch tiles (SCR roles) */
     OF_VIEW = 32,       /* makes no storage: names bytes of global memory or of a tile */
-    OF_DST_SECOND = 64, /* PTOAS's generic form orders its operands src, dst, then the
+    OF_DST_SECOND = 64, /* PTOAS's generic form orders its operands src (and the other
+                           required ins: op_dst_at), dst, then the
                            optional ins (tmov, tstore, trsqrt) */
     OF_ATTRS_IN_INS = 128, /* PTOAS's custom form writes the attributes inside ins(...),
                              after the operands (tcvt) */
@@ -409,7 +413,7 @@ typedef enum {
     X(ACC_IN, "acc_in") X(C_IN, "c_in") X(A_SCALE, "a_scale") X(B_SCALE, "b_scale") \
     \
     /* == MOVES == */ \
-    \
+    X(INDEX_ROW, "indexRow") X(INDEX_COL, "indexCol") \
     \
     /* == PIPE == */ \
     X(GM_SLOT_BUFFER, "gm_slot_buffer") X(GM_SLOT_TENSOR, "gm_slot_tensor")                       \
@@ -507,6 +511,16 @@ bool tail_clause_word(const char *s, size_t n);
 OpKind op_lookup(const char *s, size_t n);
 /* The index of role r in op k's roles; -1 if the op has none. */
 int op_role(OpKind k, RoleId r);
+/* An OF_DST_SECOND op's dst position in PTOAS's generic operand order: after its leading
+ * required ins (1: tmov, tstore, trsqrt; 3: textract and tinsert after src, indexRow,
+ * indexCol), before the optional ins. */
+static inline uint32_t op_dst_at(const OpInfo *in)
+{
+    uint32_t k = 0;
+    while (k < in->nins && !(in->flags[k] & (ROLE_OPT | ROLE_VAR | ROLE_KW)))
+        k++;
+    return k;
+}
 
 /* ---- values, ops, blocks, regions, functions (docs/architecture.md) -------
  * An op may own regions; a region holds blocks; a block has arguments and a

@@ -960,6 +960,28 @@ static void print_compute(Printer *pr, const Op *op)
                 sb_puts(b, " : ");
                 put_value_types(pr, op->opnds + i, 1);
             }
+        } else if ((in->cls == OC_EXTRACT || in->cls == OC_INSERT) && nin > 3) {
+            /* PTOAS's textract `%src, %r, %c[, %pq] : T, index, index[, i64] [fp %fp : Tf]`,
+             * tinsert `%src, %r, %c : T, index, index [fp %fp : Tf] [pre_quant %pq : i64]`
+             * (operands in role order: src, indexRow, indexCol, fp, preQuantScalar) */
+            bool fp = op->seg[3], pq = op->seg[4], ext = in->cls == OC_EXTRACT;
+            uint32_t fpi = 3, pqi = 3 + fp, lead = ext && pq ? 4 : 3;
+            ValueId lv[4] = {op->opnds[0], op->opnds[1], op->opnds[2], pq ? op->opnds[pqi] : NO_VALUE};
+            put_values(pr, lv, lead);
+            sb_puts(b, " : ");
+            put_value_types(pr, lv, lead);
+            if (fp) {
+                sb_puts(b, " fp ");
+                put_values(pr, op->opnds + fpi, 1);
+                sb_puts(b, " : ");
+                put_value_types(pr, op->opnds + fpi, 1);
+            }
+            if (!ext && pq) {
+                sb_puts(b, " pre_quant ");
+                put_values(pr, op->opnds + pqi, 1);
+                sb_puts(b, " : ");
+                put_value_types(pr, op->opnds + pqi, 1);
+            }
         } else {
             put_values(pr, op->opnds, nin);
             if (in_ins)
@@ -1308,13 +1330,14 @@ static void print_generic(Printer *pr, const Op *op, int indent)
     sb_printf(b, "\"%s\"(", op->kind == OP_RETURN ? "func.return" : printed_name(op));
     /* tmov/tstore/trsqrt: PTOAS's operand order src, dst, then the optional ins (roles:
      * src, the optional ins, dst) */
-    bool ptoas_order = (in->opflags & OF_DST_SECOND) && needs_segments(op) && op->nopnds > 2 &&
+    uint32_t k = op_dst_at(in);
+    bool ptoas_order = (in->opflags & OF_DST_SECOND) && needs_segments(op) && op->nopnds > k + 1 &&
                        op->nopnds <= MAX_ROLES;
     const ValueId *opnds = op->opnds;
     ValueId perm[MAX_ROLES];
     if (ptoas_order) {
         for (uint32_t i = 0; i < op->nopnds; i++)
-            perm[i] = op->opnds[i == 0 ? 0 : i == 1 ? op->nopnds - 1 : i - 1];
+            perm[i] = op->opnds[i < k ? i : i == k ? op->nopnds - 1 : i - 1];
         opnds = perm;
     }
     put_values(pr, opnds, op->nopnds);
@@ -1323,7 +1346,7 @@ static void print_generic(Printer *pr, const Op *op, int indent)
     if (needs_segments(op)) {
         sb_puts(&pre, "operandSegmentSizes = array<i32");
         for (int i = 0; i < in->nroles; i++) { /* role r at generic position i */
-            int r = !(in->opflags & OF_DST_SECOND) ? i : i == 0 ? 0 : i == 1 ? in->nroles - 1 : i - 1;
+            int r = !(in->opflags & OF_DST_SECOND) ? i : i < (int)k ? i : i == (int)k ? in->nroles - 1 : i - 1;
             sb_printf(&pre, "%s%u", i ? ", " : ": ", op->seg[r]);
         }
         sb_putc(&pre, '>');

@@ -90,3 +90,10 @@ int64_t target_tile_bytes(const TileBody *b)
     tile_inner_box(b, &ir, &ic);
     return round_up(b->rows, ir) * round_up(b->cols, ic) * size;
 }
+
+bool target_move_converts(const TileBody *s, const TileBody *d)
+{
+    if (s->loc == LOC_ACC && s->dtype == DT_F32)
+        return d->dtype == DT_F16 || d->dtype == DT_BF16;
+    return s->loc == LOC_MAT && d->loc == LOC_BIAS && d->dtype == DT_F32 && (s->dtype == DT_F16 || s->dtype == DT_BF16);
+}

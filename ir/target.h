@@ -25,4 +25,10 @@ void tile_inner_box(const TileBody *b, int64_t *rows, int64_t *cols);
  * inner boxes (docs/memory.md section 1). */
 int64_t target_tile_bytes(const TileBody *b);
 
+/* Whether a move from tile s into tile d of another element type is one the hardware makes
+ * on the way (docs/numerics.md 8.4): an acc f32 tile into f16 or bf16 (the fixpipe's cast), a
+ * mat f16 or bf16 tile into an f32 bias tile (the bias table's widening). The runtime
+ * (runtime/moves.c) converts exactly these pairs. */
+bool target_move_converts(const TileBody *s, const TileBody *d);
+
 #endif

@@ -753,13 +753,23 @@ void pb_tu_fp(Parser *p, TypedUses *acc, Span word)
     Str t = pb_text(p, word);
     if (acc->state < 0)
         return;
-    if (t.len != 2 || memcmp(t.p, "fp", 2) != 0 || acc->fp || acc->state != TU_TYPED) {
+    bool fp = STR_EQ_LIT(t, "fp"), pq = STR_EQ_LIT(t, "pre_quant");
+    /* after `%a : T` (tstore) or after the types of `%a, %b : T, index` (textract, tinsert);
+     * the keyword's operand is typed, and another keyword may follow it */
+    if ((!fp && !pq) || (fp && (acc->fp || acc->pq)) || (pq && acc->pq) ||
+        (acc->state != TU_TYPED && acc->state != TU_TYPE)) {
         ERR(word, "expected ')' or ',', but got '%.*s'", (int)t.len, t.p);
         acc->state = -1;
         return;
     }
-    acc->fp = acc->uses + 1;
-    acc->fp_at = word;
+    if (fp) {
+        acc->fp = acc->uses + 1;
+        acc->fp_at = word;
+    } else {
+        acc->pq = acc->uses + 1;
+        acc->pq_at = word;
+    }
+    acc->state = TU_TYPED;
 }
 
 /* The first token at or after byte at (after blanks and // comments): where MLIR's parser
@@ -1009,6 +1019,50 @@ static void place_clause_operands(Parser *p, Draft *d, const Clauses *ops)
     d->n = n;
 }
 
+/* pto.textract writes `ins(%src, %r, %c[, %pq] : T, index, index[, i64] [fp %fp : Tf])`,
+ * pto.tinsert `ins(%src, %r, %c : T, index, index [fp %fp : Tf] [pre_quant %pq : i64])`
+ * (PTOAS's formats): the keywords where each format has them (false: reported). */
+static bool window_keywords(Parser *p, const Draft *d, TypedUses ins, TypedUses outs)
+{
+    bool extract = op_info(d->kind)->cls == OC_EXTRACT;
+    uint32_t n = ins.uses;
+    bool ok = !outs.fp && !outs.pq;
+    if (extract)
+        ok &= !ins.pq && (!ins.fp || (ins.fp == n && (n == 4 || n == 5)));
+    else
+        ok &= (!ins.fp || ins.fp == 4) && (!ins.pq || ins.pq == (ins.fp ? 5u : 4u)) &&
+              n == 3u + !!ins.fp + !!ins.pq;
+    if (ok)
+        return true;
+    Span at = outs.fp ? outs.fp_at : outs.pq ? outs.pq_at : ins.pq && (extract || !ins.fp || ins.fp == 4) ? ins.pq_at
+              : ins.fp ? ins.fp_at : d->name;
+    if (extract)
+        ERR(at, "'%s' op expects `fp %%fp : type` only last in ins, after the index types", op_name(d->kind));
+    else
+        ERR(at, "'%s' op expects `fp %%fp : type` and then `pre_quant %%pq : i64` only after the index types",
+            op_name(d->kind));
+    return false;
+}
+
+/* The optional ins of textract/tinsert into their roles (fp, preQuantScalar): a 4th
+ * operand without `fp` is textract's scalar, and textract writes the scalar before fp. */
+static void window_operands(Parser *p, Draft *d, TypedUses ins)
+{
+    if (d->seg[3] && !d->seg[4] && !ins.fp) {
+        d->seg[3] = 0;
+        d->seg[4] = 1;
+    } else if (d->seg[3] && d->seg[4] && ins.fp == 5 && !ins.pq && d->n >= 5) { /* textract: %pq, then fp %fp */
+        Span *u = arena_alloc(&p->m->arena, d->n * sizeof *u);
+        const Type **t = arena_alloc(&p->m->arena, d->n * sizeof *t);
+        memcpy(u, d->uses, d->n * sizeof *u);
+        memcpy(t, d->utys, d->n * sizeof *t);
+        u[3] = d->uses[4], u[4] = d->uses[3];
+        t[3] = d->utys[4], t[4] = d->utys[3];
+        d->uses = u;
+        d->utys = t;
+    }
+}
+
 void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t ntrailing, uint32_t nclauses,
                       Span whole)
 {
@@ -1051,9 +1105,16 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
         emit_broken(p, &d);
         return;
     }
-    if (outs.fp || (ins.fp && (in->cls != OC_STORE || ins.fp != 2))) {
-        ERR(outs.fp ? outs.fp_at : ins.fp_at, "'%s' op expects 'fp' only before the second ins operand of "
-                                              "'pto.tstore'", op_name(d.kind));
+    bool window = in->cls == OC_EXTRACT || in->cls == OC_INSERT;
+    if (window && !window_keywords(p, &d, ins, outs)) {
+        emit_broken(p, &d);
+        return;
+    }
+    if (!window && (outs.fp || outs.pq || ins.pq || (ins.fp && (in->cls != OC_STORE || ins.fp != 2)))) {
+        bool pq = outs.pq || ins.pq;
+        ERR(pq ? (outs.pq ? outs.pq_at : ins.pq_at) : outs.fp ? outs.fp_at : ins.fp_at,
+            "'%s' op expects '%s' only %s", op_name(d.kind), pq ? "pre_quant" : "fp",
+            pq ? "in the ins of 'pto.tinsert'" : "before the second ins operand of 'pto.tstore'");
         emit_broken(p, &d);
         return;
     }
@@ -1062,6 +1123,8 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
         emit_broken(p, &d);
         return;
     }
+    if (window)
+        window_operands(p, &d, ins);
     /* tmov/tstore: src, then a tile (tmov's tmp or fp; tstore's after `fp`) and/or an i64 */
     bool store = in->cls == OC_STORE;
     if ((in->opflags & OF_DST_SECOND) && d.seg[1] && !d.seg[2]) {
@@ -1474,9 +1537,10 @@ void pb_multi_result(Parser *p, Span name, Span count)
     }
 }
 
-/* OF_DST_SECOND ops: the generic-form position of role r of n (src, dst, then
- * the optional ins in role order); the printer writes the same order. */
-static uint32_t dst_second_at(uint32_t r, uint32_t n) { return r == 0 ? 0 : r == n - 1 ? 1 : r + 1; }
+/* OF_DST_SECOND ops: the generic-form position of role r of n (src and the other k
+ * required ins, dst, then the optional ins in role order); the printer writes the same
+ * order. */
+static uint32_t dst_second_at(uint32_t r, uint32_t n, uint32_t k) { return r < k ? r : r == n - 1 ? k : r + 1; }
 
 /* Operands written src, dst, then the optional ins: put them in role order. */
 static void dst_second_reorder(Parser *p, Draft *d)
@@ -1486,7 +1550,7 @@ static void dst_second_reorder(Parser *p, Draft *d)
     Span *u = arena_alloc(&p->m->arena, d->n * sizeof *u);
     const Type **t = d->utys ? arena_alloc(&p->m->arena, d->n * sizeof *t) : NULL;
     for (uint32_t i = 0; i < d->n; i++) {
-        uint32_t from = dst_second_at(i, d->n);
+        uint32_t from = dst_second_at(i, d->n, op_dst_at(op_info(d->kind)));
         u[i] = d->uses[from];
         if (t)
             t[i] = d->utys[from];
@@ -1517,7 +1581,7 @@ static bool generic_segments(Parser *p, Draft *d, AttrValue *segs, uint32_t nres
         bool ptoas_order = (in->opflags & OF_DST_SECOND) && n == in->nroles;
         if (ptoas_order) { /* PTOAS: [src, dst, the optional ins...]; roles: src, the optional ins..., dst */
             for (uint32_t r = 0; r < n; r++)
-                dst2[r] = v[dst_second_at(r, n)];
+                dst2[r] = v[dst_second_at(r, n, op_dst_at(in))];
             v = dst2;
         }
         if (n != in->nroles) {

@@ -150,8 +150,11 @@ enum { TU_BARE = 1, TU_TYPED = 2, TU_TYPE = 3 };
 typedef struct TypedUses {
     uint32_t uses, types, attrs;
     int state;
-    uint32_t fp;  /* 1 + the index of the operand after pto.tstore's `fp` keyword, else 0 */
+    uint32_t fp;  /* 1 + the index of the operand after an `fp` keyword (pto.tstore,
+                     pto.textract, pto.tinsert), else 0 */
     Span fp_at;   /* where that keyword is */
+    uint32_t pq;  /* the same for pto.tinsert's `pre_quant` keyword */
+    Span pq_at;
 } TypedUses;
 void pb_tu_item(Parser *p, TypedUses *acc, const TypedUses *item, Span at);
 void pb_tu_fp(Parser *p, TypedUses *acc, Span word);

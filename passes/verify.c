@@ -186,7 +186,8 @@ static void poison_outputs(V *v)
 
 /* Scalar roles with one fixed type (PTOAS: preQuantScalar is an Optional<I64>,
  * tload's left_padding_num an Optional<Index>). */
-static const DType num_dtype[ROLE_COUNT] = {[ROLE_PRE_QUANT_SCALAR] = DT_I64, [ROLE_LEFT_PADDING_NUM] = DT_INDEX};
+static const DType num_dtype[ROLE_COUNT] = {[ROLE_PRE_QUANT_SCALAR] = DT_I64, [ROLE_LEFT_PADDING_NUM] = DT_INDEX,
+                                             [ROLE_INDEX_ROW] = DT_INDEX, [ROLE_INDEX_COL] = DT_INDEX};
 
 /* The clause operands (ROLE_KW: tload's padding operands, PTOAS's AnyType but for
  * left_padding_num) get MLIR's ODS operand check and text: "operand #N must be T", N
@@ -956,9 +957,10 @@ static bool verify_tmov(V *v)
         return fail(v, -1, "expects A2/A3 acc-to-mat tmov destination fractal to be 512");
     if (v->tb[tmp] || pre) /* quantizes: src and dst element types differ by design */
         return true;
-    /* the runtime's own rules (PTOAS has none here): it moves elements unconverted between
-     * equal valid shapes; warnings, and codegen rejects a change of element type */
-    if (s->dtype != d->dtype)
+    /* the runtime's own rules (PTOAS has none here): it moves elements between equal valid
+     * shapes, unconverted but for the hardware's casts (target_move_converts); warnings, and
+     * codegen rejects any other change of element type */
+    if (s->dtype != d->dtype && !target_move_converts(s, d))
         return warn_rule(v, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
         return warn_rule(v, "expects src and dst to have the same valid_shape, but got %s and %s",
@@ -1395,6 +1397,11 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_FIFO] = verify_pipe_op,
     [OC_SYNC] = verify_pipe_op,
     [OC_MULTI_TILE] = verify_pipe_op,
+    /* the on-chip moves: verify_moves.c */
+    [OC_EXTRACT] = verify_move_op,
+    [OC_INSERT] = verify_move_op,
+    [OC_TRANS] = verify_move_op,
+    [OC_SCALE_ADDR] = verify_move_op,
 };
 
 

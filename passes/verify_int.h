@@ -59,5 +59,7 @@ bool verify_matmul(V *v);
 
 /* The attributes an op's row declares (ops.def AT_*), with MLIR's message (verify_vec.c). */
 bool verify_declared_attrs(V *v);
+/* The on-chip moves (verify_moves.c): textract, tinsert, ttrans, tget_scale_addr. */
+bool verify_move_op(V *v);
 
 #endif

@@ -140,6 +140,11 @@ void layout_col_table(const ptort_tile *t, int64_t n, int64_t *out);
 
 const char *ptort_layout_name(const ptort_tile *t);
 
+/* tmov between element types (moves.c): an acc f32 SRC's valid region into an f16/bf16 DST
+ * through both layouts, rounded to nearest even; PTORT_E_DTYPE for any other pair. The
+ * descriptors and the valid shapes are the caller's to check. */
+ptort_status moves_convert(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst);
+
 /* ---- bit casts and conversions ----------------------------------------------------- */
 
 static inline uint32_t f2u(float f)

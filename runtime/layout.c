@@ -158,15 +158,13 @@ ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
         return st;
     if (tmp && (st = ptort_check_operand(ctx, "tmov", "tmp", tmp)))
         return st;
-    if (src->dtype != dst->dtype)
-        return ptort_fail(ctx, PTORT_E_DTYPE,
-                          "tmov: expects src and dst to have the same element type, but got %s and %s",
-                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
     if (src->valid_rows != dst->valid_rows || src->valid_cols != dst->valid_cols)
         return ptort_fail(ctx, PTORT_E_SHAPE,
                           "tmov: expects src and dst to have the same valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
                           (long long)src->valid_rows, (long long)src->valid_cols,
                           (long long)dst->valid_rows, (long long)dst->valid_cols);
+    if (src->dtype != dst->dtype) /* the acc epilogue's cast (docs/numerics.md 8.4), or an error */
+        return moves_convert(ctx, "tmov", src, dst);
     int64_t n = src->valid_cols;
     int64_t *tables = ptort_scratch(ctx, (size_t)(2 * n + 2) * sizeof(int64_t));
     if (!tables)
@@ -536,5 +534,79 @@ ptort_status ptort_tstore(ptort_ctx *ctx, const ptort_tile *src, const ptort_vie
     if (!table)
         return PTORT_E_NOMEM;
     view_copy(ctx, dst, src, table, 0);
+    return PTORT_OK;
+}
+
+/* One element of a converting or accumulating store: the tile's bits X into the view's
+ * element at V (docs/numerics.md 8.4). */
+static void store_one(uint8_t *v, const uint8_t *x, ptort_dtype sd, ptort_dtype vd, int atomic_add)
+{
+    if (sd == PTORT_F32 && vd != PTORT_F32) { /* the acc cast: f32 -> f16 / bf16, RNE */
+        float f;
+        memcpy(&f, x, 4);
+        uint16_t h = vd == PTORT_F16 ? f32_to_f16_bits(f) : f32_to_bf16_bits(f);
+        memcpy(v, &h, 2);
+        return;
+    }
+    if (!atomic_add) {
+        memcpy(v, x, (size_t)ptort_dtype_size(sd));
+        return;
+    }
+    if (sd == PTORT_F32) { /* one f32 addition, round to nearest even */
+        float a, b;
+        memcpy(&a, v, 4);
+        memcpy(&b, x, 4);
+        a = a + b;
+        uint32_t bits = a != a ? 0x7FC00000u : f2u(a); /* one quiet NaN, whatever x86 makes of it */
+        memcpy(v, &bits, 4);
+        return;
+    }
+    uint32_t a, b; /* i32 / u32: wrapping */
+    memcpy(&a, v, 4);
+    memcpy(&b, x, 4);
+    a += b;
+    memcpy(v, &a, 4);
+}
+
+ptort_status ptort_tstore_ex(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int atomic_add)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, "tstore", "src", src)))
+        return st;
+    if (!dst)
+        return ptort_fail(ctx, PTORT_E_ARG, "tstore: missing view");
+    bool cast = src->dtype != dst->dtype;
+    if (cast && !(src->loc == PTORT_ACC && src->dtype == PTORT_F32 &&
+                  (dst->dtype == PTORT_F16 || dst->dtype == PTORT_BF16) && !atomic_add))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: expects the view to have the tile's element type (or an f16/bf16 "
+                          "view of an acc f32 tile, without atomic add), but got %s and %s",
+                          ptort_dtype_name(dst->dtype), ptort_dtype_name(src->dtype));
+    if (atomic_add && !cast && src->dtype != PTORT_F32 && src->dtype != PTORT_I32 && src->dtype != PTORT_U32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: atomic add takes f32, i32 or u32 elements, but got %s",
+                          ptort_dtype_name(src->dtype));
+    ptort_tile shape = *src; /* the view's element type, for the shape and bounds checks */
+    shape.dtype = dst->dtype;
+    if ((st = check_view(ctx, "tstore", dst, &shape)))
+        return st;
+    Layout l;
+    layout_of(src, &l);
+    int64_t *table = ptort_scratch(ctx, (size_t)(src->valid_cols + 1) * sizeof(int64_t));
+    if (!table)
+        return PTORT_E_NOMEM;
+    for (int64_t j = 0; j < src->valid_cols; j++)
+        table[j] = layout_col_off(&l, j);
+    const uint8_t *base = tile_base(ctx, src);
+    int ssz = ptort_dtype_size(src->dtype), vsz = ptort_dtype_size(dst->dtype);
+    uint8_t *vb = (uint8_t *)dst->base;
+    int64_t cstride = dst->stride[dst->rank - 1];
+    for (int64_t i = 0; i < src->valid_rows; i++) {
+        const uint8_t *tp = base + layout_row_off(&l, i) * ssz;
+        int64_t row;
+        view_row_offset(dst, i, &row); /* inside the buffer: checked */
+        for (int64_t j = 0; j < src->valid_cols; j++)
+            store_one(vb + (row + j * cstride) * vsz, tp + table[j] * ssz, src->dtype, dst->dtype, atomic_add);
+    }
     return PTORT_OK;
 }

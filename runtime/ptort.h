@@ -583,6 +583,29 @@ ptort_status ptort_tgemv(ptort_ctx *ctx, const ptort_tile *acc_in, const ptort_t
 
 
 /* == MOVES: on-chip moves: textract, tinsert, ttrans, tmov domains (issue 22) == */
+/* textract: dst element (i, j) = src element (index_row + i, index_col + j) over dst's valid
+ * region, each read and written through its tile's layout (docs/numerics.md 8.4). An
+ * acc f32 src may fill an f16/bf16 dst (round to nearest even); otherwise the element types
+ * are equal. Errors: descriptor errors, PTORT_E_DTYPE, PTORT_E_SHAPE (the window leaves src). */
+ptort_status ptort_textract(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
+                            const ptort_tile *dst);
+
+/* tinsert: dst element (index_row + i, index_col + j) = src element (i, j) over src's valid
+ * region; the rest of dst is unchanged. Conversions and errors as textract's. */
+ptort_status ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
+                           const ptort_tile *dst);
+
+/* ttrans: dst element (j, i) = src element (i, j) over src's valid region (the rest of dst is
+ * unchanged); src and dst may be the same tile. Errors: descriptor errors, PTORT_E_DTYPE,
+ * PTORT_E_SHAPE (the transposed region does not fit dst). */
+ptort_status ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
+
+/* tstore out of the accumulator's epilogue: as ptort_tstore, but an acc f32 SRC may go to an
+ * f16/bf16 view (round to nearest even), and ATOMIC_ADD != 0 adds each element to the view's
+ * (f32: one addition rounded to nearest even; i32/u32: wrapping), pto-isa's AtomicAdd store.
+ * Errors: as ptort_tstore's; PTORT_E_DTYPE for another pair, or atomic add of another type or
+ * with the cast. */
+ptort_status ptort_tstore_ex(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int atomic_add);
 
 
 /* == PIPE: pipes, FIFOs, flags, sync, sections, blocks (issue 23) == */

@@ -688,7 +688,51 @@ def op_tmov_zz(axis, src, dst):
 def op_tmov(src, dst):
     for r in range(src.vr):
         for c in range(src.vc):
-            dst.set(r, c, src.get(r, c))
+            dst.set(r, c, acc_convert(src, dst, src.get(r, c)))
+
+
+def acc_convert(src, dst, bits):
+    """An element moving into a tile of another type (docs/numerics.md 8.4): leaving an acc
+    tile, f32 to f16/bf16 rounds to nearest even (the fixpipe's cast); a mat f16/bf16 element
+    entering an f32 bias tile widens exactly."""
+    if src.tt.dtype == dst.tt.dtype:
+        return bits
+    if src.tt.loc == 'mat' and dst.tt.loc == 'bias' and src.tt.dtype in ('f16', 'bf16') and dst.tt.dtype == 'f32':
+        if src.tt.dtype == 'bf16':                         # the bias table's exact widening
+            return bits << 16
+        x = to_float('f16', bits)
+        if math.isnan(x):                                  # sign and payload kept
+            return (bits & 0x8000) << 16 | 0x7F800000 | (bits & 0x3FF) << 13
+        return float_to_bits('f32', x) | ((bits & 0x8000) << 16 if x == 0 else 0)
+    if not (src.tt.loc == 'acc' and src.tt.dtype == 'f32' and dst.tt.dtype in ('f16', 'bf16')):
+        raise RefError('no conversion from %s to %s' % (src.tt.dtype, dst.tt.dtype))
+    return float_to_bits(dst.tt.dtype, to_float('f32', bits))
+
+
+def op_textract(src, r0, c0, dst):
+    """dst[i][j] = src[r0 + i][c0 + j] over dst's valid region."""
+    if r0 < 0 or c0 < 0 or r0 + dst.vr > src.tt.rows or c0 + dst.vc > src.tt.cols:
+        raise RefError('textract window leaves src')
+    for i in range(dst.vr):
+        for j in range(dst.vc):
+            dst.set(i, j, acc_convert(src, dst, src.get(r0 + i, c0 + j)))
+
+
+def op_tinsert(src, r0, c0, dst):
+    """dst[r0 + i][c0 + j] = src[i][j] over src's valid region."""
+    if r0 < 0 or c0 < 0 or r0 + src.vr > dst.tt.rows or c0 + src.vc > dst.tt.cols:
+        raise RefError('tinsert window leaves dst')
+    for i in range(src.vr):
+        for j in range(src.vc):
+            dst.set(r0 + i, c0 + j, acc_convert(src, dst, src.get(i, j)))
+
+
+def op_ttrans(src, dst):
+    """dst[j][i] = src[i][j] over src's valid region."""
+    vals = [[src.get(i, j) for j in range(src.vc)] for i in range(src.vr)]
+    for i in range(src.vr):
+        for j in range(src.vc):
+            dst.set(j, i, vals[i][j])
 
 
 K_NV = {'fp8': f32(1.0 / 448.0), 'fp4': f32(1.0 / 6.0)}
@@ -1406,11 +1450,27 @@ def op_tload(view, tile):
             tile.set(i, j, view.mem.data[view.index(i, j)])
 
 
-def op_tstore(tile, view):
+def op_tstore(tile, view, atomic=False):
+    """The valid region into the view; an acc f32 tile into an f16/bf16 view rounds to nearest
+    even, and an atomic add stores view + tile (f32: one rounding; i32: wrapping)
+    (docs/numerics.md 8.4)."""
     check_view_shape(view, tile)
+    st, vt = tile.tt.dtype, view.dtype
     for i in range(tile.vr):
         for j in range(tile.vc):
-            view.mem.data[view.index(i, j)] = tile.get(i, j)
+            k = view.index(i, j)
+            x = tile.get(i, j)
+            if st != vt and st == 'f32' and tile.tt.loc == 'acc' and vt in ('f16', 'bf16') and not atomic:
+                x = float_to_bits(vt, to_float('f32', x))
+            elif atomic and st == 'f32' and vt == 'f32':
+                a, b = to_float('f32', view.mem.data[k]), to_float('f32', x)
+                x = QNAN['f32'] if math.isnan(a) or math.isnan(b) else float_to_bits('f32', a + b) \
+                    if not (math.isinf(a) and math.isinf(b) and a != b) else QNAN['f32']
+            elif atomic and dsize(st) == 4 and st in ('i32', 'ui32', 'si32'):
+                x = (view.mem.data[k] + x) & 0xFFFFFFFF
+            elif atomic or st != vt and dsize(st) != dsize(vt):
+                raise RefError('tstore from %s to a %s view%s' % (st, vt, ' (atomic add)' if atomic else ''))
+            view.mem.data[k] = x
 
 
 # ============================================================================================
@@ -2182,7 +2242,7 @@ class Machine:
             else:
                 a = _l1_operands(text)
                 tile, view = self.tile(a[0]), env[a[1]]
-            op_tstore(tile, view)
+            op_tstore(tile, view, _attr(text, 'atomicType', 'atomic_type') == 'atomic_add')
             return
         if op == 'pto.tmov':
             ins, dst = self.one_out(text, res)
@@ -2194,6 +2254,17 @@ class Machine:
         if op.startswith(('pto.tmatmul', 'pto.tgemv.')) and op != 'pto.tgemv.bias' or op == 'pto.tgemv':
             ins, dst = self.one_out(text, res)
             op_matmul_named(op, [self.tile(n) for n in ins], dst)
+            return
+        if op in ('pto.textract', 'pto.tinsert'):
+            ins, dst = self.one_out(text, res)
+            if len(ins) != 3:
+                self.fail(line, '%s with an fp tile or a preQuantScalar' % op)
+            f = op_textract if op == 'pto.textract' else op_tinsert
+            f(self.tile(ins[0]), self.scalar(ins[1]), self.scalar(ins[2]), dst)
+            return
+        if op == 'pto.ttrans':
+            ins, dst = self.one_out(text, res)
+            op_ttrans(self.tile(ins[0]), dst)
             return
         if op in ('pto.tgemv.bias', 'tgemv.bias'):
             ins, dst = self.one_out(text, res)

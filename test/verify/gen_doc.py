@@ -70,6 +70,10 @@ SECTIONS = [
     ("tmatmul-mx.pto", "9. The cube: the MX products tmatmul.mx* and tgemv.mx* (A5)"),
 
     # == MOVES ==
+    ("textract.pto", "6. textract: windows of mat, acc and vec tiles (PTOAS's rules per arch)"),
+    ("tinsert.pto", "6. tinsert: acc and vec tiles into a window of a mat or vec tile (PTOAS's rules per arch)"),
+    ("ttrans.pto", "6. ttrans: transpose (PTOAS's rules per arch)"),
+    ("tget-scale-addr.pto", "6. tget_scale_addr: the scaling view of a left/right tile (A5)"),
 
 
     # == PIPE ==

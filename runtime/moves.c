@@ -1,0 +1,182 @@
+/* moves.c - the on-chip moves between the cube's and the vector's spaces: textract,
+ * tinsert, ttrans (docs/numerics.md 8.4).
+ *
+ * Every tile keeps its elements where the hardware does (layout_of: ND, DN, NZ, ZN, ZZ,
+ * NN boxes), so a move reads and writes element (r, c) through both tiles' layouts and a
+ * kernel that reinterprets the bytes afterwards sees the hardware's arrangement. An acc
+ * source is converted on the way out as the fixpipe does (f32 -> f16/bf16 round to nearest
+ * even, f32 -> f32 and i32 -> i32 unchanged); the quantizing forms (fp tile,
+ * preQuantScalar) and relu are not computed here: codegen rejects them.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* How one element goes from the source's bytes to the destination's. */
+typedef enum { CV_COPY, CV_F32_F16, CV_F32_BF16, CV_F16_F32, CV_BF16_F32 } Conv;
+
+static ptort_status conv_of(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst,
+                            Conv *cv)
+{
+    *cv = CV_COPY;
+    if (src->dtype == dst->dtype)
+        return PTORT_OK;
+    if (src->loc == PTORT_ACC && src->dtype == PTORT_F32 && dst->dtype == PTORT_F16)
+        *cv = CV_F32_F16;
+    else if (src->loc == PTORT_ACC && src->dtype == PTORT_F32 && dst->dtype == PTORT_BF16)
+        *cv = CV_F32_BF16;
+    else if (src->loc == PTORT_MAT && dst->loc == PTORT_BIAS && src->dtype == PTORT_F16 && dst->dtype == PTORT_F32)
+        *cv = CV_F16_F32;
+    else if (src->loc == PTORT_MAT && dst->loc == PTORT_BIAS && src->dtype == PTORT_BF16 && dst->dtype == PTORT_F32)
+        *cv = CV_BF16_F32;
+    else
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src and dst to have the same element type (or an acc f32 src "
+                          "and an f16/bf16 dst, or a mat f16/bf16 src and an f32 bias dst), but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    return PTORT_OK;
+}
+
+/* Moves a ROWS x COLS window: src element (sr + i, sc + j) to dst element (dr + i, dc + j). */
+typedef struct Window {
+    int64_t sr, sc, dr, dc, rows, cols;
+} Window;
+
+static ptort_status move_window(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, const Window *w, Conv cv)
+{
+    if (w->rows <= 0 || w->cols <= 0)
+        return PTORT_OK;
+    int64_t *scol = ptort_scratch(ctx, (size_t)(2 * w->cols) * sizeof(int64_t));
+    if (!scol)
+        return PTORT_E_NOMEM;
+    int64_t *dcol = scol + w->cols;
+    Layout ls, ld;
+    layout_of(src, &ls);
+    layout_of(dst, &ld);
+    for (int64_t j = 0; j < w->cols; j++) {
+        scol[j] = layout_col_off(&ls, w->sc + j);
+        dcol[j] = layout_col_off(&ld, w->dc + j);
+    }
+    const uint8_t *s = tile_base(ctx, src);
+    uint8_t *d = tile_base(ctx, dst);
+    int ssz = ptort_dtype_size(src->dtype), dsz = ptort_dtype_size(dst->dtype);
+    for (int64_t i = 0; i < w->rows; i++) {
+        const uint8_t *sp = s + layout_row_off(&ls, w->sr + i) * ssz;
+        uint8_t *dp = d + layout_row_off(&ld, w->dr + i) * dsz;
+        for (int64_t j = 0; j < w->cols; j++) {
+            const uint8_t *x = sp + scol[j] * ssz;
+            uint8_t *y = dp + dcol[j] * dsz;
+            if (cv == CV_COPY) {
+                memmove(y, x, (size_t)ssz); /* hand-placed level3 tiles may overlap */
+                continue;
+            }
+            if (cv == CV_F16_F32 || cv == CV_BF16_F32) { /* exact widening */
+                uint16_t h;
+                memcpy(&h, x, 2);
+                uint32_t u = cv == CV_F16_F32 ? f16_bits_to_f32_bits(h) : (uint32_t)h << 16;
+                memcpy(y, &u, 4);
+                continue;
+            }
+            float f;
+            memcpy(&f, x, 4);
+            uint16_t h = cv == CV_F32_F16 ? f32_to_f16_bits(f) : f32_to_bf16_bits(f);
+            memcpy(y, &h, 2);
+        }
+    }
+    return PTORT_OK;
+}
+
+ptort_status moves_convert(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst)
+{
+    Conv cv;
+    ptort_status st = conv_of(ctx, op, src, dst, &cv);
+    if (st)
+        return st;
+    Window w = {0, 0, 0, 0, src->valid_rows, src->valid_cols};
+    return move_window(ctx, src, dst, &w, cv);
+}
+
+static ptort_status check_pair(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    return PTORT_OK;
+}
+
+ptort_status ptort_textract(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
+                            const ptort_tile *dst)
+{
+    ptort_status st = check_pair(ctx, "textract", src, dst);
+    Conv cv;
+    if (st || (st = conv_of(ctx, "textract", src, dst, &cv)))
+        return st;
+    if (index_row < 0 || index_col < 0 || index_row + dst->valid_rows > src->rows ||
+        index_col + dst->valid_cols > src->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "textract: the %lldx%lld window at (%lld, %lld) leaves the %lldx%lld src",
+                          (long long)dst->valid_rows, (long long)dst->valid_cols, (long long)index_row,
+                          (long long)index_col, (long long)src->rows, (long long)src->cols);
+    Window w = {index_row, index_col, 0, 0, dst->valid_rows, dst->valid_cols};
+    return move_window(ctx, src, dst, &w, cv);
+}
+
+ptort_status ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
+                           const ptort_tile *dst)
+{
+    ptort_status st = check_pair(ctx, "tinsert", src, dst);
+    Conv cv;
+    if (st || (st = conv_of(ctx, "tinsert", src, dst, &cv)))
+        return st;
+    if (index_row < 0 || index_col < 0 || index_row + src->valid_rows > dst->rows ||
+        index_col + src->valid_cols > dst->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "tinsert: the %lldx%lld src at (%lld, %lld) leaves the %lldx%lld dst",
+                          (long long)src->valid_rows, (long long)src->valid_cols, (long long)index_row,
+                          (long long)index_col, (long long)dst->rows, (long long)dst->cols);
+    Window w = {0, 0, index_row, index_col, src->valid_rows, src->valid_cols};
+    return move_window(ctx, src, dst, &w, cv);
+}
+
+ptort_status ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
+{
+    ptort_status st = check_pair(ctx, "ttrans", src, dst);
+    if (st)
+        return st;
+    if (src->dtype != dst->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "ttrans: expects src and dst to have the same element type, but got %s "
+                          "and %s", ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    int64_t rows = src->valid_rows, cols = src->valid_cols;
+    if (cols > dst->rows || rows > dst->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "ttrans: the transpose of the %lldx%lld src valid region does not fit "
+                          "the %lldx%lld dst", (long long)rows, (long long)cols, (long long)dst->rows,
+                          (long long)dst->cols);
+    if (rows <= 0 || cols <= 0)
+        return PTORT_OK;
+    /* through scratch: src and dst may be the same bytes (a square in-place transpose) */
+    int sz = ptort_dtype_size(src->dtype);
+    uint8_t *buf = ptort_scratch(ctx, (size_t)(rows * cols * sz) + (size_t)(rows + cols) * sizeof(int64_t));
+    if (!buf)
+        return PTORT_E_NOMEM;
+    int64_t *tab = (int64_t *)(void *)buf;
+    uint8_t *tmp = buf + (size_t)(rows + cols) * sizeof(int64_t);
+    Layout ls, ld;
+    layout_of(src, &ls);
+    layout_of(dst, &ld);
+    const uint8_t *s = tile_base(ctx, src);
+    uint8_t *d = tile_base(ctx, dst);
+    for (int64_t j = 0; j < cols; j++)
+        tab[j] = layout_col_off(&ls, j);
+    for (int64_t i = 0; i < rows; i++) {
+        const uint8_t *sp = s + layout_row_off(&ls, i) * sz;
+        for (int64_t j = 0; j < cols; j++)
+            memcpy(tmp + (j * rows + i) * sz, sp + tab[j] * sz, (size_t)sz);
+    }
+    for (int64_t i = 0; i < rows; i++)
+        tab[i] = layout_col_off(&ld, i);
+    for (int64_t j = 0; j < cols; j++) {
+        uint8_t *dp = d + layout_row_off(&ld, j) * sz;
+        for (int64_t i = 0; i < rows; i++)
+            memcpy(dp + tab[i] * sz, tmp + (j * rows + i) * sz, (size_t)sz);
+    }
+    return PTORT_OK;
+}
