@@ -224,6 +224,28 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
         *t = plain_body(DT_I8, 1, bytes, 1, bytes);
         return 1;
     }
+    case OC_BINARY:
+    case OC_TILE_SCALAR: /* txor, txors: A2/A3 dst's shape; A5 a 32-byte placeholder */
+        if (in->variant != VB_XOR && in->variant != VS_XORS)
+            return 0;
+        if (a5) {
+            if (level3)
+                return 0;
+            int64_t n = 32 / esize(dst->dtype);
+            *t = plain_body(dst->dtype, 1, n, 1, n);
+            return 1;
+        }
+        if (level3) {
+            why = "requires explicit tmp when PlanMemory is skipped";
+            break;
+        }
+        if (!known_dims(dst->vrow, dst->vcol)) {
+            why = in->variant == VB_XOR ? "requires static tile_buf dst to materialize implicit txor tmp"
+                                        : "requires static tile_buf dst to materialize implicit txors tmp";
+            break;
+        }
+        *t = plain_body(dst->dtype, dst->rows, dst->cols, dst->vrow, dst->vcol);
+        return 1;
     case OC_CI: /* A2/A3: 768 bytes for an i32 dst, 1792 for i16 */
         if (a5)
             return 0;

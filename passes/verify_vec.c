@@ -122,8 +122,44 @@ static bool tmp_capacity(V *v, int64_t need)
 }
 
 /* ---- elementwise binary ------------------------------------------------------------------ */
+/* PTOAS's verifyShiftLikeBinaryTileOpCommon (tshl, tshr): one element type message for the
+ * three, the layout, then the valid shapes against dst */
+static bool verify_shift(V *v, const VecOp *o)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
+        return false;
+    if (s0->dtype != s1->dtype || s0->dtype != d->dtype)
+        return fail(v, -1, "expects src0, src1, and dst to have the same element type");
+    if (!is_row_major(s0) || !is_row_major(s1) || !is_row_major(d))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    if (!same_valid(v, ROLE_SRC0, ROLE_DST) || !same_valid(v, ROLE_SRC1, ROLE_DST))
+        return false;
+    return elem_ok(v, o, s0->dtype) || elem_fail(v, o);
+}
+
+/* txor's A2/A3 tmp (PTOAS checks it before the element type): dst's element type and
+ * valid shape, row-major, at least dst's bytes. A5 ignores it. */
+static bool xor_tmp(V *v, RoleId peer, const char *peers)
+{
+    const TileBody *t = T(v, ROLE_TMP), *d = T(v, ROLE_DST);
+    if (!t || a5(v))
+        return true;
+    if (!tile_common(v, ROLE_TMP, false))
+        return false;
+    if (t->dtype != T(v, peer)->dtype)
+        return fail(v, R(v, ROLE_TMP), "expects tmp to have the same element type as %s", peers);
+    if (!is_row_major(t))
+        return fail(v, R(v, ROLE_TMP), "expects tmp to use row-major layout");
+    if (peer == ROLE_SRC0 && !same_valid(v, ROLE_TMP, ROLE_DST))
+        return false;
+    return tmp_capacity(v, static_bytes(d));
+}
+
 static bool verify_binary(V *v, const VecOp *o)
 {
+    if (o->variant == VB_SHIFT)
+        return verify_shift(v, o);
     if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
         return false;
     if (!same_elem(v, ROLE_SRC0, ROLE_SRC1) || !same_elem(v, ROLE_SRC0, ROLE_DST) ||
@@ -131,6 +167,8 @@ static bool verify_binary(V *v, const VecOp *o)
         return false;
     if (!is_row_major(T(v, ROLE_SRC0)) || !is_row_major(T(v, ROLE_SRC1)) || !is_row_major(T(v, ROLE_DST)))
         return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    if (o->variant == VB_XOR && !xor_tmp(v, ROLE_SRC0, "src0, src1, and dst"))
+        return false;
     return elem_ok(v, o, T(v, ROLE_SRC0)->dtype) || elem_fail(v, o);
 }
 
@@ -145,6 +183,11 @@ static bool verify_unary(V *v, const VecOp *o)
             return false;
         /* A5 tneg only needs the columns to agree */
         if (a5(v) ? !same_valid_dim(v, ROLE_SRC, ROLE_DST, 1) : !same_valid(v, ROLE_SRC, ROLE_DST))
+            return false;
+        return elem_ok(v, o, e) || elem_fail(v, o);
+    case VU_NOT: /* tnot: the valid shapes before the element types */
+        if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_valid(v, ROLE_SRC, ROLE_DST) ||
+            !same_elem(v, ROLE_SRC, ROLE_DST))
             return false;
         return elem_ok(v, o, e) || elem_fail(v, o);
     case VU_ABS:
@@ -202,8 +245,56 @@ static bool scalar_ods(V *v)
                 R(v, ROLE_SCALAR), t ? type_str(t, b, sizeof b) : "?");
 }
 
+/* PTOAS's AnySignlessInteger operand constraint (the bitwise tile-scalar ops' scalar) */
+static bool scalar_signless_int(V *v)
+{
+    const Type *t = v->ty[R(v, ROLE_SCALAR)];
+    if (t && t->kind == TY_SCALAR && is_signless(t->dtype))
+        return true;
+    char b[128];
+    return fail(v, R(v, ROLE_SCALAR), "operand #%d must be signless integer, but got '%s'", R(v, ROLE_SCALAR),
+                t ? type_str(t, b, sizeof b) : "?");
+}
+
+/* tands tors txors (verifyDistinctRowMajorUnaryTileOpCommon), tshls, tshrs */
+static bool verify_bitwise_scalar(V *v, const VecOp *o)
+{
+    const TileBody *s = T(v, ROLE_SRC);
+    if (!scalar_signless_int(v))
+        return false;
+    if (o->variant == VS_SHLS) {
+        if (!tile_common(v, ROLE_SRC, false) || !tile_common(v, ROLE_DST, false) || !same_elem(v, ROLE_SRC, ROLE_DST))
+            return false;
+        if (!is_int(s->dtype))
+            return elem_fail(v, o);
+        int64_t k;
+        if (ir_const_int(v->f, v->val[R(v, ROLE_SCALAR)], &k) && k < 0)
+            return fail(v, R(v, ROLE_SCALAR), "expects tshls scalar to be non-negative");
+        return true;
+    }
+    if (o->variant == VS_SHRS) {
+        if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_valid(v, ROLE_SRC, ROLE_DST) ||
+            !same_elem(v, ROLE_SRC, ROLE_DST))
+            return false;
+        return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+    }
+    if (v->val[R(v, ROLE_SRC)] == v->val[R(v, ROLE_DST)])
+        return fail(v, -1, "expects src and dst to use different storage");
+    if (!tile_common(v, ROLE_SRC, false) || !tile_common(v, ROLE_DST, false) || !same_elem(v, ROLE_SRC, ROLE_DST))
+        return false;
+    if (!is_row_major(s) || !is_row_major(T(v, ROLE_DST)))
+        return fail(v, -1, "expects src and dst to use row-major layout");
+    if (!same_valid(v, ROLE_SRC, ROLE_DST))
+        return false;
+    if (o->variant == VS_XORS && !xor_tmp(v, ROLE_SRC, "src and dst"))
+        return false;
+    return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+}
+
 static bool verify_tile_scalar(V *v, const VecOp *o)
 {
+    if (o->variant == VS_BITWISE || o->variant == VS_XORS || o->variant == VS_SHLS || o->variant == VS_SHRS)
+        return verify_bitwise_scalar(v, o);
     bool divs = o->variant == VS_DIVS;
     const Type *st = v->ty[R(v, ROLE_SCALAR)];
     /* tdivs takes any operand types and first asks for one tile and one integer/float */

@@ -172,9 +172,28 @@ VK_INLINE float vk_f64_odd(double d)
 #define UNEL_log(K, CT, LD, ST, SB, TY, x) \
     ST(sizeof(TY) == 4 ? (float)log((double)LD(x)) : vk_f64_odd(log((double)LD(x))))
 
+/* Bitwise elements (integers only): and, or, xor, not on the stored bits; shifts as the
+ * simulator's C++ `src0 << src1` / `src0 >> src1` after integer promotion: 8- and 16-bit
+ * operands shift as 32-bit ints and are truncated back, left shifts wrap (C++20), right
+ * shifts are arithmetic for signed types and logical for unsigned ones. The entry points
+ * reject an amount outside [0, 31] (undefined in C++) before any kernel runs
+ * (shift_amounts); the kernels mask it so that no copy is undefined. */
+#define BINEL_and(K, CT, LD, ST, x, y) ((x) & (y))
+#define BINEL_or(K, CT, LD, ST, x, y) ((x) | (y))
+#define BINEL_xor(K, CT, LD, ST, x, y) ((x) ^ (y))
+#define BINEL_shl(K, CT, LD, ST, x, y) ((uint32_t)LD(x) << ((uint32_t)LD(y) & 31u))
+#define BINEL_shr(K, CT, LD, ST, x, y) (LD(x) >> ((uint32_t)LD(y) & 31u))
+#define UNEL_not(K, CT, LD, ST, SB, TY, x) ((TY)~(x))
+#define VDT_INT(X, op) VDT_SINT(X, op) VDT_UINT(X, op)
+
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
     VDT_ALL(X, max) VDT_ALL(X, min)
+/* the integer-only ops: no F16C path (vec_kern.h's DEF_IBIN / DEF_IUN) */
+#define VEC_IBIN_TABLE(X)                                                  \
+    VDT_INT(X, and) VDT_INT(X, or) VDT_INT(X, xor) VDT_INT(X, shl)         \
+    VDT_INT(X, shr)
+#define VEC_IUN_TABLE(X) VDT_INT(X, not)
 #define VEC_UN_TABLE(X)                                                    \
     VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
     VDT_UINT(X, neg)                                                       \
@@ -896,6 +915,47 @@ static ptort_status div_zero(ptort_ctx *ctx, const char *op, const char *role, c
     return PTORT_OK;
 }
 
+/* Shifts: an amount outside [0, 31] among the ROWS x COLS elements of T (or the scalar S
+ * when T is NULL) fails with PTORT_E_UB before anything is written: the simulator's C++
+ * shift of the promoted operand is undefined there (docs/vector-ops.md). */
+static int64_t shift_value(ptort_dtype dt, uint32_t bits)
+{
+    int is_signed = dt == PTORT_I32 || dt == PTORT_I16 || dt == PTORT_I8;
+    return is_signed ? ptort_sext(bits, 8u * (unsigned)ptort_dtype_size(dt)) : (int64_t)bits;
+}
+
+static int shift_bad(ptort_dtype dt, uint32_t bits)
+{
+    int64_t v = shift_value(dt, bits);
+    return v < 0 || v > 31;
+}
+
+static ptort_status shift_amounts(ptort_ctx *ctx, const char *op, const ptort_tile *t, const uint8_t *s,
+                                  ptort_dtype dt, int64_t rows, int64_t cols)
+{
+    int esz = ptort_dtype_size(dt);
+    if (!t) {
+        uint32_t bits = (uint32_t)load_elem(s, esz, 0);
+        if (shift_bad(dt, bits))
+            return ptort_fail(ctx, PTORT_E_UB, "%s: shift amount %lld is outside [0, 31]", op,
+                              (long long)shift_value(dt, bits));
+        return PTORT_OK;
+    }
+    Layout l;
+    layout_of(t, &l);
+    const uint8_t *base = tile_base(ctx, t);
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t ro = layout_row_off(&l, r);
+        for (int64_t c = 0; c < cols; c++) {
+            uint32_t bits = (uint32_t)load_elem(base, esz, ro + layout_col_off(&l, c));
+            if (shift_bad(dt, bits))
+                return ptort_fail(ctx, PTORT_E_UB, "%s: shift amount %lld (src1 element [%lld, %lld]) is outside [0, 31]",
+                                  op, (long long)shift_value(dt, bits), (long long)r, (long long)c);
+        }
+    }
+    return PTORT_OK;
+}
+
 /* ---- elementwise ---------------------------------------------------------------------------- */
 
 /* Runs KERNEL over the valid region of DST, row by row, or as one run when every operand is
@@ -939,7 +999,9 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
         (st = same_dtype(ctx, info->name, "src1", src1, dst)) ||
         (st = same_valid(ctx, info->name, "src0", src0, dst)) ||
         (st = same_valid(ctx, info->name, "src1", src1, dst)) ||
-        (op == PTORT_VOP_DIV && (st = div_zero(ctx, info->name, "src1", src1, dst->valid_rows, dst->valid_cols))))
+        (op == PTORT_VOP_DIV && (st = div_zero(ctx, info->name, "src1", src1, dst->valid_rows, dst->valid_cols))) ||
+        ((op == PTORT_VOP_SHL || op == PTORT_VOP_SHR) &&
+         (st = shift_amounts(ctx, info->name, src1, NULL, dst->dtype, dst->valid_rows, dst->valid_cols))))
         return st;
     run_rows(ctx, src0, src1, NULL, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
@@ -997,6 +1059,9 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
     if (op == PTORT_VOP_DIV && !is_float_dt(dst->dtype) &&
         load_elem(s, ptort_dtype_size(dst->dtype), 0) == 0)
         return ptort_fail(ctx, PTORT_E_UB, "%s: division by zero (the scalar is 0)", info->name);
+    if ((op == PTORT_VOP_SHL || op == PTORT_VOP_SHR) &&
+        (st = shift_amounts(ctx, info->name, NULL, s, dst->dtype, 0, 0)))
+        return st;
     run_rows(ctx, src, NULL, s, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
 }

@@ -72,6 +72,9 @@ SECTIONS = [
 
 
     # == ELEM ==
+    ("bitwise.pto", "8. Vector ops: bitwise tand tor txor tshl tshr tnot and their scalar forms"),
+    ("bitwise-a3.pto", "8. Vector ops: bitwise ops (A2/A3)"),
+    ("bitwise-a5.pto", "8. Vector ops: bitwise ops (A5)"),
 
 
     # == REARR ==
