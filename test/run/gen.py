@@ -15,6 +15,7 @@ as `ptoas run` expects it (bf16 as <u2 bits, fp8 as |u1 bytes). PATTERN:
   asym         ASYM zero points (100 .. 156, fractional)
   ints         integers over the dtype's whole range, extremes included
   divisors     `ints` without 0 (integer divisors): -1, 1, 2, -2, the extremes, random others
+  shifts       shift amounts in [0, 31] (tshl, tshr)
   ramp         r * COLS + c (for moves and views; exact in every dtype used)
   zero         all 0
 The seed defaults to a hash of NAME, so every file is reproducible.
@@ -104,6 +105,8 @@ def values(dt, rows, cols, pattern, rng):
                 v = rng.choice((lo, hi, 1, 2, -1 if signed else 3, -2 if signed else 7, rng.randint(lo, hi)))
                 if v != 0:
                     row.append(v)
+        elif pattern == 'shifts':
+            row = [rng.choice((0, 1, 7, 8, 15, 16, 31, rng.randint(0, 31))) for _ in range(cols)]
         elif pattern == 'ramp':
             row = [r * cols + c for c in range(cols)]
         elif pattern == 'zero':

@@ -932,6 +932,8 @@ def vec_binary(op, dt, a, b):
         return b if flt(dt, b, a) else a       # std::min(a, b) = b < a ? b : a
     if is_float(dt):
         return farith(op, dt, a, b)
+    if op in BITWISE:
+        return vec_bitwise(op, dt, a, b)
     x, y = to_int(dt, a), to_int(dt, b)
     if op == 'add':
         return iwrap(dt, x + y)
@@ -947,7 +949,36 @@ def vec_binary(op, dt, a, b):
     raise RefError('%s is not defined on %s' % (op, dt))
 
 
+BITWISE = ('and', 'or', 'xor', 'shl', 'shr')
+
+
+def vec_bitwise(op, dt, a, b):
+    """tand .. tshr on integer bits. Shifts are C++'s on the promoted operand (a 32-bit int for
+    8- and 16-bit types), truncated back to dt: left shifts wrap, right shifts are arithmetic
+    on signed and logical on unsigned types; an amount outside [0, 31] is undefined there and
+    an error here."""
+    if is_float(dt):
+        raise RefError('%s is not defined on %s' % (op, dt))
+    m = (1 << (8 * dsize(dt))) - 1
+    if op == 'and':
+        return a & b
+    if op == 'or':
+        return a | b
+    if op == 'xor':
+        return a ^ b
+    x, k = to_int(dt, a), to_int(dt, b)
+    if k < 0 or k > 31:
+        raise RefError('shift amount %d is outside [0, 31]' % k)
+    if op == 'shl':
+        return (x << k) & m
+    return (x >> k) & m                       # Python's >> is arithmetic on negative ints
+
+
 def vec_unary(op, dt, a):
+    if op == 'not':
+        if is_float(dt):
+            raise RefError('not is not defined on %s' % dt)
+        return a ^ ((1 << (8 * dsize(dt))) - 1)
     if op == 'abs':                           # the simulator: x < 0 ? -x : x
         return vec_unary('neg', dt, a) if flt(dt, a, 0) else a
     if op == 'neg':
@@ -2208,8 +2239,11 @@ for _o in ('add', 'sub', 'mul', 'div', 'max', 'min'):
     VEC_OPS['t' + _o + 's'] = ('scalar', _o)
     VEC_OPS['trowexpand' + _o] = ('rowexpand', _o)
     VEC_OPS['tcolexpand' + _o] = ('colexpand', _o)
-for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log'):
+for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log', 'not'):
     VEC_OPS['t' + _o] = ('unary', _o)
+for _o in BITWISE:
+    VEC_OPS['t' + _o] = ('binary', _o)
+    VEC_OPS['t' + _o + 's'] = ('scalar', _o)
 for _o in ('sum', 'max', 'min'):
     VEC_OPS['trow' + _o] = ('rowreduce', _o)
     VEC_OPS['tcol' + _o] = ('colreduce', _o)
