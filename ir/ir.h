@@ -366,9 +366,9 @@ typedef enum {
     VCR_MAXMIN, VCR_SUM,                                  /* OC_COL_REDUCE */
     VS_DIVS,                                              /* OC_TILE_SCALAR: tdivs */
     /* == ELEM == */
-    VB_XOR, VB_SHIFT,                                     /* OC_BINARY: txor, tshl/tshr */
+    VB_XOR, VB_SHIFT, VB_POW,                             /* OC_BINARY: txor, tshl/tshr, tpow */
     VU_NOT,                                               /* OC_UNARY: tnot */
-    VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS                 /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs */
+    VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS        /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
 } OpVariant;
 
 /* The attributes whose value is a runtime call argument (A_ATTR in ops.def): codegen's
@@ -404,7 +404,7 @@ typedef enum {
     \
     \
     /* == ELEM == */ \
-    \
+    X(BASE, "base") \
     \
     /* == REARR == */ \
     \

@@ -131,6 +131,26 @@ static const TileBody *role_body(const B *b, const Op *op, const ValueId *val, R
 
 static bool known_dims(int64_t a, int64_t b) { return a != DIM_DYNAMIC && b != DIM_DYNAMIC; }
 
+/* tpow / tpows without a tmp: a float dst gets one of its shape (every arch), an integer
+ * one none (PTOAS's replaceTPowWithTmp); 1, 0 or -1 as vec_tmp */
+static int pow_tmp(B *b, const Op *op, const TileBody *dst, TileBody *t)
+{
+    const char *name = op_info(op->kind)->name;
+    if (!dtype_is_float(dst->dtype))
+        return 0;
+    if (b->cfg->level == LEVEL3) {
+        diag_error(b->d, op->name_span, "'%s' op requires explicit tmp when PlanMemory is skipped", name);
+    } else if (!known_dims(dst->vrow, dst->vcol)) {
+        diag_error(b->d, op->name_span, "'%s' op requires static tile_buf dst to materialize implicit %s tmp", name,
+                   name + 4);
+    } else {
+        *t = plain_body(dst->dtype, dst->rows, dst->cols, dst->vrow, dst->vcol);
+        return 1;
+    }
+    b->errors = true;
+    return -1;
+}
+
 /* The tmp PTOAS materializes for a vector op that omits it (its
  * PTOMaterializeImplicitTmp pass, docs/memory.md 2): 1 with *t set, 0 when none is
  * needed, -1 when it is reported (level3 wants it written, or a shape is dynamic). */
@@ -226,6 +246,8 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
     }
     case OC_BINARY:
     case OC_TILE_SCALAR: /* txor, txors: A2/A3 dst's shape; A5 a 32-byte placeholder */
+        if (in->variant == VB_POW || in->variant == VS_POWS) /* a float tpow, tpows: dst's shape */
+            return pow_tmp(b, op, dst, t);
         if (in->variant != VB_XOR && in->variant != VS_XORS)
             return 0;
         if (a5) {

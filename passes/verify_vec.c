@@ -156,10 +156,14 @@ static bool xor_tmp(V *v, RoleId peer, const char *peers)
     return tmp_capacity(v, static_bytes(d));
 }
 
+static bool verify_pow(V *v, const VecOp *o);
+
 static bool verify_binary(V *v, const VecOp *o)
 {
     if (o->variant == VB_SHIFT)
         return verify_shift(v, o);
+    if (o->variant == VB_POW)
+        return verify_pow(v, o);
     if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
         return false;
     if (!same_elem(v, ROLE_SRC0, ROLE_SRC1) || !same_elem(v, ROLE_SRC0, ROLE_DST) ||
@@ -245,6 +249,56 @@ static bool scalar_ods(V *v)
                 R(v, ROLE_SCALAR), t ? type_str(t, b, sizeof b) : "?");
 }
 
+/* tpow (base, exp) and tpows (src, scalar): PTOAS's TPowOp / TPowSOp. The element types
+ * depend on precisionType; an integer tile takes no tmp, a float one's tmp has dst's
+ * element type and valid shape, is row-major, and on A2/A3 holds dst's bytes. */
+static bool verify_pow(V *v, const VecOp *o)
+{
+    bool pows = o->variant == VS_POWS;
+    RoleId a = pows ? ROLE_SRC : ROLE_BASE, b = pows ? ROLE_SCALAR : ROLE_EXP;
+    const char *opn = pows ? "tpows" : "tpow";
+    if (pows && !scalar_ods(v))
+        return false;
+    if (!tile_common(v, a, false) || (!pows && !tile_common(v, b, false)) || !tile_common(v, ROLE_DST, false))
+        return false;
+    if ((!pows && !same_elem(v, a, b)) || !same_elem(v, a, ROLE_DST) || (!pows && !same_valid(v, a, b)) ||
+        !same_valid(v, a, ROLE_DST))
+        return false;
+    if (!is_row_major(T(v, a)) || (!pows && !is_row_major(T(v, b))) || !is_row_major(T(v, ROLE_DST)))
+        return fail(v, -1, pows ? "expects src and dst to use row-major layout"
+                                : "expects base, exp, and dst to use row-major layout");
+    DType e = T(v, a)->dtype;
+    if (pows) {
+        const Type *st = v->ty[R(v, ROLE_SCALAR)];
+        if (st->dtype != e)
+            return fail(v, R(v, ROLE_SCALAR), "expects scalar type to match the tile element type");
+    }
+    bool has, high = opaque_attr(v->op, "precisionType", "high_precision", &has);
+    unsigned bit = dtype_elem_bit(e);
+    bool integer = is_int(e) && (bit & (EL_I8 | EL_I16 | EL_I32));
+    if (!a5(v) && high)
+        return fail(v, -1, "A2/A3 does not support precisionType=high_precision");
+    if (a5(v) && high && !(bit & (EL_F16 | EL_F32 | EL_BF16)))
+        return fail(v, -1, "expects A5 %s element type to be f16/f32/bf16 when precisionType=high_precision", opn);
+    if (!high && !elem_ok(v, o, e))
+        return elem_fail(v, o);
+    const TileBody *t = T(v, ROLE_TMP);
+    if (integer && t)
+        return fail(v, -1, pows ? "does not accept tmp when element type is integer (the integer pows lowering uses the "
+                                  "3-operand form TPOWS(dst, src, scalar))"
+                                : "does not accept tmp when element type is integer (the integer pow lowering uses the "
+                                  "3-operand form TPOW(dst, base, exp))");
+    if (!t)
+        return true;
+    if (!tile_common(v, ROLE_TMP, false) || !same_elem(v, ROLE_TMP, ROLE_DST))
+        return false;
+    if (!is_row_major(t))
+        return fail(v, R(v, ROLE_TMP), "expects tmp to use row-major layout");
+    if (!same_valid(v, ROLE_TMP, ROLE_DST))
+        return false;
+    return a5(v) || tmp_capacity(v, static_bytes(T(v, ROLE_DST)));
+}
+
 /* PTOAS's AnySignlessInteger operand constraint (the bitwise tile-scalar ops' scalar) */
 static bool scalar_signless_int(V *v)
 {
@@ -295,6 +349,8 @@ static bool verify_tile_scalar(V *v, const VecOp *o)
 {
     if (o->variant == VS_BITWISE || o->variant == VS_XORS || o->variant == VS_SHLS || o->variant == VS_SHRS)
         return verify_bitwise_scalar(v, o);
+    if (o->variant == VS_POWS)
+        return verify_pow(v, o);
     bool divs = o->variant == VS_DIVS;
     const Type *st = v->ty[R(v, ROLE_SCALAR)];
     /* tdivs takes any operand types and first asks for one tile and one integer/float */

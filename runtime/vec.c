@@ -131,6 +131,39 @@ VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
 #define BINEL_div(K, CT, LD, ST, x, y) ST(DIV_##K(CT, LD(x), LD(y)))
 #define BINEL_max(K, CT, LD, ST, x, y) (LD(x) < LD(y) ? (y) : (x))
 #define BINEL_min(K, CT, LD, ST, x, y) (LD(y) < LD(x) ? (y) : (x))
+/* pow, as the simulator: floats are (T)(float)pow((double)x, (double)y), the C library's
+ * binary64 pow rounded to f32 (and from there to f16 / bf16), except that the NaN cases are
+ * fixed here rather than left to the library (glibc drops the sign of some NaN bases):
+ * pow(x, +-0) = pow(1, y) = 1, otherwise a NaN operand comes back quiet, the base's first.
+ * Integers raise by repeated squaring with wrap-around, x^0 = 1 and 1^y = 1, and a negative
+ * exponent gives 0 except for the base -1 (+-1 by the exponent's parity). */
+VK_INLINE float vk_pow(float x, float y)
+{
+    if (y == 0.0f || x == 1.0f)
+        return 1.0f;
+    if (x != x)
+        return x + x;
+    if (y != y)
+        return y + y;
+    return (float)pow((double)x, (double)y);
+}
+VK_INLINE uint32_t vk_ipow(uint32_t base, int64_t e)
+{
+    if (e == 0 || base == 1u)
+        return 1u;
+    if (e < 0)
+        return base == 0xFFFFFFFFu ? (e % 2 == 0 ? 1u : 0xFFFFFFFFu) : 0u;
+    uint32_t r = 1u;
+    for (; e > 0; e >>= 1) {
+        if (e & 1)
+            r *= base;
+        base *= base;
+    }
+    return r;
+}
+#define POW_F(CT, LD, ST, x, y) ST(vk_pow(LD(x), LD(y)))
+#define POW_I(CT, LD, ST, x, y) vk_ipow((uint32_t)LD(x), (int64_t)LD(y))
+#define BINEL_pow(K, CT, LD, ST, x, y) POW_##K(CT, LD, ST, x, y)
 
 /* Unary elements. abs is the simulator's x < 0 ? -x : x, so -0 and NaN (of either sign) pass
  * unchanged; neg of a float flips the sign bit (NaN bits kept); integers wrap
@@ -188,7 +221,7 @@ VK_INLINE float vk_f64_odd(double d)
 
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
-    VDT_ALL(X, max) VDT_ALL(X, min)
+    VDT_ALL(X, max) VDT_ALL(X, min) VDT_ALL(X, pow)
 /* the integer-only ops: no F16C path (vec_kern.h's DEF_IBIN / DEF_IUN) */
 #define VEC_IBIN_TABLE(X)                                                  \
     VDT_INT(X, and) VDT_INT(X, or) VDT_INT(X, xor) VDT_INT(X, shl)         \
@@ -453,6 +486,7 @@ enum {
 #define VK_ARITH_rsqrt 1
 #define VK_ARITH_exp 1
 #define VK_ARITH_log 0
+#define VK_ARITH_pow 0
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -534,6 +568,7 @@ DEF_F16C_BIN(div, _mm256_div_ps)
 /* never called (max/min select stored operands); named so that every op expands */
 #define vk_f16c_bin_max vk_f16c_bin_add
 #define vk_f16c_bin_min vk_f16c_bin_add
+#define vk_f16c_bin_pow vk_f16c_bin_add
 
 /* An f16 unary op as its f32 loop over widened blocks. */
 static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
@@ -646,6 +681,7 @@ static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *p
 #define vk_f16c_bin_div vk_f16c_bin_add
 #define vk_f16c_bin_max vk_f16c_bin_add
 #define vk_f16c_bin_min vk_f16c_bin_add
+#define vk_f16c_bin_pow vk_f16c_bin_add
 #endif
 
 #define KSUF _c

@@ -190,6 +190,20 @@ def build_cases():
                 cases.append(Case('scalar', op, dst(dt), [full(dt)], scalar=sc))
     for dt in ints:
         cases.append(Case('unary', 'not', dst(dt), [full(dt)]))
+    # pow: exponents of every kind (specials, small integers, halves, random)
+    def exps(dt):
+        if dt in FLOATS:
+            pick = lambda: (rng.choice(special_bits(dt)) if rng.random() < 0.3 else
+                            ref.float_to_bits(dt, rng.choice((0.0, 1.0, 2.0, 3.0, -1.0, -2.0, 0.5, -0.5, 1.5,
+                                                              rng.uniform(-8, 8)))))
+        else:
+            pick = lambda: ref.from_int(dt, rng.choice((0, 1, 2, 3, 7, 31, -1, -2, rng.randint(-40, 40))))
+        return Spec(dt, R, C, VR, VC, 'r', [pick() for _ in range(R * C)])
+    for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui32', 'ui16', 'ui8'):
+        for _ in range(2):
+            cases.append(Case('binary', 'pow', dst(dt), [full(dt), exps(dt)]))
+        for sc in exps(dt).bits[:5]:
+            cases.append(Case('scalar', 'pow', dst(dt), [full(dt)], scalar=sc))
     for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui8', 'ui16', 'ui32'):
         cases.append(Case('expands', 'copy', dst(dt), [], scalar=rand_bits(dt, rng)))
     row_pairs = [('f32', 'f32'), ('f16', 'f16'), ('bf16', 'bf16'), ('f16', 'f32'), ('bf16', 'f32'),
