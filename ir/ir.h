@@ -366,7 +366,7 @@ typedef enum {
     VCR_MAXMIN, VCR_SUM,                                  /* OC_COL_REDUCE */
     VS_DIVS,                                              /* OC_TILE_SCALAR: tdivs */
     /* == ELEM == */
-    VB_XOR, VB_SHIFT, VB_POW,                             /* OC_BINARY: txor, tshl/tshr, tpow */
+    VB_XOR, VB_SHIFT, VB_POW, VB_PRELU,                   /* OC_BINARY: txor, tshl/tshr, tpow, tprelu */
     VU_NOT,                                               /* OC_UNARY: tnot */
     VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS        /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
 } OpVariant;

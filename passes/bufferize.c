@@ -248,6 +248,25 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
     case OC_TILE_SCALAR: /* txor, txors: A2/A3 dst's shape; A5 a 32-byte placeholder */
         if (in->variant == VB_POW || in->variant == VS_POWS) /* a float tpow, tpows: dst's shape */
             return pow_tmp(b, op, dst, t);
+        if (in->variant == VB_PRELU) { /* A2/A3 an 8-bit mask of (rows + 1) x 32-byte rows */
+            if (a5) {
+                if (level3)
+                    return 0;
+                *t = plain_body(DT_I8, 1, 32, 1, 32);
+                return 1;
+            }
+            if (level3) {
+                why = "requires explicit tmp when PlanMemory is skipped";
+                break;
+            }
+            if (!known_dims(dst->vrow, dst->vcol)) {
+                why = "requires static tile_buf dst to materialize implicit tprelu tmp";
+                break;
+            }
+            int64_t vc = (dst->vcol + 7) / 8, cols = (vc + 31) / 32 * 32;
+            *t = plain_body(DT_I8, dst->vrow + 1, cols > 32 ? cols : 32, dst->vrow, vc);
+            return 1;
+        }
         if (in->variant != VB_XOR && in->variant != VS_XORS)
             return 0;
         if (a5) {

@@ -156,6 +156,63 @@ static bool xor_tmp(V *v, RoleId peer, const char *peers)
     return tmp_capacity(v, static_bytes(d));
 }
 
+/* tprelu (PTOAS's TPReluOp): f16 / f32 tiles of one shape; on A2/A3 a tmp is an 8-bit mask
+ * of dst's valid rows + 1 and ceil(cols / 8) valid columns, rows of at least 32 bytes, and on
+ * A3 every operand in its own storage */
+static bool prelu_tmp_a3(V *v)
+{
+    const TileBody *t = T(v, ROLE_TMP), *d = T(v, ROLE_DST);
+    if (!(dtype_elem_bit(t->dtype) & EL_I8) || !is_int(t->dtype))
+        return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp element type to be u8");
+    if (!vec_tile(v, ROLE_TMP))
+        return false;
+    if (known(d->vrow) && t->rows < d->vrow + 1)
+        return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp shape[0] to be at least dst valid_shape[0] + 1 (%lld)",
+                    (long long)(d->vrow + 1));
+    if (known(d->vcol) && known(t->vcol) && t->vcol < (d->vcol + 7) / 8)
+        return fail(v, R(v, ROLE_TMP),
+                    "expects A2/A3 tmp valid_shape[1] to be at least ceil(dst valid_shape[1] / 8) (%lld)",
+                    (long long)((d->vcol + 7) / 8));
+    if (!known(d->vrow) || !known(d->vcol))
+        return fail(v, -1, "expects A2/A3 tprelu dst valid_shape to be static when tmp is provided");
+    int64_t packed = ((d->vcol + 7) / 8 + 31) / 32 * 32;
+    if (!tmp_capacity(v, (d->vrow + 1) * (packed > 32 ? packed : 32)))
+        return false;
+    if (v->arch == ARCH_A3) {
+        ValueId s0 = v->val[R(v, ROLE_SRC0)], s1 = v->val[R(v, ROLE_SRC1)], tm = v->val[R(v, ROLE_TMP)],
+                dd = v->val[R(v, ROLE_DST)];
+        if (s0 == s1 || s0 == tm || s0 == dd || s1 == tm || s1 == dd || tm == dd)
+            return fail(v, -1, "expects A3 src0, src1, tmp, and dst to use different storage");
+    }
+    return true;
+}
+
+static bool verify_prelu(V *v, const VecOp *o)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false) ||
+        (t && !tile_common(v, ROLE_TMP, false)))
+        return false;
+    if (s0->dtype != s1->dtype || s0->dtype != d->dtype)
+        return fail(v, -1, "expects dst/src0/src1 to have the same element type");
+    if (!elem_ok(v, o, s0->dtype))
+        return elem_fail(v, o);
+    if (!is_row_major(s0) || !is_row_major(s1) || !is_row_major(d))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    if (!same_valid(v, ROLE_SRC0, ROLE_DST) || !same_valid(v, ROLE_SRC1, ROLE_DST))
+        return false;
+    if (s0->rows != s1->rows || s0->cols != s1->cols || s0->rows != d->rows || s0->cols != d->cols)
+        return fail(v, -1, "expects src0/src1/dst to have the same shape");
+    if (!t && v->arch == ARCH_A3) { /* the tmp bufferize creates is checked by this rule too */
+        ValueId x = v->val[R(v, ROLE_SRC0)], y = v->val[R(v, ROLE_SRC1)], z = v->val[R(v, ROLE_DST)];
+        if (x == y || x == z || y == z)
+            return fail(v, -1, "expects A3 src0, src1, tmp, and dst to use different storage");
+    }
+    if (!t)
+        return true;
+    return a5(v) ? vec_tile(v, ROLE_TMP) : prelu_tmp_a3(v);
+}
+
 static bool verify_pow(V *v, const VecOp *o);
 
 static bool verify_binary(V *v, const VecOp *o)
@@ -164,6 +221,8 @@ static bool verify_binary(V *v, const VecOp *o)
         return verify_shift(v, o);
     if (o->variant == VB_POW)
         return verify_pow(v, o);
+    if (o->variant == VB_PRELU)
+        return verify_prelu(v, o);
     if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
         return false;
     if (!same_elem(v, ROLE_SRC0, ROLE_SRC1) || !same_elem(v, ROLE_SRC0, ROLE_DST) ||

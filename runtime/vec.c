@@ -164,6 +164,8 @@ VK_INLINE uint32_t vk_ipow(uint32_t base, int64_t e)
 #define POW_F(CT, LD, ST, x, y) ST(vk_pow(LD(x), LD(y)))
 #define POW_I(CT, LD, ST, x, y) vk_ipow((uint32_t)LD(x), (int64_t)LD(y))
 #define BINEL_pow(K, CT, LD, ST, x, y) POW_##K(CT, LD, ST, x, y)
+/* prelu, as the simulator: x > 0 ? x : x * slope (one rounding; NaN x gives x * slope) */
+#define BINEL_prelu(K, CT, LD, ST, x, y) (LD(x) > 0 ? (x) : ST(ARITH_##K(CT, *, LD(x), LD(y))))
 
 /* Unary elements. abs is the simulator's x < 0 ? -x : x, so -0 and NaN (of either sign) pass
  * unchanged; neg of a float flips the sign bit (NaN bits kept); integers wrap
@@ -221,7 +223,8 @@ VK_INLINE float vk_f64_odd(double d)
 
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
-    VDT_ALL(X, max) VDT_ALL(X, min) VDT_ALL(X, pow)
+    VDT_ALL(X, max) VDT_ALL(X, min) VDT_ALL(X, pow)                       \
+    VDT_FLOAT(X, prelu)
 /* the integer-only ops: no F16C path (vec_kern.h's DEF_IBIN / DEF_IUN) */
 #define VEC_IBIN_TABLE(X)                                                  \
     VDT_INT(X, and) VDT_INT(X, or) VDT_INT(X, xor) VDT_INT(X, shl)         \
@@ -487,6 +490,7 @@ enum {
 #define VK_ARITH_exp 1
 #define VK_ARITH_log 0
 #define VK_ARITH_pow 0
+#define VK_ARITH_prelu 0
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -569,6 +573,7 @@ DEF_F16C_BIN(div, _mm256_div_ps)
 #define vk_f16c_bin_max vk_f16c_bin_add
 #define vk_f16c_bin_min vk_f16c_bin_add
 #define vk_f16c_bin_pow vk_f16c_bin_add
+#define vk_f16c_bin_prelu vk_f16c_bin_add
 
 /* An f16 unary op as its f32 loop over widened blocks. */
 static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
@@ -682,6 +687,7 @@ static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *p
 #define vk_f16c_bin_max vk_f16c_bin_add
 #define vk_f16c_bin_min vk_f16c_bin_add
 #define vk_f16c_bin_pow vk_f16c_bin_add
+#define vk_f16c_bin_prelu vk_f16c_bin_add
 #endif
 
 #define KSUF _c

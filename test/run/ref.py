@@ -928,6 +928,8 @@ def vec_binary(op, dt, a, b):
     """One element of tadd .. tmin (and the tile-scalar and broadcast forms)."""
     if op == 'pow':
         return vec_pow(dt, a, b)
+    if op == 'prelu':                         # the simulator: x > 0 ? x : x * slope
+        return a if flt(dt, 0, a) else farith('mul', dt, a, b)
     if op == 'max':
         return b if flt(dt, a, b) else a       # std::max(a, b) = a < b ? b : a
     if op == 'min':
@@ -2283,7 +2285,7 @@ for _o in ('add', 'sub', 'mul', 'div', 'max', 'min'):
     VEC_OPS['tcolexpand' + _o] = ('colexpand', _o)
 for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log', 'not'):
     VEC_OPS['t' + _o] = ('unary', _o)
-for _o in BITWISE + ('pow',):
+for _o in BITWISE + ('pow', 'prelu'):
     VEC_OPS['t' + _o] = ('binary', _o)
     VEC_OPS['t' + _o + 's'] = ('scalar', _o)
 for _o in ('sum', 'max', 'min'):

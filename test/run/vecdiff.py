@@ -199,6 +199,9 @@ def build_cases():
         else:
             pick = lambda: ref.from_int(dt, rng.choice((0, 1, 2, 3, 7, 31, -1, -2, rng.randint(-40, 40))))
         return Spec(dt, R, C, VR, VC, 'r', [pick() for _ in range(R * C)])
+    for dt in ('f32', 'f16'):
+        for _ in range(2):
+            cases.append(Case('binary', 'prelu', dst(dt), [full(dt), full(dt)]))
     for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui32', 'ui16', 'ui8'):
         for _ in range(2):
             cases.append(Case('binary', 'pow', dst(dt), [full(dt), exps(dt)]))

@@ -78,6 +78,8 @@ SECTIONS = [
     ("tpow.pto", "8. Vector ops: tpow and tpows"),
     ("tpow-a3.pto", "8. Vector ops: tpow and tpows (A2/A3)"),
     ("tpow-a5.pto", "8. Vector ops: tpow and tpows (A5)"),
+    ("tprelu.pto", "8. Vector ops: tprelu"),
+    ("tprelu-a3.pto", "8. Vector ops: tprelu's tmp (A2/A3)"),
 
 
     # == REARR ==
