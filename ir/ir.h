@@ -383,7 +383,11 @@ typedef enum {
     VR_PLAIN, VR_ADD, VR_SUB_MUL, VR_DIV, VR_MAXMIN,      /* OC_ROW_EXPAND */
     VC_PLAIN, VC_OP,                                      /* OC_COL_EXPAND */
     VCR_MAXMIN, VCR_SUM,                                  /* OC_COL_REDUCE */
-    VS_DIVS                                               /* OC_TILE_SCALAR: tdivs */
+    VS_DIVS,                                              /* OC_TILE_SCALAR: tdivs */
+    /* == ELEM == */
+    VB_XOR, VB_SHIFT, VB_POW, VB_PRELU,                   /* OC_BINARY: txor, tshl/tshr, tpow, tprelu */
+    VU_NOT,                                               /* OC_UNARY: tnot */
+    VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS        /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
 } OpVariant;
 
 /* The attributes whose value is a runtime call argument (A_ATTR in ops.def): codegen's
@@ -424,7 +428,7 @@ typedef enum {
     X(SCALING_TILE, "scaling_tile") \
     \
     /* == ELEM == */ \
-    \
+    X(BASE, "base") \
     \
     /* == REARR == */ \
     \

@@ -131,6 +131,26 @@ static const TileBody *role_body(const B *b, const Op *op, const ValueId *val, R
 
 static bool known_dims(int64_t a, int64_t b) { return a != DIM_DYNAMIC && b != DIM_DYNAMIC; }
 
+/* tpow / tpows without a tmp: a float dst gets one of its shape (every arch), an integer
+ * one none (PTOAS's replaceTPowWithTmp); 1, 0 or -1 as vec_tmp */
+static int pow_tmp(B *b, const Op *op, const TileBody *dst, TileBody *t)
+{
+    const char *name = op_info(op->kind)->name;
+    if (!dtype_is_float(dst->dtype))
+        return 0;
+    if (b->cfg->level == LEVEL3) {
+        diag_error(b->d, op->name_span, "'%s' op requires explicit tmp when PlanMemory is skipped", name);
+    } else if (!known_dims(dst->vrow, dst->vcol)) {
+        diag_error(b->d, op->name_span, "'%s' op requires static tile_buf dst to materialize implicit %s tmp", name,
+                   name + 4);
+    } else {
+        *t = plain_body(dst->dtype, dst->rows, dst->cols, dst->vrow, dst->vcol);
+        return 1;
+    }
+    b->errors = true;
+    return -1;
+}
+
 /* The tmp PTOAS materializes for a vector op that omits it (its
  * PTOMaterializeImplicitTmp pass, docs/memory.md 2): 1 with *t set, 0 when none is
  * needed, -1 when it is reported (level3 wants it written, or a shape is dynamic). */
@@ -224,6 +244,49 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
         *t = plain_body(DT_I8, 1, bytes, 1, bytes);
         return 1;
     }
+    case OC_BINARY:
+    case OC_TILE_SCALAR: /* txor, txors: A2/A3 dst's shape; A5 a 32-byte placeholder */
+        if (in->variant == VB_POW || in->variant == VS_POWS) /* a float tpow, tpows: dst's shape */
+            return pow_tmp(b, op, dst, t);
+        if (in->variant == VB_PRELU) { /* A2/A3 an 8-bit mask of (rows + 1) x 32-byte rows */
+            if (a5) {
+                if (level3)
+                    return 0;
+                *t = plain_body(DT_I8, 1, 32, 1, 32);
+                return 1;
+            }
+            if (level3) {
+                why = "requires explicit tmp when PlanMemory is skipped";
+                break;
+            }
+            if (!known_dims(dst->vrow, dst->vcol)) {
+                why = "requires static tile_buf dst to materialize implicit tprelu tmp";
+                break;
+            }
+            int64_t vc = (dst->vcol + 7) / 8, cols = (vc + 31) / 32 * 32;
+            *t = plain_body(DT_I8, dst->vrow + 1, cols > 32 ? cols : 32, dst->vrow, vc);
+            return 1;
+        }
+        if (in->variant != VB_XOR && in->variant != VS_XORS)
+            return 0;
+        if (a5) {
+            if (level3)
+                return 0;
+            int64_t n = 32 / esize(dst->dtype);
+            *t = plain_body(dst->dtype, 1, n, 1, n);
+            return 1;
+        }
+        if (level3) {
+            why = "requires explicit tmp when PlanMemory is skipped";
+            break;
+        }
+        if (!known_dims(dst->vrow, dst->vcol)) {
+            why = in->variant == VB_XOR ? "requires static tile_buf dst to materialize implicit txor tmp"
+                                        : "requires static tile_buf dst to materialize implicit txors tmp";
+            break;
+        }
+        *t = plain_body(dst->dtype, dst->rows, dst->cols, dst->vrow, dst->vcol);
+        return 1;
     case OC_CI: /* A2/A3: 768 bytes for an i32 dst, 1792 for i16 */
         if (a5)
             return 0;

@@ -127,8 +127,107 @@ static bool tmp_capacity(V *v, int64_t need)
 }
 
 /* ---- elementwise binary ------------------------------------------------------------------ */
+/* PTOAS's verifyShiftLikeBinaryTileOpCommon (tshl, tshr): one element type message for the
+ * three, the layout, then the valid shapes against dst */
+static bool verify_shift(V *v, const VecOp *o)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
+        return false;
+    if (s0->dtype != s1->dtype || s0->dtype != d->dtype)
+        return fail(v, -1, "expects src0, src1, and dst to have the same element type");
+    if (!is_row_major(s0) || !is_row_major(s1) || !is_row_major(d))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    if (!same_valid(v, ROLE_SRC0, ROLE_DST) || !same_valid(v, ROLE_SRC1, ROLE_DST))
+        return false;
+    return elem_ok(v, o, s0->dtype) || elem_fail(v, o);
+}
+
+/* txor's A2/A3 tmp (PTOAS checks it before the element type): dst's element type and
+ * valid shape, row-major, at least dst's bytes. A5 ignores it. */
+static bool xor_tmp(V *v, RoleId peer, const char *peers)
+{
+    const TileBody *t = T(v, ROLE_TMP), *d = T(v, ROLE_DST);
+    if (!t || a5(v))
+        return true;
+    if (!tile_common(v, ROLE_TMP, false))
+        return false;
+    if (t->dtype != T(v, peer)->dtype)
+        return fail(v, R(v, ROLE_TMP), "expects tmp to have the same element type as %s", peers);
+    if (!is_row_major(t))
+        return fail(v, R(v, ROLE_TMP), "expects tmp to use row-major layout");
+    if (peer == ROLE_SRC0 && !same_valid(v, ROLE_TMP, ROLE_DST))
+        return false;
+    return tmp_capacity(v, static_bytes(d));
+}
+
+/* tprelu (PTOAS's TPReluOp): f16 / f32 tiles of one shape; on A2/A3 a tmp is an 8-bit mask
+ * of dst's valid rows + 1 and ceil(cols / 8) valid columns, rows of at least 32 bytes, and on
+ * A3 every operand in its own storage */
+static bool prelu_tmp_a3(V *v)
+{
+    const TileBody *t = T(v, ROLE_TMP), *d = T(v, ROLE_DST);
+    if (!(dtype_elem_bit(t->dtype) & EL_I8) || !is_int(t->dtype))
+        return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp element type to be u8");
+    if (!vec_tile(v, ROLE_TMP))
+        return false;
+    if (known(d->vrow) && t->rows < d->vrow + 1)
+        return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp shape[0] to be at least dst valid_shape[0] + 1 (%lld)",
+                    (long long)(d->vrow + 1));
+    if (known(d->vcol) && known(t->vcol) && t->vcol < (d->vcol + 7) / 8)
+        return fail(v, R(v, ROLE_TMP),
+                    "expects A2/A3 tmp valid_shape[1] to be at least ceil(dst valid_shape[1] / 8) (%lld)",
+                    (long long)((d->vcol + 7) / 8));
+    if (!known(d->vrow) || !known(d->vcol))
+        return fail(v, -1, "expects A2/A3 tprelu dst valid_shape to be static when tmp is provided");
+    int64_t packed = ((d->vcol + 7) / 8 + 31) / 32 * 32;
+    if (!tmp_capacity(v, (d->vrow + 1) * (packed > 32 ? packed : 32)))
+        return false;
+    if (v->arch == ARCH_A3) {
+        ValueId s0 = v->val[R(v, ROLE_SRC0)], s1 = v->val[R(v, ROLE_SRC1)], tm = v->val[R(v, ROLE_TMP)],
+                dd = v->val[R(v, ROLE_DST)];
+        if (s0 == s1 || s0 == tm || s0 == dd || s1 == tm || s1 == dd || tm == dd)
+            return fail(v, -1, "expects A3 src0, src1, tmp, and dst to use different storage");
+    }
+    return true;
+}
+
+static bool verify_prelu(V *v, const VecOp *o)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false) ||
+        (t && !tile_common(v, ROLE_TMP, false)))
+        return false;
+    if (s0->dtype != s1->dtype || s0->dtype != d->dtype)
+        return fail(v, -1, "expects dst/src0/src1 to have the same element type");
+    if (!elem_ok(v, o, s0->dtype))
+        return elem_fail(v, o);
+    if (!is_row_major(s0) || !is_row_major(s1) || !is_row_major(d))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    if (!same_valid(v, ROLE_SRC0, ROLE_DST) || !same_valid(v, ROLE_SRC1, ROLE_DST))
+        return false;
+    if (s0->rows != s1->rows || s0->cols != s1->cols || s0->rows != d->rows || s0->cols != d->cols)
+        return fail(v, -1, "expects src0/src1/dst to have the same shape");
+    if (!t && v->arch == ARCH_A3) { /* the tmp bufferize creates is checked by this rule too */
+        ValueId x = v->val[R(v, ROLE_SRC0)], y = v->val[R(v, ROLE_SRC1)], z = v->val[R(v, ROLE_DST)];
+        if (x == y || x == z || y == z)
+            return fail(v, -1, "expects A3 src0, src1, tmp, and dst to use different storage");
+    }
+    if (!t)
+        return true;
+    return a5(v) ? vec_tile(v, ROLE_TMP) : prelu_tmp_a3(v);
+}
+
+static bool verify_pow(V *v, const VecOp *o);
+
 static bool verify_binary(V *v, const VecOp *o)
 {
+    if (o->variant == VB_SHIFT)
+        return verify_shift(v, o);
+    if (o->variant == VB_POW)
+        return verify_pow(v, o);
+    if (o->variant == VB_PRELU)
+        return verify_prelu(v, o);
     if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
         return false;
     if (!same_elem(v, ROLE_SRC0, ROLE_SRC1) || !same_elem(v, ROLE_SRC0, ROLE_DST) ||
@@ -136,6 +235,8 @@ static bool verify_binary(V *v, const VecOp *o)
         return false;
     if (!is_row_major(T(v, ROLE_SRC0)) || !is_row_major(T(v, ROLE_SRC1)) || !is_row_major(T(v, ROLE_DST)))
         return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    if (o->variant == VB_XOR && !xor_tmp(v, ROLE_SRC0, "src0, src1, and dst"))
+        return false;
     return elem_ok(v, o, T(v, ROLE_SRC0)->dtype) || elem_fail(v, o);
 }
 
@@ -150,6 +251,11 @@ static bool verify_unary(V *v, const VecOp *o)
             return false;
         /* A5 tneg only needs the columns to agree */
         if (a5(v) ? !same_valid_dim(v, ROLE_SRC, ROLE_DST, 1) : !same_valid(v, ROLE_SRC, ROLE_DST))
+            return false;
+        return elem_ok(v, o, e) || elem_fail(v, o);
+    case VU_NOT: /* tnot: the valid shapes before the element types */
+        if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_valid(v, ROLE_SRC, ROLE_DST) ||
+            !same_elem(v, ROLE_SRC, ROLE_DST))
             return false;
         return elem_ok(v, o, e) || elem_fail(v, o);
     case VU_ABS:
@@ -207,8 +313,108 @@ static bool scalar_ods(V *v)
                 R(v, ROLE_SCALAR), t ? type_str(t, b, sizeof b) : "?");
 }
 
+/* tpow (base, exp) and tpows (src, scalar): PTOAS's TPowOp / TPowSOp. The element types
+ * depend on precisionType; an integer tile takes no tmp, a float one's tmp has dst's
+ * element type and valid shape, is row-major, and on A2/A3 holds dst's bytes. */
+static bool verify_pow(V *v, const VecOp *o)
+{
+    bool pows = o->variant == VS_POWS;
+    RoleId a = pows ? ROLE_SRC : ROLE_BASE, b = pows ? ROLE_SCALAR : ROLE_EXP;
+    const char *opn = pows ? "tpows" : "tpow";
+    if (pows && !scalar_ods(v))
+        return false;
+    if (!tile_common(v, a, false) || (!pows && !tile_common(v, b, false)) || !tile_common(v, ROLE_DST, false))
+        return false;
+    if ((!pows && !same_elem(v, a, b)) || !same_elem(v, a, ROLE_DST) || (!pows && !same_valid(v, a, b)) ||
+        !same_valid(v, a, ROLE_DST))
+        return false;
+    if (!is_row_major(T(v, a)) || (!pows && !is_row_major(T(v, b))) || !is_row_major(T(v, ROLE_DST)))
+        return fail(v, -1, pows ? "expects src and dst to use row-major layout"
+                                : "expects base, exp, and dst to use row-major layout");
+    DType e = T(v, a)->dtype;
+    if (pows) {
+        const Type *st = v->ty[R(v, ROLE_SCALAR)];
+        if (st->dtype != e)
+            return fail(v, R(v, ROLE_SCALAR), "expects scalar type to match the tile element type");
+    }
+    bool has, high = opaque_attr(v->op, "precisionType", "high_precision", &has);
+    unsigned bit = dtype_elem_bit(e);
+    bool integer = is_int(e) && (bit & (EL_I8 | EL_I16 | EL_I32));
+    if (!a5(v) && high)
+        return fail(v, -1, "A2/A3 does not support precisionType=high_precision");
+    if (a5(v) && high && !(bit & (EL_F16 | EL_F32 | EL_BF16)))
+        return fail(v, -1, "expects A5 %s element type to be f16/f32/bf16 when precisionType=high_precision", opn);
+    if (!high && !elem_ok(v, o, e))
+        return elem_fail(v, o);
+    const TileBody *t = T(v, ROLE_TMP);
+    if (integer && t)
+        return fail(v, -1, pows ? "does not accept tmp when element type is integer (the integer pows lowering uses the "
+                                  "3-operand form TPOWS(dst, src, scalar))"
+                                : "does not accept tmp when element type is integer (the integer pow lowering uses the "
+                                  "3-operand form TPOW(dst, base, exp))");
+    if (!t)
+        return true;
+    if (!tile_common(v, ROLE_TMP, false) || !same_elem(v, ROLE_TMP, ROLE_DST))
+        return false;
+    if (!is_row_major(t))
+        return fail(v, R(v, ROLE_TMP), "expects tmp to use row-major layout");
+    if (!same_valid(v, ROLE_TMP, ROLE_DST))
+        return false;
+    return a5(v) || tmp_capacity(v, static_bytes(T(v, ROLE_DST)));
+}
+
+/* PTOAS's AnySignlessInteger operand constraint (the bitwise tile-scalar ops' scalar) */
+static bool scalar_signless_int(V *v)
+{
+    const Type *t = v->ty[R(v, ROLE_SCALAR)];
+    if (t && t->kind == TY_SCALAR && is_signless(t->dtype))
+        return true;
+    char b[128];
+    return fail(v, R(v, ROLE_SCALAR), "operand #%d must be signless integer, but got '%s'", R(v, ROLE_SCALAR),
+                t ? type_str(t, b, sizeof b) : "?");
+}
+
+/* tands tors txors (verifyDistinctRowMajorUnaryTileOpCommon), tshls, tshrs */
+static bool verify_bitwise_scalar(V *v, const VecOp *o)
+{
+    const TileBody *s = T(v, ROLE_SRC);
+    if (!scalar_signless_int(v))
+        return false;
+    if (o->variant == VS_SHLS) {
+        if (!tile_common(v, ROLE_SRC, false) || !tile_common(v, ROLE_DST, false) || !same_elem(v, ROLE_SRC, ROLE_DST))
+            return false;
+        if (!is_int(s->dtype))
+            return elem_fail(v, o);
+        int64_t k;
+        if (ir_const_int(v->f, v->val[R(v, ROLE_SCALAR)], &k) && k < 0)
+            return fail(v, R(v, ROLE_SCALAR), "expects tshls scalar to be non-negative");
+        return true;
+    }
+    if (o->variant == VS_SHRS) {
+        if (!vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST) || !same_valid(v, ROLE_SRC, ROLE_DST) ||
+            !same_elem(v, ROLE_SRC, ROLE_DST))
+            return false;
+        return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+    }
+    if (v->val[R(v, ROLE_SRC)] == v->val[R(v, ROLE_DST)])
+        return fail(v, -1, "expects src and dst to use different storage");
+    if (!tile_common(v, ROLE_SRC, false) || !tile_common(v, ROLE_DST, false) || !same_elem(v, ROLE_SRC, ROLE_DST))
+        return false;
+    if (!is_row_major(s) || !is_row_major(T(v, ROLE_DST)))
+        return fail(v, -1, "expects src and dst to use row-major layout");
+    if (!same_valid(v, ROLE_SRC, ROLE_DST))
+        return false;
+    if (o->variant == VS_XORS && !xor_tmp(v, ROLE_SRC, "src and dst"))
+        return false;
+    return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+}
+
 static bool verify_tile_scalar(V *v, const VecOp *o)
 {
+    if (o->variant == VS_BITWISE || o->variant == VS_XORS || o->variant == VS_SHLS || o->variant == VS_SHRS)
+        return verify_bitwise_scalar(v, o);
+    if (o->variant == VS_POWS)
+        return verify_pow(v, o);
     bool divs = o->variant == VS_DIVS;
     const Type *st = v->ty[R(v, ROLE_SCALAR)];
     /* tdivs takes any operand types and first asks for one tile and one integer/float */

@@ -131,6 +131,41 @@ VK_INLINE uint32_t vk_udiv(uint32_t a, uint32_t b)
 #define BINEL_div(K, CT, LD, ST, x, y) ST(DIV_##K(CT, LD(x), LD(y)))
 #define BINEL_max(K, CT, LD, ST, x, y) (LD(x) < LD(y) ? (y) : (x))
 #define BINEL_min(K, CT, LD, ST, x, y) (LD(y) < LD(x) ? (y) : (x))
+/* pow, as the simulator: floats are (T)(float)pow((double)x, (double)y), the C library's
+ * binary64 pow rounded to f32 (and from there to f16 / bf16), except that the NaN cases are
+ * fixed here rather than left to the library (glibc drops the sign of some NaN bases):
+ * pow(x, +-0) = pow(1, y) = 1, otherwise a NaN operand comes back quiet, the base's first.
+ * Integers raise by repeated squaring with wrap-around, x^0 = 1 and 1^y = 1, and a negative
+ * exponent gives 0 except for the base -1 (+-1 by the exponent's parity). */
+VK_INLINE float vk_pow(float x, float y)
+{
+    if (y == 0.0f || x == 1.0f)
+        return 1.0f;
+    if (x != x)
+        return x + x;
+    if (y != y)
+        return y + y;
+    return (float)pow((double)x, (double)y);
+}
+VK_INLINE uint32_t vk_ipow(uint32_t base, int64_t e)
+{
+    if (e == 0 || base == 1u)
+        return 1u;
+    if (e < 0)
+        return base == 0xFFFFFFFFu ? (e % 2 == 0 ? 1u : 0xFFFFFFFFu) : 0u;
+    uint32_t r = 1u;
+    for (; e > 0; e >>= 1) {
+        if (e & 1)
+            r *= base;
+        base *= base;
+    }
+    return r;
+}
+#define POW_F(CT, LD, ST, x, y) ST(vk_pow(LD(x), LD(y)))
+#define POW_I(CT, LD, ST, x, y) vk_ipow((uint32_t)LD(x), (int64_t)LD(y))
+#define BINEL_pow(K, CT, LD, ST, x, y) POW_##K(CT, LD, ST, x, y)
+/* prelu, as the simulator: x > 0 ? x : x * slope (one rounding; NaN x gives x * slope) */
+#define BINEL_prelu(K, CT, LD, ST, x, y) (LD(x) > 0 ? (x) : ST(ARITH_##K(CT, *, LD(x), LD(y))))
 
 /* Unary elements. abs is the simulator's x < 0 ? -x : x, so -0 and NaN (of either sign) pass
  * unchanged; neg of a float flips the sign bit (NaN bits kept); integers wrap
@@ -172,9 +207,29 @@ VK_INLINE float vk_f64_odd(double d)
 #define UNEL_log(K, CT, LD, ST, SB, TY, x) \
     ST(sizeof(TY) == 4 ? (float)log((double)LD(x)) : vk_f64_odd(log((double)LD(x))))
 
+/* Bitwise elements (integers only): and, or, xor, not on the stored bits; shifts as the
+ * simulator's C++ `src0 << src1` / `src0 >> src1` after integer promotion: 8- and 16-bit
+ * operands shift as 32-bit ints and are truncated back, left shifts wrap (C++20), right
+ * shifts are arithmetic for signed types and logical for unsigned ones. The entry points
+ * reject an amount outside [0, 31] (undefined in C++) before any kernel runs
+ * (shift_amounts); the kernels mask it so that no copy is undefined. */
+#define BINEL_and(K, CT, LD, ST, x, y) ((x) & (y))
+#define BINEL_or(K, CT, LD, ST, x, y) ((x) | (y))
+#define BINEL_xor(K, CT, LD, ST, x, y) ((x) ^ (y))
+#define BINEL_shl(K, CT, LD, ST, x, y) ((uint32_t)LD(x) << ((uint32_t)LD(y) & 31u))
+#define BINEL_shr(K, CT, LD, ST, x, y) (LD(x) >> ((uint32_t)LD(y) & 31u))
+#define UNEL_not(K, CT, LD, ST, SB, TY, x) ((TY)~(x))
+#define VDT_INT(X, op) VDT_SINT(X, op) VDT_UINT(X, op)
+
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
-    VDT_ALL(X, max) VDT_ALL(X, min)
+    VDT_ALL(X, max) VDT_ALL(X, min) VDT_ALL(X, pow)                       \
+    VDT_FLOAT(X, prelu)
+/* the integer-only ops: no F16C path (vec_kern.h's DEF_IBIN / DEF_IUN) */
+#define VEC_IBIN_TABLE(X)                                                  \
+    VDT_INT(X, and) VDT_INT(X, or) VDT_INT(X, xor) VDT_INT(X, shl)         \
+    VDT_INT(X, shr)
+#define VEC_IUN_TABLE(X) VDT_INT(X, not)
 #define VEC_UN_TABLE(X)                                                    \
     VDT_FLOAT(X, abs) VDT_SINT(X, abs) VDT_FLOAT(X, neg) VDT_SINT(X, neg)  \
     VDT_UINT(X, neg)                                                       \
@@ -434,6 +489,8 @@ enum {
 #define VK_ARITH_rsqrt 1
 #define VK_ARITH_exp 1
 #define VK_ARITH_log 0
+#define VK_ARITH_pow 0
+#define VK_ARITH_prelu 0
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -515,6 +572,8 @@ DEF_F16C_BIN(div, _mm256_div_ps)
 /* never called (max/min select stored operands); named so that every op expands */
 #define vk_f16c_bin_max vk_f16c_bin_add
 #define vk_f16c_bin_min vk_f16c_bin_add
+#define vk_f16c_bin_pow vk_f16c_bin_add
+#define vk_f16c_bin_prelu vk_f16c_bin_add
 
 /* An f16 unary op as its f32 loop over widened blocks. */
 static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
@@ -627,6 +686,8 @@ static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *p
 #define vk_f16c_bin_div vk_f16c_bin_add
 #define vk_f16c_bin_max vk_f16c_bin_add
 #define vk_f16c_bin_min vk_f16c_bin_add
+#define vk_f16c_bin_pow vk_f16c_bin_add
+#define vk_f16c_bin_prelu vk_f16c_bin_add
 #endif
 
 #define KSUF _c
@@ -896,6 +957,47 @@ static ptort_status div_zero(ptort_ctx *ctx, const char *op, const char *role, c
     return PTORT_OK;
 }
 
+/* Shifts: an amount outside [0, 31] among the ROWS x COLS elements of T (or the scalar S
+ * when T is NULL) fails with PTORT_E_UB before anything is written: the simulator's C++
+ * shift of the promoted operand is undefined there (docs/vector-ops.md). */
+static int64_t shift_value(ptort_dtype dt, uint32_t bits)
+{
+    int is_signed = dt == PTORT_I32 || dt == PTORT_I16 || dt == PTORT_I8;
+    return is_signed ? ptort_sext(bits, 8u * (unsigned)ptort_dtype_size(dt)) : (int64_t)bits;
+}
+
+static int shift_bad(ptort_dtype dt, uint32_t bits)
+{
+    int64_t v = shift_value(dt, bits);
+    return v < 0 || v > 31;
+}
+
+static ptort_status shift_amounts(ptort_ctx *ctx, const char *op, const ptort_tile *t, const uint8_t *s,
+                                  ptort_dtype dt, int64_t rows, int64_t cols)
+{
+    int esz = ptort_dtype_size(dt);
+    if (!t) {
+        uint32_t bits = (uint32_t)load_elem(s, esz, 0);
+        if (shift_bad(dt, bits))
+            return ptort_fail(ctx, PTORT_E_UB, "%s: shift amount %lld is outside [0, 31]", op,
+                              (long long)shift_value(dt, bits));
+        return PTORT_OK;
+    }
+    Layout l;
+    layout_of(t, &l);
+    const uint8_t *base = tile_base(ctx, t);
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t ro = layout_row_off(&l, r);
+        for (int64_t c = 0; c < cols; c++) {
+            uint32_t bits = (uint32_t)load_elem(base, esz, ro + layout_col_off(&l, c));
+            if (shift_bad(dt, bits))
+                return ptort_fail(ctx, PTORT_E_UB, "%s: shift amount %lld (src1 element [%lld, %lld]) is outside [0, 31]",
+                                  op, (long long)shift_value(dt, bits), (long long)r, (long long)c);
+        }
+    }
+    return PTORT_OK;
+}
+
 /* ---- elementwise ---------------------------------------------------------------------------- */
 
 /* Runs KERNEL over the valid region of DST, row by row, or as one run when every operand is
@@ -939,7 +1041,9 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
         (st = same_dtype(ctx, info->name, "src1", src1, dst)) ||
         (st = same_valid(ctx, info->name, "src0", src0, dst)) ||
         (st = same_valid(ctx, info->name, "src1", src1, dst)) ||
-        (op == PTORT_VOP_DIV && (st = div_zero(ctx, info->name, "src1", src1, dst->valid_rows, dst->valid_cols))))
+        (op == PTORT_VOP_DIV && (st = div_zero(ctx, info->name, "src1", src1, dst->valid_rows, dst->valid_cols))) ||
+        ((op == PTORT_VOP_SHL || op == PTORT_VOP_SHR) &&
+         (st = shift_amounts(ctx, info->name, src1, NULL, dst->dtype, dst->valid_rows, dst->valid_cols))))
         return st;
     run_rows(ctx, src0, src1, NULL, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
@@ -997,6 +1101,9 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
     if (op == PTORT_VOP_DIV && !is_float_dt(dst->dtype) &&
         load_elem(s, ptort_dtype_size(dst->dtype), 0) == 0)
         return ptort_fail(ctx, PTORT_E_UB, "%s: division by zero (the scalar is 0)", info->name);
+    if ((op == PTORT_VOP_SHL || op == PTORT_VOP_SHR) &&
+        (st = shift_amounts(ctx, info->name, NULL, s, dst->dtype, 0, 0)))
+        return st;
     run_rows(ctx, src, NULL, s, dst, bin_kernel(op, dst->dtype), NULL);
     return PTORT_OK;
 }

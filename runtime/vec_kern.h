@@ -58,6 +58,29 @@
         }                                                                                     \
     }
 
+/* the integer-only ops (VEC_IBIN_TABLE / VEC_IUN_TABLE): the loops above without the F16C
+ * branch, which names float kernels these ops do not have */
+#define DEF_IBIN(op, dt, TY, CT, K, LD, ST, SB)                                               \
+    KATTR static void KN(bin_##op##_##dt)(const void *pa, const void *pb, void *pd, int64_t n, \
+                                          int scalar)                                         \
+    {                                                                                         \
+        const TY *a = (const TY *)pa, *b = (const TY *)pb;                                    \
+        TY *d = (TY *)pd;                                                                     \
+        for (int64_t i = 0; i < n; i++) {                                                     \
+            TY x = a[i], y = b[scalar ? 0 : i];                                               \
+            d[i] = (TY)BINEL_##op(K, CT, LD, ST, x, y);                                       \
+        }                                                                                     \
+    }
+
+#define DEF_IUN(op, dt, TY, CT, K, LD, ST, SB)                                                \
+    KATTR static void KN(un_##op##_##dt)(const void *pa, void *pd, int64_t n)                 \
+    {                                                                                         \
+        const TY *a = (const TY *)pa;                                                         \
+        TY *d = (TY *)pd;                                                                     \
+        for (int64_t i = 0; i < n; i++)                                                       \
+            d[i] = UNEL_##op(K, CT, LD, ST, SB, TY, a[i]);                                    \
+    }
+
 /* ---- reductions --------------------------------------------------------------------------
  * Row reductions run LANES rows at once: a chunk of each row is first copied transposed into
  * BUF (element j of row k at buf[j * LANES + k], converted to the accumulator type), then
@@ -140,6 +163,8 @@
 
 VEC_BIN_TABLE(DEF_BIN)
 VEC_UN_TABLE(DEF_UN)
+VEC_IBIN_TABLE(DEF_IBIN)
+VEC_IUN_TABLE(DEF_IUN)
 VEC_RRED_TABLE(DEF_RRED)
 VEC_CRED_TABLE(DEF_CRED)
 VEC_CVT_INTERNAL(DEF_CVT)
@@ -149,8 +174,10 @@ VEC_CVT_TABLE(DEF_CVT)
 static const VecKernels KN(kernels) = {
 #define BIN_ENTRY(op, dt, ...) .bin[VOP_##op][VDT_##dt] = KN(bin_##op##_##dt),
     VEC_BIN_TABLE(BIN_ENTRY)
+    VEC_IBIN_TABLE(BIN_ENTRY)
 #define UN_ENTRY(op, dt, ...) .un[VOP_##op][VDT_##dt] = KN(un_##op##_##dt),
     VEC_UN_TABLE(UN_ENTRY)
+    VEC_IUN_TABLE(UN_ENTRY)
 #define RRED_ENTRY(name, ...) .rred_##name = KN(rred_##name),
     VEC_RRED_TABLE(RRED_ENTRY)
 #define CRED_ENTRY(name, ...) .cred_##name = KN(cred_##name),

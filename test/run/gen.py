@@ -18,6 +18,7 @@ as `ptoas run` expects it (bf16 as <u2 bits, fp8 as |u1 bytes). PATTERN:
   codes        fp8 codes (f8E4M3FN, f8E5M2) of every finite value; row 0 starts with the largest
                finite of both signs, the smallest subnormal, -0.0 and (e5m2) +Inf, row 1 with NaN
   e8m0         MX scale exponents 118 .. 136 (2^-9 .. 2^9), row 0 (of several) starting 0xFF (NaN), 0, 254, 127
+  shifts       shift amounts in [0, 31] (tshl, tshr)
   ramp         r * COLS + c (for moves and views; exact in every dtype used)
   zero         all 0
 The seed defaults to a hash of NAME, so every file is reproducible.
@@ -123,6 +124,8 @@ def values(dt, rows, cols, pattern, rng):
             row = [rng.randint(118, 136) for _ in range(cols)]
             if r == 0 and rows > 1:
                 row[:4] = [0xFF, 0, 254, 127][:cols]
+        elif pattern == 'shifts':
+            row = [rng.choice((0, 1, 7, 8, 15, 16, 31, rng.randint(0, 31))) for _ in range(cols)]
         elif pattern == 'ramp':
             row = [r * cols + c for c in range(cols)]
         elif pattern == 'zero':

@@ -1045,12 +1045,18 @@ def iwrap(dt, v):
 
 def vec_binary(op, dt, a, b):
     """One element of tadd .. tmin (and the tile-scalar and broadcast forms)."""
+    if op == 'pow':
+        return vec_pow(dt, a, b)
+    if op == 'prelu':                         # the simulator: x > 0 ? x : x * slope
+        return a if flt(dt, 0, a) else farith('mul', dt, a, b)
     if op == 'max':
         return b if flt(dt, a, b) else a       # std::max(a, b) = a < b ? b : a
     if op == 'min':
         return b if flt(dt, b, a) else a       # std::min(a, b) = b < a ? b : a
     if is_float(dt):
         return farith(op, dt, a, b)
+    if op in BITWISE:
+        return vec_bitwise(op, dt, a, b)
     x, y = to_int(dt, a), to_int(dt, b)
     if op == 'add':
         return iwrap(dt, x + y)
@@ -1066,7 +1072,76 @@ def vec_binary(op, dt, a, b):
     raise RefError('%s is not defined on %s' % (op, dt))
 
 
+def _odd_integer(y):
+    return y == math.floor(y) and abs(y) < 2.0 ** 53 and int(y) % 2 == 1
+
+
+def vec_pow(dt, a, b):
+    """tpow / tpows, as the simulator. Floats: (T)(float)pow((double)x, (double)y), C99's pow
+    (Python's math.pow; its errors are C's special values: a zero base with a negative
+    exponent is +-Inf, a negative finite base with a non-integer exponent the default NaN,
+    overflow +-Inf), rounded to f32 and then to f16 / bf16; pow(x, 0) = pow(1, y) = 1 even
+    for a NaN, otherwise a NaN operand comes back quiet (the base's first). Integers:
+    repeated squaring, wrapping; x^0 = 1^y = 1; a negative exponent gives 0, or +-1 for the
+    base -1."""
+    if not is_float(dt):
+        x, e = to_int(dt, a), to_int(dt, b)
+        m = (1 << (8 * dsize(dt))) - 1
+        if e == 0 or x == 1:
+            return 1
+        if e < 0:
+            return (1 if e % 2 == 0 else m) if x == -1 else 0
+        return pow(x, e, 1 << (8 * dsize(dt)))
+    ca, cb = fclass(dt, a), fclass(dt, b)
+    one = float_to_bits(dt, 1.0)
+    if (cb[0] == 'num' and cb[2] == 0) or a == one:
+        return one
+    if ca[0] == 'nan' or cb[0] == 'nan':
+        return fquiet(dt, a if ca[0] == 'nan' else b)
+    x, y = to_float(dt, a), to_float(dt, b)
+    try:
+        r = math.pow(x, y)
+    except ValueError:
+        if x == 0:
+            r = math.copysign(math.inf, x) if _odd_integer(y) else math.inf
+        else:
+            return DEFAULT_NAN[dt]
+    except OverflowError:
+        r = -math.inf if x < 0 and _odd_integer(y) else math.inf
+    bits = FLOAT_FMT['f32'].encode(r)
+    return bits if dt == 'f32' else narrow_f32(dt, bits)
+
+
+BITWISE = ('and', 'or', 'xor', 'shl', 'shr')
+
+
+def vec_bitwise(op, dt, a, b):
+    """tand .. tshr on integer bits. Shifts are C++'s on the promoted operand (a 32-bit int for
+    8- and 16-bit types), truncated back to dt: left shifts wrap, right shifts are arithmetic
+    on signed and logical on unsigned types; an amount outside [0, 31] is undefined there and
+    an error here."""
+    if is_float(dt):
+        raise RefError('%s is not defined on %s' % (op, dt))
+    m = (1 << (8 * dsize(dt))) - 1
+    if op == 'and':
+        return a & b
+    if op == 'or':
+        return a | b
+    if op == 'xor':
+        return a ^ b
+    x, k = to_int(dt, a), to_int(dt, b)
+    if k < 0 or k > 31:
+        raise RefError('shift amount %d is outside [0, 31]' % k)
+    if op == 'shl':
+        return (x << k) & m
+    return (x >> k) & m                       # Python's >> is arithmetic on negative ints
+
+
 def vec_unary(op, dt, a):
+    if op == 'not':
+        if is_float(dt):
+            raise RefError('not is not defined on %s' % dt)
+        return a ^ ((1 << (8 * dsize(dt))) - 1)
     if op == 'abs':                           # the simulator: x < 0 ? -x : x
         return vec_unary('neg', dt, a) if flt(dt, a, 0) else a
     if op == 'neg':
@@ -2358,8 +2433,11 @@ for _o in ('add', 'sub', 'mul', 'div', 'max', 'min'):
     VEC_OPS['t' + _o + 's'] = ('scalar', _o)
     VEC_OPS['trowexpand' + _o] = ('rowexpand', _o)
     VEC_OPS['tcolexpand' + _o] = ('colexpand', _o)
-for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log'):
+for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log', 'not'):
     VEC_OPS['t' + _o] = ('unary', _o)
+for _o in BITWISE + ('pow', 'prelu'):
+    VEC_OPS['t' + _o] = ('binary', _o)
+    VEC_OPS['t' + _o + 's'] = ('scalar', _o)
 for _o in ('sum', 'max', 'min'):
     VEC_OPS['trow' + _o] = ('rowreduce', _o)
     VEC_OPS['tcol' + _o] = ('colreduce', _o)

@@ -174,6 +174,39 @@ def build_cases():
         for dt in dts:
             for _ in range(2):
                 cases.append(Case('unary', op, dst(dt), [full(dt)]))
+    # the bitwise ops: any bits; shift amounts in [0, 31] (outside is a runtime error)
+    ints = ('i32', 'i16', 'i8', 'ui32', 'ui16', 'ui8')
+
+    def amounts(dt):
+        return Spec(dt, R, C, VR, VC, 'r', [rng.choice((0, 1, 7, 8, 15, 16, 31, rng.randint(0, 31)))
+                                            for _ in range(R * C)])
+    for op in ('and', 'or', 'xor', 'shl', 'shr'):
+        shift = op in ('shl', 'shr')
+        for dt in ints:
+            for _ in range(2):
+                cases.append(Case('binary', op, dst(dt), [full(dt), amounts(dt) if shift else full(dt)]))
+            scs = [0, 1, 8, 31, rng.randint(0, 31)] if shift else rng.sample(special_bits(dt), 4) + [rand_bits(dt, rng)]
+            for sc in scs:
+                cases.append(Case('scalar', op, dst(dt), [full(dt)], scalar=sc))
+    for dt in ints:
+        cases.append(Case('unary', 'not', dst(dt), [full(dt)]))
+    # pow: exponents of every kind (specials, small integers, halves, random)
+    def exps(dt):
+        if dt in FLOATS:
+            pick = lambda: (rng.choice(special_bits(dt)) if rng.random() < 0.3 else
+                            ref.float_to_bits(dt, rng.choice((0.0, 1.0, 2.0, 3.0, -1.0, -2.0, 0.5, -0.5, 1.5,
+                                                              rng.uniform(-8, 8)))))
+        else:
+            pick = lambda: ref.from_int(dt, rng.choice((0, 1, 2, 3, 7, 31, -1, -2, rng.randint(-40, 40))))
+        return Spec(dt, R, C, VR, VC, 'r', [pick() for _ in range(R * C)])
+    for dt in ('f32', 'f16'):
+        for _ in range(2):
+            cases.append(Case('binary', 'prelu', dst(dt), [full(dt), full(dt)]))
+    for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui32', 'ui16', 'ui8'):
+        for _ in range(2):
+            cases.append(Case('binary', 'pow', dst(dt), [full(dt), exps(dt)]))
+        for sc in exps(dt).bits[:5]:
+            cases.append(Case('scalar', 'pow', dst(dt), [full(dt)], scalar=sc))
     for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui8', 'ui16', 'ui32'):
         cases.append(Case('expands', 'copy', dst(dt), [], scalar=rand_bits(dt, rng)))
     row_pairs = [('f32', 'f32'), ('f16', 'f16'), ('bf16', 'bf16'), ('f16', 'f32'), ('bf16', 'f32'),

@@ -95,6 +95,10 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
     ptort_tile dst = tile(ctx, dt, 8, 32, 0, 8, 32, 8192);
     ptort_tile rowv = tile(ctx, dt, 32, 1, 1, 8, 1, 12288), colv = tile(ctx, dt, 1, 32, 0, 1, 32, 16384);
     const char *rt = in->rt;
+    if (op == PTORT_VOP_SHL || op == PTORT_VOP_SHR) { /* 0x01 bytes are no amount in [0, 31] */
+        static const uint8_t zeros[32 * 32 * 4];
+        ptort_tile_fill(ctx, &full2, zeros, 8, 32);
+    }
     if (!strcmp(rt, "ptort_vbinary"))
         return ptort_vbinary(ctx, op, &full, &full2, &dst);
     if (!strcmp(rt, "ptort_vunary"))

@@ -84,6 +84,14 @@ SECTIONS = [
 
 
     # == ELEM ==
+    ("bitwise.pto", "8. Vector ops: bitwise tand tor txor tshl tshr tnot and their scalar forms"),
+    ("bitwise-a3.pto", "8. Vector ops: bitwise ops (A2/A3)"),
+    ("bitwise-a5.pto", "8. Vector ops: bitwise ops (A5)"),
+    ("tpow.pto", "8. Vector ops: tpow and tpows"),
+    ("tpow-a3.pto", "8. Vector ops: tpow and tpows (A2/A3)"),
+    ("tpow-a5.pto", "8. Vector ops: tpow and tpows (A5)"),
+    ("tprelu.pto", "8. Vector ops: tprelu"),
+    ("tprelu-a3.pto", "8. Vector ops: tprelu's tmp (A2/A3)"),
 
 
     # == REARR ==
