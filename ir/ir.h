@@ -327,7 +327,11 @@ typedef enum {
 
 
     /* == REARR == */
-
+    OC_GATHER,      /* tgather (index form): dst[i][j] = src's element indices[i][j] */
+    OC_GATHER_CMP,  /* tgather (compare form): indices of elements that compare true (verified only) */
+    OC_GATHER_MASK, /* tgather (mask-pattern form): every 1st/2nd/4th element of rows or columns */
+    OC_GATHERB,     /* tgatherb: 32-byte blocks of src at byte offsets */
+    OC_FILLPAD,     /* tfillpad: dst = src, with the pad value outside src's valid region */
 
     /* == SCALAR == */
 
@@ -403,7 +407,7 @@ typedef enum {
     \
     \
     /* == REARR == */ \
-    \
+    X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") \
     \
     /* == SCALAR == */ \
     \

@@ -46,5 +46,7 @@ bool verify_scalar_op(V *v, const Func *callee);
 
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);
+/* The rearrangement ops' classes (OC_GATHER, OC_FILLPAD: verify_rearr.c), from verify_vec_op. */
+bool verify_rearr_op(V *v);
 
 #endif

@@ -706,6 +706,11 @@ bool verify_vec_op(V *v)
     case OC_COL_EXPAND: return verify_col_expand(v, o);
     case OC_CONVERT: return verify_cvt(v);
     case OC_CI: return verify_ci(v);
+    case OC_GATHER:
+    case OC_GATHER_CMP:
+    case OC_GATHER_MASK:
+    case OC_GATHERB:
+    case OC_FILLPAD: return verify_rearr_op(v);
     default: return true;
     }
 }

@@ -115,6 +115,17 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
     if (!strcmp(rt, "ptort_vcolexpand"))
         return op == PTORT_VOP_COPY ? ptort_vcolexpand(ctx, op, &colv, NULL, &dst)
                                     : ptort_vcolexpand(ctx, op, &full, &colv, &dst);
+    ptort_tile idx = tile(ctx, PTORT_I32, 8, 32, 0, 8, 32, 20480);
+    if (!strcmp(rt, "ptort_tgather"))
+        return ptort_tgather(ctx, &full, &idx, NULL, &dst);
+    if (!strcmp(rt, "ptort_tgather_mask"))
+        return ptort_tgather_mask(ctx, PTORT_MASK_P1111, 0, &full, &dst);
+    if (!strcmp(rt, "ptort_tgatherb"))
+        return ptort_tgatherb(ctx, &full, &idx, &dst);
+    if (!strcmp(rt, "ptort_tfillpad")) {
+        dst.pad = PTORT_PAD_ZERO;
+        return ptort_tfillpad(ctx, &full, &dst);
+    }
     return PTORT_E_ARG;
 }
 
@@ -132,8 +143,9 @@ static void coverage(void)
         bool a5 = archs[a] == PTORT_A5;
         for (int k = 0; k < OP_COUNT; k++) {
             const OpInfo *in = op_info((OpKind)k);
-            if (!(in->opflags & OF_VEC) || in->cls == OC_CONVERT || in->cls == OC_CI)
-                continue; /* tcvt and tci: pairs and index types, test_vec and the run tests */
+            if (!(in->opflags & OF_VEC) || in->cls == OC_CONVERT || in->cls == OC_CI || !in->rt)
+                continue; /* tcvt and tci: pairs and index types, test_vec and the run tests; tgather's
+                          * compare form: verified only */
             ops += a == 0;
             for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
                 bool ver = verifier_accepts(in, a5, dtypes[i].d);
