@@ -133,10 +133,12 @@ static bool verify_gather_cmp(V *v)
     bool eq;
     if (!cmp_eq_or_gt(v, &eq))
         return fail(v, -1, "expects compare-form tgather cmpMode to be eq or gt");
+    /* MLIR's isInteger(width): any signedness */
     DType e = s->dtype;
-    if (rk_a5(v) && !(e == DT_F16 || e == DT_F32 || e == DT_I16 || e == DT_I32))
+    unsigned w = dtype_is_int(e) ? dtype_int_width(e) : 0;
+    if (rk_a5(v) && !(e == DT_F16 || e == DT_F32 || w == 16 || w == 32))
         return fail(v, rk_role(v, ROLE_SRC), "expects A5 compare-form tgather src element type to be i16/i32/f16/f32");
-    if (!rk_a5(v) && !(e == DT_F16 || e == DT_F32 || (e == DT_I32 && eq)))
+    if (!rk_a5(v) && !(e == DT_F16 || e == DT_F32 || (w == 32 && eq)))
         return fail(v, rk_role(v, ROLE_SRC),
                     "expects A2/A3 compare-form tgather src element type to be f16/f32, or i32 when cmpMode=eq");
     return vec_row_major(v, ROLE_SRC) && vec_row_major(v, ROLE_DST) && vec_row_major(v, ROLE_CDST) &&

@@ -2164,6 +2164,13 @@ class Machine:
             ins, dst = self.one_out(text, res)
             op_tfillpad(self.tile(ins[0]), dst)
             return
+        if op == 'pto.tgather' and 'maskPattern' in text:
+            pat = re.search(r'mask_pattern<(P[01]{4})>', text).group(1)
+            axis = re.search(r'"(row|col)"', text).group(1)
+            src = re.search(r'\bins\s*\(\s*%([\w.$-]+)', text).group(1)
+            dst = re.search(r'\bouts\s*\(\s*%([\w.$-]+)', text).group(1)
+            op_tgather_mask(pat, axis, self.tile(src), self.tile(dst))
+            return
         if op in ('pto.tgather', 'pto.tgatherb') and 'maskPattern' not in text:
             ins, dst = self.one_out(text, res)
             (op_tgather if op == 'pto.tgather' else op_tgatherb)(self.tile(ins[0]), self.tile(ins[1]), dst)
