@@ -332,6 +332,8 @@ typedef enum {
     OC_GATHER_MASK, /* tgather (mask-pattern form): every 1st/2nd/4th element of rows or columns */
     OC_GATHERB,     /* tgatherb: 32-byte blocks of src at byte offsets */
     OC_FILLPAD,     /* tfillpad: dst = src, with the pad value outside src's valid region */
+    OC_ROW_ARG,     /* trowargmax trowargmin: dst[r][0] = the column index of row r's max / min */
+    OC_COL_ARG,     /* tcolargmax tcolargmin: dst[0][c] = the row index of column c's max / min */
 
     /* == SCALAR == */
 

@@ -143,6 +143,8 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
     if (!dst)
         return 0;
     switch (in->cls) {
+    case OC_ROW_ARG: /* the arg reductions: as the row reductions */
+    case OC_COL_ARG:
     case OC_ROW_REDUCE: /* A5: a 32-byte placeholder; A2/A3: src's shape */
         if (a5) {
             if (level3)

@@ -222,6 +222,13 @@ static bool role_is_write(const OpInfo *in, int r)
     return in->flags[r] & (ROLE_OUT | ROLE_TEMP);
 }
 
+/* An operand the op never touches, so it keeps no tile live: an A5 arg reduction's tmp,
+ * a placeholder there (PTOAS's issue 558: no false vec overflow for it). */
+static bool untouched(const T *t, const OpInfo *in, int r)
+{
+    return t->arch == ARCH_A5 && (in->cls == OC_ROW_ARG || in->cls == OC_COL_ARG) && in->rid[r] == ROLE_TMP;
+}
+
 /* docs/memory.md section 3, loops: an entry used inside a loop is live over the whole
  * loop when it is live before it, live after it, or read in an iteration before that
  * iteration writes it (its first access in the loop is a read, or a write that may not
@@ -447,10 +454,10 @@ static void collect_access(T *t, const Op *op)
     ValueId val[MAX_ROLES];
     ir_op_roles(op, val);
     for (int r = 0; r < in->nroles; r++)
-        if (!role_is_write(in, r))
+        if (!role_is_write(in, r) && !untouched(t, in, r))
             access(t, val[r], false, k, op);
     for (int r = 0; r < in->nroles; r++)
-        if (role_is_write(in, r))
+        if (role_is_write(in, r) && !untouched(t, in, r))
             access(t, val[r], true, k, op);
 }
 

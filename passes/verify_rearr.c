@@ -333,6 +333,206 @@ static bool verify_fillpad(V *v)
     return true;
 }
 
+/* ---- trowargmax trowargmin tcolargmax tcolargmin ---------------------------------------- */
+static bool vec_storage(V *v, RoleId r);
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* tile common, vec space (verifyVecTileStorage) */
+static bool vec_storage(V *v, RoleId r)
+{
+    if (!rk_common(v, r, false))
+        return false;
+    if (rk_tile(v, r)->loc != LOC_VEC)
+        return fail(v, rk_role(v, r), "expects %s to be in the vec address space", role_name(r));
+    return true;
+}
+
+/* verifyNDStyleVecTile / verifyRowReductionSrcLayout: vec, row_major, none_box */
+static bool nd_vec(V *v, RoleId r)
+{
+    if (!vec_storage(v, r))
+        return false;
+    const TileBody *t = rk_tile(v, r);
+    if (t->blayout != BL_ROW_MAJOR)
+        return fail(v, rk_role(v, r), "expects %s to use the row_major blayout", role_name(r));
+    if (t->slayout != SL_NONE_BOX)
+        return fail(v, rk_role(v, r), "expects %s to use the none_box slayout", role_name(r));
+    return true;
+}
+
+static bool arg_capacity(V *v)
+{
+    const TileBody *t = rk_tile(v, ROLE_TMP);
+    int64_t have = t->rows * t->cols * (int64_t)dtype_size(t->dtype);
+    if (have < 32)
+        return fail(v, rk_role(v, ROLE_TMP), "expects tmp capacity to be at least 32 bytes, but got %lld bytes",
+                    (long long)have);
+    return true;
+}
+
+/* getArgReductionTmpMinStride: the A2/A3 large-column workspace's columns */
+static int64_t arg_min_stride(DType d, int64_t vcol)
+{
+    int64_t bits = dtype_bits(d), rep = 2048 / bits, blk = 256 / bits, repeats = ceil_div(vcol, rep);
+    return (ceil_div(repeats * 2, blk) + ceil_div(repeats, blk)) * blk;
+}
+
+static bool arg_stride(V *v, const TileBody *s, const TileBody *t)
+{
+    if (!rk_known(s->vcol))
+        return true;
+    int64_t need = arg_min_stride(s->dtype, s->vcol);
+    if (rk_known(t->vcol) && t->vcol < need)
+        return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp valid_shape[1] to be at least %lld for src "
+                    "valid_shape[1] = %lld", (long long)need, (long long)s->vcol);
+    return true;
+}
+
+/* A5's tmp (an unused placeholder): verifyVecTileCommon, vec and row_major */
+static bool nd_vec_or_dynamic_tmp(V *v)
+{
+    if (!vec_storage(v, ROLE_TMP))
+        return false;
+    if (rk_tile(v, ROLE_TMP)->blayout != BL_ROW_MAJOR)
+        return fail(v, rk_role(v, ROLE_TMP), "expects tmp to use the row_major blayout");
+    return true;
+}
+
+static bool same_src_tmp(V *v, const TileBody *s, const TileBody *t)
+{
+    if (s->dtype != t->dtype)
+        return fail(v, rk_role(v, ROLE_SRC), "expects src and tmp to have the same element type");
+    return true;
+}
+
+/* verifyTRowArgTmpA2A3: the workspace forms of the row arg reductions */
+static bool row_arg_tmp_a3(V *v, const TileBody *s, const TileBody *t)
+{
+    if (!vec_storage(v, ROLE_TMP) || !same_src_tmp(v, s, t))
+        return false;
+    if (s->vrow == t->vrow && s->vcol == t->vcol)
+        return arg_capacity(v);
+    int64_t rep = 2048 / (int64_t)dtype_bits(s->dtype);
+    if (rk_known(s->vcol) && s->vcol <= rep) {
+        if (t->slayout == SL_NONE_BOX && t->blayout == BL_COL_MAJOR) { /* DN */
+            if (t->cols != 1)
+                return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp DN layout to have shape[1] == 1");
+            if (rk_known(t->vcol) && t->vcol != 1)
+                return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp DN layout to have valid_shape[1] == 1");
+            if (rk_known(s->vrow) && rk_known(t->vrow) && t->vrow < s->vrow * 2)
+                return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp DN layout to have valid_shape[0] >= %lld",
+                            (long long)(s->vrow * 2));
+            return arg_capacity(v);
+        }
+        if (t->slayout != SL_NONE_BOX)
+            return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp to use DN 1-col or ND 2-col layout when src "
+                                                 "valid_shape[1] fits in one repeat");
+        if (rk_known(s->vrow) && rk_known(t->vrow) && t->vrow < s->vrow)
+            return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp valid_shape[0] to cover src valid rows");
+        if (rk_known(t->vcol) && t->vcol < 2)
+            return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp valid_shape[1] to be at least 2 in the small-col "
+                                                 "ND path");
+        return arg_capacity(v);
+    }
+    if (t->blayout != BL_ROW_MAJOR)
+        return fail(v, rk_role(v, ROLE_TMP), "expects tmp to use the row_major blayout");
+    if (t->rows != s->rows)
+        return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp shape[0] to match src shape[0]");
+    if (rk_known(s->vrow) && rk_known(t->vrow) && t->vrow < s->vrow)
+        return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp valid_shape[0] to cover src valid rows");
+    return arg_stride(v, s, t) && arg_capacity(v);
+}
+
+/* verifyTColArgTmpA2A3 */
+static bool col_arg_tmp_a3(V *v, const TileBody *s, const TileBody *t)
+{
+    if (!vec_storage(v, ROLE_TMP))
+        return false;
+    if (t->blayout != BL_ROW_MAJOR)
+        return fail(v, rk_role(v, ROLE_TMP), "expects tmp to use the row_major blayout");
+    if (!same_src_tmp(v, s, t))
+        return false;
+    if (s->vrow == t->vrow && s->vcol == t->vcol)
+        return arg_capacity(v);
+    if (rk_known(t->vrow) && t->vrow < 1)
+        return fail(v, rk_role(v, ROLE_TMP), "expects A2/A3 tmp valid_shape[0] to be at least 1");
+    return arg_stride(v, s, t) && arg_capacity(v);
+}
+
+/* the row ops' dst: vec, none_box, a DN [R, 1] or an ND tile (verifyRowReductionDstLayout) */
+static bool row_arg_dst(V *v)
+{
+    const TileBody *d = rk_tile(v, ROLE_DST);
+    if (!vec_storage(v, ROLE_DST))
+        return false;
+    if (d->slayout != SL_NONE_BOX)
+        return fail(v, rk_role(v, ROLE_DST), "expects dst to use the none_box slayout");
+    if (d->blayout == BL_COL_MAJOR && d->cols != 1)
+        return fail(v, rk_role(v, ROLE_DST), "expects DN-style dst to have shape[1] == 1");
+    return true;
+}
+
+static bool arg_dst_type(V *v)
+{
+    DType d = rk_tile(v, ROLE_DST)->dtype;
+    if (!dtype_is_int(d) || dtype_int_width(d) != 32)
+        return fail(v, rk_role(v, ROLE_DST), "expects dst element type to be i32 or ui32");
+    return true;
+}
+
+static bool nonzero_src(V *v, const TileBody *s)
+{
+    if (rk_known(s->vrow) && s->vrow == 0)
+        return fail(v, rk_role(v, ROLE_SRC), "expects src valid_shape[0] to be non-zero");
+    if (rk_known(s->vcol) && s->vcol == 0)
+        return fail(v, rk_role(v, ROLE_SRC), "expects src valid_shape[1] to be non-zero");
+    return true;
+}
+
+static bool verify_row_arg(V *v)
+{
+    const TileBody *s = rk_tile(v, ROLE_SRC), *t = rk_tile(v, ROLE_TMP), *d = rk_tile(v, ROLE_DST);
+    if (!nd_vec(v, ROLE_SRC))
+        return false;
+    if (t && !(rk_a5(v) ? nd_vec_or_dynamic_tmp(v) : row_arg_tmp_a3(v, s, t)))
+        return false;
+    if (!row_arg_dst(v) || !nonzero_src(v, s))
+        return false;
+    if (rk_known(s->vrow) && rk_known(d->vrow) && s->vrow != d->vrow)
+        return fail(v, rk_role(v, ROLE_SRC), "expects src and dst to have the same valid_shape[0]");
+    if (rk_known(d->vcol) && d->vcol != 1)
+        return fail(v, rk_role(v, ROLE_DST), "expects dst valid_shape[1] to be 1");
+    unsigned w = dtype_is_int(s->dtype) ? dtype_int_width(s->dtype) : 0;
+    if (!(w == 16 || w == 32 || s->dtype == DT_F16 || s->dtype == DT_F32))
+        return fail(v, rk_role(v, ROLE_SRC), "expects src element type to be i16/i32/f16/f32");
+    return arg_dst_type(v);
+}
+
+static bool verify_col_arg(V *v)
+{
+    const TileBody *s = rk_tile(v, ROLE_SRC), *t = rk_tile(v, ROLE_TMP), *d = rk_tile(v, ROLE_DST);
+    if (!nd_vec(v, ROLE_SRC))
+        return false;
+    if (t && !(rk_a5(v) ? nd_vec_or_dynamic_tmp(v) : col_arg_tmp_a3(v, s, t)))
+        return false;
+    if (!nd_vec(v, ROLE_DST))
+        return false;
+    if (rk_known(d->vrow) && d->vrow != 1)
+        return fail(v, rk_role(v, ROLE_DST), "expects dst valid_shape[0] to be 1");
+    if (!(d->vrow == 0 && d->vcol == 0)) {
+        if (!nonzero_src(v, s))
+            return false;
+        if (rk_known(s->vcol) && rk_known(d->vcol) && s->vcol != d->vcol)
+            return fail(v, rk_role(v, ROLE_SRC), "expects src and dst to have the same valid_shape[1]");
+    }
+    unsigned bits = dtype_bits(s->dtype);
+    bool int_or_float = dtype_is_int(s->dtype) || dtype_kind(s->dtype) == DK_FLOAT;
+    if (!(int_or_float && (bits == 8 || bits == 16 || bits == 32)))
+        return fail(v, rk_role(v, ROLE_SRC), "%s", t && !rk_a5(v) ? "expects src/tmp element type to be 1, 2, or 4 bytes wide"
+                                                                  : "expects src element type to be 1, 2, or 4 bytes wide");
+    return arg_dst_type(v);
+}
+
 bool verify_rearr_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
@@ -341,6 +541,8 @@ bool verify_rearr_op(V *v)
     case OC_GATHER_MASK: return verify_gather_mask(v);
     case OC_GATHERB: return verify_gatherb(v);
     case OC_FILLPAD: return verify_fillpad(v);
+    case OC_ROW_ARG: return verify_row_arg(v);
+    case OC_COL_ARG: return verify_col_arg(v);
     default: return true;
     }
 }

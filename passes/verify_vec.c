@@ -710,6 +710,8 @@ bool verify_vec_op(V *v)
     case OC_GATHER_CMP:
     case OC_GATHER_MASK:
     case OC_GATHERB:
+    case OC_ROW_ARG:
+    case OC_COL_ARG:
     case OC_FILLPAD: return verify_rearr_op(v);
     default: return true;
     }

@@ -598,6 +598,17 @@ ptort_status ptort_tgather_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_
 ptort_status ptort_tgatherb(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *offsets,
                             const ptort_tile *dst);
 
+/* trowargmax trowargmin (MAX, MIN): dst[r][0] = the column index of the largest (smallest)
+ * element of src row r's valid region; tcolargmax tcolargmin: dst[0][c] = the row index in
+ * column c. Ties keep the lowest index, a NaN is chosen only at index 0 (docs/vector-ops.md).
+ * src: i16 i32 u16 u32 f16 f32 (and i8 u8 bf16 for the column ops), row-major none_box; dst
+ * i32 or u32, [R, 1] in either none_box layout (row ops) or row-major [1, C]. TMP may be NULL
+ * and is never written. */
+ptort_status ptort_vrowarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst);
+ptort_status ptort_vcolarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst);
+
 /* tfillpad: each element (i, j) of dst's physical shape = src[i][j] inside src's valid
  * region, else dst's pad value (zero, max, min: docs/vector-ops.md); any layouts, element
  * sizes equal, dst at least src's shape; src and dst may be the same tile. */

@@ -1,7 +1,9 @@
-/* rearr.c - the rearrangement ops (docs/vector-ops.md, "Rearrangement"): tgather's index
- * form and tfillpad. They move element bits and compute nothing, so one portable loop over
- * raw 1-, 2- and 4-byte elements serves every element type; the numerics are where an
- * element comes from, and what fills the places no source element reaches. */
+/* rearr.c - the rearrangement ops (docs/vector-ops.md, "Rearrangement"): tgather (index
+ * and mask-pattern forms), tgatherb, tfillpad, and the arg reductions (trowargmax ...
+ * tcolargmin). They move element bits or compare them and compute nothing, so one portable
+ * loop over raw 1-, 2- and 4-byte elements serves every element type; the numerics are
+ * where an element comes from, what fills the places no source element reaches, and which
+ * index a comparison picks. */
 #include "internal.h"
 
 /* ---- tgather (index form) -------------------------------------------------------------
@@ -286,4 +288,112 @@ ptort_status ptort_tfillpad(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
             store_elem(db, esz, ro + dcol[c], r < vr && c < vc ? load_elem(keep, esz, r * vc + c) : pv);
     }
     return PTORT_OK;
+}
+
+/* ---- trowargmax trowargmin tcolargmax tcolargmin ----------------------------------------
+ * The index of the largest (smallest) element of each row (column) of src's valid region,
+ * as a 32-bit integer: the first one found scanning from index 0, replaced only by an element
+ * strictly greater (less) -- pto-isa's CPU simulator; the ISA pages leave ties and NaN open.
+ * So ties keep the lowest index, -0 and +0 tie, and a NaN is never chosen unless it stands
+ * at index 0, where nothing compares greater (less) than it. Integers compare by their
+ * signedness. */
+static double arg_key(ptort_dtype dt, uint32_t b)
+{
+    switch (dt) {
+    case PTORT_F32: return u2f(b);
+    case PTORT_F16: return u2f(f16_bits_to_f32_bits((uint16_t)b));
+    case PTORT_BF16: return u2f(b << 16);
+    case PTORT_I8: return (int8_t)b;
+    case PTORT_I16: return (int16_t)b;
+    case PTORT_I32: return (int32_t)b;
+    default: return b; /* the unsigned types */
+    }
+}
+
+static ptort_status arg_checks(ptort_ctx *ctx, const char *op, int col, const ptort_tile *src,
+                               const ptort_tile *tmp, const ptort_tile *dst)
+{
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "dst", dst)) ||
+        (tmp && (st = ptort_check_operand(ctx, op, "tmp", tmp))))
+        return st;
+    if (src->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src) || dst->slayout != PTORT_SL_NONE_BOX ||
+        (col && dst->blayout != PTORT_BL_ROW_MAJOR))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects a row-major none_box vec src and a none_box vec dst%s", op,
+                          col ? " (row-major)" : "");
+    int ok;
+    switch (src->dtype) {
+    case PTORT_I16: case PTORT_U16: case PTORT_I32: case PTORT_U32: case PTORT_F16: case PTORT_F32: ok = 1; break;
+    case PTORT_I8: case PTORT_U8: case PTORT_BF16: ok = col; break;
+    default: ok = 0;
+    }
+    if (!ok)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element type %s is not supported", op, ptort_dtype_name(src->dtype));
+    if (dst->dtype != PTORT_I32 && dst->dtype != PTORT_U32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects an i32 or ui32 dst, but got %s", op,
+                          ptort_dtype_name(dst->dtype));
+    if (src->valid_rows == 0 || src->valid_cols == 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects a non-empty src valid_shape", op);
+    int64_t want_r = col ? 1 : src->valid_rows, want_c = col ? src->valid_cols : 1;
+    if (dst->valid_rows != want_r || dst->valid_cols != want_c)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst valid_shape [%lld, %lld], but got [%lld, %lld]", op,
+                          (long long)want_r, (long long)want_c, (long long)dst->valid_rows,
+                          (long long)dst->valid_cols);
+    return PTORT_OK;
+}
+
+/* One line of N elements STEP elements apart from P: its arg max (min). */
+static uint32_t arg_line(const uint8_t *p, int esz, int64_t step, int64_t n, ptort_dtype dt, int is_min)
+{
+    double best = arg_key(dt, load_elem(p, esz, 0));
+    uint32_t at = 0;
+    for (int64_t k = 1; k < n; k++) {
+        double x = arg_key(dt, load_elem(p, esz, k * step));
+        if (is_min ? x < best : x > best) {
+            best = x;
+            at = (uint32_t)k;
+        }
+    }
+    return at;
+}
+
+static ptort_status arg_reduce(ptort_ctx *ctx, ptort_vop op, int col, const ptort_tile *src,
+                               const ptort_tile *tmp, const ptort_tile *dst)
+{
+    static const char *const names[2][2] = {{"trowargmax", "trowargmin"}, {"tcolargmax", "tcolargmin"}};
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (op != PTORT_VOP_MAX && op != PTORT_VOP_MIN)
+        return ptort_fail(ctx, PTORT_E_ARG, "arg reduction op %d is not max or min", (int)op);
+    int is_min = op == PTORT_VOP_MIN;
+    const char *name = names[col][is_min];
+    ptort_status st = arg_checks(ctx, name, col, src, tmp, dst);
+    if (st)
+        return st;
+    int esz = ptort_dtype_size(src->dtype);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sstride = tile_row_stride(src);
+    if (col) {
+        for (int64_t c = 0; c < src->valid_cols; c++)
+            store_elem(db, 4, c, arg_line(sb + c * esz, esz, sstride, src->valid_rows, src->dtype, is_min));
+        return PTORT_OK;
+    }
+    /* dst is [R, 1] in either none_box layout: row r at r * (row-major ? row stride : 1) */
+    int64_t step = dst->blayout == PTORT_BL_ROW_MAJOR ? tile_row_stride(dst) : 1;
+    for (int64_t r = 0; r < src->valid_rows; r++)
+        store_elem(db, 4, r * step, arg_line(sb + r * sstride * esz, esz, 1, src->valid_cols, src->dtype, is_min));
+    return PTORT_OK;
+}
+
+ptort_status ptort_vrowarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst)
+{
+    return arg_reduce(ctx, op, 0, src, tmp, dst);
+}
+
+ptort_status ptort_vcolarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst)
+{
+    return arg_reduce(ctx, op, 1, src, tmp, dst);
 }

@@ -2201,6 +2201,8 @@ class Machine:
             op_vrowreduce(vop, tiles[0], dst)
         elif cls == 'colreduce':
             op_vcolreduce(vop, tiles[0], dst)
+        elif cls in ('rowarg', 'colarg'):
+            op_vargreduce(cls[:3], vop, tiles[0], dst)
         elif cls == 'rowexpand':
             op_vrowexpand(vop, tiles[0], tiles[1] if vop != 'copy' else None, dst)
         elif cls == 'colexpand':
@@ -2274,6 +2276,36 @@ def op_tgatherb(src, offs, dst):
         dst.mem[at:at + 32] = blk
 
 
+def arg_key(dt, bits):
+    """The value an arg reduction compares: floats by value (NaN compares false), integers by
+    their signedness."""
+    if DTYPES[dt][3] == 'f':
+        return to_float(dt, bits)
+    return to_int(dt, bits)
+
+
+def _arg_line(vals, is_min):
+    """The first index of the extreme: later elements win only strictly."""
+    best, at = vals[0], 0
+    for k in range(1, len(vals)):
+        x = vals[k]
+        if (x < best) if is_min else (x > best):
+            best, at = x, k
+    return at
+
+
+def op_vargreduce(axis, op, src, dst):
+    """trowargmax ... tcolargmin: the index of each row's (column's) max or min as a 32-bit
+    integer, ties to the lowest index (pto-isa's CPU simulator)."""
+    dt = src.tt.dtype
+    if axis == 'row':
+        for r in range(src.vr):
+            dst.set(r, 0, _arg_line([arg_key(dt, src.get(r, c)) for c in range(src.vc)], op == 'min'))
+    else:
+        for c in range(src.vc):
+            dst.set(0, c, _arg_line([arg_key(dt, src.get(r, c)) for r in range(src.vr)], op == 'min'))
+
+
 # tfillpad's pad values (pto-isa's PadValueMap): the floats pad with infinities, the
 # integers with their extremes, the 8-bit floats with 0
 FILLPAD_FLOAT = {'f32': (0x7F800000, 0xFF800000), 'f16': (0x7C00, 0xFC00), 'bf16': (0x7F80, 0xFF80)}
@@ -2318,6 +2350,9 @@ for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log'):
 for _o in ('sum', 'max', 'min'):
     VEC_OPS['trow' + _o] = ('rowreduce', _o)
     VEC_OPS['tcol' + _o] = ('colreduce', _o)
+for _o in ('max', 'min'):
+    VEC_OPS['trowarg' + _o] = ('rowarg', _o)
+    VEC_OPS['tcolarg' + _o] = ('colarg', _o)
 
 
 def tile_array(tile):

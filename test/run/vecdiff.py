@@ -141,6 +141,8 @@ class Case:
         elif self.cls == 'tci':
             start = ref.to_int('i32', self.scalar)
             ref.op_tci(d, start, self.op == 'desc')
+        elif self.cls in ('rowarg', 'colarg'):
+            ref.op_vargreduce(self.cls[:3], self.op, s[0], d)
         elif self.cls == 'gather':
             ref.op_tgather(s[0], s[1], d)
         elif self.cls == 'gathermask':
@@ -194,6 +196,17 @@ def rearr_cases(rng, make, sentinel):
             cases.append(Case('fillpad', '-', sentinel(dt, R + 2, C + 8, R, C, rng), [make(dt, R, C, 3, 7, rng)],
                               scalar=pad))
     cases.append(Case('fillpad', '-', sentinel('f32', R, C, 0, C, rng), [make('f32', R, C, VR, VC, rng)], scalar=2))
+    # arg reductions: ties (few distinct values), NaN, -0 and +0, the integer extremes
+    for op in ('max', 'min'):
+        for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16'):
+            for ddt in ('i32', 'ui32'):
+                cases.append(Case('rowarg', op, sentinel(ddt, R, 1, VR, 1, rng, 'c'), [make(dt, R, C, VR, VC, rng)]))
+                few = Spec(dt, R, C, VR, VC, 'r', [rng.choice(special_bits(dt)[:6]) for _ in range(R * C)])
+                cases.append(Case('rowarg', op, sentinel(ddt, R, 8, VR, 1, rng), [few]))
+        for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui8', 'ui16'):
+            cases.append(Case('colarg', op, sentinel('i32', 1, C, 1, VC, rng), [make(dt, R, C, VR, VC, rng)]))
+            few = Spec(dt, R, C, VR, VC, 'r', [rng.choice(special_bits(dt)[:6]) for _ in range(R * C)])
+            cases.append(Case('colarg', op, sentinel('ui32', 1, C, 1, VC, rng), [few]))
     return cases
 
 

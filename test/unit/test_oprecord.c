@@ -116,6 +116,11 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
         return op == PTORT_VOP_COPY ? ptort_vcolexpand(ctx, op, &colv, NULL, &dst)
                                     : ptort_vcolexpand(ctx, op, &full, &colv, &dst);
     ptort_tile idx = tile(ctx, PTORT_I32, 8, 32, 0, 8, 32, 20480);
+    ptort_tile rowi = tile(ctx, PTORT_I32, 32, 1, 1, 8, 1, 24576), coli = tile(ctx, PTORT_U32, 1, 32, 0, 1, 32, 28672);
+    if (!strcmp(rt, "ptort_vrowarg"))
+        return ptort_vrowarg(ctx, op, &full, NULL, &rowi);
+    if (!strcmp(rt, "ptort_vcolarg"))
+        return ptort_vcolarg(ctx, op, &full, NULL, &coli);
     if (!strcmp(rt, "ptort_tgather"))
         return ptort_tgather(ctx, &full, &idx, NULL, &dst);
     if (!strcmp(rt, "ptort_tgather_mask"))
