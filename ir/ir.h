@@ -334,6 +334,7 @@ typedef enum {
     OC_FILLPAD,     /* tfillpad: dst = src, with the pad value outside src's valid region */
     OC_ROW_ARG,     /* trowargmax trowargmin: dst[r][0] = the column index of row r's max / min */
     OC_COL_ARG,     /* tcolargmax tcolargmin: dst[0][c] = the row index of column c's max / min */
+    OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
 
     /* == SCALAR == */
 
@@ -409,7 +410,7 @@ typedef enum {
     \
     \
     /* == REARR == */ \
-    X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") \
+    X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \
     \
     /* == SCALAR == */ \
     \

@@ -533,6 +533,39 @@ static bool verify_col_arg(V *v)
     return arg_dst_type(v);
 }
 
+/* ---- tsort32 --------------------------------------------------------------------------------- */
+/* verifyVecTileCommon: tile common, vec, row_major */
+static bool vec_common(V *v, RoleId r)
+{
+    if (!vec_storage(v, r))
+        return false;
+    if (rk_tile(v, r)->blayout != BL_ROW_MAJOR)
+        return fail(v, rk_role(v, r), "expects %s to use the row_major blayout", role_name(r));
+    return true;
+}
+
+static bool verify_sort32(V *v)
+{
+    const TileBody *s = rk_tile(v, ROLE_SRC), *d = rk_tile(v, ROLE_DST), *ix = rk_tile(v, ROLE_IDX),
+                   *t = rk_tile(v, ROLE_TMP);
+    if (!vec_common(v, ROLE_SRC) || !vec_common(v, ROLE_DST) || !vec_common(v, ROLE_IDX) ||
+        (t && !vec_common(v, ROLE_TMP)))
+        return false;
+    if (t && !rk_a5(v)) { /* A2/A3: tmp holds a padded copy of src */
+        int64_t need = s->rows * s->cols * (int64_t)dtype_size(s->dtype), have = t->rows * t->cols * (int64_t)dtype_size(t->dtype);
+        if (have < need)
+            return fail(v, rk_role(v, ROLE_TMP), "expects tmp capacity to be at least %lld bytes, but got %lld bytes",
+                        (long long)need, (long long)have);
+    }
+    if (s->dtype != d->dtype)
+        return fail(v, rk_role(v, ROLE_SRC), "expects src and dst to have the same element type");
+    if (s->dtype != DT_F16 && s->dtype != DT_F32)
+        return fail(v, rk_role(v, ROLE_SRC), "expects src and dst element type to be f16 or f32");
+    if (!dtype_is_int(ix->dtype) || dtype_int_width(ix->dtype) != 32)
+        return fail(v, rk_role(v, ROLE_IDX), "expects idx element type to be i32/u32");
+    return true;
+}
+
 bool verify_rearr_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
@@ -543,6 +576,7 @@ bool verify_rearr_op(V *v)
     case OC_FILLPAD: return verify_fillpad(v);
     case OC_ROW_ARG: return verify_row_arg(v);
     case OC_COL_ARG: return verify_col_arg(v);
+    case OC_SORT32: return verify_sort32(v);
     default: return true;
     }
 }

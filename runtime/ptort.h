@@ -609,6 +609,14 @@ ptort_status ptort_vrowarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
 ptort_status ptort_vcolarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
                            const ptort_tile *dst);
 
+/* tsort32: each row of src's valid region in blocks of 32 (the last may be shorter), each
+ * block's (value, idx) pairs sorted by value descending, equal values by idx ascending, NaN
+ * first; pair k of a row at bytes [8k, 8k + 8) of dst's row: the value (f16: then two zero
+ * bytes) and the u32 index. idx (i32/u32) has src's valid shape or one row for all; TMP may
+ * be NULL and is never written (docs/vector-ops.md). */
+ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *tmp,
+                           const ptort_tile *dst);
+
 /* tfillpad: each element (i, j) of dst's physical shape = src[i][j] inside src's valid
  * region, else dst's pad value (zero, max, min: docs/vector-ops.md); any layouts, element
  * sizes equal, dst at least src's shape; src and dst may be the same tile. */

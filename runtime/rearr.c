@@ -397,3 +397,92 @@ ptort_status ptort_vcolarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
 {
     return arg_reduce(ctx, op, 1, src, tmp, dst);
 }
+
+/* ---- tsort32 ----------------------------------------------------------------------------------
+ * Each row of src's valid region in blocks of 32 columns (the last may be shorter): each block's
+ * (value, idx) pairs sorted by value descending, equal values by idx ascending (pto-isa's CPU
+ * simulator; the ISA page: "ties broken by smaller index first"), -0 equal to +0, a NaN above
+ * every number (neither source says; ptoas's choice). Pair k of a row goes to bytes
+ * [8k, 8k + 8) of dst's row: the value (an f16 followed by two zero bytes) and the u32 index
+ * (the NPU's layout; pto-isa's simulator places f16 blocks after the first at another offset).
+ * A short last block writes its n pairs only (the simulator; the NPU pads it with -inf
+ * through tmp and writes 32). idx has src's valid shape, or one row used for every row. */
+typedef struct {
+    double key;
+    int nan;
+    uint32_t bits, idx;
+} SortPair;
+
+static int sort_before(const SortPair *a, const SortPair *b)
+{
+    if (a->nan != b->nan)
+        return a->nan;
+    if (!a->nan && a->key != b->key)
+        return a->key > b->key;
+    return a->idx < b->idx;
+}
+
+ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *tmp,
+                           const ptort_tile *dst)
+{
+    static const char op[] = "tsort32";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "idx", idx)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)) || (tmp && (st = ptort_check_operand(ctx, op, "tmp", tmp))))
+        return st;
+    if (src->loc != PTORT_VEC || idx->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src) ||
+        !tile_is_row_major(idx) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    if ((src->dtype != PTORT_F32 && src->dtype != PTORT_F16) || dst->dtype != src->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects f16 or f32 src and dst of one type, but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    if (idx->dtype != PTORT_U32 && idx->dtype != PTORT_I32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects 32-bit integer indices, but got %s", op,
+                          ptort_dtype_name(idx->dtype));
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    int bcast = idx->valid_rows == 1 && vr > 1;
+    if ((!bcast && idx->valid_rows != vr) || idx->valid_cols != vc)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects idx valid_shape [%lld, %lld] (or one row), but got "
+                          "[%lld, %lld]", op, (long long)vr, (long long)vc, (long long)idx->valid_rows,
+                          (long long)idx->valid_cols);
+    int esz = ptort_dtype_size(src->dtype);
+    if (dst->rows < vr || dst->cols * esz < 8 * vc)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst to hold %lld rows of %lld bytes, but it is [%lld, %lld]",
+                          op, (long long)vr, (long long)(8 * vc), (long long)dst->rows, (long long)dst->cols);
+    const uint8_t *sb = tile_base(ctx, src), *ib = tile_base(ctx, idx);
+    uint8_t *db = tile_base(ctx, dst);
+    /* sorted rows in scratch first: dst may share bytes with src or idx */
+    uint8_t *out = ptort_scratch(ctx, (size_t)(vr * vc * 8) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    for (int64_t r = 0; r < vr; r++) {
+        const uint8_t *srow = sb + r * tile_row_stride(src) * esz;
+        const uint8_t *irow = ib + (bcast ? 0 : r) * tile_row_stride(idx) * 4;
+        for (int64_t j = 0; j < vc; j += 32) {
+            SortPair blk[32];
+            int n = (int)(vc - j < 32 ? vc - j : 32);
+            for (int k = 0; k < n; k++) {
+                uint32_t b = load_elem(srow, esz, j + k);
+                float f = esz == 4 ? u2f(b) : u2f(f16_bits_to_f32_bits((uint16_t)b));
+                SortPair p = {f, f != f, b, load_elem(irow, 4, j + k)};
+                int at = k; /* insertion: stable for equal keys and indices */
+                while (at > 0 && sort_before(&p, &blk[at - 1])) {
+                    blk[at] = blk[at - 1];
+                    at--;
+                }
+                blk[at] = p;
+            }
+            uint8_t *o = out + (r * vc + j) * 8;
+            for (int k = 0; k < n; k++) {
+                uint32_t v = blk[k].bits; /* an f16 value in the low half, zeros above it */
+                memcpy(o + 8 * k, &v, 4);
+                memcpy(o + 8 * k + 4, &blk[k].idx, 4);
+            }
+        }
+    }
+    for (int64_t r = 0; r < vr; r++)
+        memcpy(db + r * tile_row_stride(dst) * esz, out + r * vc * 8, (size_t)(vc * 8));
+    return PTORT_OK;
+}

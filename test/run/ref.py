@@ -2171,6 +2171,10 @@ class Machine:
             dst = re.search(r'\bouts\s*\(\s*%([\w.$-]+)', text).group(1)
             op_tgather_mask(pat, axis, self.tile(src), self.tile(dst))
             return
+        if op == 'pto.tsort32':
+            ins, dst = self.one_out(text, res)
+            op_tsort32(self.tile(ins[0]), self.tile(ins[1]), dst)
+            return
         if op in ('pto.tgather', 'pto.tgatherb') and 'maskPattern' not in text:
             ins, dst = self.one_out(text, res)
             (op_tgather if op == 'pto.tgather' else op_tgatherb)(self.tile(ins[0]), self.tile(ins[1]), dst)
@@ -2304,6 +2308,32 @@ def op_vargreduce(axis, op, src, dst):
     else:
         for c in range(src.vc):
             dst.set(0, c, _arg_line([arg_key(dt, src.get(r, c)) for r in range(src.vr)], op == 'min'))
+
+
+def op_tsort32(src, idx, dst):
+    """Blocks of 32 columns of each valid row of src, each sorted by value descending (NaN
+    first, -0 = +0), equal values by idx ascending; pair k of a row is dst row bytes
+    [8k, 8k + 8): the value's bits (f16: then two zero bytes) and the u32 index. idx of one
+    row serves every row."""
+    dt = src.tt.dtype
+    rows = []
+    for r in range(src.vr):
+        ir = 0 if idx.vr == 1 else r
+        out = bytearray()
+        for j in range(0, src.vc, 32):
+            blk = []
+            for k in range(j, min(src.vc, j + 32)):
+                b = src.get(r, k)
+                x = to_float(dt, b)
+                nan = x != x
+                blk.append((0 if nan else 1, 0.0 if nan else -x, idx.get(ir, k), b))
+            blk.sort(key=lambda p: (p[0], p[1], p[2]))
+            for _, _, ix, b in blk:
+                out += b.to_bytes(4, 'little') + ix.to_bytes(4, 'little')
+        rows.append(out)
+    for r, out in enumerate(rows):
+        at = dst.base + dst.tt.offset(r, 0) * dst.size
+        dst.mem[at:at + len(out)] = out
 
 
 # tfillpad's pad values (pto-isa's PadValueMap): the floats pad with infinities, the

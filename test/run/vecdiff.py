@@ -143,6 +143,8 @@ class Case:
             ref.op_tci(d, start, self.op == 'desc')
         elif self.cls in ('rowarg', 'colarg'):
             ref.op_vargreduce(self.cls[:3], self.op, s[0], d)
+        elif self.cls == 'sort32':
+            ref.op_tsort32(s[0], s[1], d)
         elif self.cls == 'gather':
             ref.op_tgather(s[0], s[1], d)
         elif self.cls == 'gathermask':
@@ -196,6 +198,18 @@ def rearr_cases(rng, make, sentinel):
             cases.append(Case('fillpad', '-', sentinel(dt, R + 2, C + 8, R, C, rng), [make(dt, R, C, 3, 7, rng)],
                               scalar=pad))
     cases.append(Case('fillpad', '-', sentinel('f32', R, C, 0, C, rng), [make('f32', R, C, VR, VC, rng)], scalar=2))
+    # tsort32: whole and short blocks, ties (few distinct values), NaN, +-0, +-Inf, idx per row or
+    # one row for all
+    for dt in ('f32', 'f16'):
+        for vc in (32, 64, 45, 7):
+            for few in (False, True):
+                bits = [rng.choice(special_bits(dt)[:8]) if few else rand_bits(dt, rng) for _ in range(4 * 64)]
+                src = Spec(dt, 4, 64, 3, vc, 'r', bits)
+                irows = 1 if few else 3
+                idx = Spec('i32', 4, 64, irows, vc, 'r', [rng.choice((rng.randrange(8), rng.getrandbits(32)))
+                                                          for _ in range(4 * 64)])
+                cases.append(Case('sort32', '-', sentinel(dt, 4, 64 * 8 // SIZE[dt], 3, 64 * 8 // SIZE[dt], rng),
+                                  [src, idx]))
     # arg reductions: ties (few distinct values), NaN, -0 and +0, the integer extremes
     for op in ('max', 'min'):
         for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16'):

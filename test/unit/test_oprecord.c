@@ -117,6 +117,11 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
                                     : ptort_vcolexpand(ctx, op, &full, &colv, &dst);
     ptort_tile idx = tile(ctx, PTORT_I32, 8, 32, 0, 8, 32, 20480);
     ptort_tile rowi = tile(ctx, PTORT_I32, 32, 1, 1, 8, 1, 24576), coli = tile(ctx, PTORT_U32, 1, 32, 0, 1, 32, 28672);
+    if (!strcmp(rt, "ptort_tsort32")) {
+        ptort_tile wide = tile(ctx, dt, 8, 32 * 8 / ptort_dtype_size(dt), 0, 8, 32 * 8 / ptort_dtype_size(dt), 32768);
+        ptort_tile ui = tile(ctx, PTORT_U32, 8, 32, 0, 8, 32, 20480);
+        return ptort_tsort32(ctx, &full, &ui, NULL, &wide);
+    }
     if (!strcmp(rt, "ptort_vrowarg"))
         return ptort_vrowarg(ctx, op, &full, NULL, &rowi);
     if (!strcmp(rt, "ptort_vcolarg"))
