@@ -571,6 +571,27 @@ static bool opaque_set(const Op *op, const char *key, const char *dflt)
 
 static bool int_w32(DType d) { return d == DT_I32 || d == DT_SI32 || d == DT_UI32; }
 
+/* tgather's mask-pattern form: the pattern and the axis as the runtime's constants (the
+ * row's first two arguments). */
+static bool gather_mask_args(Emit *e, const Op *op, OpArg *args)
+{
+    static const char *const pats[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"};
+    static const char *const lits[] = {"PTORT_MASK_P0101", "PTORT_MASK_P1010", "PTORT_MASK_P0001", "PTORT_MASK_P0010",
+                                       "PTORT_MASK_P0100", "PTORT_MASK_P1000", "PTORT_MASK_P1111"};
+    const Attr *m = ir_attr_find(op->attrs, op->nattrs, "maskPattern");
+    const Attr *ax = ir_attr_find(op->attrs, op->nattrs, "axis");
+    int k = -1;
+    if (m && m->val && m->val->kind == AV_OPAQUE)
+        for (int i = 0; i < 7; i++)
+            if (m->val->u.s.len >= 6 && memcmp(m->val->u.s.p + m->val->u.s.len - 6, pats[i], 5) == 0)
+                k = i;
+    if (k < 0 || !ax || !ax->val || ax->val->kind != AV_STRING)
+        return emit_fail(e, op->name_span, "codegen expects 'pto.tgather' to have a mask pattern and an axis");
+    args[0] = (OpArg){ARG_LIT, -1, RA_COUNT, lits[k], k + 1};
+    args[1] = (OpArg){ARG_LIT, -1, RA_COUNT, STR_EQ_LIT(ax->val->u.s, "col") ? "1" : "0", 0};
+    return true;
+}
+
 /* The forms a class's runtime lacks (reported), and the entry point a form takes:
  * *rt and args[0, *nargs) start as the row's. */
 static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, int *nargs)
@@ -683,6 +704,10 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
                              dtype_name(dd));
         return true;
     }
+    case OC_GATHER_CMP:
+        return emit_fail(e, op->name_span, "codegen does not support 'pto.tgather' in its compare form");
+    case OC_GATHER_MASK:
+        return gather_mask_args(e, op, args);
     default:
         return true;
     }

@@ -345,7 +345,14 @@ typedef enum {
 
 
     /* == REARR == */
-
+    OC_GATHER,      /* tgather (index form): dst[i][j] = src's element indices[i][j] */
+    OC_GATHER_CMP,  /* tgather (compare form): indices of elements that compare true (verified only) */
+    OC_GATHER_MASK, /* tgather (mask-pattern form): every 1st/2nd/4th element of rows or columns */
+    OC_GATHERB,     /* tgatherb: 32-byte blocks of src at byte offsets */
+    OC_FILLPAD,     /* tfillpad: dst = src, with the pad value outside src's valid region */
+    OC_ROW_ARG,     /* trowargmax trowargmin: dst[r][0] = the column index of row r's max / min */
+    OC_COL_ARG,     /* tcolargmax tcolargmin: dst[0][c] = the row index of column c's max / min */
+    OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
 
     /* == SCALAR == */
 
@@ -431,7 +438,7 @@ typedef enum {
     X(BASE, "base") \
     \
     /* == REARR == */ \
-    \
+    X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \
     \
     /* == SCALAR == */ \
     \

@@ -556,6 +556,20 @@ static OpKind classify_tdivs(const Draft *d)
     return d->kind;
 }
 
+/* pto.tgather has three forms (PTOAS's custom parser tells them apart): a maskPattern
+ * attribute is the mask-pattern form; two outs (or results), or a scalar after src, the
+ * compare form; else the index form. Each its own row. */
+static OpKind classify_tgather(const Draft *d, uint32_t nouts)
+{
+    if (d->kind != OP_TGATHER)
+        return d->kind;
+    if (find_attr(d, "maskPattern"))
+        return OP_TGATHER_MASK;
+    if (nouts == 2 || (d->n >= 2 && d->utys && d->utys[1] && d->utys[1]->kind == TY_SCALAR))
+        return OP_TGATHER_CMP;
+    return d->kind;
+}
+
 /* Level 1 and generic pto.tquant cover INT8 and MX: the operand shape decides when it can,
  * else the quant_type attribute. The verifier checks that they agree. (A Level 2 pto.tquant
  * has INT8's operands, or is an error, as in PTOAS.) */
@@ -716,6 +730,7 @@ void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, Si
     d.rtys = rtys;
     d.kind = classify_tquant(&d, nopnds, sig.nresults, -1);
     d.kind = classify_tdivs(&d);
+    d.kind = classify_tgather(&d, sig.nresults);
     const OpInfo *in = op_info(d.kind);
     bool ok = assign_group(p, &d, 0, l1_operand_roles(in), nopnds, "");
     if (!ok || !check_l1_results(p, &d, d.nres)) {
@@ -1100,6 +1115,7 @@ void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint3
     }
     d.kind = classify_tquant(&d, nin_uses, nout_uses, -1);
     d.kind = classify_tdivs(&d);
+    d.kind = classify_tgather(&d, nout_uses);
     const OpInfo *in = op_info(d.kind);
     if (!vec_syntax(p, &d, ins, outs, ntrailing, whole)) {
         emit_broken(p, &d);
@@ -1801,6 +1817,7 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
         d.kind = classify_tquant(&d, nresults ? nuses : 0, nresults,
                                  segs && segs->kind == AV_DENSE ? (int)segs->u.dense.n : -1);
     d.kind = classify_tdivs(&d);
+    d.kind = classify_tgather(&d, nresults);
     GenericExtras x = {false, 0, NULL};
     bool ok = generic_operands(p, &d, name, nuses, nresults, rtys, segs, &x);
     /* Level 1 (results) infers an omitted quant_type. Otherwise it is PTOAS's op, whose
@@ -1974,4 +1991,30 @@ void pb_gmodule_end(Parser *p, ModuleOp *mod, uint32_t nattrs)
     append_attrs(p, &mod->attrs, &mod->nattrs, nattrs);
     check_module_attrs(p, mod);
     pb_module_end(p, mod);
+}
+
+/* The mask-pattern form's axis, `ins(%src, {maskPattern = P} : T, "row")`: the string
+ * becomes the op's `axis` attribute (PTOAS checks its value while parsing). */
+void pb_push_gather_axis(Parser *p, Span s)
+{
+    Str t = pb_text(p, s);
+    if (!(t.len == 5 && (memcmp(t.p, "\"row\"", 5) == 0 || memcmp(t.p, "\"col\"", 5) == 0)))
+        ERR(next_token(p, s.end), "axis must be \"row\" or \"col\"");
+    pb_push_attr(p, s, pb_attr_simple(p, AV_STRING, s), s);
+    static const char axis[] = "axis";
+    p->attrs[p->nattrs - 1].key = (Str){axis, 4};
+    p->attrs[p->nattrs - 1].quoted = false;
+}
+
+/* The mask-pattern form: src alone in ins, its type after the pattern's dict. */
+void pb_op_tgather_mask(Parser *p, Span name, TypedUses ins, uint32_t nattrs_in, TypedUses outs, uint32_t ntrailing,
+                        uint32_t nclauses, Span whole)
+{
+    if (ins.state >= 0 && (ins.uses != 1 || ins.types != 0)) {
+        ERR(name, "'pto.tgather' op mask-pattern tgather does not take extra ins operands");
+        ins.state = -1;
+    }
+    ins.types = 1;
+    ins.state = ins.state < 0 ? -1 : TU_TYPED;
+    pb_op_compute_l2(p, name, ins, outs, nattrs_in + ntrailing, nclauses, whole);
 }

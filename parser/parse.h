@@ -204,6 +204,10 @@ void pb_func_decl(Parser *p, uint32_t nresult_types, uint32_t nattrs);
 void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, SigInfo sig);
 void pb_op_compute_l2(Parser *p, Span name, TypedUses ins, TypedUses outs, uint32_t nattrs, uint32_t nclauses,
                       Span whole);
+/* pto.tgather's mask-pattern form (build.c): the axis string, then the op. */
+void pb_push_gather_axis(Parser *p, Span s);
+void pb_op_tgather_mask(Parser *p, Span name, TypedUses ins, uint32_t nattrs_in, TypedUses outs, uint32_t ntrailing,
+                        uint32_t nclauses, Span whole);
 void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
 void pb_op_tassign(Parser *p, Span name, const Type *from, const Type *to, Span tspan);
 void pb_op_tassign_isa(Parser *p, Span name, Span sym, Span addr, int addr_tok);

@@ -78,7 +78,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token <type> TYPE_MEMO "a memoized type"
 
 %type <n> opt_uses uses types opt_types result_types attr_values ints opt_subview_valid
-%type <n> opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results while_inits
+%type <n> opt_gather_axis opt_func_results opt_visibility type_val for_iters iter_inits opt_region_results while_inits
 %type <n> arith_flags flag_words
 %type <n> sync_items sync_list fifo_tail fifo_kws
 %type <tu> fifo_opnds
@@ -271,7 +271,10 @@ op_body
 
 
     /* == REARR == */
-
+    /* pto.tgather's mask-pattern form: ins(%src, {maskPattern = P} : T, "row") */
+    | OP_COMPUTE INS '(' tu_items ',' attr_dict ':' type { pb_push_type(p, $8, @8); } opt_gather_axis ')'
+      OUTS '(' typed_uses ')' opt_attr_dict clauses
+      { pb_op_tgather_mask(p, @1, $4, $6 + $10, $14, $16, $17, @$); }
 
     /* == SCALAR == */
 
@@ -369,6 +372,11 @@ iter_inits
 
 iter_init
     : SSA '=' SSA { pb_push_barg(p, @1); pb_push_use(p, @3); }
+    ;
+
+opt_gather_axis
+    : %empty     { $$ = 0; }
+    | ',' STRING { pb_push_gather_axis(p, @2); $$ = 1; }
     ;
 
 opt_region_results

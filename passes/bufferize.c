@@ -163,6 +163,25 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
     if (!dst)
         return 0;
     switch (in->cls) {
+    case OC_SORT32: /* a width that is dynamic or not a multiple of 32: a padded copy of src */
+        if (known_dims(0, src->vcol) && src->vcol % 32 == 0)
+            return 0;
+        if (level3) {
+            why = "requires explicit tmp for tsort32 with dynamic or non-32-aligned width when PlanMemory is skipped";
+            break;
+        }
+        if (src->vcol == DIM_DYNAMIC) {
+            *t = plain_body(src->dtype, src->rows, src->cols, src->rows, src->cols);
+            return 1;
+        }
+        if (!known_dims(src->vrow, src->vcol)) {
+            why = "requires static tile_buf src to materialize implicit tsort32 tmp";
+            break;
+        }
+        *t = plain_body(src->dtype, src->rows, src->cols, src->vrow, src->vcol);
+        return 1;
+    case OC_ROW_ARG: /* the arg reductions: as the row reductions */
+    case OC_COL_ARG:
     case OC_ROW_REDUCE: /* A5: a 32-byte placeholder; A2/A3: src's shape */
         if (a5) {
             if (level3)

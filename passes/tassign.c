@@ -223,13 +223,15 @@ static bool role_is_write(const OpInfo *in, int r)
     return in->flags[r] & (ROLE_OUT | ROLE_TEMP);
 }
 
-/* The tmp of txor, txors and tprelu on A5: kept in the operand list, never touched by
- * the instruction, so PTOAS's planner does not count it as an access (its A5 unused-tmp
- * overflow tests); a tmp tile used nowhere else then needs no room. */
-static bool a5_idle_tmp(const T *t, const OpInfo *in, int r)
+/* An operand the op never touches, so it keeps no tile live (PTOAS's planner does not count
+ * it as an access, its A5 unused-tmp overflow tests and issue 558): on A5, the tmp of txor,
+ * txors and tprelu (kept in the operand list, never touched by the instruction) and of the
+ * arg reductions (a placeholder). */
+static bool untouched(const T *t, const OpInfo *in, int r)
 {
     return t->arch == ARCH_A5 && in->rid[r] == ROLE_TMP &&
-           (in->variant == VB_XOR || in->variant == VS_XORS || in->variant == VB_PRELU);
+           (in->variant == VB_XOR || in->variant == VS_XORS || in->variant == VB_PRELU ||
+            in->cls == OC_ROW_ARG || in->cls == OC_COL_ARG);
 }
 
 /* docs/memory.md section 3, loops: an entry used inside a loop is live over the whole
@@ -457,10 +459,10 @@ static void collect_access(T *t, const Op *op)
     ValueId val[MAX_ROLES];
     ir_op_roles(op, val);
     for (int r = 0; r < in->nroles; r++)
-        if (!role_is_write(in, r) && !a5_idle_tmp(t, in, r))
+        if (!role_is_write(in, r) && !untouched(t, in, r))
             access(t, val[r], false, k, op);
     for (int r = 0; r < in->nroles; r++)
-        if (role_is_write(in, r) && !a5_idle_tmp(t, in, r))
+        if (role_is_write(in, r) && !untouched(t, in, r))
             access(t, val[r], true, k, op);
 }
 

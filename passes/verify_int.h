@@ -53,6 +53,8 @@ bool verify_pipe_op(V *v);
 
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);
+/* The rearrangement ops' classes (OC_GATHER, OC_FILLPAD: verify_rearr.c), from verify_vec_op. */
+bool verify_rearr_op(V *v);
 
 /* The cube's compute ops, OC_MATMUL (verify_cube.c). */
 bool verify_matmul(V *v);

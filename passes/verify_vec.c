@@ -938,6 +938,14 @@ bool verify_vec_op(V *v)
     case OC_COL_EXPAND: ok = verify_col_expand(v, o); break;
     case OC_CONVERT: ok = verify_cvt(v); break;
     case OC_CI: ok = verify_ci(v); break;
+    case OC_GATHER:
+    case OC_GATHER_CMP:
+    case OC_GATHER_MASK:
+    case OC_GATHERB:
+    case OC_ROW_ARG:
+    case OC_COL_ARG:
+    case OC_SORT32:
+    case OC_FILLPAD: ok = verify_rearr_op(v); break;
     default: ok = true; break;
     }
     return ok && vec_space_warning(v, in);

@@ -623,6 +623,52 @@ ptort_status ptort_set_launch(ptort_ctx *ctx, int64_t block_idx, int64_t block_n
 
 /* == REARR: reductions, gather/scatter, concat, fillpad, sort (issue 24) == */
 
+/* tgather, index form: dst[i][j] = src's element at flat index indices[i][j] (row-major:
+ * row k / cols, column k % cols), the index read unsigned; an index at or past src's
+ * rows * cols gives 0. indices is i32/u32 (i16/u16 on a5 too) and covers dst's valid
+ * shape; TMP may be NULL and is never written. Element types: 16- and 32-bit, and 8-bit
+ * integers and fp8 on a5 (docs/vector-ops.md). */
+ptort_status ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *indices,
+                           const ptort_tile *tmp, const ptort_tile *dst);
+
+/* tgather, mask-pattern form (docs/vector-ops.md): keeps the columns (COL_AXIS 0) or rows
+ * (COL_AXIS 1) of src's valid region that PAT selects; rows: packed into dst's storage from
+ * its first element, columns: dst's rows 0, 1, ... Element sizes equal (1 byte on a5 only). */
+typedef enum {
+    PTORT_MASK_P0101 = 1, PTORT_MASK_P1010, PTORT_MASK_P0001, PTORT_MASK_P0010, PTORT_MASK_P0100,
+    PTORT_MASK_P1000, PTORT_MASK_P1111
+} ptort_mask_pattern;
+ptort_status ptort_tgather_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_axis, const ptort_tile *src,
+                                const ptort_tile *dst);
+
+/* tgatherb: 32-byte block b of dst row i = the 32 bytes of src at byte offset offsets[i][b]
+ * (i32/u32); a block past src's bytes leaves dst's block alone. */
+ptort_status ptort_tgatherb(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *offsets,
+                            const ptort_tile *dst);
+
+/* trowargmax trowargmin (MAX, MIN): dst[r][0] = the column index of the largest (smallest)
+ * element of src row r's valid region; tcolargmax tcolargmin: dst[0][c] = the row index in
+ * column c. Ties keep the lowest index, a NaN is chosen only at index 0 (docs/vector-ops.md).
+ * src: i16 i32 u16 u32 f16 f32 (and i8 u8 bf16 for the column ops), row-major none_box; dst
+ * i32 or u32, [R, 1] in either none_box layout (row ops) or row-major [1, C]. TMP may be NULL
+ * and is never written. */
+ptort_status ptort_vrowarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst);
+ptort_status ptort_vcolarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst);
+
+/* tsort32: each row of src's valid region in blocks of 32 (the last may be shorter), each
+ * block's (value, idx) pairs sorted by value descending, equal values by idx ascending, NaN
+ * first; pair k of a row at bytes [8k, 8k + 8) of dst's row: the value (f16: then two zero
+ * bytes) and the u32 index. idx (i32/u32) has src's valid shape or one row for all; TMP may
+ * be NULL and is never written (docs/vector-ops.md). */
+ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *tmp,
+                           const ptort_tile *dst);
+
+/* tfillpad: each element (i, j) of dst's physical shape = src[i][j] inside src's valid
+ * region, else dst's pad value (zero, max, min: docs/vector-ops.md); any layouts, element
+ * sizes equal, dst at least src's shape; src and dst may be the same tile. */
+ptort_status ptort_tfillpad(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
 /* == SCALAR: pointers, declarations, scalar access, debug, local arrays, structs, comm (issue 24) == */
 

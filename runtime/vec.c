@@ -838,7 +838,8 @@ static UnFn un_kernel(ptort_vop op, ptort_dtype dt)
 #define M_ALL (M_A2 | M_I8 | M_U)
 
 /* The entry points of ptort_vops.def's rows. */
-enum { VE_vbinary, VE_vscalar, VE_vunary, VE_vrowreduce, VE_vcolreduce, VE_vrowexpand, VE_vcolexpand };
+enum { VE_vbinary, VE_vscalar, VE_vunary, VE_vrowreduce, VE_vcolreduce, VE_vrowexpand, VE_vcolexpand,
+       VE_vrowarg, VE_vcolarg /* the arg reductions (rearr.c) */ };
 
 /* One (entry point, op code) of ptort_vops.def: its name in the PTO text, the dtypes it
  * accepts on every arch and the ones it accepts on a5 only. */

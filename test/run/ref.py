@@ -2385,6 +2385,25 @@ class Machine:
                     raise RefError('interleave needs grpAxis axis0')
                 op_tquant_mx(qt, alg, axis, src, d, e, m, s, z, il)
             return
+        if op == 'pto.tfillpad':
+            ins, dst = self.one_out(text, res)
+            op_tfillpad(self.tile(ins[0]), dst)
+            return
+        if op == 'pto.tgather' and 'maskPattern' in text:
+            pat = re.search(r'mask_pattern<(P[01]{4})>', text).group(1)
+            axis = re.search(r'"(row|col)"', text).group(1)
+            src = re.search(r'\bins\s*\(\s*%([\w.$-]+)', text).group(1)
+            dst = re.search(r'\bouts\s*\(\s*%([\w.$-]+)', text).group(1)
+            op_tgather_mask(pat, axis, self.tile(src), self.tile(dst))
+            return
+        if op == 'pto.tsort32':
+            ins, dst = self.one_out(text, res)
+            op_tsort32(self.tile(ins[0]), self.tile(ins[1]), dst)
+            return
+        if op in ('pto.tgather', 'pto.tgatherb') and 'maskPattern' not in text:
+            ins, dst = self.one_out(text, res)
+            (op_tgather if op == 'pto.tgather' else op_tgatherb)(self.tile(ins[0]), self.tile(ins[1]), dst)
+            return
         short = op[4:] if op.startswith('pto.') else op
         if short in VEC_OPS:
             self.vector_op(short, text, res, line)
@@ -2411,6 +2430,8 @@ class Machine:
             op_vrowreduce(vop, tiles[0], dst)
         elif cls == 'colreduce':
             op_vcolreduce(vop, tiles[0], dst)
+        elif cls in ('rowarg', 'colarg'):
+            op_vargreduce(cls[:3], vop, tiles[0], dst)
         elif cls == 'rowexpand':
             op_vrowexpand(vop, tiles[0], tiles[1] if vop != 'copy' else None, dst)
         elif cls == 'colexpand':
@@ -2423,6 +2444,152 @@ class Machine:
         elif cls == 'tci':
             desc = re.search(r'\bdescending\s*=\s*true\b', text) is not None
             op_tci(dst, to_int('i32', self.scalar_bits(scal[0], 'i32')), desc)
+
+
+# ============================================================================================
+# The rearrangement ops (docs/vector-ops.md, "Rearrangement"): where each element comes from
+# ============================================================================================
+
+def op_tgather(src, idx, dst):
+    """Index form: dst[i][j] = src's element at flat index k = indices[i][j] read unsigned
+    (row k // cols, column k % cols of src's physical shape); k >= rows * cols gives 0."""
+    R, C = src.tt.rows, src.tt.cols
+    vals = {}
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            k = idx.get(r, c)
+            vals[r, c] = src.get(k // C, k % C) if k < R * C else 0
+    for (r, c), v in vals.items():
+        dst.set(r, c, v)
+
+
+MASK_PATTERNS = {'P0101': (2, 0), 'P1010': (2, 1), 'P0001': (4, 0), 'P0010': (4, 1),
+                 'P0100': (4, 2), 'P1000': (4, 3), 'P1111': (1, 0)}
+
+
+def mask_selects(pattern, k):
+    step, at = MASK_PATTERNS[pattern]
+    return k % step == at
+
+
+def op_tgather_mask(pattern, axis, src, dst):
+    """Mask-pattern form. Axis 'row': the selected columns of each valid row of src, in row
+    order, fill dst's row-major storage from its first element; 'col': the selected rows
+    become dst's rows 0, 1, ..."""
+    picked = []
+    if axis == 'row':
+        for r in range(src.vr):
+            picked += [src.get(r, c) for c in range(src.vc) if mask_selects(pattern, c)]
+        for k, v in enumerate(picked):
+            dst.set(k // dst.tt.cols, k % dst.tt.cols, v)
+        return
+    rows = [[src.get(r, c) for c in range(src.vc)] for r in range(src.vr) if mask_selects(pattern, r)]
+    for i, row in enumerate(rows):
+        for c, v in enumerate(row):
+            dst.set(i, c, v)
+
+
+def op_tgatherb(src, offs, dst):
+    """32-byte block b of dst row i = src's bytes [o, o + 32) with o = offsets[i][b]; a
+    block past src's bytes leaves dst's block as it was."""
+    nbytes = tile_nbytes(src.tt)
+    blocks = dst.vc * dst.size // 32
+    out = {}
+    for r in range(dst.vr):
+        row0 = dst.base + dst.tt.offset(r, 0) * dst.size
+        for b in range(blocks):
+            o = offs.get(r, b)
+            at = row0 + 32 * b
+            out[at] = bytes(src.mem[src.base + o:src.base + o + 32]) if o + 32 <= nbytes else bytes(dst.mem[at:at + 32])
+    for at, blk in out.items():
+        dst.mem[at:at + 32] = blk
+
+
+def arg_key(dt, bits):
+    """The value an arg reduction compares: floats by value (NaN compares false), integers by
+    their signedness."""
+    if DTYPES[dt][3] == 'f':
+        return to_float(dt, bits)
+    return to_int(dt, bits)
+
+
+def _arg_line(vals, is_min):
+    """The first index of the extreme: later elements win only strictly."""
+    best, at = vals[0], 0
+    for k in range(1, len(vals)):
+        x = vals[k]
+        if (x < best) if is_min else (x > best):
+            best, at = x, k
+    return at
+
+
+def op_vargreduce(axis, op, src, dst):
+    """trowargmax ... tcolargmin: the index of each row's (column's) max or min as a 32-bit
+    integer, ties to the lowest index (pto-isa's CPU simulator)."""
+    dt = src.tt.dtype
+    if axis == 'row':
+        for r in range(src.vr):
+            dst.set(r, 0, _arg_line([arg_key(dt, src.get(r, c)) for c in range(src.vc)], op == 'min'))
+    else:
+        for c in range(src.vc):
+            dst.set(0, c, _arg_line([arg_key(dt, src.get(r, c)) for r in range(src.vr)], op == 'min'))
+
+
+def op_tsort32(src, idx, dst):
+    """Blocks of 32 columns of each valid row of src, each sorted by value descending (NaN
+    first, -0 = +0), equal values by idx ascending; pair k of a row is dst row bytes
+    [8k, 8k + 8): the value's bits (f16: then two zero bytes) and the u32 index. idx of one
+    row serves every row."""
+    dt = src.tt.dtype
+    rows = []
+    for r in range(src.vr):
+        ir = 0 if idx.vr == 1 else r
+        out = bytearray()
+        for j in range(0, src.vc, 32):
+            blk = []
+            for k in range(j, min(src.vc, j + 32)):
+                b = src.get(r, k)
+                x = to_float(dt, b)
+                nan = x != x
+                blk.append((0 if nan else 1, 0.0 if nan else -x, idx.get(ir, k), b))
+            blk.sort(key=lambda p: (p[0], p[1], p[2]))
+            for _, _, ix, b in blk:
+                out += b.to_bytes(4, 'little') + ix.to_bytes(4, 'little')
+        rows.append(out)
+    for r, out in enumerate(rows):
+        at = dst.base + dst.tt.offset(r, 0) * dst.size
+        dst.mem[at:at + len(out)] = out
+
+
+# tfillpad's pad values (pto-isa's PadValueMap): the floats pad with infinities, the
+# integers with their extremes, the 8-bit floats with 0
+FILLPAD_FLOAT = {'f32': (0x7F800000, 0xFF800000), 'f16': (0x7C00, 0xFC00), 'bf16': (0x7F80, 0xFF80)}
+
+
+def fillpad_value(dt, pad):
+    if pad == 1:
+        return 0
+    if dt in FILLPAD_FLOAT:
+        return FILLPAD_FLOAT[dt][0 if pad == 2 else 1]
+    size, _, signed, kind = DTYPES.get(dt, (1, '', False, 'f'))
+    if kind != 'i':
+        return 0
+    w = 8 * size
+    if signed:
+        return from_int(dt, (1 << (w - 1)) - 1 if pad == 2 else -(1 << (w - 1)))
+    return (1 << w) - 1 if pad == 2 else 0
+
+
+def op_tfillpad(src, dst):
+    """Every element of dst's physical shape: src's inside src's valid region, else the pad
+    value of dst's pad; nothing when dst's valid region is empty."""
+    if dst.vr == 0 or dst.vc == 0:
+        return
+    keep = {(r, c): src.get(r, c) for r in range(src.vr) for c in range(src.vc)}
+    pv = fillpad_value(dst.tt.dtype, dst.tt.pad)
+    for r in range(dst.tt.rows):
+        for c in range(dst.tt.cols):
+            dst.set(r, c, keep.get((r, c), pv))
 
 
 # op name -> (class, op) for Machine.vector_op
@@ -2441,6 +2608,9 @@ for _o in BITWISE + ('pow', 'prelu'):
 for _o in ('sum', 'max', 'min'):
     VEC_OPS['trow' + _o] = ('rowreduce', _o)
     VEC_OPS['tcol' + _o] = ('colreduce', _o)
+for _o in ('max', 'min'):
+    VEC_OPS['trowarg' + _o] = ('rowarg', _o)
+    VEC_OPS['tcolarg' + _o] = ('colarg', _o)
 
 
 def tile_array(tile):

@@ -79,13 +79,14 @@ class Spec:
     """A tile: dtype, physical shape, valid shape, blayout, and its initial bits (physical
     shape, logical row-major order)."""
 
-    def __init__(self, dt, rows, cols, vr, vc, layout='r', bits=None):
+    def __init__(self, dt, rows, cols, vr, vc, layout='r', bits=None, pad=0):
         self.dt, self.rows, self.cols, self.vr, self.vc, self.layout = dt, rows, cols, vr, vc, layout
         self.bits = bits
+        self.pad = pad
 
     def tile(self):
         tt = ref.TType(2, 'vec', self.dt, self.rows, self.cols, self.vr, self.vc,
-                       'col_major' if self.layout == 'c' else 'row_major')
+                       'col_major' if self.layout == 'c' else 'row_major', pad=self.pad)
         t = ref.Tile(tt)
         for r in range(self.rows):
             for c in range(self.cols):
@@ -113,7 +114,7 @@ class Case:
         s = '%s %s %s' % (self.cls, self.op, '->'.join([x.dt for x in self.srcs] + [self.dst.dt]))
         if self.cls == 'tcvt':
             s += ' %s%s' % (self.rmode, ' sat' if self.sat else '')
-        if self.cls in ('scalar', 'expands', 'tci'):
+        if self.cls in ('scalar', 'expands', 'tci', 'gathermask', 'fillpad'):
             s += ' scalar=%#x' % self.scalar
         return s
 
@@ -140,7 +141,87 @@ class Case:
         elif self.cls == 'tci':
             start = ref.to_int('i32', self.scalar)
             ref.op_tci(d, start, self.op == 'desc')
+        elif self.cls in ('rowarg', 'colarg'):
+            ref.op_vargreduce(self.cls[:3], self.op, s[0], d)
+        elif self.cls == 'sort32':
+            ref.op_tsort32(s[0], s[1], d)
+        elif self.cls == 'gather':
+            ref.op_tgather(s[0], s[1], d)
+        elif self.cls == 'gathermask':
+            ref.op_tgather_mask(MASKS[self.scalar - 1], self.op, s[0], d)
+        elif self.cls == 'gatherb':
+            ref.op_tgatherb(s[0], s[1], d)
+        elif self.cls == 'fillpad':
+            d.tt.pad = self.scalar
+            ref.op_tfillpad(s[0], d)
         return d.elements()
+
+
+# the runtime's ptort_mask_pattern order (1 ...)
+MASKS = ('P0101', 'P1010', 'P0001', 'P0010', 'P0100', 'P1000', 'P1111')
+
+
+def rearr_cases(rng, make, sentinel):
+    """tgather (index and mask-pattern forms), tgatherb, tfillpad: every element type they
+    take, indices and offsets in and out of range, every pattern and axis, every pad."""
+    cases = []
+    R, C, VR, VC = 6, 24, 5, 19
+    for dt, arch in (('f32', 'a3'), ('f16', 'a3'), ('i32', 'a3'), ('i16', 'a3'), ('ui16', 'a5'),
+                     ('i8', 'a5'), ('ui8', 'a5'), ('ui32', 'a5'), ('f32', 'a5')):
+        for idt in (('i32', 'i16') if arch == 'a5' else ('i32',)):
+            m = (1 << (8 * SIZE[idt])) - 1
+            idx = Spec(idt, 5, 16, 5, 16, 'r', [rng.choice((rng.randrange(R * C), rng.randrange(R * C),
+                                                            R * C, R * C - 1, m, rng.getrandbits(8 * SIZE[idt])))
+                                                 for _ in range(5 * 16)])
+            cases.append(Case('gather', '-', sentinel(dt, 5, 16, 5, 16, rng), [make(dt, R, C, VR, VC, rng), idx],
+                              arch=arch))
+    for k, pat in enumerate(MASKS):
+        times = 1 if pat == 'P1111' else 2 if pat in ('P0101', 'P1010') else 4
+        for dt, arch in (('f32', 'a3'), ('f16', 'a3'), ('i8', 'a5')):
+            src = make(dt, 8, 32, 8, 32, rng)
+            cases.append(Case('gathermask', 'row', sentinel(dt, 8, 32 // times, 8, 32 // times, rng), [src],
+                              scalar=k + 1, arch=arch))
+            cases.append(Case('gathermask', 'col', sentinel(dt, 8 // times, 32, 8 // times, 32, rng), [src],
+                              scalar=k + 1, arch=arch))
+    for dt in ('f32', 'f16', 'i8'):
+        src = make(dt, 6, 32, 6, 32, rng)
+        nbytes = 6 * 32 * SIZE[dt]
+        per = 64 // SIZE[dt]                      # two blocks per dst row
+        offs = Spec('i32', 5, 8, 5, 8, 'r', [rng.choice((32 * rng.randrange(nbytes // 32), rng.randrange(nbytes),
+                                                         nbytes - 32, nbytes - 31, 0xFFFFFFF0))
+                                              for _ in range(5 * 8)])
+        cases.append(Case('gatherb', '-', sentinel(dt, 5, per, 5, per, rng), [src, offs]))
+    for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui32', 'ui16', 'ui8'):
+        for pad in (1, 2, 3):
+            cases.append(Case('fillpad', '-', sentinel(dt, R, C, VR, VC, rng), [make(dt, R, C, VR, VC, rng)],
+                              scalar=pad))
+            cases.append(Case('fillpad', '-', sentinel(dt, R + 2, C + 8, R, C, rng), [make(dt, R, C, 3, 7, rng)],
+                              scalar=pad))
+    cases.append(Case('fillpad', '-', sentinel('f32', R, C, 0, C, rng), [make('f32', R, C, VR, VC, rng)], scalar=2))
+    # tsort32: whole and short blocks, ties (few distinct values), NaN, +-0, +-Inf, idx per row or
+    # one row for all
+    for dt in ('f32', 'f16'):
+        for vc in (32, 64, 45, 7):
+            for few in (False, True):
+                bits = [rng.choice(special_bits(dt)[:8]) if few else rand_bits(dt, rng) for _ in range(4 * 64)]
+                src = Spec(dt, 4, 64, 3, vc, 'r', bits)
+                irows = 1 if few else 3
+                idx = Spec('i32', 4, 64, irows, vc, 'r', [rng.choice((rng.randrange(8), rng.getrandbits(32)))
+                                                          for _ in range(4 * 64)])
+                cases.append(Case('sort32', '-', sentinel(dt, 4, 64 * 8 // SIZE[dt], 3, 64 * 8 // SIZE[dt], rng),
+                                  [src, idx]))
+    # arg reductions: ties (few distinct values), NaN, -0 and +0, the integer extremes
+    for op in ('max', 'min'):
+        for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16'):
+            for ddt in ('i32', 'ui32'):
+                cases.append(Case('rowarg', op, sentinel(ddt, R, 1, VR, 1, rng, 'c'), [make(dt, R, C, VR, VC, rng)]))
+                few = Spec(dt, R, C, VR, VC, 'r', [rng.choice(special_bits(dt)[:6]) for _ in range(R * C)])
+                cases.append(Case('rowarg', op, sentinel(ddt, R, 8, VR, 1, rng), [few]))
+        for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui8', 'ui16'):
+            cases.append(Case('colarg', op, sentinel('i32', 1, C, 1, VC, rng), [make(dt, R, C, VR, VC, rng)]))
+            few = Spec(dt, R, C, VR, VC, 'r', [rng.choice(special_bits(dt)[:6]) for _ in range(R * C)])
+            cases.append(Case('colarg', op, sentinel('ui32', 1, C, 1, VC, rng), [few]))
+    return cases
 
 
 def build_cases():
@@ -279,7 +360,7 @@ def build_cases():
         for d in ('asc', 'desc'):
             for start in (0, 5, 0x7FFFFFF0, 0xFFFFFFFE, 0x7FF0):
                 cases.append(Case('tci', d, dst(dt, 1, 48, 1, 37), [], scalar=start))
-    return cases
+    return cases + rearr_cases(rng, make, sentinel)
 
 
 def write_npy(path, spec):

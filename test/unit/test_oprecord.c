@@ -119,6 +119,27 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
     if (!strcmp(rt, "ptort_vcolexpand"))
         return op == PTORT_VOP_COPY ? ptort_vcolexpand(ctx, op, &colv, NULL, &dst)
                                     : ptort_vcolexpand(ctx, op, &full, &colv, &dst);
+    ptort_tile idx = tile(ctx, PTORT_I32, 8, 32, 0, 8, 32, 20480);
+    ptort_tile rowi = tile(ctx, PTORT_I32, 32, 1, 1, 8, 1, 24576), coli = tile(ctx, PTORT_U32, 1, 32, 0, 1, 32, 28672);
+    if (!strcmp(rt, "ptort_tsort32")) {
+        ptort_tile wide = tile(ctx, dt, 8, 32 * 8 / ptort_dtype_size(dt), 0, 8, 32 * 8 / ptort_dtype_size(dt), 32768);
+        ptort_tile ui = tile(ctx, PTORT_U32, 8, 32, 0, 8, 32, 20480);
+        return ptort_tsort32(ctx, &full, &ui, NULL, &wide);
+    }
+    if (!strcmp(rt, "ptort_vrowarg"))
+        return ptort_vrowarg(ctx, op, &full, NULL, &rowi);
+    if (!strcmp(rt, "ptort_vcolarg"))
+        return ptort_vcolarg(ctx, op, &full, NULL, &coli);
+    if (!strcmp(rt, "ptort_tgather"))
+        return ptort_tgather(ctx, &full, &idx, NULL, &dst);
+    if (!strcmp(rt, "ptort_tgather_mask"))
+        return ptort_tgather_mask(ctx, PTORT_MASK_P1111, 0, &full, &dst);
+    if (!strcmp(rt, "ptort_tgatherb"))
+        return ptort_tgatherb(ctx, &full, &idx, &dst);
+    if (!strcmp(rt, "ptort_tfillpad")) {
+        dst.pad = PTORT_PAD_ZERO;
+        return ptort_tfillpad(ctx, &full, &dst);
+    }
     return PTORT_E_ARG;
 }
 
@@ -136,8 +157,9 @@ static void coverage(void)
         bool a5 = archs[a] == PTORT_A5;
         for (int k = 0; k < OP_COUNT; k++) {
             const OpInfo *in = op_info((OpKind)k);
-            if (!(in->opflags & OF_VEC) || in->cls == OC_CONVERT || in->cls == OC_CI)
-                continue; /* tcvt and tci: pairs and index types, test_vec and the run tests */
+            if (!(in->opflags & OF_VEC) || in->cls == OC_CONVERT || in->cls == OC_CI || !in->rt)
+                continue; /* tcvt and tci: pairs and index types, test_vec and the run tests; tgather's
+                          * compare form: verified only */
             ops += a == 0;
             for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
                 bool ver = verifier_accepts(in, a5, dtypes[i].d);

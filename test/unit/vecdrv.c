@@ -8,7 +8,9 @@
  *
  *     CLASS OP ARCH RMODE SAT SCALAR OUT DST [SRC0 [SRC1]]
  *
- * CLASS is binary unary scalar expands rowreduce colreduce rowexpand colexpand tcvt tci; OP a
+ * CLASS is binary unary scalar expands rowreduce colreduce rowexpand colexpand tcvt tci rowarg colarg sort32 gather
+ * gathermask gatherb fillpad (gathermask: OP row or col, SCALAR the ptort_mask_pattern;
+ * fillpad: SCALAR dst's pad); OP a
  * ptort_vop name (ptort_vops.def's lowercase names: add sub ... exp sum copy; '-' where
  * unused); ARCH a2 a3 a5; RMODE a ptort_rmode name (NONE RINT ...); SAT 0 or 1; SCALAR the
  * scalar's bits (texpands, tile-scalar ops, tci's start; tci's descending is OP 'desc').
@@ -144,6 +146,22 @@ static int run_case(ptort_ctx *const ctxs[3], char *line)
         st = ptort_tcvt(ctx, s0, d, (ptort_rmode)rm, sat, NULL);
     else if (strcmp(cls, "tci") == 0)
         st = ptort_tci(ctx, d, (int32_t)scalar, strcmp(f[1], "desc") == 0);
+    else if (strcmp(cls, "rowarg") == 0)
+        st = ptort_vrowarg(ctx, (ptort_vop)op, s0, NULL, d);
+    else if (strcmp(cls, "colarg") == 0)
+        st = ptort_vcolarg(ctx, (ptort_vop)op, s0, NULL, d);
+    else if (strcmp(cls, "sort32") == 0)
+        st = ptort_tsort32(ctx, s0, s1, NULL, d);
+    else if (strcmp(cls, "gather") == 0)
+        st = ptort_tgather(ctx, s0, s1, NULL, d);
+    else if (strcmp(cls, "gathermask") == 0)
+        st = ptort_tgather_mask(ctx, (ptort_mask_pattern)scalar, strcmp(f[1], "col") == 0, s0, d);
+    else if (strcmp(cls, "gatherb") == 0)
+        st = ptort_tgatherb(ctx, s0, s1, d);
+    else if (strcmp(cls, "fillpad") == 0) {
+        ops[0].t.pad = (int32_t)scalar; /* dst's pad: 1 zero, 2 max, 3 min */
+        st = ptort_tfillpad(ctx, s0, d);
+    }
     else
         printf("error unknown class '%s'\n", cls);
     if (st == PTORT_OK) {

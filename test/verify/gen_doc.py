@@ -95,6 +95,13 @@ SECTIONS = [
 
 
     # == REARR ==
+    ("tgather-a3.pto", "8. Vector ops: tgather (index, compare and mask-pattern forms) and tgatherb (A2/A3)"),
+    ("tgather-a5.pto", "8. Vector ops: tgather (index, compare and mask-pattern forms) and tgatherb (A5)"),
+    ("targ-a3.pto", "8. Vector ops: trowargmax, trowargmin, tcolargmax, tcolargmin (A2/A3)"),
+    ("targ-a5.pto", "8. Vector ops: trowargmax, trowargmin, tcolargmax, tcolargmin (A5)"),
+    ("tsort32.pto", "8. Vector ops: tsort32 (A2/A3 and A5)"),
+    ("tsort32-a3.pto", "8. Vector ops: tsort32's tmp (A2/A3)"),
+    ("tfillpad.pto", "8. Vector ops: tfillpad (A2/A3 and A5)"),
 
 
     # == SCALAR ==

@@ -1,0 +1,488 @@
+/* rearr.c - the rearrangement ops (docs/vector-ops.md, "Rearrangement"): tgather (index
+ * and mask-pattern forms), tgatherb, tfillpad, and the arg reductions (trowargmax ...
+ * tcolargmin). They move element bits or compare them and compute nothing, so one portable
+ * loop over raw 1-, 2- and 4-byte elements serves every element type; the numerics are
+ * where an element comes from, what fills the places no source element reaches, and which
+ * index a comparison picks. */
+#include "internal.h"
+
+/* ---- tgather (index form) -------------------------------------------------------------
+ * dst[i][j] = the element of src at flat element index indices[i][j], the index read as an
+ * unsigned 16- or 32-bit number (the NPU scales it to a byte offset from src's first
+ * element: vgather on A2/A3, vgather2 on A5, both with unsigned index vectors). An index at
+ * or past src's rows * cols gives 0 (pto-isa's CPU simulator; on the NPU it reads whatever
+ * lies there). */
+static int gather_elem_ok(ptort_ctx *ctx, ptort_dtype dt)
+{
+    switch (dt) {
+    case PTORT_I16: case PTORT_U16: case PTORT_I32: case PTORT_U32: case PTORT_F16: case PTORT_F32:
+        return 1;
+    case PTORT_I8: case PTORT_U8: case PTORT_F8E4M3FN: case PTORT_F8E5M2:
+        return ctx->arch == PTORT_A5 ? 1 : -1;
+    default:
+        return 0;
+    }
+}
+
+ptort_status ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *indices,
+                           const ptort_tile *tmp, const ptort_tile *dst)
+{
+    static const char op[] = "tgather";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "indices", indices)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)) || (tmp && (st = ptort_check_operand(ctx, op, "tmp", tmp))))
+        return st;
+    if (src->loc != PTORT_VEC || indices->loc != PTORT_VEC || dst->loc != PTORT_VEC ||
+        !tile_is_row_major(src) || !tile_is_row_major(indices) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    if (src->dtype != dst->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src and dst of one element type, but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    int ok = gather_elem_ok(ctx, src->dtype);
+    if (ok <= 0)
+        return ptort_fail(ctx, ok < 0 ? PTORT_E_ARCH : PTORT_E_DTYPE, "%s: element type %s is not supported%s", op,
+                          ptort_dtype_name(src->dtype), ok < 0 ? " before a5" : "");
+    int isz = ptort_dtype_size(indices->dtype);
+    int int_idx = indices->dtype == PTORT_I32 || indices->dtype == PTORT_U32 || indices->dtype == PTORT_I16 ||
+                  indices->dtype == PTORT_U16;
+    if (!int_idx || (isz == 2 && ctx->arch != PTORT_A5))
+        return ptort_fail(ctx, int_idx ? PTORT_E_ARCH : PTORT_E_DTYPE, "%s: index element type %s is not supported%s",
+                          op, ptort_dtype_name(indices->dtype), int_idx ? " before a5" : "");
+    int64_t rows = dst->valid_rows, cols = dst->valid_cols;
+    if (indices->valid_rows < rows || indices->valid_cols < cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects indices valid_shape to cover dst's [%lld, %lld], but got "
+                          "[%lld, %lld]", op, (long long)rows, (long long)cols, (long long)indices->valid_rows,
+                          (long long)indices->valid_cols);
+    int esz = ptort_dtype_size(src->dtype);
+    uint64_t limit = (uint64_t)src->rows * (uint64_t)src->cols;
+    const uint8_t *sb = tile_base(ctx, src), *ib = tile_base(ctx, indices);
+    /* gather into scratch first: dst may share bytes with src or indices */
+    uint8_t *out = ptort_scratch(ctx, (size_t)(rows * cols * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    for (int64_t r = 0; r < rows; r++) {
+        const uint8_t *irow = ib + r * tile_row_stride(indices) * isz;
+        for (int64_t c = 0; c < cols; c++) {
+            uint64_t k = load_elem(irow, isz, c);
+            /* flat index k is (k / cols, k % cols) of src; with a row-plus-one stride the
+             * flat position and the element differ, so go through (row, col) */
+            uint32_t v = 0;
+            if (k < limit)
+                v = load_elem(sb + (int64_t)(k / (uint64_t)src->cols) * tile_row_stride(src) * esz, esz,
+                              (int64_t)(k % (uint64_t)src->cols));
+            store_elem(out, esz, r * cols + c, v);
+        }
+    }
+    uint8_t *db = tile_base(ctx, dst);
+    for (int64_t r = 0; r < rows; r++)
+        memcpy(db + r * tile_row_stride(dst) * esz, out + r * cols * esz, (size_t)(cols * esz));
+    return PTORT_OK;
+}
+
+/* ---- tgather (mask-pattern form) -------------------------------------------------------
+ * The pattern selects positions k of a row (axis row: columns) or of the rows (axis col):
+ * P1111 all, P0101 the even k, P1010 the odd k, P0001 / P0010 / P0100 / P1000 those with
+ * k % 4 = 0 / 1 / 2 / 3 (pto-isa's MaskSelect). Row axis: the selected elements of src's
+ * valid rows, in row order, fill dst's storage from its first element on (a dense run: the
+ * verifier asks for dst's valid cols = its cols); col axis: the selected rows of src's
+ * valid region become dst's rows 0, 1, ... */
+static int mask_select(ptort_mask_pattern pat, int64_t k)
+{
+    switch (pat) {
+    case PTORT_MASK_P0101: return k % 2 == 0;
+    case PTORT_MASK_P1010: return k % 2 == 1;
+    case PTORT_MASK_P0001: return k % 4 == 0;
+    case PTORT_MASK_P0010: return k % 4 == 1;
+    case PTORT_MASK_P0100: return k % 4 == 2;
+    case PTORT_MASK_P1000: return k % 4 == 3;
+    default: return 1;
+    }
+}
+
+static int64_t mask_count(ptort_mask_pattern pat, int64_t n)
+{
+    int64_t c = 0;
+    for (int64_t k = 0; k < n; k++)
+        c += mask_select(pat, k);
+    return c;
+}
+
+ptort_status ptort_tgather_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_axis, const ptort_tile *src,
+                                const ptort_tile *dst)
+{
+    static const char op[] = "tgather";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (pat < PTORT_MASK_P0101 || pat > PTORT_MASK_P1111)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: mask pattern %d is out of range", op, (int)pat);
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if (src->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    int esz = ptort_dtype_size(src->dtype);
+    if (esz != ptort_dtype_size(dst->dtype))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src and dst elements of one size, but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    if (src->dtype == PTORT_F4E2M1X2 || src->dtype == PTORT_F8E8M0FNU || dst->dtype == PTORT_F4E2M1X2 ||
+        dst->dtype == PTORT_F8E8M0FNU)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element type %s is not supported", op,
+                          ptort_dtype_name(src->dtype));
+    if (esz == 1 && ctx->arch != PTORT_A5)
+        return ptort_fail(ctx, PTORT_E_ARCH, "%s: 1-byte elements (%s) need arch a5", op, ptort_dtype_name(src->dtype));
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    const uint8_t *sb = tile_base(ctx, src);
+    int64_t sstride = tile_row_stride(src), dstride = tile_row_stride(dst);
+    if (!col_axis) {
+        int64_t n = vr * mask_count(pat, vc);
+        if (n > dst->rows * dstride)
+            return ptort_fail(ctx, PTORT_E_SHAPE, "%s: %lld selected elements do not fit dst's %lld", op,
+                              (long long)n, (long long)(dst->rows * dstride));
+        uint8_t *out = ptort_scratch(ctx, (size_t)(n * esz) + 1);
+        if (!out)
+            return PTORT_E_NOMEM;
+        int64_t k = 0;
+        for (int64_t r = 0; r < vr; r++)
+            for (int64_t c = 0; c < vc; c++)
+                if (mask_select(pat, c))
+                    store_elem(out, esz, k++, load_elem(sb + r * sstride * esz, esz, c));
+        memcpy(tile_base(ctx, dst), out, (size_t)(n * esz));
+        return PTORT_OK;
+    }
+    int64_t n = mask_count(pat, vr);
+    if (n > dst->rows || vc > dst->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: %lld selected rows of %lld columns do not fit dst [%lld, %lld]",
+                          op, (long long)n, (long long)vc, (long long)dst->rows, (long long)dst->cols);
+    uint8_t *out = ptort_scratch(ctx, (size_t)(n * vc * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    int64_t k = 0;
+    for (int64_t r = 0; r < vr; r++)
+        if (mask_select(pat, r))
+            memcpy(out + (k++) * vc * esz, sb + r * sstride * esz, (size_t)(vc * esz));
+    uint8_t *db = tile_base(ctx, dst);
+    for (int64_t r = 0; r < n; r++)
+        memcpy(db + r * dstride * esz, out + r * vc * esz, (size_t)(vc * esz));
+    return PTORT_OK;
+}
+
+/* ---- tgatherb ------------------------------------------------------------------------------
+ * The NPU's block gather (vgatherb): block b (32 bytes) of dst row i is the 32 bytes of src
+ * at byte offset offsets[i][b] from src's first byte; a block reaching past src's bytes
+ * leaves dst's block as it was (pto-isa's CPU simulator). dst's valid cols times the element
+ * size is a multiple of 32 bytes. */
+ptort_status ptort_tgatherb(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *offsets,
+                            const ptort_tile *dst)
+{
+    static const char op[] = "tgatherb";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "offsets", offsets)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if (src->loc != PTORT_VEC || offsets->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(dst) ||
+        !tile_is_row_major(offsets))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects vec tiles, offsets and dst row-major none_box", op);
+    if (offsets->dtype != PTORT_I32 && offsets->dtype != PTORT_U32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects 32-bit integer offsets, but got %s", op,
+                          ptort_dtype_name(offsets->dtype));
+    int esz = ptort_dtype_size(dst->dtype);
+    if (esz != 1 && esz != 2 && esz != 4)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element type %s is not supported", op, ptort_dtype_name(dst->dtype));
+    int64_t vr = dst->valid_rows, bytes = dst->valid_cols * esz, nb = bytes / 32;
+    if (bytes % 32)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst's valid row to be whole 32-byte blocks, but it has %lld "
+                          "bytes", op, (long long)bytes);
+    if (offsets->rows < vr || offsets->cols < nb)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects offsets [%lld, %lld] to have a block offset for each of "
+                          "dst's [%lld, %lld] blocks", op, (long long)offsets->rows, (long long)offsets->cols,
+                          (long long)vr, (long long)nb);
+    uint64_t limit = (uint64_t)ptort_tile_bytes(src);
+    const uint8_t *sb = tile_base(ctx, src), *ob = tile_base(ctx, offsets);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t drow = tile_row_stride(dst) * esz, orow = tile_row_stride(offsets) * 4;
+    uint8_t *out = ptort_scratch(ctx, (size_t)(vr * bytes) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    for (int64_t r = 0; r < vr; r++)
+        for (int64_t b = 0; b < nb; b++) {
+            uint64_t off = load_elem(ob + r * orow, 4, b);
+            memcpy(out + r * bytes + b * 32, off + 32 <= limit ? sb + off : db + r * drow + b * 32, 32);
+        }
+    for (int64_t r = 0; r < vr; r++)
+        memcpy(db + r * drow, out + r * bytes, (size_t)bytes);
+    return PTORT_OK;
+}
+
+/* ---- tfillpad ------------------------------------------------------------------------------
+ * Every element (i, j) of dst's physical shape becomes src[i][j] when i < src's valid rows
+ * and j < src's valid cols, else the pad value of dst's pad (pto-isa's PadValueMap: zero;
+ * max: +inf for the floats, the largest integer; min: -inf, the lowest integer, 0 for the
+ * unsigned; 0 for every 8-bit float whatever the pad). dst with an empty valid region is
+ * left alone. Any layout: element offsets through the separable layout tables. */
+static uint32_t fill_value(const ptort_tile *dst)
+{
+    int mx = dst->pad == PTORT_PAD_MAX;
+    if (dst->pad == PTORT_PAD_ZERO)
+        return 0;
+    switch (dst->dtype) {
+    case PTORT_F32: return mx ? 0x7F800000u : 0xFF800000u;
+    case PTORT_F16: return mx ? 0x7C00u : 0xFC00u;
+    case PTORT_BF16: return mx ? 0x7F80u : 0xFF80u;
+    case PTORT_I32: return mx ? 0x7FFFFFFFu : 0x80000000u;
+    case PTORT_I16: return mx ? 0x7FFFu : 0x8000u;
+    case PTORT_I8: return mx ? 0x7Fu : 0x80u;
+    case PTORT_U32: return mx ? 0xFFFFFFFFu : 0;
+    case PTORT_U16: return mx ? 0xFFFFu : 0;
+    case PTORT_U8: return mx ? 0xFFu : 0;
+    default: return 0;
+    }
+}
+
+ptort_status ptort_tfillpad(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
+{
+    static const char op[] = "tfillpad";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    int esz = ptort_dtype_size(src->dtype);
+    if (esz != ptort_dtype_size(dst->dtype))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src and dst elements of one size, but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    if (dst->pad == PTORT_PAD_NULL)
+        return ptort_fail(ctx, PTORT_E_DESC, "%s: expects dst pad to be zero, max or min, not null", op);
+    if (dst->rows < src->rows || dst->cols < src->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst [%lld, %lld] to be at least src's [%lld, %lld]", op,
+                          (long long)dst->rows, (long long)dst->cols, (long long)src->rows, (long long)src->cols);
+    if (dst->valid_rows == 0 || dst->valid_cols == 0)
+        return PTORT_OK;
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    Layout sl, dl;
+    layout_of(src, &sl);
+    layout_of(dst, &dl);
+    /* src's valid elements first, in scratch: src and dst may share bytes (the in-place form) */
+    uint8_t *keep = ptort_scratch(ctx, (size_t)(vr * vc * esz) + (size_t)(dst->cols + vc) * sizeof(int64_t) + 8);
+    if (!keep)
+        return PTORT_E_NOMEM;
+    int64_t *dcol = (int64_t *)(keep + ((size_t)(vr * vc * esz) + 7) / 8 * 8);
+    const uint8_t *sb = tile_base(ctx, src);
+    for (int64_t c = 0; c < vc; c++)
+        dcol[c] = layout_col_off(&sl, c);
+    for (int64_t r = 0; r < vr; r++) {
+        int64_t ro = layout_row_off(&sl, r);
+        for (int64_t c = 0; c < vc; c++)
+            store_elem(keep, esz, r * vc + c, load_elem(sb, esz, ro + dcol[c]));
+    }
+    uint32_t pv = fill_value(dst);
+    uint8_t *db = tile_base(ctx, dst);
+    for (int64_t c = 0; c < dst->cols; c++)
+        dcol[c] = layout_col_off(&dl, c);
+    for (int64_t r = 0; r < dst->rows; r++) {
+        int64_t ro = layout_row_off(&dl, r);
+        for (int64_t c = 0; c < dst->cols; c++)
+            store_elem(db, esz, ro + dcol[c], r < vr && c < vc ? load_elem(keep, esz, r * vc + c) : pv);
+    }
+    return PTORT_OK;
+}
+
+/* ---- trowargmax trowargmin tcolargmax tcolargmin ----------------------------------------
+ * The index of the largest (smallest) element of each row (column) of src's valid region,
+ * as a 32-bit integer: the first one found scanning from index 0, replaced only by an element
+ * strictly greater (less) -- pto-isa's CPU simulator; the ISA pages leave ties and NaN open.
+ * So ties keep the lowest index, -0 and +0 tie, and a NaN is never chosen unless it stands
+ * at index 0, where nothing compares greater (less) than it. Integers compare by their
+ * signedness. */
+static double arg_key(ptort_dtype dt, uint32_t b)
+{
+    switch (dt) {
+    case PTORT_F32: return u2f(b);
+    case PTORT_F16: return u2f(f16_bits_to_f32_bits((uint16_t)b));
+    case PTORT_BF16: return u2f(b << 16);
+    case PTORT_I8: return (int8_t)b;
+    case PTORT_I16: return (int16_t)b;
+    case PTORT_I32: return (int32_t)b;
+    default: return b; /* the unsigned types */
+    }
+}
+
+static ptort_status arg_checks(ptort_ctx *ctx, const char *op, int col, const ptort_tile *src,
+                               const ptort_tile *tmp, const ptort_tile *dst)
+{
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "dst", dst)) ||
+        (tmp && (st = ptort_check_operand(ctx, op, "tmp", tmp))))
+        return st;
+    if (src->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src) || dst->slayout != PTORT_SL_NONE_BOX ||
+        (col && dst->blayout != PTORT_BL_ROW_MAJOR))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects a row-major none_box vec src and a none_box vec dst%s", op,
+                          col ? " (row-major)" : "");
+    int ok;
+    switch (src->dtype) {
+    case PTORT_I16: case PTORT_U16: case PTORT_I32: case PTORT_U32: case PTORT_F16: case PTORT_F32: ok = 1; break;
+    case PTORT_I8: case PTORT_U8: case PTORT_BF16: ok = col; break;
+    default: ok = 0;
+    }
+    if (!ok)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element type %s is not supported", op, ptort_dtype_name(src->dtype));
+    if (dst->dtype != PTORT_I32 && dst->dtype != PTORT_U32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects an i32 or ui32 dst, but got %s", op,
+                          ptort_dtype_name(dst->dtype));
+    if (src->valid_rows == 0 || src->valid_cols == 0)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects a non-empty src valid_shape", op);
+    int64_t want_r = col ? 1 : src->valid_rows, want_c = col ? src->valid_cols : 1;
+    if (dst->valid_rows != want_r || dst->valid_cols != want_c)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst valid_shape [%lld, %lld], but got [%lld, %lld]", op,
+                          (long long)want_r, (long long)want_c, (long long)dst->valid_rows,
+                          (long long)dst->valid_cols);
+    return PTORT_OK;
+}
+
+/* One line of N elements STEP elements apart from P: its arg max (min). */
+static uint32_t arg_line(const uint8_t *p, int esz, int64_t step, int64_t n, ptort_dtype dt, int is_min)
+{
+    double best = arg_key(dt, load_elem(p, esz, 0));
+    uint32_t at = 0;
+    for (int64_t k = 1; k < n; k++) {
+        double x = arg_key(dt, load_elem(p, esz, k * step));
+        if (is_min ? x < best : x > best) {
+            best = x;
+            at = (uint32_t)k;
+        }
+    }
+    return at;
+}
+
+static ptort_status arg_reduce(ptort_ctx *ctx, ptort_vop op, int col, const ptort_tile *src,
+                               const ptort_tile *tmp, const ptort_tile *dst)
+{
+    static const char *const names[2][2] = {{"trowargmax", "trowargmin"}, {"tcolargmax", "tcolargmin"}};
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (op != PTORT_VOP_MAX && op != PTORT_VOP_MIN)
+        return ptort_fail(ctx, PTORT_E_ARG, "arg reduction op %d is not max or min", (int)op);
+    int is_min = op == PTORT_VOP_MIN;
+    const char *name = names[col][is_min];
+    ptort_status st = arg_checks(ctx, name, col, src, tmp, dst);
+    if (st)
+        return st;
+    int esz = ptort_dtype_size(src->dtype);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sstride = tile_row_stride(src);
+    if (col) {
+        for (int64_t c = 0; c < src->valid_cols; c++)
+            store_elem(db, 4, c, arg_line(sb + c * esz, esz, sstride, src->valid_rows, src->dtype, is_min));
+        return PTORT_OK;
+    }
+    /* dst is [R, 1] in either none_box layout: row r at r * (row-major ? row stride : 1) */
+    int64_t step = dst->blayout == PTORT_BL_ROW_MAJOR ? tile_row_stride(dst) : 1;
+    for (int64_t r = 0; r < src->valid_rows; r++)
+        store_elem(db, 4, r * step, arg_line(sb + r * sstride * esz, esz, 1, src->valid_cols, src->dtype, is_min));
+    return PTORT_OK;
+}
+
+ptort_status ptort_vrowarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst)
+{
+    return arg_reduce(ctx, op, 0, src, tmp, dst);
+}
+
+ptort_status ptort_vcolarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, const ptort_tile *tmp,
+                           const ptort_tile *dst)
+{
+    return arg_reduce(ctx, op, 1, src, tmp, dst);
+}
+
+/* ---- tsort32 ----------------------------------------------------------------------------------
+ * Each row of src's valid region in blocks of 32 columns (the last may be shorter): each block's
+ * (value, idx) pairs sorted by value descending, equal values by idx ascending (pto-isa's CPU
+ * simulator; the ISA page: "ties broken by smaller index first"), -0 equal to +0, a NaN above
+ * every number (neither source says; ptoas's choice). Pair k of a row goes to bytes
+ * [8k, 8k + 8) of dst's row: the value (an f16 followed by two zero bytes) and the u32 index
+ * (the NPU's layout; pto-isa's simulator places f16 blocks after the first at another offset).
+ * A short last block writes its n pairs only (the simulator; the NPU pads it with -inf
+ * through tmp and writes 32). idx has src's valid shape, or one row used for every row. */
+typedef struct {
+    double key;
+    int nan;
+    uint32_t bits, idx;
+} SortPair;
+
+static int sort_before(const SortPair *a, const SortPair *b)
+{
+    if (a->nan != b->nan)
+        return a->nan;
+    if (!a->nan && a->key != b->key)
+        return a->key > b->key;
+    return a->idx < b->idx;
+}
+
+ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *tmp,
+                           const ptort_tile *dst)
+{
+    static const char op[] = "tsort32";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "idx", idx)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)) || (tmp && (st = ptort_check_operand(ctx, op, "tmp", tmp))))
+        return st;
+    if (src->loc != PTORT_VEC || idx->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src) ||
+        !tile_is_row_major(idx) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    if ((src->dtype != PTORT_F32 && src->dtype != PTORT_F16) || dst->dtype != src->dtype)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects f16 or f32 src and dst of one type, but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    if (idx->dtype != PTORT_U32 && idx->dtype != PTORT_I32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects 32-bit integer indices, but got %s", op,
+                          ptort_dtype_name(idx->dtype));
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    int bcast = idx->valid_rows == 1 && vr > 1;
+    if ((!bcast && idx->valid_rows != vr) || idx->valid_cols != vc)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects idx valid_shape [%lld, %lld] (or one row), but got "
+                          "[%lld, %lld]", op, (long long)vr, (long long)vc, (long long)idx->valid_rows,
+                          (long long)idx->valid_cols);
+    int esz = ptort_dtype_size(src->dtype);
+    if (dst->rows < vr || dst->cols * esz < 8 * vc)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst to hold %lld rows of %lld bytes, but it is [%lld, %lld]",
+                          op, (long long)vr, (long long)(8 * vc), (long long)dst->rows, (long long)dst->cols);
+    const uint8_t *sb = tile_base(ctx, src), *ib = tile_base(ctx, idx);
+    uint8_t *db = tile_base(ctx, dst);
+    /* sorted rows in scratch first: dst may share bytes with src or idx */
+    uint8_t *out = ptort_scratch(ctx, (size_t)(vr * vc * 8) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    for (int64_t r = 0; r < vr; r++) {
+        const uint8_t *srow = sb + r * tile_row_stride(src) * esz;
+        const uint8_t *irow = ib + (bcast ? 0 : r) * tile_row_stride(idx) * 4;
+        for (int64_t j = 0; j < vc; j += 32) {
+            SortPair blk[32];
+            int n = (int)(vc - j < 32 ? vc - j : 32);
+            for (int k = 0; k < n; k++) {
+                uint32_t b = load_elem(srow, esz, j + k);
+                float f = esz == 4 ? u2f(b) : u2f(f16_bits_to_f32_bits((uint16_t)b));
+                SortPair p = {f, f != f, b, load_elem(irow, 4, j + k)};
+                int at = k; /* insertion: stable for equal keys and indices */
+                while (at > 0 && sort_before(&p, &blk[at - 1])) {
+                    blk[at] = blk[at - 1];
+                    at--;
+                }
+                blk[at] = p;
+            }
+            uint8_t *o = out + (r * vc + j) * 8;
+            for (int k = 0; k < n; k++) {
+                uint32_t v = blk[k].bits; /* an f16 value in the low half, zeros above it */
+                memcpy(o + 8 * k, &v, 4);
+                memcpy(o + 8 * k + 4, &blk[k].idx, 4);
+            }
+        }
+    }
+    for (int64_t r = 0; r < vr; r++)
+        memcpy(db + r * tile_row_stride(dst) * esz, out + r * vc * 8, (size_t)(vc * 8));
+    return PTORT_OK;
+}
