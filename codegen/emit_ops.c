@@ -172,6 +172,12 @@ static void end_call(Emit *e, const Op *op)
     sb_puts(&e->body, ");\n");
 }
 
+/* For the op files of the parallel lines of work (emit_int.h). */
+void emit_begin_call(Emit *e, const Op *op) { begin_call(e, op); }
+void emit_end_call(Emit *e, const Op *op) { end_call(e, op); }
+static void mark_written(Emit *e, const Op *op);
+void emit_mark_written(Emit *e, const Op *op) { mark_written(e, op); }
+
 /* Marks the outs buffers of a Level 2 op as written by it. */
 static void mark_written(Emit *e, const Op *op)
 {
@@ -1289,6 +1295,9 @@ void emit_op(Emit *e, const Op *op)
     case OC_CAST:
     case OC_LOAD_SCALAR:
     case OC_STORE_SCALAR: emit_scalar_op(e, op); break;
+    /* == SCALAR == */
+    case OC_GETVAL:
+    case OC_SETVAL: emit_scalar_access(e, op); break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

@@ -330,7 +330,8 @@ typedef enum {
 
 
     /* == SCALAR == */
-
+    OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */
+    OC_SETVAL,      /* tsetval: a scalar -> one element of a tile */
 
     OC_COUNT
 } OpClass;
@@ -406,7 +407,7 @@ typedef enum {
     \
     \
     /* == SCALAR == */ \
-    \
+    X(VAL, "val") \
     \
     /* end of roles */
 

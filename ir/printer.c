@@ -777,6 +777,12 @@ static void print_compute(Printer *pr, const Op *op)
                 put_value_types(pr, op->opnds, nin);
             }
         }
+        if (in->cls == OC_GETVAL) { /* PTOAS's tgetval: `outs : R`, its scalar result's type */
+            sb_puts(b, ") outs : ");
+            put_result_types(pr, op);
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+            return;
+        }
         sb_puts(b, ") outs(");
         uint32_t nout = op->nopnds - nin - nkw;
         put_values(pr, op->opnds + nin + nkw, nout);

@@ -256,7 +256,9 @@ op_body
 
 
     /* == SCALAR == */
-
+    /* pto.tgetval: a scalar result after a bare `outs` */
+    | OP_COMPUTE INS '(' typed_uses ')' OUTS ':' type opt_attr_dict
+      { pb_op_tgetval(p, @1, $4, $9, $8, @8); }
 
     | OP_RETURN
       { pb_op_return(p, @1, 0, 0); }

@@ -449,6 +449,8 @@ static void collect_access(T *t, const Op *op)
     for (int r = 0; r < in->nroles; r++)
         if (!role_is_write(in, r))
             access(t, val[r], false, k, op);
+    if (in->cls == OC_SETVAL) /* one element written: the others are read through */
+        access(t, val[op_role(op->kind, ROLE_DST)], false, k, op);
     for (int r = 0; r < in->nroles; r++)
         if (role_is_write(in, r))
             access(t, val[r], true, k, op);

@@ -1380,6 +1380,9 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_LOAD_SCALAR] = verify_scalar,
     [OC_STORE_SCALAR] = verify_scalar,
     [OC_VIEW] = verify_view_op,
+    /* == SCALAR == */
+    [OC_GETVAL] = verify_tile_element,
+    [OC_SETVAL] = verify_tile_element,
 };
 
 

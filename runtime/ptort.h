@@ -578,6 +578,18 @@ ptort_status ptort_tci(ptort_ctx *ctx, const ptort_tile *dst, int32_t start, int
 
 /* == SCALAR: pointers, declarations, scalar access, debug, local arrays, structs, comm (issue 24) == */
 
+/* pto.tgetval / pto.tsetval: element OFFSET of a vec tile's storage, counted in elements from
+ * its first byte whatever its layout (pto-isa's GetValue / SetValue). Integers are read
+ * sign-extended from their width (unsigned ones too: the bits a C int64_t holds) and written
+ * as their low bits; f16, bf16 and f32 are read as floats and written rounded to nearest
+ * even. Errors: descriptor errors, PTORT_E_LAYOUT (not a vec tile), PTORT_E_DTYPE (an
+ * element type with no scalar form: the 8-bit floats, fp4, 64-bit integers), PTORT_E_VIEW
+ * (OFFSET outside the tile's elements; nothing is written then). */
+ptort_status ptort_tgetval_int(ptort_ctx *ctx, const ptort_tile *src, int64_t offset, int64_t *r);
+ptort_status ptort_tgetval_float(ptort_ctx *ctx, const ptort_tile *src, int64_t offset, float *r);
+ptort_status ptort_tsetval_int(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, int64_t v);
+ptort_status ptort_tsetval_float(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, float v);
+
 
 #ifdef __cplusplus
 }

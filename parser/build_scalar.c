@@ -1,0 +1,48 @@
+/* build_scalar.c - the builders of issue 24's scalar line of work whose custom forms the
+ * shared compute grammar does not cover: pto.tgetval, whose result is a scalar written
+ * after a bare `outs` (`ins(%src, %off : T, index) outs : T'`). */
+#include "parse.h"
+#include "build.h"
+
+/* `%r = pto.tgetval ins(%src, %off : T, index) outs : R {attrs}`: operands (src, offset),
+ * one scalar result of type R. */
+void pb_op_tgetval(Parser *p, Span name, TypedUses ins, uint32_t nattrs, const Type *rt, Span rs)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, ins.uses, nattrs + ins.attrs);
+    if (ins.state < 0 || !rt) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (op_info(d.kind)->cls != OC_GETVAL) {
+        /* only tgetval has a result after `outs`; the others' outs are parenthesized */
+        ERR(name, "'%s' op expects 'outs(' after its ins operands", op_info(d.kind)->name);
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (ins.uses != ins.types) {
+        ERR(name, "'%s' op has %u 'ins' operand%s, but %u type%s", op_info(d.kind)->name, ins.uses,
+            ins.uses == 1 ? "" : "s", ins.types, ins.types == 1 ? "" : "s");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (ins.uses != 2) {
+        ERR(name, "'%s' op expects 2 ins operands (src, offset), but got %u", op_info(d.kind)->name, ins.uses);
+        pb_emit_broken(p, &d);
+        return;
+    }
+    d.utys = p->tys + p->ntys - ins.types;
+    d.seg[0] = d.seg[1] = 1;
+    d.nres = 1;
+    const Type **rtys = arena_alloc(&p->m->arena, sizeof *rtys);
+    Span *rspans = arena_alloc(&p->m->arena, sizeof *rspans);
+    rtys[0] = rt;
+    rspans[0] = rs;
+    d.rtys = rtys;
+    d.rspans = rspans;
+    if (!pb_bind_results(p, &d, 1)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}
