@@ -181,8 +181,8 @@ void emit_op(Emit *e, const Op *op);
 void emit_begin_call(Emit *e, const Op *op);
 void emit_end_call(Emit *e, const Op *op);
 void emit_mark_written(Emit *e, const Op *op);
-/* Issue 24's scalar line of work (emit_scal.c): pto.tgetval, pto.tsetval. */
-void emit_scalar_access(Emit *e, const Op *op);
+/* Issue 24's scalar line of work (emit_scal.c): element access, pointers, queries. */
+void emit_scalar_line(Emit *e, const Op *op);
 
 /* ---- emit_flow.c ------------------------------------------------------------------- */
 

@@ -1297,7 +1297,9 @@ void emit_op(Emit *e, const Op *op)
     case OC_STORE_SCALAR: emit_scalar_op(e, op); break;
     /* == SCALAR == */
     case OC_GETVAL:
-    case OC_SETVAL: emit_scalar_access(e, op); break;
+    case OC_SETVAL:
+    case OC_PTR:
+    case OC_QUERY: emit_scalar_line(e, op); break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

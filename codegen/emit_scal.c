@@ -1,7 +1,8 @@
-/* emit_scal.c - codegen of issue 24's scalar line of work: pto.tgetval and pto.tsetval,
- * one runtime call each that moves one element between a tile and a C scalar (an
- * int64_t holding an integer sign-extended from its width, or a float holding an f16,
- * bf16 or f32 value, docs/scalars.md 4). */
+/* emit_scal.c - codegen of issue 24's scalar line of work: pto.tgetval and pto.tsetval
+ * (one runtime call each that moves one element between a tile and a C scalar: an int64_t
+ * holding an integer sign-extended from its width, or a float holding an f16, bf16 or f32
+ * value, docs/scalars.md 4), pto.addptr (a checked sub-buffer of a pointer argument) and
+ * the view and tile queries. */
 #include "emit_int.h"
 
 /* pto.tgetval: the result's local gets element `offset` of src. */
@@ -49,10 +50,75 @@ static void emit_tsetval(Emit *e, const Op *op)
     emit_mark_written(e, op);
 }
 
-void emit_scalar_access(Emit *e, const Op *op)
+
+/* pto.addptr: a new base and byte size `offset` elements into the pointer's buffer. */
+static void emit_addptr(Emit *e, const Op *op)
 {
-    if (op->kind == OP_TGETVAL)
-        emit_tgetval(e, op);
-    else
-        emit_tsetval(e, op);
+    ValueId p = op->opnds[0], r = op->res[0];
+    const char *off = emit_scalar(e, op->opnds[1], op);
+    if (!off)
+        return;
+    if (!e->csize[p]) {
+        emit_fail(e, op->name_span, "codegen expects the pointer of 'pto.addptr' to be a function argument or "
+                  "an addptr of one");
+        return;
+    }
+    const Type *t = val(e, r)->type;
+    unsigned esize = dtype_size(t->dtype);
+    if (!esize || !emit_runtime_dtype(e, op->name_span, t->dtype, HOLD_PTR))
+        return;
+    const Value *x = val(e, r);
+    const char *n = emit_unique_name(&e->local, "p_", x->name.p, x->name.len);
+    const char *sz = emit_unique_name(&e->local, n, "_size", 5);
+    sb_printf(&e->body, "    void *%s;\n    size_t %s;\n", n, sz);
+    emit_begin_call(e, op);
+    sb_printf(&e->body, "ptort_addptr(ctx, %s, %s, %s, %u, &%s, &%s)", e->cexpr[p], e->csize[p], off, esize, n, sz);
+    emit_end_call(e, op);
+    e->cexpr[r] = n;
+    e->csize[r] = sz;
+    e->ptr_arg[r] = e->ptr_arg[p];
+}
+
+/* get_tensor_view_dim/stride (a checked runtime query), tile_valid_rows/cols (the
+ * descriptor's field). */
+static void emit_query(Emit *e, const Op *op)
+{
+    ValueId r = op->res[0];
+    if (op_role(op->kind, ROLE_TENSOR_VIEW) >= 0) {
+        const char *view = e->cexpr[op->opnds[0]];
+        const char *k = emit_scalar(e, op->opnds[1], op);
+        if (!k)
+            return;
+        if (!view) {
+            emit_fail(e, op->name_span, "codegen expects the view of '%s' to be made in the function",
+                      op_info(op->kind)->name);
+            return;
+        }
+        const char *s = emit_scalar_local(e, r, "int64_t");
+        emit_begin_call(e, op);
+        sb_printf(&e->body, "ptort_view_query(ctx, &%s, %s, %d, &%s)", view, k,
+                  op->kind == OP_GET_TENSOR_VIEW_STRIDE, s);
+        emit_end_call(e, op);
+        return;
+    }
+    const char *t = emit_use_tile(e, op->opnds[0], op);
+    if (!t)
+        return;
+    const char *s = emit_scalar_local(e, r, "int64_t");
+    sb_printf(&e->body, "    %s = (%s)->%s;\n", s, t, op->kind == OP_TILE_VALID_ROWS ? "valid_rows" : "valid_cols");
+}
+
+void emit_scalar_line(Emit *e, const Op *op)
+{
+    switch (op->kind) {
+    case OP_TGETVAL: emit_tgetval(e, op); break;
+    case OP_TSETVAL: emit_tsetval(e, op); break;
+    case OP_ADDPTR: emit_addptr(e, op); break;
+    default:
+        if (op_info(op->kind)->cls == OC_QUERY)
+            emit_query(e, op);
+        else /* ptrtoint, inttoptr, castptr, tile_buf_addr: addresses the simulation does not have */
+            emit_fail(e, op->name_span, "codegen does not support '%s' (ptoas run has no byte addresses)",
+                      op_info(op->kind)->name);
+    }
 }

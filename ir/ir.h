@@ -270,6 +270,7 @@ typedef enum {
 typedef enum {
     SYN_COMPUTE, SYN_ALLOC, SYN_TASSIGN, SYN_VIEW, SYN_TILEVIEW, SYN_CONSTANT, SYN_RETURN, SYN_FOR, SYN_IF,
     SYN_WHILE, SYN_CONDITION, SYN_EXECUTE_REGION,
+    SYN_CAST,       /* == SCALAR: `%r = pto.X %a[, %b] {attrs} : T -> R` (pointers, queries) */
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -332,6 +333,8 @@ typedef enum {
     /* == SCALAR == */
     OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */
     OC_SETVAL,      /* tsetval: a scalar -> one element of a tile */
+    OC_PTR,         /* addptr, ptrtoint, inttoptr, castptr, tile_buf_addr: pointers */
+    OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
 
     OC_COUNT
 } OpClass;
@@ -407,7 +410,7 @@ typedef enum {
     \
     \
     /* == SCALAR == */ \
-    X(VAL, "val") \
+    X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
     \
     /* end of roles */
 

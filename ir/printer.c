@@ -359,6 +359,10 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
                 return false;
         return true;
     }
+    if (op_info(op->kind)->syntax == SYN_CAST) /* the custom form types a second operand as index */
+        return op->nres == 1 && op->nopnds >= 1 &&
+               (op->nopnds == 1 || (vtype(pr, op->opnds[1]) && vtype(pr, op->opnds[1])->kind == TY_SCALAR &&
+                                    vtype(pr, op->opnds[1])->dtype == DT_INDEX));
     if (op->kind == OP_SCF_EXECUTE_REGION)
         return op->nregions == 1 && op->regions[0].first && !op->regions[0].first->nargs;
     if (op->kind == OP_ALLOC_TILE) { /* the custom form types addr as i64, the valid sizes as index */
@@ -864,6 +868,20 @@ static void print_custom(Printer *pr, const Op *op, int indent)
         sb_putc(b, ' ');
         print_attr_value(b, op->constant);
         return;
+    case SYN_CAST: { /* PTOAS's view queries write their attributes after the types */
+        bool after = in->cls == OC_QUERY && op_role(op->kind, ROLE_TENSOR_VIEW) >= 0;
+        sb_putc(b, ' ');
+        put_values(pr, op->opnds, op->nopnds);
+        if (!after)
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, 1);
+        sb_puts(b, " -> ");
+        put_result_types(pr, op);
+        if (after)
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        return;
+    }
     case SYN_ARITH:
     case SYN_CALL:
     case SYN_LOAD_SCALAR:

@@ -46,3 +46,41 @@ void pb_op_tgetval(Parser *p, Span name, TypedUses ins, uint32_t nattrs, const T
     }
     pb_emit(p, &d);
 }
+
+/* `%r = pto.X %a[, %b] {attrs} : T -> R {attrs}` (SYN_CAST): T is %a's type, %b (addptr's
+ * offset, a view query's dimension) is an index; one result of type R. */
+void pb_op_cast(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Type *from, Span fs, const Type *to,
+                Span ts)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, nuses, nattrs);
+    const OpInfo *in = op_info(d.kind);
+    if (!from || !to || d.bad) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (nuses != in->nroles) {
+        /* MLIR's custom parser stops at the token after the operands it takes */
+        ERR(nuses > in->nroles ? d.uses[in->nroles] : fs, nuses > in->nroles ? "expected ':'" : "expected ','");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    const Type **utys = arena_alloc(&p->m->arena, 2 * sizeof *utys);
+    utys[0] = from;
+    utys[1] = type_scalar(&p->m->types, DT_INDEX);
+    d.utys = utys;
+    for (uint32_t i = 0; i < nuses; i++)
+        d.seg[i] = 1;
+    d.nres = 1;
+    const Type **rtys = arena_alloc(&p->m->arena, sizeof *rtys);
+    Span *rspans = arena_alloc(&p->m->arena, sizeof *rspans);
+    rtys[0] = to;
+    rspans[0] = ts;
+    d.rtys = rtys;
+    d.rspans = rspans;
+    if (!pb_bind_results(p, &d, 1)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}

@@ -1381,8 +1381,10 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_STORE_SCALAR] = verify_scalar,
     [OC_VIEW] = verify_view_op,
     /* == SCALAR == */
-    [OC_GETVAL] = verify_tile_element,
-    [OC_SETVAL] = verify_tile_element,
+    [OC_GETVAL] = verify_scal_op,
+    [OC_SETVAL] = verify_scal_op,
+    [OC_PTR] = verify_scal_op,
+    [OC_QUERY] = verify_scal_op,
 };
 
 

@@ -44,8 +44,8 @@ bool verify_scf(V *v);
  * codegen links it (NULL when none). False when it reported an error. */
 bool verify_scalar_op(V *v, const Func *callee);
 
-/* Issue 24's scalar line of work (verify_scal.c): pto.tgetval and pto.tsetval. */
-bool verify_tile_element(V *v);
+/* Issue 24's scalar line of work (verify_scal.c): element access, pointers, queries. */
+bool verify_scal_op(V *v);
 
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);

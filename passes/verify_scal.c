@@ -1,5 +1,6 @@
 /* verify_scal.c - the rules of issue 24's scalar line of work (docs/verify.md): single
- * element access (pto.tgetval, pto.tsetval). PTOAS's rules and texts are errors; the rules
+ * element access (pto.tgetval, pto.tsetval), pointers (pto.addptr, pto.ptrtoint, pto.inttoptr,
+ * pto.castptr, pto.tile_buf_addr) and the view and tile queries. PTOAS's rules and texts are errors; the rules
  * the runtime needs and PTOAS lacks are warnings at the op, so that what PTOAS accepts
  * verifies. */
 #include <stdarg.h>
@@ -85,9 +86,131 @@ static bool verify_tsetval(V *v)
     return true;
 }
 
-bool verify_tile_element(V *v)
+/* ---- pointers (PTOAS's AddPtrOp, PtrToIntOp, IntToPtrOp, CastPtrOp, TileBufAddrOp) ---- */
+
+static bool is_ptr(const Type *t) { return t && t->kind == TY_PTR; }
+static bool is_int(const Type *t) { return t && t->kind == TY_SCALAR && dtype_is_int(t->dtype); }
+static bool is_i64(const Type *t) { return is_int(t) && dtype_int_width(t->dtype) == 64; }
+/* gm whether written or not */
+static int space_of(const Type *t) { return t->ptr_space == PS_DEFAULT ? PS_GM : t->ptr_space; }
+
+/* PTOAS's isEmitCSupportedScalarType: f16 bf16 f32 f64, 8/16/32/64-bit integers, the fp8
+ * types, hif8 and the packed fp4 pairs. */
+static bool emitc_scalar(DType d)
 {
-    bool ok = v->op->kind == OP_TGETVAL ? verify_tgetval(v) : verify_tsetval(v);
+    if (d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_F64 || dtype_is_fp8(d))
+        return true;
+    if (d == DT_HIF8 || d == DT_F4E1M2X2 || d == DT_F4E2M1X2)
+        return true;
+    unsigned w = dtype_is_int(d) ? dtype_int_width(d) : 0;
+    return w == 8 || w == 16 || w == 32 || w == 64;
+}
+
+/* PTOAS's validateIntToPtrUses: every use of the result is the pointer of a scalar access. */
+static bool inttoptr_uses(V *v)
+{
+    ValueId r = v->op->res[0];
+    for (const Op *u = ir_first_op(v->f); u; u = ir_next_op(u))
+        for (uint32_t i = 0; i < u->nopnds; i++) {
+            if (u->opnds[i] != r || (i == 0 && (u->kind == OP_LOAD_SCALAR || u->kind == OP_STORE_SCALAR)))
+                continue;
+            verify_error(v, "result may only be used as the pointer operand of pto.load_scalar or "
+                            "pto.store_scalar; found use by '%s'", op_info(u->kind)->name);
+            diag_note(v->d, u->name_span, "disallowed pto.inttoptr use here");
+            return false;
+        }
+    return true;
+}
+
+/* The pointer space of a tile's loc (vec = ub, mat = l1, ...). */
+static int loc_space(int loc)
+{
+    static const int map[LOC_COUNT] = {[LOC_VEC] = PS_UB, [LOC_MAT] = PS_L1, [LOC_LEFT] = PS_L0A,
+                                       [LOC_RIGHT] = PS_L0B, [LOC_ACC] = PS_L0C, [LOC_BIAS] = PS_BT,
+                                       [LOC_SCALING] = PS_FB};
+    return map[loc];
+}
+
+static bool verify_ptr_op(V *v)
+{
+    const Type *a = v->ty[0], *rt = v->f->values[v->op->res[0]].type;
+    char b[256];
+    switch (v->op->kind) {
+    case OP_ADDPTR:
+        if (!is_ptr(a))
+            return verify_error(v, "ptr operand must be !pto.ptr<...>");
+        if (!is_index(v->ty[1]))
+            return verify_error(v, "operand #1 must be index, but got '%s'", type_str(v->ty[1], b, sizeof b));
+        if (!is_ptr(rt))
+            return verify_error(v, "result must be !pto.ptr<...>");
+        if (a != rt)
+            return verify_error(v, "result type must match ptr operand type");
+        return true;
+    case OP_PTRTOINT:
+        if (!is_i64(rt))
+            return verify_error(v, "result must be i64");
+        if (!is_ptr(a))
+            return verify_error(v, "ptr operand must be !pto.ptr<...>");
+        return true;
+    case OP_INTTOPTR:
+        if (!is_i64(a))
+            return verify_error(v, "address operand must be i64");
+        if (!is_ptr(rt))
+            return verify_error(v, "result must be !pto.ptr<...>");
+        if (!emitc_scalar(rt->dtype))
+            return verify_error(v, "result element type is not supported by EmitC: '%s'", dtype_name(rt->dtype));
+        return inttoptr_uses(v);
+    case OP_CASTPTR:
+        if (!is_ptr(a) && !is_int(a))
+            return verify_error(v, "input must be an integer, memref, or !pto.ptr<...>");
+        if (!is_ptr(rt) && !is_int(rt))
+            return verify_error(v, "result must be an integer or !pto.ptr<...>");
+        if (is_int(a) && is_int(rt))
+            return verify_error(v, "integer-to-integer cast is not a ptr cast");
+        if (is_ptr(a) && is_ptr(rt) && space_of(a) != space_of(rt))
+            return verify_error(v, "ptr-to-ptr cast must stay within the same PTO memory space");
+        return true;
+    default: /* OP_TILE_BUF_ADDR */
+        if (!a || a->kind != TY_TILE_BUF)
+            return verify_error(v, "source must be a !pto.tile_buf<...> or memref");
+        if (!is_ptr(rt))
+            return verify_error(v, "result must be a memref or !pto.ptr<...>");
+        if (rt->dtype != a->tile.dtype)
+            return verify_error(v, "pointer result element type must match tile element type");
+        if (space_of(rt) != loc_space(a->tile.loc))
+            return verify_error(v, "pointer result must stay within the tile memory space");
+        return true;
+    }
+}
+
+/* get_tensor_view_dim/stride, tile_valid_rows/cols: MLIR's operand and result constraints */
+static bool verify_query(V *v)
+{
+    const Type *a = v->ty[0], *rt = v->f->values[v->op->res[0]].type;
+    char b[256];
+    bool view = op_role(v->op->kind, ROLE_TENSOR_VIEW) >= 0;
+    if (view && !(a && (a->kind == TY_TENSOR_VIEW || a->kind == TY_PART_VIEW)))
+        return verify_error(v, "operand #0 must be TensorView or PartitionTensorView, but got '%s'",
+                            type_str(a, b, sizeof b));
+    if (!view && !(a && a->kind == TY_TILE_BUF))
+        return verify_error(v, "operand #0 must be a tile_buf, but got '%s'", type_str(a, b, sizeof b));
+    if (view && !is_index(v->ty[1]))
+        return verify_error(v, "operand #1 must be index, but got '%s'", type_str(v->ty[1], b, sizeof b));
+    if (!is_index(rt))
+        return verify_error(v, "result #0 must be index, but got '%s'", type_str(rt, b, sizeof b));
+    int64_t k;
+    if (view && ir_const_int(v->f, v->val[1], &k) && (k < 0 || k >= (int64_t)a->rank))
+        warn(v, "dimension %lld is outside the view's rank %u", (long long)k, a->rank);
+    return true;
+}
+
+bool verify_scal_op(V *v)
+{
+    const OpInfo *in = op_info(v->op->kind);
+    bool ok = in->cls == OC_PTR     ? verify_ptr_op(v)
+              : in->cls == OC_QUERY ? verify_query(v)
+              : v->op->kind == OP_TGETVAL ? verify_tgetval(v)
+                                          : verify_tsetval(v);
     if (!ok)
         v->errors = true;
     return ok;

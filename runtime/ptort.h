@@ -590,6 +590,15 @@ ptort_status ptort_tgetval_float(ptort_ctx *ctx, const ptort_tile *src, int64_t 
 ptort_status ptort_tsetval_int(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, int64_t v);
 ptort_status ptort_tsetval_float(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, float v);
 
+/* pto.addptr: *NBASE, *NSIZE = the part of the SIZE bytes at BASE that starts OFFSET elements
+ * of ESIZE bytes in. Errors: PTORT_E_VIEW (OFFSET negative or past the buffer's end). */
+ptort_status ptort_addptr(ptort_ctx *ctx, void *base, size_t size, int64_t offset, unsigned esize, void **nbase,
+                          size_t *nsize);
+
+/* pto.get_tensor_view_dim (STRIDE 0) / pto.get_tensor_view_stride (1): dimension K's size or
+ * stride in elements. Errors: PTORT_E_ARG (K outside the view's rank). */
+ptort_status ptort_view_query(ptort_ctx *ctx, const ptort_view *v, int64_t k, int stride, int64_t *r);
+
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
-/* scalaccess.c - single-element access to a tile (pto.tgetval, pto.tsetval): pto-isa's
- * GetValue / SetValue, `ptr[offset]` over the tile's storage from its first byte. */
+/* scalaccess.c - single-element access to a tile (pto.tgetval, pto.tsetval: pto-isa's
+ * GetValue / SetValue, `ptr[offset]` over the tile's storage from its first byte), pointer
+ * offsets (pto.addptr) and tensor-view queries. */
 #include <string.h>
 
 #include "internal.h"
@@ -89,5 +90,26 @@ ptort_status ptort_tsetval_float(ptort_ctx *ctx, const ptort_tile *dst, int64_t 
         bits = u;
     }
     put_bits(tile_base(ctx, dst) + offset * bytes, bytes, bits);
+    return PTORT_OK;
+}
+
+ptort_status ptort_addptr(ptort_ctx *ctx, void *base, size_t size, int64_t offset, unsigned esize, void **nbase,
+                          size_t *nsize)
+{
+    if (!esize || offset < 0 || (uint64_t)offset > size / esize)
+        return ptort_fail(ctx, PTORT_E_VIEW, "'pto.addptr': offset %lld is outside the %zu elements of the buffer",
+                          (long long)offset, esize ? size / esize : 0);
+    *nbase = (uint8_t *)base + (size_t)offset * esize;
+    *nsize = size - (size_t)offset * esize;
+    return PTORT_OK;
+}
+
+ptort_status ptort_view_query(ptort_ctx *ctx, const ptort_view *v, int64_t k, int stride, int64_t *r)
+{
+    const char *op = stride ? "pto.get_tensor_view_stride" : "pto.get_tensor_view_dim";
+    if (!v || k < 0 || k >= v->rank)
+        return ptort_fail(ctx, PTORT_E_ARG, "'%s': dimension %lld is outside the view's rank %d", op, (long long)k,
+                          v ? v->rank : 0);
+    *r = stride ? v->stride[k] : v->shape[k];
     return PTORT_OK;
 }
