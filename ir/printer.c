@@ -819,7 +819,7 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 put_value(pr, op->opnds[at++]);
             }
         put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
-        sb_puts(b, " : ");
+        sb_puts(b, op->kind == OP_DECLARE_TILE ? " -> " : " : ");
         put_result_types(pr, op);
         return;
     }

@@ -84,3 +84,33 @@ void pb_op_cast(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Typ
     }
     pb_emit(p, &d);
 }
+
+/* `%t = pto.declare_tile {attrs} -> T`: no operands, one tile result. */
+void pb_op_declare_tile(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, (uint32_t)p->nuses, nattrs);
+    if (d.kind != OP_DECLARE_TILE || p->nkws) { /* alloc_tile's format has ':', declare_tile's no keywords */
+        /* MLIR stops at the '->' after alloc_tile's attributes, at declare_tile's first keyword */
+        Span at = d.kind != OP_DECLARE_TILE ? pb_next_token(p, d.nattrs ? d.attrs[d.nattrs - 1].span.end : name.end)
+                                            : p->kws[0].key;
+        ERR(at, d.kind != OP_DECLARE_TILE ? "expected ':'" : "expected '->'");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    d.nres = 1;
+    d.rtys = &t;
+    d.rspans = &tspan;
+    if (!t || !pb_bind_results(p, &d, 1)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (!type_is_tile(t) || t->kind != TY_TILE_BUF) {
+        char b[256];
+        ERR(tspan, "'pto.declare_tile' op result #0 must be a ranked tensor, partition view or tile_buf, but got '%s'",
+            type_str(t, b, sizeof b));
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}

@@ -260,6 +260,9 @@ op_body
     /* pto.tgetval: a scalar result after a bare `outs` */
     | OP_COMPUTE INS '(' typed_uses ')' OUTS ':' type opt_attr_dict
       { pb_op_tgetval(p, @1, $4, $9, $8, @8); }
+    /* pto.declare_tile {attrs} -> T (alloc_kws: the same prefix as alloc_tile's) */
+    | OP_ALLOC alloc_kws opt_attr_dict ARROW type
+      { pb_op_declare_tile(p, @1, $3, $5, @5); }
     /* pointers and queries: operands, then the first one's type -> the result's */
     | OP_CAST uses opt_attr_dict ':' type ARROW type opt_attr_dict
       { pb_op_cast(p, @1, $2, $3 + $8, $5, @5, $7, @7); }

@@ -519,7 +519,7 @@ static void collect(T *t)
         uint32_t i = op->index;
         const OpInfo *in = op_info(op->kind);
         t->num[i] = -1;
-        if (op->kind == OP_ALLOC_TILE)
+        if (in->cls == OC_ALLOC) /* alloc_tile, declare_tile */
             collect_alloc(t, op);
         else if (op->kind == OP_TASSIGN)
             collect_tassign(t, op, rebinds);
@@ -693,7 +693,8 @@ static void check_no_alias(T *t)
                 const Rng *p = &t->rng[tiles[a]], *q = &t->rng[tiles[b]];
                 int64_t lo1 = p->off, lo2 = q->off;
                 /* only alloc_tiles have ranges (PTOAS); an argument's the caller decides */
-                if (!x->def_op || x->def_op->kind != OP_ALLOC_TILE || !y->def_op || y->def_op->kind != OP_ALLOC_TILE)
+                if (!x->def_op || op_info(x->def_op->kind)->cls != OC_ALLOC || !y->def_op ||
+                    op_info(y->def_op->kind)->cls != OC_ALLOC)
                     continue;
                 if (ea != eb) {
                     if (!(x->pinned || x->placed) || !(y->pinned || y->placed) || x->loc != y->loc || x->dropped ||
@@ -1382,8 +1383,9 @@ static void materialize(T *t)
             ir_block_append(entry, a);
     }
     for (Op *op = first; op; op = ir_next_op(op)) {
-        if (op->kind != OP_ALLOC_TILE || op->seg[0])
+        if (op_info(op->kind)->cls != OC_ALLOC || op->seg[0])
             continue;
+        op->kind = OP_ALLOC_TILE; /* a placed pto.declare_tile is an alloc_tile at its address */
         const Entry *e = &t->e[t->op_entry[op->index]];
         int64_t *hit = bsearch(&e->addr, addrs, nd, sizeof *addrs, cmp_i64);
         ValueId c = consts[hit - addrs];

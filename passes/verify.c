@@ -1402,7 +1402,7 @@ static void verify_op(V *v)
     /* Level 1 result types are declarations (section 1) */
     if (in->syntax == SYN_COMPUTE || in->cls == OC_ALLOC)
         for (uint32_t i = 0; i < op->nres; i++)
-            check_decl(v, op->res[i], in->cls == OC_ALLOC && !op->synthetic ? DECL_ALLOC : DECL_RESULT);
+            check_decl(v, op->res[i], op->kind == OP_ALLOC_TILE && !op->synthetic ? DECL_ALLOC : DECL_RESULT);
     if (v->errors != before)
         return;
     if (in->syntax == SYN_COMPUTE && !check_kinds(v)) {
