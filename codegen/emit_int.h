@@ -181,6 +181,9 @@ void emit_op(Emit *e, const Op *op);
 void emit_begin_call(Emit *e, const Op *op);
 void emit_end_call(Emit *e, const Op *op);
 void emit_mark_written(Emit *e, const Op *op);
+/* A C string literal of the n bytes at s, every byte outside printable ASCII, '"', '\\' and
+ * '?' escaped (emit_c.c): how text from the input reaches generated C. */
+void emit_c_string(StrBuf *b, const char *s, size_t n);
 /* Issue 24's scalar line of work (emit_scal.c): element access, pointers, queries. */
 void emit_scalar_line(Emit *e, const Op *op);
 

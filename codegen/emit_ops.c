@@ -1299,7 +1299,8 @@ void emit_op(Emit *e, const Op *op)
     case OC_GETVAL:
     case OC_SETVAL:
     case OC_PTR:
-    case OC_QUERY: emit_scalar_line(e, op); break;
+    case OC_QUERY:
+    case OC_DEBUG: emit_scalar_line(e, op); break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

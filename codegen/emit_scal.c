@@ -3,7 +3,12 @@
  * holding an integer sign-extended from its width, or a float holding an f16, bf16 or f32
  * value, docs/scalars.md 4), pto.addptr (a checked sub-buffer of a pointer argument) and
  * the view and tile queries. */
+#include <stdlib.h>
+#include <string.h>
 #include "emit_int.h"
+#include "pass.h"
+#include "ptort.h"
+#include "str.h"
 
 /* pto.tgetval: the result's local gets element `offset` of src. */
 static void emit_tgetval(Emit *e, const Op *op)
@@ -108,12 +113,73 @@ static void emit_query(Emit *e, const Op *op)
     sb_printf(&e->body, "    %s = (%s)->%s;\n", s, t, op->kind == OP_TILE_VALID_ROWS ? "valid_rows" : "valid_cols");
 }
 
+/* pto.tprint of a tile: the runtime prints it to the kernel's stdout. */
+static void emit_tprint(Emit *e, const Op *op)
+{
+    ValueId src = role(op, ROLE_SRC);
+    if (!type_is_tile(val(e, src)->type)) {
+        emit_fail(e, op->name_span, "codegen supports 'pto.tprint' of tiles only");
+        return;
+    }
+    const char *t = emit_use_tile(e, src, op);
+    int fmt = tprint_format(op);
+    if (!t || fmt < 0)
+        return;
+    emit_begin_call(e, op);
+    sb_printf(&e->body, "ptort_tprint(ctx, stdout, %s, %d)", t, fmt);
+    emit_end_call(e, op);
+}
+
+/* pto.print: the format string from the input reaches the C file only as an escaped string
+ * literal, and only when it is literal text with one conversion of the value's kind
+ * (ptort_print_format, which the runtime checks again before it prints). */
+static void emit_print(Emit *e, const Op *op)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, "format");
+    ValueId v = op->opnds[0];
+    const Type *t = val(e, v)->type;
+    const char *x = emit_scalar(e, v, op);
+    if (!x || !a || a->val->kind != AV_STRING)
+        return;
+    Str raw = a->val->u.s;
+    char *fmt = xmalloc(raw.len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < raw.len;)
+        fmt[n++] = (char)str_unescape_next(raw.p, raw.len, &i);
+    fmt[n] = 0;
+    bool fl = emit_float_rt(t) != NULL;
+    int kind = memchr(fmt, 0, n) ? 0 : ptort_print_format(fmt, n);
+    if (kind != 'n' && kind != (fl ? 'f' : 'i')) {
+        emit_fail(e, op->name_span, "codegen requires the format of 'pto.print' to be printable ASCII text (newlines and tabs too) with "
+                  "at most one conversion, %s one (docs/language.md 5.9)", fl ? "a floating-point" : "an integer");
+        free(fmt);
+        return;
+    }
+    StrBuf lit = {0};
+    emit_c_string(&lit, fmt, n);
+    free(fmt);
+    emit_begin_call(e, op);
+    if (fl)
+        sb_printf(&e->body, "ptort_print_float(ctx, stdout, %.*s, %s)", (int)lit.len, lit.p, x);
+    else
+        sb_printf(&e->body, "ptort_print_int(ctx, stdout, %.*s, %s, %u)", (int)lit.len, lit.p, x, emit_int_bits(t));
+    sb_free(&lit);
+    emit_end_call(e, op);
+}
+
 void emit_scalar_line(Emit *e, const Op *op)
 {
     switch (op->kind) {
     case OP_TGETVAL: emit_tgetval(e, op); break;
     case OP_TSETVAL: emit_tsetval(e, op); break;
     case OP_ADDPTR: emit_addptr(e, op); break;
+    case OP_TPRINT: emit_tprint(e, op); break;
+    case OP_PRINT: emit_print(e, op); break;
+    case OP_TRAP:
+        emit_begin_call(e, op);
+        sb_puts(&e->body, "ptort_trap(ctx)");
+        emit_end_call(e, op);
+        break;
     default:
         if (op_info(op->kind)->cls == OC_QUERY)
             emit_query(e, op);

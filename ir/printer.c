@@ -359,6 +359,12 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
                 return false;
         return true;
     }
+    if (op->kind == OP_PRINT) { /* the custom form needs the format string and one operand */
+        const Attr *fmt = ir_attr_find(op->attrs, op->nattrs, "format");
+        return op->nopnds == 1 && fmt && fmt->val->kind == AV_STRING;
+    }
+    if (op->kind == OP_TPRINT)
+        return op->nopnds >= 1;
     if (op_info(op->kind)->syntax == SYN_CAST) /* the custom form types a second operand as index */
         return op->nres == 1 && op->nopnds >= 1 &&
                (op->nopnds == 1 || (vtype(pr, op->opnds[1]) && vtype(pr, op->opnds[1])->kind == TY_SCALAR &&
@@ -880,6 +886,28 @@ static void print_custom(Printer *pr, const Op *op, int indent)
         put_result_types(pr, op);
         if (after)
             put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        return;
+    }
+    case SYN_DEBUG: { /* trap: attrs; tprint: ins(%s[, %t] : T[, T2]); print: ins("fmt", %v : T) */
+        const Attr *fmt = op->kind == OP_PRINT ? ir_attr_find(op->attrs, op->nattrs, "format") : NULL;
+        Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);
+        uint32_t nrest = 0;
+        for (uint32_t i = 0; i < op->nattrs; i++)
+            if (&op->attrs[i] != fmt)
+                rest[nrest++] = op->attrs[i];
+        if (op->nopnds) {
+            sb_puts(b, " ins(");
+            if (fmt) {
+                print_attr_value(b, fmt->val);
+                sb_puts(b, ", ");
+            }
+            put_values(pr, op->opnds, op->nopnds);
+            sb_puts(b, " : ");
+            put_value_types(pr, op->opnds, op->nopnds);
+            sb_putc(b, ')');
+        }
+        put_attr_dict(pr, rest, nrest, NULL, true);
+        free(rest);
         return;
     }
     case SYN_ARITH:

@@ -72,7 +72,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token GFUNC "'\"func.func\"'" GMODULE "'\"builtin.module\"'" CARET "a block label"
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
-%token OP_CAST
+%token OP_CAST OP_DEBUG
 %token ELSE "'else'"
 %token UNKNOWN_OP "an unknown op"
 %token <type> TYPE_MEMO "a memoized type"
@@ -263,6 +263,13 @@ op_body
     /* pto.declare_tile {attrs} -> T (alloc_kws: the same prefix as alloc_tile's) */
     | OP_ALLOC alloc_kws opt_attr_dict ARROW type
       { pb_op_declare_tile(p, @1, $3, $5, @5); }
+    /* the debug ops: pto.trap, pto.tprint ins(%src[, %tmp] : T[, T2]), pto.print ins("fmt", %v : T) */
+    | OP_DEBUG opt_attr_dict
+      { pb_op_debug(p, @1, 0, (TypedUses){0}, @1, $2, NULL, @1); }
+    | OP_DEBUG INS '(' typed_uses ')' opt_attr_dict
+      { pb_op_debug(p, @1, 1, $4, @1, $6, NULL, @1); }
+    | OP_DEBUG INS '(' STRING ',' use ':' type ')' opt_attr_dict
+      { pb_op_debug(p, @1, 2, (TypedUses){0}, @4, $10, $8, @8); }
     /* pointers and queries: operands, then the first one's type -> the result's */
     | OP_CAST uses opt_attr_dict ':' type ARROW type opt_attr_dict
       { pb_op_cast(p, @1, $2, $3 + $8, $5, @5, $7, @7); }
@@ -569,7 +576,7 @@ any_ident
     : IDENT | INS | OUTS | MODULE | FUNC | ATTRIBUTES | PRIVATE | PUBLIC | ARRAY
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
     | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE | OP_WHILE | OP_CONDITION | OP_EXECUTE_REGION
-    | OP_CAST
+    | OP_CAST | OP_DEBUG
     ;
 
 attr_value
@@ -703,7 +710,7 @@ static int classify_ident(Parser *p, Span s)
         [SYN_FOR] = T_OP_FOR, [SYN_IF] = T_OP_IF, [SYN_WHILE] = T_OP_WHILE, [SYN_CONDITION] = T_OP_CONDITION,
         [SYN_EXECUTE_REGION] = T_OP_EXECUTE_REGION,
         [SYN_ARITH] = T_OP_ARITH, [SYN_CALL] = T_OP_CALL, [SYN_LOAD_SCALAR] = T_OP_LOAD_SCALAR,
-        [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR, [SYN_CAST] = T_OP_CAST,
+        [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR, [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -747,7 +754,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
                t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN || t == T_OP_FOR ||
                t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
                t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION ||
-               t == T_OP_CAST;
+               t == T_OP_CAST || t == T_OP_DEBUG;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -924,6 +931,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_FOR: case YYSYMBOL_OP_IF:
     case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION: case YYSYMBOL_OP_CAST:
+    case YYSYMBOL_OP_DEBUG:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -941,6 +949,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_ARITH: case YYSYMBOL_OP_CALL: case YYSYMBOL_OP_LOAD_SCALAR: case YYSYMBOL_OP_STORE_SCALAR:
     case YYSYMBOL_CLAUSE:
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION: case YYSYMBOL_OP_CAST:
+    case YYSYMBOL_OP_DEBUG:
         return true;
     default:
         return false;

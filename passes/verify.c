@@ -1385,6 +1385,7 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_SETVAL] = verify_scal_op,
     [OC_PTR] = verify_scal_op,
     [OC_QUERY] = verify_scal_op,
+    [OC_DEBUG] = verify_scal_op,
 };
 
 

@@ -1,10 +1,12 @@
 /* verify_scal.c - the rules of issue 24's scalar line of work (docs/verify.md): single
  * element access (pto.tgetval, pto.tsetval), pointers (pto.addptr, pto.ptrtoint, pto.inttoptr,
- * pto.castptr, pto.tile_buf_addr) and the view and tile queries. PTOAS's rules and texts are errors; the rules
+ * pto.castptr, pto.tile_buf_addr), the view and tile queries and the debug ops (pto.tprint,
+ * pto.print, pto.trap). PTOAS's rules and texts are errors; the rules
  * the runtime needs and PTOAS lacks are warnings at the op, so that what PTOAS accepts
  * verifies. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "verify_int.h"
 
 #define fail verify_op_error
@@ -204,10 +206,72 @@ static bool verify_query(V *v)
     return true;
 }
 
+/* ---- debug (PTOAS's TPrintOp, PrintOp, TrapOp) --------------------------------------- */
+
+/* tprint's printFormat: 0 (absent or width8_precision4), 1 (width8_precision2), 2
+ * (width10_precision6), -1 (another word) */
+int tprint_format(const Op *op)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, "printFormat");
+    if (!a)
+        return 0;
+    static const char *const words[] = {"width8_precision4>", "width8_precision2>", "width10_precision6>"};
+    Str t = a->val->u.s;
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(words[k]);
+        if (a->val->kind == AV_OPAQUE && t.len >= 18 + n && !memcmp(t.p + 18, words[k], n) && t.len == 18 + n)
+            return k;
+    }
+    return -1;
+}
+
+static bool verify_debug(V *v)
+{
+    char b[256];
+    if (v->op->kind == OP_PRINT) { /* PrintScalarType: AnyInteger or AnyFloat */
+        const Type *t = v->ty[0];
+        bool ok = t && t->kind == TY_SCALAR && (dtype_is_int(t->dtype) || dtype_kind(t->dtype) == DK_FLOAT);
+        if (!ok)
+            return verify_error(v, "operand #0 must be integer/float printable scalar, but got '%s'", type_str(t, b, sizeof b));
+        return true;
+    }
+    if (v->op->kind != OP_TPRINT)
+        return true;
+    const Attr *pf = ir_attr_find(v->op->attrs, v->op->nattrs, "printFormat");
+    if (pf && (pf->val->kind != AV_OPAQUE || pf->val->u.s.len < 19 || memcmp(pf->val->u.s.p, "#pto<print_format ", 18)))
+        return verify_error(v, "attribute 'printFormat' failed to satisfy constraint: TPRINT output format mode");
+    if (pf && tprint_format(v->op) < 0)
+        return verify_error(v, "expected ::mlir::pto::PrintFormat to be one of: width8_precision4, width8_precision2, "
+                               "width10_precision6");
+    int src = op_role(v->op->kind, ROLE_SRC), tmp = op_role(v->op->kind, ROLE_TMP);
+    const Type *t = v->ty[src];
+    bool has_tmp = v->val[tmp] != NO_VALUE;
+    if (t && t->kind == TY_TILE_BUF) {
+        DType e = t->tile.dtype;
+        unsigned w = dtype_is_int(e) ? dtype_int_width(e) : 0;
+        if (!(e == DT_F16 || e == DT_F32 || w == 8 || w == 16 || w == 32))
+            return fail(v, src, "expects printable tile element type");
+        int loc = t->tile.loc;
+        if (!has_tmp)
+            return loc == LOC_VEC ? true : fail(v, src, "expects printable tile_buf without tmp to be in vec address space");
+        if (loc == LOC_MAT && v->arch == ARCH_A5)
+            return fail(v, src, "expects mat tile printing with tmp only on A2/A3 targets");
+        if (loc != LOC_VEC && loc != LOC_MAT && loc != LOC_ACC)
+            return fail(v, src, "expects printable tile_buf with tmp to be in vec/mat/acc address space");
+        return true;
+    }
+    if (has_tmp)
+        return fail(v, src, "expects tmp only when src is a tile_buf");
+    if (t && t->kind == TY_PART_VIEW)
+        return true;
+    return fail(v, src, "expects tile_buf or partition_tensor_view for src");
+}
+
 bool verify_scal_op(V *v)
 {
     const OpInfo *in = op_info(v->op->kind);
-    bool ok = in->cls == OC_PTR     ? verify_ptr_op(v)
+    bool ok = in->cls == OC_DEBUG   ? verify_debug(v)
+              : in->cls == OC_PTR   ? verify_ptr_op(v)
               : in->cls == OC_QUERY ? verify_query(v)
               : v->op->kind == OP_TGETVAL ? verify_tgetval(v)
                                           : verify_tsetval(v);
