@@ -1530,14 +1530,18 @@ static void tassign_func(T *t)
 {
     collect(t);
     check_pinned(t);
-    /* PTOAS: a tile larger than its whole memory space is an error, live or dead */
+    /* PTOAS: a tile larger than its whole memory space is an error, live or dead, at the
+     * function (its planner's emitError on the function, once per space), noted at the tile */
+    bool reported[LOC_COUNT] = {false};
     for (uint32_t i = 0; i < t->ne; i++) {
         const Entry *e = &t->e[i];
         int64_t cap = cap_of(t, e->loc);
-        if (!e->dropped && e->size > cap) {
+        if (!e->dropped && e->size > cap && !reported[e->loc]) {
             t->errors = true;
-            diag_error(t->d, e->def, "%s overflow, requires %lld bits while %lld bits available",
+            reported[e->loc] = true;
+            diag_error(t->d, t->f->span, "%s overflow, requires %lld bits while %lld bits available",
                        enum_info[EK_LOC].names[e->loc], (long long)e->size * 8, (long long)cap * 8);
+            diag_note(t->d, e->def, "this tile alone takes %lld bytes", (long long)e->size);
         }
     }
     bool ok = !t->errors;
