@@ -133,6 +133,8 @@ static void put_c_string(StrBuf *b, const char *s, size_t n)
     put_c_string_in(b, s, n, false);
 }
 
+void emit_c_string(StrBuf *b, const char *s, size_t n) { put_c_string(b, s, n); }
+
 /* Text from the input inside a C comment: as written when a comment can hold
  * it and it has no '"' or '\\', else as an escaped string (a generic sym_name
  * may hold any text, the end of a comment included). */

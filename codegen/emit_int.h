@@ -176,6 +176,16 @@ const char *emit_c_scalar_type(const Type *t);
 bool emit_c_scalar_ok(const Type *t);
 /* One op that is not control flow (emit_block's loop). */
 void emit_op(Emit *e, const Op *op);
+/* A runtime call's comment and `st = ` (begin), its status check (end); an op's outs
+ * buffers as written (for the op files of the parallel lines of work). */
+void emit_begin_call(Emit *e, const Op *op);
+void emit_end_call(Emit *e, const Op *op);
+void emit_mark_written(Emit *e, const Op *op);
+/* A C string literal of the n bytes at s, every byte outside printable ASCII, '"', '\\' and
+ * '?' escaped (emit_c.c): how text from the input reaches generated C. */
+void emit_c_string(StrBuf *b, const char *s, size_t n);
+/* Issue 24's scalar line of work (emit_scal.c): element access, pointers, queries. */
+void emit_scalar_line(Emit *e, const Op *op);
 
 /* ---- emit_flow.c ------------------------------------------------------------------- */
 

@@ -172,6 +172,12 @@ static void end_call(Emit *e, const Op *op)
     sb_puts(&e->body, ");\n");
 }
 
+/* For the op files of the parallel lines of work (emit_int.h). */
+void emit_begin_call(Emit *e, const Op *op) { begin_call(e, op); }
+void emit_end_call(Emit *e, const Op *op) { end_call(e, op); }
+static void mark_written(Emit *e, const Op *op);
+void emit_mark_written(Emit *e, const Op *op) { mark_written(e, op); }
+
 /* Marks the outs buffers of a Level 2 op as written by it. */
 static void mark_written(Emit *e, const Op *op)
 {
@@ -1386,6 +1392,12 @@ void emit_op(Emit *e, const Op *op)
     case OC_MULTI_TILE:
         emit_fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
         break;
+    /* == SCALAR == */
+    case OC_GETVAL:
+    case OC_SETVAL:
+    case OC_PTR:
+    case OC_QUERY:
+    case OC_DEBUG: emit_scalar_line(e, op); break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

@@ -280,6 +280,8 @@ typedef enum {
     SYN_SECTION,   /* `{ region }`: section.cube / section.vector */
     SYN_MTGET,     /* `%mb[%k] : M -> T`: multi_tile_get */
     SYN_SYNCALL,   /* `(uses : types) mode = #.., core_type = #..` */
+    SYN_CAST,       /* == SCALAR: `%r = pto.X %a[, %b] {attrs} : T -> R` (pointers, queries) */
+    SYN_DEBUG,      /* == SCALAR: pto.trap, pto.tprint ins(...), pto.print ins("fmt", %v : T) */
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -355,7 +357,11 @@ typedef enum {
     OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
 
     /* == SCALAR == */
-
+    OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */
+    OC_SETVAL,      /* tsetval: a scalar -> one element of a tile */
+    OC_PTR,         /* addptr, ptrtoint, inttoptr, castptr, tile_buf_addr: pointers */
+    OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
+    OC_DEBUG,       /* tprint, print, trap */
 
     OC_COUNT
 } OpClass;
@@ -441,7 +447,7 @@ typedef enum {
     X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \
     \
     /* == SCALAR == */ \
-    \
+    X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
     \
     /* end of roles */
 

@@ -551,6 +551,16 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
                 return false;
         return true;
     }
+    if (op->kind == OP_PRINT) { /* the custom form needs the format string and one operand */
+        const Attr *fmt = ir_attr_find(op->attrs, op->nattrs, "format");
+        return op->nopnds == 1 && fmt && fmt->val->kind == AV_STRING;
+    }
+    if (op->kind == OP_TPRINT)
+        return op->nopnds >= 1;
+    if (op_info(op->kind)->syntax == SYN_CAST) /* the custom form types a second operand as index */
+        return op->nres == 1 && op->nopnds >= 1 &&
+               (op->nopnds == 1 || (vtype(pr, op->opnds[1]) && vtype(pr, op->opnds[1])->kind == TY_SCALAR &&
+                                    vtype(pr, op->opnds[1])->dtype == DT_INDEX));
     if (op->kind == OP_SCF_EXECUTE_REGION)
         return op->nregions == 1 && op->regions[0].first && !op->regions[0].first->nargs;
     if (op->kind == OP_ALLOC_TILE) { /* the custom form types addr as i64, the valid sizes as index */
@@ -991,6 +1001,12 @@ static void print_compute(Printer *pr, const Op *op)
                 put_value_types(pr, op->opnds, nin);
             }
         }
+        if (in->cls == OC_GETVAL) { /* PTOAS's tgetval: `outs : R`, its scalar result's type */
+            sb_puts(b, ") outs : ");
+            put_result_types(pr, op);
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+            return;
+        }
         sb_puts(b, ") outs(");
         uint32_t nout = op->nopnds - nin - nkw;
         put_values(pr, op->opnds + nin + nkw, nout);
@@ -1217,7 +1233,7 @@ static void print_custom(Printer *pr, const Op *op, int indent)
                 put_value(pr, op->opnds[at++]);
             }
         put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
-        sb_puts(b, " : ");
+        sb_puts(b, op->kind == OP_DECLARE_TILE ? " -> " : " : ");
         put_result_types(pr, op);
         return;
     }
@@ -1266,6 +1282,42 @@ static void print_custom(Printer *pr, const Op *op, int indent)
         sb_putc(b, ' ');
         print_attr_value(b, op->constant);
         return;
+    case SYN_CAST: { /* PTOAS's view queries write their attributes after the types */
+        bool after = in->cls == OC_QUERY && op_role(op->kind, ROLE_TENSOR_VIEW) >= 0;
+        sb_putc(b, ' ');
+        put_values(pr, op->opnds, op->nopnds);
+        if (!after)
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, 1);
+        sb_puts(b, " -> ");
+        put_result_types(pr, op);
+        if (after)
+            put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        return;
+    }
+    case SYN_DEBUG: { /* trap: attrs; tprint: ins(%s[, %t] : T[, T2]); print: ins("fmt", %v : T) */
+        const Attr *fmt = op->kind == OP_PRINT ? ir_attr_find(op->attrs, op->nattrs, "format") : NULL;
+        Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);
+        uint32_t nrest = 0;
+        for (uint32_t i = 0; i < op->nattrs; i++)
+            if (&op->attrs[i] != fmt)
+                rest[nrest++] = op->attrs[i];
+        if (op->nopnds) {
+            sb_puts(b, " ins(");
+            if (fmt) {
+                print_attr_value(b, fmt->val);
+                sb_puts(b, ", ");
+            }
+            put_values(pr, op->opnds, op->nopnds);
+            sb_puts(b, " : ");
+            put_value_types(pr, op->opnds, op->nopnds);
+            sb_putc(b, ')');
+        }
+        put_attr_dict(pr, rest, nrest, NULL, true);
+        free(rest);
+        return;
+    }
     case SYN_ARITH:
     case SYN_CALL:
     case SYN_LOAD_SCALAR:

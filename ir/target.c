@@ -33,29 +33,30 @@ static bool str_ieq(Str s, const char *b)
     return true;
 }
 
-/* PTOAS's rule: A5 when the module says so (pto.target_arch "a5", or a
- * pto.device-spec of an Ascend950 / Ascend910_95); otherwise --pto-arch when
- * given; otherwise the module's a2 or a3 (a nested module inherits), else a3. */
+/* PTOAS's verifier's rule (getVerifierTargetArch, which sees the module as written: its
+ * driver copies --pto-arch into the module only after parsing, which verifies): A5 when the
+ * module says so (pto.target_arch "a5", or a pto.device-spec of an Ascend950 / Ascend910_95);
+ * otherwise the module's pto.target_arch a2, a3 or a2a3 (a nested module inherits), whatever
+ * --pto-arch says; otherwise --pto-arch when given, else a3. An unknown pto.target_arch names
+ * no target (the parser warns). */
 Arch module_arch(const ModuleOp *mod, const PassConfig *cfg)
 {
     for (const ModuleOp *m = mod; m; m = m->parent) {
         const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
         if (a && a->val->kind == AV_STRING && str_ieq(a->val->u.s, "a5"))
             return ARCH_A5;
-        a = ir_attr_find(m->attrs, m->nattrs, "pto.device-spec");
-        if (a && a->val->kind == AV_STRING &&
-            (has_prefix(a->val->u.s, "Ascend950") || has_prefix(a->val->u.s, "Ascend910_95")))
+        const Attr *d = ir_attr_find(m->attrs, m->nattrs, "pto.device-spec");
+        if (d && d->val->kind == AV_STRING &&
+            (has_prefix(d->val->u.s, "Ascend950") || has_prefix(d->val->u.s, "Ascend910_95")))
             return ARCH_A5;
-        if (a || ir_attr_find(m->attrs, m->nattrs, "pto.target_arch"))
+        if (a && a->val->kind == AV_STRING && (str_ieq(a->val->u.s, "a2") || str_ieq(a->val->u.s, "a3") ||
+                                               str_ieq(a->val->u.s, "a2a3")))
+            return str_ieq(a->val->u.s, "a2") ? ARCH_A2 : ARCH_A3;
+        if (a || d)
             break; /* the nearest module that names a target decides */
     }
     if (cfg && cfg->arch_given)
         return cfg->arch;
-    for (const ModuleOp *m = mod; m; m = m->parent) {
-        const Attr *a = ir_attr_find(m->attrs, m->nattrs, "pto.target_arch");
-        if (a && a->val->kind == AV_STRING)
-            return str_ieq(a->val->u.s, "a2") ? ARCH_A2 : ARCH_A3;
-    }
     return cfg ? cfg->arch : ARCH_A3;
 }
 

@@ -703,10 +703,19 @@ static void draft_init(Parser *p, Draft *d, Span name, uint8_t form, uint32_t nu
     d->res = p->results;
 }
 
+static Span next_token(const Parser *p, uint32_t at);
+Span pb_next_token(const Parser *p, uint32_t at) { return next_token(p, at); }
+
 void pb_op_compute_l1(Parser *p, Span name, uint32_t nopnds, uint32_t nattrs, SigInfo sig)
 {
     Draft d;
     draft_init(p, &d, name, FORM_L1, nopnds, nattrs);
+    OpClass cls = op_info(d.kind)->cls;
+    if (cls == OC_GETVAL || cls == OC_SETVAL) { /* PTOAS's format starts with the ins keyword */
+        ERR(next_token(p, name.end), "expected 'ins'");
+        emit_broken(p, &d);
+        return;
+    }
     const Type *const *params = p->tys + p->ntys - sig.nresults - sig.nparams;
     const Type *const *rtys = p->tys + p->ntys - sig.nresults;
     d.rspans = p->ty_spans + p->ntys - sig.nresults;
@@ -1217,6 +1226,11 @@ void pb_op_alloc(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspa
     d.nres = 1;
     d.rtys = &t;
     d.rspans = &tspan;
+    if (d.kind == OP_DECLARE_TILE) { /* PTOAS's format: attr-dict `->` type */
+        ERR(p->nkws ? p->kws[0].key : next_token(p, name.end), "expected '->'");
+        emit_broken(p, &d);
+        return;
+    }
     if (!bind_results(p, &d, 1) || !assign_keywords(p, &d, 0)) {
         emit_broken(p, &d);
         return;

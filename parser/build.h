@@ -48,6 +48,8 @@ bool pb_parse_int(Str s, int64_t *out);
 AttrValue *pb_new_aval(Parser *p, AttrValueKind k, Span s);
 /* An unknown #pto.padmode value (MLIR's enum parser's text). */
 void pb_pad_mode_error(Parser *p, Span value);
+/* The first token at or after byte at (where MLIR's parser reports past an op's last token). */
+Span pb_next_token(const Parser *p, uint32_t at);
 /* The part [off, off + len) of span s. */
 Span pb_sub_span(Span s, uint32_t off, uint32_t len);
 

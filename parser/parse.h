@@ -264,6 +264,12 @@ void pb_op_call(Parser *p, Span name, Span callee, uint32_t nuses, uint32_t natt
                 uint32_t nresults);
 void pb_op_load_scalar(Parser *p, Span name, uint32_t nattrs, const Type *pt, Span ps, const Type *rt, Span rs);
 void pb_op_store_scalar(Parser *p, Span name, uint32_t nattrs, const Type *pt, Span ps, const Type *vt, Span vs);
+/* Issue 24's scalar line of work (build_scalar.c). */
+void pb_op_tgetval(Parser *p, Span name, TypedUses ins, uint32_t nattrs, const Type *rt, Span rs);
+void pb_op_debug(Parser *p, Span name, int form, TypedUses ins, Span str, uint32_t nattrs, const Type *t, Span ts);
+void pb_op_declare_tile(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
+void pb_op_cast(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Type *from, Span fs, const Type *to,
+                Span ts);
 
 /* Generic spellings of func.func and builtin.module (region ops). */
 AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s);

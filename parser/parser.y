@@ -73,6 +73,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
 %token OP_FIFO OP_SYNC OP_SECTION OP_MTGET OP_SYNCALL
+%token OP_CAST OP_DEBUG
 %token ELSE "'else'"
 %token UNKNOWN_OP "an unknown op"
 %token <type> TYPE_MEMO "a memoized type"
@@ -277,7 +278,22 @@ op_body
       { pb_op_tgather_mask(p, @1, $4, $6 + $10, $14, $16, $17, @$); }
 
     /* == SCALAR == */
-
+    /* pto.tgetval: a scalar result after a bare `outs` */
+    | OP_COMPUTE INS '(' typed_uses ')' OUTS ':' type opt_attr_dict
+      { pb_op_tgetval(p, @1, $4, $9, $8, @8); }
+    /* pto.declare_tile {attrs} -> T (alloc_kws: the same prefix as alloc_tile's) */
+    | OP_ALLOC alloc_kws opt_attr_dict ARROW type
+      { pb_op_declare_tile(p, @1, $3, $5, @5); }
+    /* the debug ops: pto.trap, pto.tprint ins(%src[, %tmp] : T[, T2]), pto.print ins("fmt", %v : T) */
+    | OP_DEBUG opt_attr_dict
+      { pb_op_debug(p, @1, 0, (TypedUses){0}, @1, $2, NULL, @1); }
+    | OP_DEBUG INS '(' typed_uses ')' opt_attr_dict
+      { pb_op_debug(p, @1, 1, $4, @1, $6, NULL, @1); }
+    | OP_DEBUG INS '(' STRING ',' use ':' type ')' opt_attr_dict
+      { pb_op_debug(p, @1, 2, (TypedUses){0}, @4, $10, $8, @8); }
+    /* pointers and queries: operands, then the first one's type -> the result's */
+    | OP_CAST uses opt_attr_dict ':' type ARROW type opt_attr_dict
+      { pb_op_cast(p, @1, $2, $3 + $8, $5, @5, $7, @7); }
 
     | OP_RETURN
       { pb_op_return(p, @1, 0, 0); }
@@ -639,6 +655,7 @@ any_ident
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
     | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE | OP_WHILE | OP_CONDITION | OP_EXECUTE_REGION
     | OP_FIFO | OP_SYNC | OP_SECTION | OP_MTGET | OP_SYNCALL
+    | OP_CAST | OP_DEBUG
     ;
 
 attr_value
@@ -789,6 +806,7 @@ static int classify_ident(Parser *p, Span s)
         [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR,
         [SYN_FIFO] = T_OP_FIFO, [SYN_SYNC] = T_OP_SYNC, [SYN_SECTION] = T_OP_SECTION, [SYN_MTGET] = T_OP_MTGET,
         [SYN_SYNCALL] = T_OP_SYNCALL,
+        [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -832,7 +850,8 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
                t == T_OP_VIEW || t == T_OP_TILEVIEW || t == T_OP_CONSTANT || t == T_OP_RETURN || t == T_OP_FOR ||
                t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
                t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION ||
-               t == T_OP_FIFO || t == T_OP_SYNC || t == T_OP_SECTION || t == T_OP_MTGET || t == T_OP_SYNCALL;
+               t == T_OP_FIFO || t == T_OP_SYNC || t == T_OP_SECTION || t == T_OP_MTGET || t == T_OP_SYNCALL ||
+               t == T_OP_CAST || t == T_OP_DEBUG;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -1010,6 +1029,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -1029,6 +1049,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG:
         return true;
     default:
         return false;

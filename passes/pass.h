@@ -45,4 +45,8 @@ bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfi
 bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
 
 
+/* pto.tprint's printFormat as ptort_tprint's format (0 when absent), -1 for an unknown word
+ * (verify_scal.c; codegen reads it too). */
+int tprint_format(const Op *op);
+
 #endif

@@ -461,6 +461,8 @@ static void collect_access(T *t, const Op *op)
     for (int r = 0; r < in->nroles; r++)
         if (!role_is_write(in, r) && !untouched(t, in, r))
             access(t, val[r], false, k, op);
+    if (in->cls == OC_SETVAL) /* one element written: the others are read through */
+        access(t, val[op_role(op->kind, ROLE_DST)], false, k, op);
     for (int r = 0; r < in->nroles; r++)
         if (role_is_write(in, r) && !untouched(t, in, r))
             access(t, val[r], true, k, op);
@@ -529,7 +531,7 @@ static void collect(T *t)
         uint32_t i = op->index;
         const OpInfo *in = op_info(op->kind);
         t->num[i] = -1;
-        if (op->kind == OP_ALLOC_TILE)
+        if (in->cls == OC_ALLOC) /* alloc_tile, declare_tile */
             collect_alloc(t, op);
         else if (op->kind == OP_TASSIGN)
             collect_tassign(t, op, rebinds);
@@ -703,7 +705,8 @@ static void check_no_alias(T *t)
                 const Rng *p = &t->rng[tiles[a]], *q = &t->rng[tiles[b]];
                 int64_t lo1 = p->off, lo2 = q->off;
                 /* only alloc_tiles have ranges (PTOAS); an argument's the caller decides */
-                if (!x->def_op || x->def_op->kind != OP_ALLOC_TILE || !y->def_op || y->def_op->kind != OP_ALLOC_TILE)
+                if (!x->def_op || op_info(x->def_op->kind)->cls != OC_ALLOC || !y->def_op ||
+                    op_info(y->def_op->kind)->cls != OC_ALLOC)
                     continue;
                 if (ea != eb) {
                     if (!(x->pinned || x->placed) || !(y->pinned || y->placed) || x->loc != y->loc || x->dropped ||
@@ -1428,8 +1431,9 @@ static void materialize(T *t)
             ir_block_append(entry, a);
     }
     for (Op *op = first; op; op = ir_next_op(op)) {
-        if (op->kind != OP_ALLOC_TILE || op->seg[0])
+        if (op_info(op->kind)->cls != OC_ALLOC || op->seg[0])
             continue;
+        op->kind = OP_ALLOC_TILE; /* a placed pto.declare_tile is an alloc_tile at its address */
         const Entry *e = &t->e[t->op_entry[op->index]];
         int64_t *hit = bsearch(&e->addr, addrs, nd, sizeof *addrs, cmp_i64);
         ValueId c = consts[hit - addrs];
@@ -1732,12 +1736,16 @@ static void tassign_func(T *t)
 {
     collect(t);
     check_pinned(t);
-    /* PTOAS: a tile larger than its whole memory space is an error, live or dead */
+    /* PTOAS: a tile larger than its whole memory space is an error, live or dead, at the
+     * function (its planner's emitError on the function, once per space), noted at the tile */
+    bool reported[LOC_COUNT] = {false};
     for (uint32_t i = 0; i < t->ne; i++) {
         const Entry *e = &t->e[i];
         int64_t cap = cap_of(t, e->loc);
-        if (!e->dropped && e->size > cap) {
-            overflow_error(t, e->def, e->loc, e->size, cap);
+        if (!e->dropped && e->size > cap && !reported[e->loc]) {
+            reported[e->loc] = true;
+            overflow_error(t, t->f->span, e->loc, e->size, cap);
+            diag_note(t->d, e->def, "this tile alone takes %lld bytes", (long long)e->size);
             overflow_hint(t, e->loc, e->size);
         }
     }

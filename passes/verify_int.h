@@ -50,6 +50,8 @@ bool verify_scalar_op(V *v, const Func *callee);
 
 /* == PIPE == the pipe, FIFO, sync and multi-buffer ops (verify_pipe.c). */
 bool verify_pipe_op(V *v);
+/* Issue 24's scalar line of work (verify_scal.c): element access, pointers, queries. */
+bool verify_scal_op(V *v);
 
 /* One verifier per vector op class (ir.h OC_BINARY ... OC_CI). */
 bool verify_vec_op(V *v);

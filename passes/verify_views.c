@@ -163,7 +163,7 @@ static bool locally_bound(const V *v, ValueId x)
         const Op *def = val->def_op;
         if (!def)
             return false;
-        if (def->kind == OP_ALLOC_TILE)
+        if (op_info(def->kind)->cls == OC_ALLOC) /* alloc_tile, declare_tile */
             return true;
         if (def->kind != OP_TRESHAPE || !def->nopnds)
             return false;

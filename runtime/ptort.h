@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,8 +33,9 @@ typedef enum {
     PTORT_E_NOMEM,   /* out of host memory */
     PTORT_E_IO,      /* a file could not be opened, read or written */
     PTORT_E_FORMAT,  /* a malformed or unsupported .npy file */
-    PTORT_E_UB       /* a scalar op whose result MLIR leaves undefined (docs/scalars.md), an
+    PTORT_E_UB,      /* a scalar op whose result MLIR leaves undefined (docs/scalars.md), an
                         integer vector division by zero (docs/vector-ops.md) */
+    PTORT_E_TRAP     /* pto.trap ran: the kernel stops there */
 } ptort_status;
 
 /* ---- enumerations ------------------------------------------------------------------ */
@@ -671,6 +673,51 @@ ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_ti
 ptort_status ptort_tfillpad(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
 /* == SCALAR: pointers, declarations, scalar access, debug, local arrays, structs, comm (issue 24) == */
+
+/* pto.tgetval / pto.tsetval: element OFFSET of a vec tile's storage, counted in elements from
+ * its first byte whatever its layout (pto-isa's GetValue / SetValue). Integers are read
+ * sign-extended from their width (unsigned ones too: the bits a C int64_t holds) and written
+ * as their low bits; f16, bf16 and f32 are read as floats and written rounded to nearest
+ * even. Errors: descriptor errors, PTORT_E_LAYOUT (not a vec tile), PTORT_E_DTYPE (an
+ * element type with no scalar form: the 8-bit floats, fp4, 64-bit integers), PTORT_E_VIEW
+ * (OFFSET outside the tile's elements; nothing is written then). */
+ptort_status ptort_tgetval_int(ptort_ctx *ctx, const ptort_tile *src, int64_t offset, int64_t *r);
+ptort_status ptort_tgetval_float(ptort_ctx *ctx, const ptort_tile *src, int64_t offset, float *r);
+ptort_status ptort_tsetval_int(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, int64_t v);
+ptort_status ptort_tsetval_float(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, float v);
+
+/* pto.addptr: *NBASE, *NSIZE = the part of the SIZE bytes at BASE that starts OFFSET elements
+ * of ESIZE bytes in. Errors: PTORT_E_VIEW (OFFSET negative or past the buffer's end). */
+ptort_status ptort_addptr(ptort_ctx *ctx, void *base, size_t size, int64_t offset, unsigned esize, void **nbase,
+                          size_t *nsize);
+
+/* pto.get_tensor_view_dim (STRIDE 0) / pto.get_tensor_view_stride (1): dimension K's size or
+ * stride in elements. Errors: PTORT_E_ARG (K outside the view's rank). */
+ptort_status ptort_view_query(ptort_ctx *ctx, const ptort_view *v, int64_t k, int stride, int64_t *r);
+
+/* pto.tprint: SRC, a vec tile of i8/ui8/i16/ui16/i32/ui32/f16/f32, to OUT as pto-isa's NPU TPRINT
+ * prints it: a header line with the element type, layout and tile type, one with the shape and
+ * valid shape, then every physical element by row (FORMAT 0: %8.4f / %8d, 1: %8.2f / %8d, 2:
+ * %10.6f / %10d), '|' after the last valid column and a dashed line after the last valid row.
+ * Errors: descriptor errors, PTORT_E_LAYOUT (not vec), PTORT_E_DTYPE, PTORT_E_ARG. */
+ptort_status ptort_tprint(ptort_ctx *ctx, FILE *out, const ptort_tile *src, int format);
+
+/* pto.print's format string, N bytes: 'i' when it is printable ASCII text (newlines and tabs
+ * too) with %% and exactly
+ * one integer conversion `%[-+ #0]*W?(.P)?(hh|h|l|ll|j|z|t)?[diouxXc]`, 'f' with one float
+ * conversion `%[-+ #0]*W?(.P)?[fFeEgGaA]` (W and P at most 3 digits), 'n' with none (the text
+ * is printed, the value not), else 0. */
+int ptort_print_format(const char *fmt, size_t n);
+
+/* pto.print: FMT (NUL-terminated; checked as ptort_print_format does) with V, to OUT. An integer
+ * of BITS <= 32 bits goes to printf as an int (its h / hh modifier kept, others dropped), a
+ * wider one as a long long (the modifier becomes ll); a float as a double. Errors: PTORT_E_ARG
+ * (a format of the other kind or none; nothing is printed). */
+ptort_status ptort_print_int(ptort_ctx *ctx, FILE *out, const char *fmt, int64_t v, unsigned bits);
+ptort_status ptort_print_float(ptort_ctx *ctx, FILE *out, const char *fmt, float v);
+
+/* pto.trap: always PTORT_E_TRAP ("'pto.trap': the kernel trapped"). */
+ptort_status ptort_trap(ptort_ctx *ctx);
 
 
 #ifdef __cplusplus

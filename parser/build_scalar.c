@@ -1,0 +1,174 @@
+/* build_scalar.c - the builders of issue 24's scalar line of work whose custom forms the
+ * shared compute grammar does not cover: pto.tgetval, whose result is a scalar written
+ * after a bare `outs` (`ins(%src, %off : T, index) outs : T'`). */
+#include <string.h>
+#include "parse.h"
+#include "build.h"
+
+/* `%r = pto.tgetval ins(%src, %off : T, index) outs : R {attrs}`: operands (src, offset),
+ * one scalar result of type R. */
+void pb_op_tgetval(Parser *p, Span name, TypedUses ins, uint32_t nattrs, const Type *rt, Span rs)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, ins.uses, nattrs + ins.attrs);
+    if (ins.state < 0 || !rt) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (op_info(d.kind)->cls != OC_GETVAL) {
+        /* only tgetval has a result after `outs`; the others' outs are parenthesized */
+        ERR(name, "'%s' op expects 'outs(' after its ins operands", op_info(d.kind)->name);
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (ins.uses != ins.types) {
+        ERR(name, "'%s' op has %u 'ins' operand%s, but %u type%s", op_info(d.kind)->name, ins.uses,
+            ins.uses == 1 ? "" : "s", ins.types, ins.types == 1 ? "" : "s");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (ins.uses != 2) {
+        ERR(name, "'%s' op expects 2 ins operands (src, offset), but got %u", op_info(d.kind)->name, ins.uses);
+        pb_emit_broken(p, &d);
+        return;
+    }
+    d.utys = p->tys + p->ntys - ins.types;
+    d.seg[0] = d.seg[1] = 1;
+    d.nres = 1;
+    const Type **rtys = arena_alloc(&p->m->arena, sizeof *rtys);
+    Span *rspans = arena_alloc(&p->m->arena, sizeof *rspans);
+    rtys[0] = rt;
+    rspans[0] = rs;
+    d.rtys = rtys;
+    d.rspans = rspans;
+    if (!pb_bind_results(p, &d, 1)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}
+
+/* `%r = pto.X %a[, %b] {attrs} : T -> R {attrs}` (SYN_CAST): T is %a's type, %b (addptr's
+ * offset, a view query's dimension) is an index; one result of type R. */
+void pb_op_cast(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Type *from, Span fs, const Type *to,
+                Span ts)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, nuses, nattrs);
+    const OpInfo *in = op_info(d.kind);
+    if (!from || !to || d.bad) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (nuses != in->nroles) {
+        /* MLIR's custom parser stops at the token after the operands it takes */
+        ERR(nuses > in->nroles ? d.uses[in->nroles] : fs, nuses > in->nroles ? "expected ':'" : "expected ','");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    const Type **utys = arena_alloc(&p->m->arena, 2 * sizeof *utys);
+    utys[0] = from;
+    utys[1] = type_scalar(&p->m->types, DT_INDEX);
+    d.utys = utys;
+    for (uint32_t i = 0; i < nuses; i++)
+        d.seg[i] = 1;
+    d.nres = 1;
+    const Type **rtys = arena_alloc(&p->m->arena, sizeof *rtys);
+    Span *rspans = arena_alloc(&p->m->arena, sizeof *rspans);
+    rtys[0] = to;
+    rspans[0] = ts;
+    d.rtys = rtys;
+    d.rspans = rspans;
+    if (!pb_bind_results(p, &d, 1)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}
+
+/* `%t = pto.declare_tile {attrs} -> T`: no operands, one tile result. */
+void pb_op_declare_tile(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, (uint32_t)p->nuses, nattrs);
+    if (d.kind != OP_DECLARE_TILE || p->nkws) { /* alloc_tile's format has ':', declare_tile's no keywords */
+        /* MLIR stops at the '->' after alloc_tile's attributes, at declare_tile's first keyword */
+        Span at = d.kind != OP_DECLARE_TILE ? pb_next_token(p, d.nattrs ? d.attrs[d.nattrs - 1].span.end : name.end)
+                                            : p->kws[0].key;
+        ERR(at, d.kind != OP_DECLARE_TILE ? "expected ':'" : "expected '->'");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    d.nres = 1;
+    d.rtys = &t;
+    d.rspans = &tspan;
+    if (!t || !pb_bind_results(p, &d, 1)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (!type_is_tile(t) || t->kind != TY_TILE_BUF) {
+        char b[256];
+        ERR(tspan, "'pto.declare_tile' op result #0 must be a ranked tensor, partition view or tile_buf, but got '%s'",
+            type_str(t, b, sizeof b));
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}
+
+/* The debug ops (SYN_DEBUG). FORM 0: `pto.trap {attrs}`; 1: `pto.tprint ins(%src[, %tmp] :
+ * T[, T2]) {attrs}`; 2: `pto.print ins("fmt", %v : T) {attrs}` (the string at STR becomes the
+ * `format` attribute). Each op takes its own form only: another is where PTOAS's parser
+ * stops. */
+void pb_op_debug(Parser *p, Span name, int form, TypedUses ins, Span str, uint32_t nattrs, const Type *t, Span ts)
+{
+    Draft d;
+    uint32_t nuses = form == 1 ? ins.uses : form == 2 ? 1 : 0;
+    pb_draft_init(p, &d, name, FORM_L2, nuses, nattrs + (form == 1 ? ins.attrs : 0));
+    int want = d.kind == OP_TRAP ? 0 : d.kind == OP_TPRINT ? 1 : 2;
+    if (form != want) {
+        /* where MLIR's parser of the op stops: trap takes no ins, the others need one */
+        Span at = pb_next_token(p, name.end);
+        if (form == 0)
+            ERR(at, "expected 'ins'");
+        else if (want == 0)
+            ERR(at, "expected operation name in quotes");
+        else
+            ERR(pb_next_token(p, pb_next_token(p, at.end).end), want == 1 ? "expected SSA operand" : "expected attribute value");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (form == 1) {
+        if (ins.state < 0 || ins.uses != ins.types || ins.uses < 1 || ins.uses > 2) {
+            if (ins.state >= 0)
+                ERR(name, "'pto.tprint' op expects ins(%%src[, %%tmp] : T[, T2]), but got %u operand%s and %u type%s",
+                    ins.uses, ins.uses == 1 ? "" : "s", ins.types, ins.types == 1 ? "" : "s");
+            pb_emit_broken(p, &d);
+            return;
+        }
+        d.utys = p->tys + p->ntys - ins.types;
+        d.seg[0] = 1;
+        d.seg[1] = ins.uses - 1;
+    } else if (form == 2) {
+        if (!t) {
+            pb_emit_broken(p, &d);
+            return;
+        }
+        const Type **utys = arena_alloc(&p->m->arena, sizeof *utys);
+        utys[0] = t;
+        d.utys = utys;
+        d.seg[0] = 1;
+        AttrValue *v = pb_attr_simple(p, AV_STRING, str);
+        Attr *na = arena_alloc(&p->m->arena, (d.nattrs + 1) * sizeof *na);
+        na[0] = (Attr){{"format", 6}, false, str, v};
+        memcpy(na + 1, d.attrs, d.nattrs * sizeof *na);
+        d.attrs = na;
+        d.nattrs++;
+    }
+    (void)ts;
+    if (!pb_bind_results(p, &d, 0)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}

@@ -1,0 +1,281 @@
+/* verify_scal.c - the rules of issue 24's scalar line of work (docs/verify.md): single
+ * element access (pto.tgetval, pto.tsetval), pointers (pto.addptr, pto.ptrtoint, pto.inttoptr,
+ * pto.castptr, pto.tile_buf_addr), the view and tile queries and the debug ops (pto.tprint,
+ * pto.print, pto.trap). PTOAS's rules and texts are errors; the rules
+ * the runtime needs and PTOAS lacks are warnings at the op, so that what PTOAS accepts
+ * verifies. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "verify_int.h"
+
+#define fail verify_op_error
+
+/* A rule ptoas has and PTOAS lacks: a warning (an error with --Werror) at the op. */
+static void warn(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
+static void warn(V *v, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_warning(v->d, v->op->name_span, "'%s' op %s", op_info(v->op->kind)->name, msg);
+}
+
+/* PTOAS's ScalarType (AnySignlessInteger or AnyFloat): the value of tsetval, the result
+ * of tgetval. */
+static bool numeric(const Type *t)
+{
+    if (!t || t->kind != TY_SCALAR)
+        return false;
+    DTypeKind k = dtype_kind(t->dtype);
+    return k == DK_INT || (k == DK_FLOAT || k == DK_PTO);
+}
+
+/* MLIR's operand constraint text for operand n of the generic order. */
+static bool operand_is(V *v, int role, uint32_t n, bool ok, const char *what)
+{
+    if (ok)
+        return true;
+    char b[256];
+    return fail(v, -1, "operand #%u must be %s, but got '%s'", n, what, type_str(v->ty[role], b, sizeof b));
+}
+
+static bool is_index(const Type *t) { return t && t->kind == TY_SCALAR && t->dtype == DT_INDEX; }
+
+/* pto.tgetval ins(%src, %offset : tile_buf, index) outs : T */
+static bool verify_tgetval(V *v)
+{
+    int src = op_role(v->op->kind, ROLE_SRC), off = op_role(v->op->kind, ROLE_OFFSET);
+    if (!operand_is(v, off, 1, is_index(v->ty[off]), "index"))
+        return false;
+    const Type *rt = v->f->values[v->op->res[0]].type;
+    if (!numeric(rt)) {
+        char b[256];
+        return fail(v, -1, "result #0 must be numeric (integer/float), but got '%s'", type_str(rt, b, sizeof b));
+    }
+    if (!v->ty[src] || v->ty[src]->kind != TY_TILE_BUF)
+        return fail(v, src, "expects src to be tile_buf type");
+    const TileBody *t = v->tb[src];
+    if (t->loc == LOC_MAT)
+        return fail(v, src, "Ascend hardware does not support reading from Mat tile_buf to Scalar unit");
+    if (t->loc != LOC_VEC)
+        return fail(v, src, "expects src memory space to be vec");
+    if (rt->dtype != t->dtype)
+        return fail(v, src, "expects dst type to match src element type");
+    return true;
+}
+
+/* pto.tsetval ins(%offset, %val : index, T) outs(%dst : tile_buf). PTOAS compares val's
+ * type with dst's element type for shaped types only, which a tile_buf is not; pto-isa's
+ * SetValue takes a vec tile's element type: both warnings. */
+static bool verify_tsetval(V *v)
+{
+    int off = op_role(v->op->kind, ROLE_OFFSET), val = op_role(v->op->kind, ROLE_VAL);
+    int dst = op_role(v->op->kind, ROLE_DST);
+    if (!operand_is(v, off, 1, is_index(v->ty[off]), "index") ||
+        !operand_is(v, val, 2, numeric(v->ty[val]), "numeric (integer/float)"))
+        return false;
+    const TileBody *t = v->tb[dst];
+    if (t->loc != LOC_VEC)
+        warn(v, "expects dst to be in the vec address space (pto-isa's SetValue)");
+    if (v->ty[val]->dtype != t->dtype) {
+        char b[256];
+        warn(v, "expects val type to match dst element type, but got '%s' for '%s'",
+             type_str(v->ty[val], b, sizeof b), dtype_name(t->dtype));
+    }
+    return true;
+}
+
+/* ---- pointers (PTOAS's AddPtrOp, PtrToIntOp, IntToPtrOp, CastPtrOp, TileBufAddrOp) ---- */
+
+static bool is_ptr(const Type *t) { return t && t->kind == TY_PTR; }
+static bool is_int(const Type *t) { return t && t->kind == TY_SCALAR && dtype_is_int(t->dtype); }
+static bool is_i64(const Type *t) { return is_int(t) && dtype_int_width(t->dtype) == 64; }
+/* gm whether written or not */
+static int space_of(const Type *t) { return t->ptr_space == PS_DEFAULT ? PS_GM : t->ptr_space; }
+
+/* PTOAS's isEmitCSupportedScalarType: f16 bf16 f32 f64, 8/16/32/64-bit integers, the fp8
+ * types, hif8 and the packed fp4 pairs. */
+static bool emitc_scalar(DType d)
+{
+    if (d == DT_F16 || d == DT_BF16 || d == DT_F32 || d == DT_F64 || dtype_is_fp8(d))
+        return true;
+    if (d == DT_HIF8 || d == DT_F4E1M2X2 || d == DT_F4E2M1X2)
+        return true;
+    unsigned w = dtype_is_int(d) ? dtype_int_width(d) : 0;
+    return w == 8 || w == 16 || w == 32 || w == 64;
+}
+
+/* PTOAS's validateIntToPtrUses: every use of the result is the pointer of a scalar access. */
+static bool inttoptr_uses(V *v)
+{
+    ValueId r = v->op->res[0];
+    for (const Op *u = ir_first_op(v->f); u; u = ir_next_op(u))
+        for (uint32_t i = 0; i < u->nopnds; i++) {
+            if (u->opnds[i] != r || (i == 0 && (u->kind == OP_LOAD_SCALAR || u->kind == OP_STORE_SCALAR)))
+                continue;
+            verify_error(v, "result may only be used as the pointer operand of pto.load_scalar or "
+                            "pto.store_scalar; found use by '%s'", op_info(u->kind)->name);
+            diag_note(v->d, u->name_span, "disallowed pto.inttoptr use here");
+            return false;
+        }
+    return true;
+}
+
+/* The pointer space of a tile's loc (vec = ub, mat = l1, ...). */
+static int loc_space(int loc)
+{
+    static const int map[LOC_COUNT] = {[LOC_VEC] = PS_UB, [LOC_MAT] = PS_L1, [LOC_LEFT] = PS_L0A,
+                                       [LOC_RIGHT] = PS_L0B, [LOC_ACC] = PS_L0C, [LOC_BIAS] = PS_BT,
+                                       [LOC_SCALING] = PS_FB};
+    return map[loc];
+}
+
+static bool verify_ptr_op(V *v)
+{
+    const Type *a = v->ty[0], *rt = v->f->values[v->op->res[0]].type;
+    char b[256];
+    switch (v->op->kind) {
+    case OP_ADDPTR:
+        if (!is_ptr(a))
+            return verify_error(v, "ptr operand must be !pto.ptr<...>");
+        if (!is_index(v->ty[1]))
+            return verify_error(v, "operand #1 must be index, but got '%s'", type_str(v->ty[1], b, sizeof b));
+        if (!is_ptr(rt))
+            return verify_error(v, "result must be !pto.ptr<...>");
+        if (a != rt)
+            return verify_error(v, "result type must match ptr operand type");
+        return true;
+    case OP_PTRTOINT:
+        if (!is_i64(rt))
+            return verify_error(v, "result must be i64");
+        if (!is_ptr(a))
+            return verify_error(v, "ptr operand must be !pto.ptr<...>");
+        return true;
+    case OP_INTTOPTR:
+        if (!is_i64(a))
+            return verify_error(v, "address operand must be i64");
+        if (!is_ptr(rt))
+            return verify_error(v, "result must be !pto.ptr<...>");
+        if (!emitc_scalar(rt->dtype))
+            return verify_error(v, "result element type is not supported by EmitC: '%s'", dtype_name(rt->dtype));
+        return inttoptr_uses(v);
+    case OP_CASTPTR:
+        if (!is_ptr(a) && !is_int(a))
+            return verify_error(v, "input must be an integer, memref, or !pto.ptr<...>");
+        if (!is_ptr(rt) && !is_int(rt))
+            return verify_error(v, "result must be an integer or !pto.ptr<...>");
+        if (is_int(a) && is_int(rt))
+            return verify_error(v, "integer-to-integer cast is not a ptr cast");
+        if (is_ptr(a) && is_ptr(rt) && space_of(a) != space_of(rt))
+            return verify_error(v, "ptr-to-ptr cast must stay within the same PTO memory space");
+        return true;
+    default: /* OP_TILE_BUF_ADDR */
+        if (!a || a->kind != TY_TILE_BUF)
+            return verify_error(v, "source must be a !pto.tile_buf<...> or memref");
+        if (!is_ptr(rt))
+            return verify_error(v, "result must be a memref or !pto.ptr<...>");
+        if (rt->dtype != a->tile.dtype)
+            return verify_error(v, "pointer result element type must match tile element type");
+        if (space_of(rt) != loc_space(a->tile.loc))
+            return verify_error(v, "pointer result must stay within the tile memory space");
+        return true;
+    }
+}
+
+/* get_tensor_view_dim/stride, tile_valid_rows/cols: MLIR's operand and result constraints */
+static bool verify_query(V *v)
+{
+    const Type *a = v->ty[0], *rt = v->f->values[v->op->res[0]].type;
+    char b[256];
+    bool view = op_role(v->op->kind, ROLE_TENSOR_VIEW) >= 0;
+    if (view && !(a && (a->kind == TY_TENSOR_VIEW || a->kind == TY_PART_VIEW)))
+        return verify_error(v, "operand #0 must be TensorView or PartitionTensorView, but got '%s'",
+                            type_str(a, b, sizeof b));
+    if (!view && !(a && a->kind == TY_TILE_BUF))
+        return verify_error(v, "operand #0 must be a tile_buf, but got '%s'", type_str(a, b, sizeof b));
+    if (view && !is_index(v->ty[1]))
+        return verify_error(v, "operand #1 must be index, but got '%s'", type_str(v->ty[1], b, sizeof b));
+    if (!is_index(rt))
+        return verify_error(v, "result #0 must be index, but got '%s'", type_str(rt, b, sizeof b));
+    int64_t k;
+    if (view && ir_const_int(v->f, v->val[1], &k) && (k < 0 || k >= (int64_t)a->rank))
+        warn(v, "dimension %lld is outside the view's rank %u", (long long)k, a->rank);
+    return true;
+}
+
+/* ---- debug (PTOAS's TPrintOp, PrintOp, TrapOp) --------------------------------------- */
+
+/* tprint's printFormat: 0 (absent or width8_precision4), 1 (width8_precision2), 2
+ * (width10_precision6), -1 (another word) */
+int tprint_format(const Op *op)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, "printFormat");
+    if (!a)
+        return 0;
+    static const char *const words[] = {"width8_precision4>", "width8_precision2>", "width10_precision6>"};
+    Str t = a->val->u.s;
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(words[k]);
+        if (a->val->kind == AV_OPAQUE && t.len >= 18 + n && !memcmp(t.p + 18, words[k], n) && t.len == 18 + n)
+            return k;
+    }
+    return -1;
+}
+
+static bool verify_debug(V *v)
+{
+    char b[256];
+    if (v->op->kind == OP_PRINT) { /* PrintScalarType: AnyInteger or AnyFloat */
+        const Type *t = v->ty[0];
+        bool ok = t && t->kind == TY_SCALAR && (dtype_is_int(t->dtype) || dtype_kind(t->dtype) == DK_FLOAT);
+        if (!ok)
+            return verify_error(v, "operand #0 must be integer/float printable scalar, but got '%s'", type_str(t, b, sizeof b));
+        return true;
+    }
+    if (v->op->kind != OP_TPRINT)
+        return true;
+    const Attr *pf = ir_attr_find(v->op->attrs, v->op->nattrs, "printFormat");
+    if (pf && (pf->val->kind != AV_OPAQUE || pf->val->u.s.len < 19 || memcmp(pf->val->u.s.p, "#pto<print_format ", 18)))
+        return verify_error(v, "attribute 'printFormat' failed to satisfy constraint: TPRINT output format mode");
+    if (pf && tprint_format(v->op) < 0)
+        return verify_error(v, "expected ::mlir::pto::PrintFormat to be one of: width8_precision4, width8_precision2, "
+                               "width10_precision6");
+    int src = op_role(v->op->kind, ROLE_SRC), tmp = op_role(v->op->kind, ROLE_TMP);
+    const Type *t = v->ty[src];
+    bool has_tmp = v->val[tmp] != NO_VALUE;
+    if (t && t->kind == TY_TILE_BUF) {
+        DType e = t->tile.dtype;
+        unsigned w = dtype_is_int(e) ? dtype_int_width(e) : 0;
+        if (!(e == DT_F16 || e == DT_F32 || w == 8 || w == 16 || w == 32))
+            return fail(v, src, "expects printable tile element type");
+        int loc = t->tile.loc;
+        if (!has_tmp)
+            return loc == LOC_VEC ? true : fail(v, src, "expects printable tile_buf without tmp to be in vec address space");
+        if (loc == LOC_MAT && v->arch == ARCH_A5)
+            return fail(v, src, "expects mat tile printing with tmp only on A2/A3 targets");
+        if (loc != LOC_VEC && loc != LOC_MAT && loc != LOC_ACC)
+            return fail(v, src, "expects printable tile_buf with tmp to be in vec/mat/acc address space");
+        return true;
+    }
+    if (has_tmp)
+        return fail(v, src, "expects tmp only when src is a tile_buf");
+    if (t && t->kind == TY_PART_VIEW)
+        return true;
+    return fail(v, src, "expects tile_buf or partition_tensor_view for src");
+}
+
+bool verify_scal_op(V *v)
+{
+    const OpInfo *in = op_info(v->op->kind);
+    bool ok = in->cls == OC_DEBUG   ? verify_debug(v)
+              : in->cls == OC_PTR   ? verify_ptr_op(v)
+              : in->cls == OC_QUERY ? verify_query(v)
+              : v->op->kind == OP_TGETVAL ? verify_tgetval(v)
+                                          : verify_tsetval(v);
+    if (!ok)
+        v->errors = true;
+    return ok;
+}
