@@ -43,6 +43,7 @@ typedef struct Options {
     bool run;                 /* `ptoas run`: build the executable in a temporary directory and run it */
     const char **run_args;    /* `ptoas run`: --in/--out/--arg options for the executable (malloc'ed) */
     int nrun_args;
+    bool no_cache;            /* --no-cache: `ptoas run`, --emit=exe compile without the kernel cache */
     unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
 } Options;
 

@@ -57,6 +57,7 @@ static const char help_text[] =
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
     "  --func NAME                     the function to run (--emit=c|exe, run; default: the only one or pto.entry)\n"
     "  --timeout=SECONDS               run: stop the kernel after SECONDS (default 0 = no limit)\n"
+    "  --no-cache                      run, --emit=exe: compile the kernel again, bypassing the kernel cache\n"
     "\n"
     "ptoas run options (passed to the kernel executable):\n"
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
@@ -112,6 +113,7 @@ typedef enum {
     O_FUNC,
     O_RUN_ARG,
     O_TIMEOUT,
+    O_NO_CACHE,
     O_VERSION,
     O_HELP
 } OptionId;
@@ -145,6 +147,7 @@ static const struct LongOption {
     {"out-float", O_RUN_ARG, ARG_REQUIRED},
     {"arg", O_RUN_ARG, ARG_REQUIRED},
     {"timeout", O_TIMEOUT, ARG_REQUIRED},
+    {"no-cache", O_NO_CACHE, ARG_NONE},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -372,6 +375,9 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
     case O_NO_REUSE:
         o->no_reuse = true;
         break;
+    case O_NO_CACHE:
+        o->no_cache = true;
+        break;
     case O_MEM_SIZE:
         parse_mem_size(o, value);
         break;
@@ -470,6 +476,8 @@ static void parse_args(Options *o, int argc, char **argv)
     } else if (o->emit == OPT_EMIT_EXE && !o->output) {
         usage_error("--emit=exe needs an output file: -o FILE");
     }
+    if (o->no_cache && o->emit != OPT_EMIT_EXE)
+        usage_error("option '--no-cache' is only valid with 'ptoas run' or --emit=exe");
     if ((o->emit == OPT_EMIT_EXE || o->emit == OPT_EMIT_C) && o->output &&
         strcmp(o->input, "-") != 0) {
         /* `--emit=exe k.pto -o k.pto` would replace the source by the program */
@@ -918,7 +926,7 @@ static int build_exe(Driver *dr)
         }
         dr->stage = NULL;
         if (status == 0)
-            status = run_compile(c_path, o->run ? exe : o->output);
+            status = run_compile(c_path, o->run ? exe : o->output, !o->no_cache);
         if (status == 0 && o->run)
             status = run_exec(exe, o->run_args, o->nrun_args, dr->tmpdir, o->run_timeout,
                               o->diag_format == DIAG_JSON ? kernel_error_json : NULL, dr);
