@@ -43,6 +43,8 @@ typedef struct Options {
     bool run;                 /* `ptoas run`: build the executable in a temporary directory and run it */
     const char **run_args;    /* `ptoas run`: --in/--out/--arg options for the executable (malloc'ed) */
     int nrun_args;
+    bool numerics_sim;        /* --numerics=sim (default hw): the CPU simulator's numerics */
+    bool numerics_given;      /* --numerics appeared */
     bool no_cache;            /* --no-cache: `ptoas run`, --emit=exe compile without the kernel cache */
     unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
 } Options;
@@ -60,6 +62,7 @@ static inline PassConfig options_pass_config(const Options *o)
     c.memory_report = o->memory_report;
     c.memory_map = o->memory_map;
     c.func = o->func;
+    c.numerics_sim = o->numerics_sim;
     return c;
 }
 

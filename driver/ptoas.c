@@ -58,6 +58,7 @@ static const char help_text[] =
     "  --func NAME                     the function to run (--emit=c|exe, run; default: the only one or pto.entry)\n"
     "  --timeout=SECONDS               run: stop the kernel after SECONDS (default 0 = no limit)\n"
     "  --no-cache                      run, --emit=exe: compile the kernel again, bypassing the kernel cache\n"
+    "  --numerics=hw|sim               run, --emit=c|exe: the hardware's numerics (default) or the pto-isa CPU simulator's\n"
     "\n"
     "ptoas run options (passed to the kernel executable):\n"
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
@@ -114,6 +115,7 @@ typedef enum {
     O_RUN_ARG,
     O_TIMEOUT,
     O_NO_CACHE,
+    O_NUMERICS,
     O_VERSION,
     O_HELP
 } OptionId;
@@ -148,6 +150,7 @@ static const struct LongOption {
     {"arg", O_RUN_ARG, ARG_REQUIRED},
     {"timeout", O_TIMEOUT, ARG_REQUIRED},
     {"no-cache", O_NO_CACHE, ARG_NONE},
+    {"numerics", O_NUMERICS, ARG_REQUIRED},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -378,6 +381,12 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
     case O_NO_CACHE:
         o->no_cache = true;
         break;
+    case O_NUMERICS:
+        if (strcmp(value, "hw") != 0 && strcmp(value, "sim") != 0)
+            usage_error("invalid value '%s' for --numerics, expected hw or sim", value);
+        o->numerics_sim = value[0] == 's';
+        o->numerics_given = true;
+        break;
     case O_MEM_SIZE:
         parse_mem_size(o, value);
         break;
@@ -478,6 +487,8 @@ static void parse_args(Options *o, int argc, char **argv)
     }
     if (o->no_cache && o->emit != OPT_EMIT_EXE)
         usage_error("option '--no-cache' is only valid with 'ptoas run' or --emit=exe");
+    if (o->numerics_given && o->emit != OPT_EMIT_EXE && o->emit != OPT_EMIT_C)
+        usage_error("option '--numerics' is only valid with 'ptoas run' or --emit=c|exe");
     if ((o->emit == OPT_EMIT_EXE || o->emit == OPT_EMIT_C) && o->output &&
         strcmp(o->input, "-") != 0) {
         /* `--emit=exe k.pto -o k.pto` would replace the source by the program */
