@@ -12,6 +12,8 @@ CC=${CC:-cc}
 [ -x "$PTOAS" ] || { echo "tensor.sh: $PTOAS not built" >&2; exit 1; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptoas-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
+# the kernel cache of the warm runs: empty at first, and the user's own is left alone
+export XDG_CACHE_HOME="$TMP/cache"
 
 EX=examples/mxfp8_tensor.pto
 "$PTOAS" --emit=c -o "$TMP/k.c" "$EX"

@@ -654,6 +654,8 @@ static void func_write(Emit *e, const Func *f, Arch arch, FuncText *ft)
     sb_puts(c, ",\n    .source = ");
     put_c_string(c, e->src->name, strlen(e->src->name));
     sb_printf(c, ",\n    .arch = %s,\n", archs[arch]);
+    if (e->cfg->numerics_sim)
+        sb_puts(c, "    .numerics = PTORT_NUMERICS_SIM,\n");
     bool sizes = false;
     for (int i = 0; i < LOC_COUNT; i++)
         sizes |= e->cfg->mem_size[i] != 0;

@@ -45,6 +45,9 @@ typedef struct Options {
     int nrun_args;
     bool debuginfo;           /* --mlir-print-debuginfo: loc(...) on every op, #loc aliases at the end */
     bool allow_unregistered;  /* --allow-unregistered-dialect: unknown generic ops are kept */
+    bool numerics_sim;        /* --numerics=sim (default hw): the CPU simulator's numerics */
+    bool numerics_given;      /* --numerics appeared */
+    bool no_cache;            /* --no-cache: `ptoas run`, --emit=exe compile without the kernel cache */
     unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
 } Options;
 
@@ -61,6 +64,7 @@ static inline PassConfig options_pass_config(const Options *o)
     c.memory_report = o->memory_report;
     c.memory_map = o->memory_map;
     c.func = o->func;
+    c.numerics_sim = o->numerics_sim;
     return c;
 }
 

@@ -58,6 +58,8 @@ static const char help_text[] =
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
     "  --func NAME                     the function to run (--emit=c|exe, run; default: the only one or pto.entry)\n"
     "  --timeout=SECONDS               run: stop the kernel after SECONDS (default 0 = no limit)\n"
+    "  --no-cache                      run, --emit=exe: compile the kernel again, bypassing the kernel cache\n"
+    "  --numerics=hw|sim               run, --emit=c|exe: the hardware's numerics (default) or the pto-isa CPU simulator's\n"
     "\n"
     "MLIR spellings (mlir-opt's options):\n"
     "  --mlir-print-op-generic         the same as --emit=generic\n"
@@ -159,6 +161,8 @@ typedef enum {
     O_GENERIC,
     O_DEBUGINFO,
     O_UNREGISTERED,
+    O_NO_CACHE,
+    O_NUMERICS,
     O_VERSION,
     O_HELP
 } OptionId;
@@ -196,6 +200,8 @@ static const struct LongOption {
     {"mlir-print-ir-after-all", O_PRINT_AFTER_ALL, ARG_NONE},
     {"mlir-print-debuginfo", O_DEBUGINFO, ARG_NONE},
     {"allow-unregistered-dialect", O_UNREGISTERED, ARG_NONE},
+    {"no-cache", O_NO_CACHE, ARG_NONE},
+    {"numerics", O_NUMERICS, ARG_REQUIRED},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -423,6 +429,15 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
     case O_NO_REUSE:
         o->no_reuse = true;
         break;
+    case O_NO_CACHE:
+        o->no_cache = true;
+        break;
+    case O_NUMERICS:
+        if (strcmp(value, "hw") != 0 && strcmp(value, "sim") != 0)
+            usage_error("invalid value '%s' for --numerics, expected hw or sim", value);
+        o->numerics_sim = value[0] == 's';
+        o->numerics_given = true;
+        break;
     case O_MEM_SIZE:
         parse_mem_size(o, value);
         break;
@@ -547,6 +562,10 @@ static void parse_args(Options *o, int argc, char **argv)
     } else if (o->emit == OPT_EMIT_EXE && !o->output) {
         usage_error("--emit=exe needs an output file: -o FILE");
     }
+    if (o->no_cache && o->emit != OPT_EMIT_EXE)
+        usage_error("option '--no-cache' is only valid with 'ptoas run' or --emit=exe");
+    if (o->numerics_given && o->emit != OPT_EMIT_EXE && o->emit != OPT_EMIT_C)
+        usage_error("option '--numerics' is only valid with 'ptoas run' or --emit=c|exe");
     if ((o->emit == OPT_EMIT_EXE || o->emit == OPT_EMIT_C) && o->output &&
         strcmp(o->input, "-") != 0) {
         /* `--emit=exe k.pto -o k.pto` would replace the source by the program */
@@ -995,7 +1014,7 @@ static int build_exe(Driver *dr)
         }
         dr->stage = NULL;
         if (status == 0)
-            status = run_compile(c_path, o->run ? exe : o->output);
+            status = run_compile(c_path, o->run ? exe : o->output, !o->no_cache);
         if (status == 0 && o->run)
             status = run_exec(exe, o->run_args, o->nrun_args, dr->tmpdir, o->run_timeout,
                               o->diag_format == DIAG_JSON ? kernel_error_json : NULL, dr);

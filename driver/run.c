@@ -8,6 +8,8 @@
  * the sanitized library, which needs the same -fsanitize flags: GCC and Clang
  * define __SANITIZE_ADDRESS__ (or __has_feature) when this file is built with
  * them, so the flavour is fixed when ptoas is built. */
+/* realpath (the compiler's identity in the cache key) is X/Open, not base POSIX */
+#define _XOPEN_SOURCE 700
 #include "run.h"
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "arena.h"
+#include "cache.h"
+#include "config.h"
 #include "diag.h"
 #include "file.h"
 
@@ -226,58 +230,175 @@ static pid_t spawn(const char *const *argv, bool search, int deathsig, int outfd
 
 /* ---- compiling ---------------------------------------------------------------- */
 
-int run_compile(const char *c_path, const char *exe_path)
+/* The compiler's command line: $CC split at blanks (every word of it), then our flags;
+ * argv[out] is the output file, filled in once it exists. */
+typedef struct CcArgs {
+    char *cc;          /* the words of $CC, NUL-separated */
+    char *iflag;
+    const char **argv;
+    int argc, ncc, out;
+} CcArgs;
+
+static void cc_args(CcArgs *a, const char *incdir, const char *lib, const char *c_path)
+{
+    const char *cc_env = getenv("CC");
+    a->cc = xstrdup(cc_env && *cc_env ? cc_env : "cc");
+    a->iflag = xmalloc(strlen(incdir) + 3);
+    sprintf(a->iflag, "-I%s", incdir);
+    size_t nwords = 1;
+    for (const char *p = a->cc; *p; p++)
+        nwords += *p == ' ' || *p == '\t';
+    a->argv = xmalloc((nwords + 16) * sizeof *a->argv);
+    int argc = 0;
+    for (char *p = strtok(a->cc, " \t"); p; p = strtok(NULL, " \t"))
+        a->argv[argc++] = p;
+    if (argc == 0)
+        a->argv[argc++] = "cc";
+    a->ncc = argc;
+    a->argv[argc++] = "-std=c11";
+    a->argv[argc++] = "-O2";
+    for (int i = 0; flavour_flags[i]; i++)
+        a->argv[argc++] = flavour_flags[i];
+    a->argv[argc++] = a->iflag;
+    a->argv[argc++] = "-o";
+    a->out = argc;
+    a->argv[argc++] = "";
+    a->argv[argc++] = c_path;
+    a->argv[argc++] = lib;
+    a->argv[argc++] = "-lm";
+    a->argv[argc] = NULL;
+    a->argc = argc;
+}
+
+/* What identifies a file without reading it: where it is, its size and its times (a
+ * rebuilt or upgraded file has a new ctime, which no one can set back). */
+static void hash_file_id(KHash *k, const char *path)
 {
     struct stat st;
-    if (stat(exe_path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        diag_tool_error("cannot write the executable to '%s': not a regular file", exe_path);
-        return 2;
-    }
-    char *incdir, *lib;
-    if (!find_runtime(&incdir, &lib))
-        return 2;
+    khash_str(k, path);
+    if (stat(path, &st) != 0)
+        return;
+    long long id[7] = {(long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size,
+                       (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec,
+                       (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec};
+    khash_update(k, id, sizeof id);
+}
 
-    /* the output is linked to a temporary name next to exe_path, renamed on success */
+/* The program a word of $CC names, searched in PATH as execvp would (malloc'ed), or NULL. */
+static char *which(const char *word)
+{
+    if (strchr(word, '/'))
+        return realpath(word, NULL);
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path;; p++) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char *dir = xmalloc(n + 2), *cand;
+        memcpy(dir, n ? p : ".", n ? n : 1);
+        dir[n ? n : 1] = '\0';
+        cand = join(dir, word);
+        free(dir);
+        if (access(cand, X_OK) == 0 && is_file(cand)) {
+            char *real = realpath(cand, NULL);
+            free(cand);
+            return real;
+        }
+        free(cand);
+        if (!e)
+            return NULL;
+        p = e;
+    }
+}
+
+/* The cache key (docs/cli.md, "The kernel cache"): the generated C, the command line
+ * (less the output file), each program $CC names and the environment variables GCC and
+ * Clang read, the runtime's header, its library and this ptoas's version. The compiler
+ * is identified by its file, not by running it, so that a warm run starts nothing. */
+static bool cache_key(const CcArgs *a, const char *c_path, const char *incdir, const char *lib,
+                      unsigned char key[32])
+{
+    char *text;
+    size_t len;
+    char err[512];
+    if (file_read_all(c_path, &text, &len, err, sizeof err) != 0)
+        return false;
+    KHash k;
+    khash_init(&k);
+    khash_str(&k, "ptoas kernel " PTOAS_VERSION);
+    khash_update(&k, &len, sizeof len);
+    khash_update(&k, text, len);
+    free(text);
+    for (int i = 0; i < a->argc; i++)
+        khash_str(&k, i == a->out || a->argv[i] == c_path ? "<file>" : a->argv[i]);
+    for (int i = 0; i < a->ncc; i++) {
+        char *prog = a->argv[i][0] == '-' ? NULL : which(a->argv[i]);
+        if (prog)
+            hash_file_id(&k, prog);
+        free(prog);
+    }
+    static const char *const env[] = {"COMPILER_PATH", "GCC_EXEC_PREFIX", "LIBRARY_PATH", "CPATH",
+                                      "C_INCLUDE_PATH", "GCC_COMPARE_DEBUG", "SOURCE_DATE_EPOCH"};
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+        const char *v = getenv(env[i]);
+        khash_str(&k, env[i]);
+        khash_str(&k, v ? v : "");
+    }
+    hash_file_id(&k, lib);
+    static const char *const headers[] = {"ptort.h", "ptort_vops.def"};
+    for (int i = 0; i < 2; i++) {
+        char *h = join(incdir, headers[i]);
+        if (file_read_all(h, &text, &len, err, sizeof err) == 0) {
+            khash_update(&k, text, len);
+            free(text);
+        }
+        free(h);
+    }
+    khash_final(&k, key);
+    return true;
+}
+
+/* Reads the compiler's output from fd to its end (malloc'ed, *len bytes). */
+static char *read_output(int fd, size_t *len)
+{
+    char *text = NULL;
+    size_t tlen = 0, tcap = 0;
+    for (;;) {
+        if (tlen + 4096 > tcap) {
+            tcap = 2 * (tlen + 4096);
+            text = realloc(text, tcap);
+            DIAG_ASSERT(text != NULL);
+        }
+        ssize_t r = read(fd, text + tlen, tcap - tlen);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        tlen += (size_t)r;
+    }
+    *len = tlen;
+    return text;
+}
+
+/* Runs the compiler with its output to a temporary name next to exe_path, renamed to
+ * exe_path on success. Returns run_compile's status. */
+static int cc_run(CcArgs *a, const char *exe_path)
+{
     char *tmp = file_temp_template(exe_path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         diag_tool_error("cannot create '%s': %s", exe_path, strerror(errno));
-        free(tmp), free(incdir), free(lib);
+        free(tmp);
         return 2;
     }
     file_temp_track(tmp, false);
     close(fd);
-
-    /* argv: $CC split at blanks (every word of it), then our flags */
-    const char *cc_env = getenv("CC");
-    char *cc = xstrdup(cc_env && *cc_env ? cc_env : "cc");
-    char *iflag = xmalloc(strlen(incdir) + 3);
-    sprintf(iflag, "-I%s", incdir);
-    size_t nwords = 1;
-    for (const char *p = cc; *p; p++)
-        nwords += *p == ' ' || *p == '\t';
-    const char **argv = xmalloc((nwords + 16) * sizeof *argv);
-    int argc = 0;
-    for (char *p = strtok(cc, " \t"); p; p = strtok(NULL, " \t"))
-        argv[argc++] = p;
-    if (argc == 0)
-        argv[argc++] = "cc";
-    argv[argc++] = "-std=c11";
-    argv[argc++] = "-O2";
-    for (int i = 0; flavour_flags[i]; i++)
-        argv[argc++] = flavour_flags[i];
-    argv[argc++] = iflag;
-    argv[argc++] = "-o";
-    argv[argc++] = tmp;
-    argv[argc++] = c_path;
-    argv[argc++] = lib;
-    argv[argc++] = "-lm";
-    argv[argc] = NULL;
-
+    a->argv[a->out] = tmp;
     char *cmd = NULL;
     size_t len = 0, cap = 0;
-    for (int i = 0; i < argc; i++)
-        put_word(&cmd, &len, &cap, argv[i]);
+    for (int i = 0; i < a->argc; i++)
+        put_word(&cmd, &len, &cap, a->argv[i]);
 
     /* run it with stdout and stderr into a pipe */
     int status = 2;
@@ -289,28 +410,15 @@ int run_compile(const char *c_path, const char *exe_path)
     int err;
     /* SIGTERM: the compiler driver removes its own temporary files and stops its
      * children before it dies */
-    pid_t pid = spawn(argv, true, SIGTERM, pfd[1], pfd[1], &err);
+    pid_t pid = spawn(a->argv, true, SIGTERM, pfd[1], pfd[1], &err);
     close(pfd[1]);
     pfd[1] = -1;
     if (pid < 0) {
-        diag_tool_error("cannot run the C compiler '%s': %s (set CC to a C compiler)", argv[0], strerror(err));
+        diag_tool_error("cannot run the C compiler '%s': %s (set CC to a C compiler)", a->argv[0], strerror(err));
         goto out;
     }
-    char *text = NULL;
-    size_t tlen = 0, tcap = 0;
-    for (;;) {
-        if (tlen + 4096 > tcap) {
-            tcap = 2 * (tlen + 4096);
-            text = realloc(text, tcap);
-            DIAG_ASSERT(text != NULL);
-        }
-        ssize_t r = read(pfd[0], text + tlen, tcap - tlen);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        tlen += (size_t)r;
-    }
+    size_t tlen;
+    char *text = read_output(pfd[0], &tlen);
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
@@ -351,7 +459,41 @@ out:
     if (status != 0)
         unlink(tmp);
     file_temp_untrack(tmp);
-    free(cmd), free(cc), free(iflag), free(tmp), free(incdir), free(lib), free(argv);
+    free(cmd), free(tmp);
+    a->argv[a->out] = "";
+    return status;
+}
+
+int run_compile(const char *c_path, const char *exe_path, bool use_cache)
+{
+    struct stat st;
+    if (stat(exe_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        diag_tool_error("cannot write the executable to '%s': not a regular file", exe_path);
+        return 2;
+    }
+    char *incdir, *lib;
+    if (!find_runtime(&incdir, &lib))
+        return 2;
+    CcArgs a;
+    cc_args(&a, incdir, lib, c_path);
+    KCache kc;
+    unsigned char key[32];
+    bool cached = use_cache && kcache_open(&kc);
+    if (cached && !cache_key(&a, c_path, incdir, lib, key)) {
+        kcache_close(&kc);
+        cached = false;
+    }
+    int status;
+    if (cached && kcache_fetch(&kc, key, exe_path)) {
+        status = 0;
+    } else {
+        status = cc_run(&a, exe_path);
+        if (status == 0 && cached)
+            kcache_store(&kc, key, exe_path);
+    }
+    if (cached)
+        kcache_close(&kc);
+    free(a.cc), free(a.iflag), free(a.argv), free(incdir), free(lib);
     return status;
 }
 

@@ -3,6 +3,7 @@
  * Messages go to stderr as "ptoas: error: ..."; docs/codegen.md. */
 #ifndef PTOAS_RUN_H
 #define PTOAS_RUN_H
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* The compiler or kernel process running right now (0 = none): a signal that
@@ -15,8 +16,10 @@ extern volatile pid_t run_child_pid;
  * tree, and -lm. Returns 0; 1 when the compiler failed (the command and its
  * output are printed; also when it exits 0 without writing a non-empty
  * file); 2 when there is no compiler, no runtime, or exe_path cannot be
- * written. */
-int run_compile(const char *c_path, const char *exe_path);
+ * written. With use_cache, the kernel cache (cache.h) is looked up first and
+ * a hit is copied to exe_path without starting the compiler; a build is
+ * stored there. */
+int run_compile(const char *c_path, const char *exe_path, bool use_cache);
 
 /* Creates a private temporary directory (under $TMPDIR or /tmp), tracked
  * for removal on a signal (file_temp_track); returns its malloc'ed path, or

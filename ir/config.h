@@ -28,6 +28,8 @@ typedef struct PassConfig {
     bool memory_report;          /* docs/memory.md section 6 text into Module.report */
     bool memory_map;             /* the same as a picture */
     const char *func;            /* the function a generated main() runs; NULL = the default */
+    bool numerics_sim;           /* --numerics=sim: the kernel table asks the runtime for the
+                                    pto-isa CPU simulator's numerics (docs/numerics.md 9) */
 } PassConfig;
 
 /* The defaults: a3, level2, nothing else. */

@@ -764,7 +764,60 @@ static int tcvt_sat_mode(const Op *op)
     return SAT_OFF;
 }
 
-static bool verify_cvt(V *v)
+/* The tcvt pairs of pto-isa's TCvt per arch (include/pto/npu/a2a3 and a5 TCvt.hpp, the
+ * table of docs/isa/TCVT.md), by the runtime's dtype names less "PTORT_": the pairs PTOAS
+ * verifies that the NPU cannot convert get a warning. int4 and the low-precision pairs
+ * (a5_low_pair) are left out: ptoas has no int4 and checks those with PTOAS's rule. */
+static const char *const cvt_isa_a2a3[] = {
+    "F32>F16", "F32>BF16", "F32>F32", "F32>I32", "F32>I16", "F32>I64", "F16>F32", "F16>I32",
+    "F16>I16", "F16>I8", "F16>U8", "BF16>F32", "BF16>I32", "I16>F16", "I16>F32", "I32>F32",
+    "I32>I16", "I32>I64", "I32>F16", "I64>F32", "I64>I32", "U8>F16", "I8>F16", NULL};
+static const char *const cvt_isa_a5[] = {
+    "F32>F32", "F32>F16", "F32>BF16", "F32>I16", "F32>I32", "F32>I64", "F16>F32", "F16>I32",
+    "F16>I16", "F16>I8", "F16>U8", "BF16>F32", "BF16>I32", "BF16>F16", "I16>U8", "I16>F16",
+    "I16>F32", "I16>U32", "I16>I32", "I32>F32", "I32>I16", "I32>U16", "I32>I64", "I32>U8",
+    "I64>F32", "I64>I32", "U8>F16", "U8>U16", "I8>F16", "I8>I16", "I8>I32", "U32>U8",
+    "U32>U16", "U32>I16", NULL};
+
+/* Whether pto-isa converts s -> d on the arch of v (low-precision pairs: a5_low_pair). */
+static bool cvt_isa_pair(const V *v, DType s, DType d)
+{
+    const char *rs = dtype_rt_name(s), *rd = dtype_rt_name(d);
+    if (!rs || !rd)
+        return false;
+    char key[48];
+    snprintf(key, sizeof key, "%s>%s", rs + 6, rd + 6);
+    for (const char *const *p = a5(v) ? cvt_isa_a5 : cvt_isa_a2a3; *p; p++)
+        if (strcmp(*p, key) == 0)
+            return true;
+    return false;
+}
+
+/* A pair PTOAS verifies but the NPU or ptoas's runtime cannot convert: a warning (an error
+ * with --Werror), so that `ptoas run` stopping at the op is no surprise (docs/vector-ops.md,
+ * tcvt). The runtime runs every non-low-precision pair of pto-isa's table but i64, and
+ * i32 -> f16 on a5 too (A2/A3's conversion), which A5 lacks. */
+static void warn_cvt_pair(V *v, DType s, DType d)
+{
+    const char *arch = a5(v) ? "A5" : "A2/A3";
+    bool low = low_precision(s) || low_precision(d);
+    bool isa = low ? a5_low_pair(s, d) : cvt_isa_pair(v, s, d);
+    bool i64 = dtype_int_width(s) == 64 || dtype_int_width(d) == 64;
+    if (!isa && a5(v) && !strcmp(dtype_rt_name(s) ? dtype_rt_name(s) : "", "PTORT_I32") && d == DT_F16)
+        diag_warning(v->d, v->op->name_span,
+                     "'pto.tcvt' op conversion %s -> %s has no implementation in pto-isa for %s; "
+                     "ptoas run converts as A2/A3 does", dtype_name(s), dtype_name(d), arch);
+    else if (!isa)
+        diag_warning(v->d, v->op->name_span,
+                     "'pto.tcvt' op conversion %s -> %s has no implementation in pto-isa for %s; "
+                     "ptoas run stops at it", dtype_name(s), dtype_name(d), arch);
+    else if (low || i64)
+        diag_warning(v->d, v->op->name_span,
+                     "'pto.tcvt' op conversion %s -> %s is not implemented by the ptoas runtime; "
+                     "ptoas run stops at it", dtype_name(s), dtype_name(d));
+}
+
+static bool verify_cvt_rules(V *v)
 {
     const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
     int64_t a[2], b[2];
@@ -807,6 +860,14 @@ static bool verify_cvt(V *v)
     }
     if (static_bytes(t) < need)
         return fail(v, R(v, ROLE_TMP), "expects tcvt tmp capacity to be at least %lld bytes", (long long)need);
+    return true;
+}
+
+static bool verify_cvt(V *v)
+{
+    if (!verify_cvt_rules(v))
+        return false;
+    warn_cvt_pair(v, T(v, ROLE_SRC)->dtype, T(v, ROLE_DST)->dtype);
     return true;
 }
 

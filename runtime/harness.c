@@ -655,6 +655,8 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
     r.out_float = calloc((size_t)n + 1, 1);
     r.values = calloc((size_t)k->nargs + 1, sizeof *r.values);
     r.ctx = ptort_ctx_new(k->arch, k->mem_size);
+    if (r.ctx)
+        ptort_ctx_set_numerics(r.ctx, k->numerics);
     if (!r.in || !r.out || !r.out_float || !r.values || !r.ctx) {
         fprintf(stderr, "error: cannot set up the kernel's memory (out of memory)\n");
         rc = 2;

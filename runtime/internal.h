@@ -14,6 +14,7 @@
 
 struct ptort_ctx {
     ptort_arch arch;
+    ptort_numerics numerics; /* PTORT_NUMERICS_SIM: the CPU simulator's choices */
     uint8_t *mem[PTORT_NUM_LOCS];
     int64_t size[PTORT_NUM_LOCS];
     void *scratch;          /* per-op working memory, grown on demand */

@@ -86,6 +86,12 @@ ptort_ctx *ptort_ctx_new(ptort_arch arch, const int64_t *sizes)
     return ctx;
 }
 
+void ptort_ctx_set_numerics(ptort_ctx *ctx, ptort_numerics numerics)
+{
+    if (ctx)
+        ctx->numerics = numerics == PTORT_NUMERICS_SIM ? PTORT_NUMERICS_SIM : PTORT_NUMERICS_HW;
+}
+
 void ptort_ctx_free(ptort_ctx *ctx)
 {
     if (!ctx)

@@ -83,6 +83,12 @@ ptort_ctx *ptort_ctx_new(ptort_arch arch, const int64_t *sizes);
 /* Frees the context and its memory spaces; NULL is accepted. */
 void ptort_ctx_free(ptort_ctx *ctx);
 
+/* Whose numerics the ops compute (docs/numerics.md 9): the hardware's, as pto-isa's A5 and
+ * A2/A3 implementations and ISA pages specify them (the default), or the pto-isa CPU
+ * simulator's bit for bit where the two differ (docs/departures.md 6-16). */
+typedef enum { PTORT_NUMERICS_HW, PTORT_NUMERICS_SIM } ptort_numerics;
+void ptort_ctx_set_numerics(ptort_ctx *ctx, ptort_numerics numerics);
+
 /* The message of the last failed call on CTX ("" if none). Valid until the next call. */
 const char *ptort_error(const ptort_ctx *ctx);
 
@@ -473,6 +479,7 @@ typedef struct {
     const char *source;      /* the .pto file */
     ptort_arch arch;
     int64_t mem_size[PTORT_NUM_LOCS]; /* capacity overrides (--mem-size), 0 = default */
+    ptort_numerics numerics; /* --numerics: the context's numerics (0 = PTORT_NUMERICS_HW) */
     int nargs;               /* function arguments: values[0, nargs) */
     int nentries;
     const ptort_kernel_arg *entries;

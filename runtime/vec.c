@@ -997,6 +997,50 @@ static ptort_status shift_amounts(ptort_ctx *ctx, const char *op, const ptort_ti
         }
     }
     return PTORT_OK;
+/* ---- --numerics=sim: the CPU simulator's NaN choices (docs/numerics.md 9) -------------------- */
+
+/* A float element's bits: NaN, and its quiet bit. */
+static int nan_bits(ptort_dtype dt, uint32_t u)
+{
+    return dt == PTORT_F32 ? (u & 0x7FFFFFFFu) > 0x7F800000u
+         : dt == PTORT_F16 ? (u & 0x7FFFu) > 0x7C00u : (u & 0x7FFFu) > 0x7F80u;
+}
+static uint32_t quiet_bit(ptort_dtype dt)
+{
+    return dt == PTORT_F32 ? 0x00400000u : dt == PTORT_F16 ? 0x0200u : 0x0040u;
+}
+
+/* tadd/tmul and tadds/tmuls of two NaNs: the simulator's `src0 + src1` (`src + scalar`), as
+ * GCC compiles it for x86-64, returns the second operand's NaN, quieted, where the hardware
+ * rule of ptoas returns the first's. B is a tile, or BS one element. */
+static void sim_two_nan(ptort_ctx *ctx, const ptort_tile *a, const ptort_tile *b, const uint8_t *bs,
+                        const ptort_tile *d)
+{
+    ptort_dtype dt = d->dtype;
+    int esz = ptort_dtype_size(dt);
+    for (int64_t r = 0; r < d->valid_rows; r++) {
+        const uint8_t *pa = row_ptr(ctx, a, r), *pb = b ? row_ptr(ctx, b, r) : bs;
+        uint8_t *pd = row_ptr(ctx, d, r);
+        for (int64_t c = 0; c < d->valid_cols; c++) {
+            uint32_t y = load_elem(pb, esz, b ? c : 0);
+            if (nan_bits(dt, load_elem(pa, esz, c)) && nan_bits(dt, y))
+                store_elem(pd, esz, c, y | quiet_bit(dt));
+        }
+    }
+}
+
+/* f16 tneg: the simulator's `-x` on _Float16 goes through f32 on x86-64, which quiets a
+ * signalling NaN (0x7C01 -> 0xFE01); the hardware rule flips the sign bit only (0xFC01). */
+static void sim_neg_f16(ptort_ctx *ctx, const ptort_tile *d)
+{
+    for (int64_t r = 0; r < d->valid_rows; r++) {
+        uint8_t *pd = row_ptr(ctx, d, r);
+        for (int64_t c = 0; c < d->valid_cols; c++) {
+            uint32_t v = load_elem(pd, 2, c);
+            if (nan_bits(PTORT_F16, v))
+                store_elem(pd, 2, c, v | 0x0200u);
+        }
+    }
 }
 
 /* ---- elementwise ---------------------------------------------------------------------------- */
@@ -1047,6 +1091,9 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
          (st = shift_amounts(ctx, info->name, src1, NULL, dst->dtype, dst->valid_rows, dst->valid_cols))))
         return st;
     run_rows(ctx, src0, src1, NULL, dst, bin_kernel(op, dst->dtype), NULL);
+    if (ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dst->dtype) &&
+        (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
+        sim_two_nan(ctx, src0, src1, NULL, dst);
     return PTORT_OK;
 }
 
@@ -1065,7 +1112,7 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
         (st = same_dtype(ctx, info->name, "src", src, dst)) ||
         (st = same_valid(ctx, info->name, "src", src, dst)))
         return st;
-    if (op == PTORT_VOP_RSQRT && ctx->arch == PTORT_A5) {
+    if (op == PTORT_VOP_RSQRT && ctx->arch == PTORT_A5 && ctx->numerics == PTORT_NUMERICS_HW) {
         /* A5's TRSQRT is vsqrt, then vdiv(1, root), each rounded in the element type
          * (docs/numerics.md 8.2): tsqrt's kernel into dst, then trecip's in place */
         run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(PTORT_VOP_SQRT, dst->dtype));
@@ -1073,6 +1120,8 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
         return PTORT_OK;
     }
     run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(op, dst->dtype));
+    if (ctx->numerics == PTORT_NUMERICS_SIM && op == PTORT_VOP_NEG && dst->dtype == PTORT_F16)
+        sim_neg_f16(ctx, dst);
     return PTORT_OK;
 }
 
@@ -1106,6 +1155,9 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
         (st = shift_amounts(ctx, info->name, NULL, s, dst->dtype, 0, 0)))
         return st;
     run_rows(ctx, src, NULL, s, dst, bin_kernel(op, dst->dtype), NULL);
+    if (ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dst->dtype) &&
+        (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
+        sim_two_nan(ctx, src, NULL, s, dst);
     return PTORT_OK;
 }
 
@@ -1413,7 +1465,8 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     int first = op != PTORT_VOP_SUM;
     const uint8_t *sb = tile_base(ctx, src);
     int64_t sstride = tile_row_stride(src) * ptort_dtype_size(src->dtype);
-    if (op == PTORT_VOP_SUM && ctx->arch == PTORT_A5 && src->dtype == dst->dtype &&
+    if (op == PTORT_VOP_SUM && ctx->arch == PTORT_A5 && ctx->numerics == PTORT_NUMERICS_HW &&
+        src->dtype == dst->dtype &&
         (src->dtype == PTORT_F32 || src->dtype == PTORT_F16))
         rowsum_a5(ff, sb, sstride, rows, n, src->dtype, out);
     else if (isf)
@@ -1780,6 +1833,50 @@ static void cvt_rounding(ptort_dtype sd, ptort_dtype dd, const void *ps, void *p
     }
 }
 
+/* --numerics=sim, float -> integer with saturation or ODD (docs/numerics.md 9): the
+ * simulator's TCvt.hpp. Saturation clamps in binary64 to the intersection of both ranges
+ * (NaN to the upper bound, std::min's answer) and stores the bound back into the source
+ * type, which rounds f32's 2147483647 to 2^31 and f16's 32767 to 32768; ODD rounds to the
+ * nearest integer with ties to the odd one; the cast is x86's (outside int32 and NaN:
+ * INT32_MIN; narrower destinations keep the low bits), so those bounds come out as
+ * INT32_MIN and 0x8000. */
+static void cvt_f2i_sim(ptort_dtype sd, ptort_dtype dd, const void *ps, void *pd, int64_t n, int sat,
+                        ptort_rmode rm)
+{
+    static const double lo_of[] = {[PTORT_I32] = -2147483648.0, [PTORT_I16] = -32768.0,
+                                   [PTORT_I8] = -128.0, [PTORT_U8] = 0.0};
+    static const double hi_of[] = {[PTORT_I32] = 2147483647.0, [PTORT_I16] = 32767.0,
+                                   [PTORT_I8] = 127.0, [PTORT_U8] = 255.0};
+    double smax = sd == PTORT_F16 ? 65504.0 : sd == PTORT_BF16 ? (double)BF16_MAXF : (double)F32_MAXF;
+    double lo = lo_of[dd] > -smax ? lo_of[dd] : -smax, hi = hi_of[dd] < smax ? hi_of[dd] : smax;
+    int ssz = ptort_dtype_size(sd), dsz = ptort_dtype_size(dd);
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u = load_elem(ps, ssz, i);
+        float x = sd == PTORT_F32 ? vk_u2f(u) : sd == PTORT_F16 ? LD_F16(u) : LD_BF16(u);
+        double v = x;
+        if (sat) {
+            v = v < hi ? v : hi; /* NaN: hi */
+            v = lo < v ? v : lo;
+            float f = (float)v;
+            v = sd == PTORT_F32 ? f : sd == PTORT_F16 ? LD_F16(vk_f32_to_f16(f)) : LD_BF16(vk_f32_to_bf16(f));
+        }
+        switch (rm) {
+        case PTORT_RM_RINT: v = rint(v); break;
+        case PTORT_RM_ROUND: v = round(v); break;
+        case PTORT_RM_FLOOR: v = floor(v); break;
+        case PTORT_RM_CEIL: v = ceil(v); break;
+        case PTORT_RM_ODD: {
+            double f = floor(v), frac = v - f;
+            v = frac > 0.5 ? f + 1 : frac < 0.5 ? f : fmod(f, 2.0) != 0.0 ? f : f + 1;
+            break;
+        }
+        default: v = trunc(v); break; /* TRUNC; NONE is the simulator's plain cast */
+        }
+        int32_t r = v >= -2147483648.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN;
+        store_elem(pd, dsz, i, (uint32_t)r);
+    }
+}
+
 ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
                         ptort_rmode rmode, int saturate, const ptort_tile *tmp)
 {
@@ -1801,7 +1898,14 @@ ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
     if (ctx->arch != PTORT_A5 && cvt_a5_only(src->dtype, dst->dtype))
         return ptort_fail(ctx, PTORT_E_ARCH, "%s: conversion %s -> %s needs arch a5", op,
                           ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
-    rmode = cvt_mode(src->dtype, dst->dtype, rmode);
+    int sim = ctx->numerics == PTORT_NUMERICS_SIM;
+    int f2i = is_float_dt(src->dtype) && !is_float_dt(dst->dtype);
+    /* the simulator: float destinations always nearest even (a C cast; f32 -> f32 a copy) */
+    if (sim && !f2i)
+        rmode = PTORT_RM_RINT;
+    else if (!(sim && rmode == PTORT_RM_ODD))
+        rmode = cvt_mode(src->dtype, dst->dtype, rmode);
+    int sim_f2i = sim && f2i && (saturate || rmode == PTORT_RM_ODD);
     CvtFn zfn = ptort_vecz_cvt(src->dtype, dst->dtype, rmode);
     fn = zfn ? zfn : fn;
     int64_t rows = dst->valid_rows, cols = dst->valid_cols;
@@ -1812,10 +1916,13 @@ ptort_status ptort_tcvt(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
         rows = 1;
     }
     /* f32 -> f32 rounds even in RINT; the other float destinations only off nearest even */
-    int directed = cvt_rounds(src->dtype, dst->dtype) &&
+    int directed = !sim && cvt_rounds(src->dtype, dst->dtype) &&
                    (rmode != PTORT_RM_RINT || (src->dtype == PTORT_F32 && dst->dtype == PTORT_F32));
     for (int64_t r = 0; r < rows; r++) {
-        if (directed)
+        if (sim_f2i)
+            cvt_f2i_sim(src->dtype, dst->dtype, row_ptr(ctx, src, r), row_ptr(ctx, dst, r), cols,
+                        saturate != 0, rmode);
+        else if (directed)
             cvt_rounding(src->dtype, dst->dtype, row_ptr(ctx, src, r), row_ptr(ctx, dst, r),
                          cols, saturate != 0, rmode);
         else

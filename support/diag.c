@@ -1172,19 +1172,16 @@ void diag_set_tool_format(DiagFormat fmt, const char *uri)
     tool_uri = uri ? strcpy(xmalloc(strlen(uri) + 1), uri) : NULL;
 }
 
-void diag_tool_error(const char *fmt, ...)
+/* diag_tool_error and diag_tool_warning: severity 1 (error) or 2 (warning). */
+static void tool_message(int severity, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     if (tool_format == DIAG_TEXT) {
-        fputs("ptoas: error: ", stderr);
+        fputs(severity == 1 ? "ptoas: error: " : "ptoas: warning: ", stderr);
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
-        va_end(ap);
         return;
     }
     char *msg = vformat(fmt, ap);
-    va_end(ap);
     char code[DIAG_CODE_MAX];
     memcpy(code, "tool-", 5);
     diag_code(fmt, msg, code + 5, sizeof code - 5);
@@ -1194,13 +1191,29 @@ void diag_tool_error(const char *fmt, ...)
         json_string(stderr, tool_uri, strlen(tool_uri));
         fputc(',', stderr);
     }
-    fputs("\"range\":{\"start\":{\"line\":0,\"character\":0},\"end\":{\"line\":0,\"character\":0}},"
-          "\"severity\":1,\"code\":", stderr);
+    fprintf(stderr, "\"range\":{\"start\":{\"line\":0,\"character\":0},\"end\":{\"line\":0,\"character\":0}},"
+            "\"severity\":%d,\"code\":", severity);
     json_string(stderr, code, strlen(code));
     fputs(",\"source\":\"ptoas\",\"message\":", stderr);
     json_string(stderr, msg, strlen(msg));
     fputs("}\n", stderr);
     free(msg);
+}
+
+void diag_tool_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tool_message(1, fmt, ap);
+    va_end(ap);
+}
+
+void diag_tool_warning(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tool_message(2, fmt, ap);
+    va_end(ap);
 }
 
 void diag_set_internal_hook(void (*cleanup)(void))

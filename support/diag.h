@@ -146,6 +146,8 @@ bool diag_verify(DiagEngine *d, uint32_t begin, uint32_t end);
  * or in JSON form (diag_set_tool_format) one Diagnostic line at the start of
  * the input, code "tool-" plus the message's rule id. */
 void diag_tool_error(const char *fmt, ...) DIAG_PRINTF(1, 2);
+/* The same as a warning ("ptoas: warning: msg", JSON severity 2). */
+void diag_tool_warning(const char *fmt, ...) DIAG_PRINTF(1, 2);
 /* How diag_tool_error prints: text (the default) or JSON naming uri (may be
  * NULL before the input is known: the line then has no "uri"). uri is copied. */
 void diag_set_tool_format(DiagFormat fmt, const char *uri);

@@ -983,6 +983,10 @@ def fsqrt_bits(dt, a):
 # The target of the kernel being modelled: only trsqrt depends on it (a5 or not); cmd_run sets
 # it as ptoas does, vecdiff.py per case.
 ARCH = 'a5'
+# Whose numerics (ptoas --numerics, docs/numerics.md 9): 'hw', the hardware's rules, or 'sim',
+# the pto-isa CPU simulator's where the two differ (docs/departures.md 6 and 12-16, and the
+# NaN choices of its x86 build). cmd_run sets it from --numerics.
+NUMERICS = 'hw'
 
 
 def frsqrt_bits(dt, a):
@@ -990,7 +994,7 @@ def frsqrt_bits(dt, a):
     correctly rounded root in T, then the correctly rounded quotient in T. Elsewhere (A2/A3's
     vrsqrt, not documented further) the simulator's (T)(1.0 / sqrt((double)x)): two binary64
     roundings, then one into T."""
-    if ARCH == 'a5':
+    if ARCH == 'a5' and NUMERICS == 'hw':
         return farith('div', dt, float_to_bits(dt, 1.0), fsqrt_bits(dt, a))
     c = fclass(dt, a)
     if c[0] == 'nan':
@@ -1198,6 +1202,16 @@ def narrow_f32(dt, bits):
     return fsigned(dt, c[1], c[2])
 
 
+def sim_two_nan(op, dt, a, b):
+    """vec_binary, except that under NUMERICS 'sim' + and * of two NaNs give the second one,
+    quieted: the simulator's `src0 + src1` as GCC builds it for x86-64 (the hardware rule:
+    the first)."""
+    if NUMERICS == 'sim' and op in ('add', 'mul') and is_float(dt) and \
+            fclass(dt, a)[0] == 'nan' and fclass(dt, b)[0] == 'nan':
+        return fquiet(dt, b)
+    return vec_binary(op, dt, a, b)
+
+
 def op_velementwise(kind, op, srcs, dst, scalar=None):
     """tadd.. (binary), tabs.. (unary), tadds.. (scalar: the right operand; rscalar: the left
     one, tdivs with the scalar first), texpands: over
@@ -1211,11 +1225,13 @@ def op_velementwise(kind, op, srcs, dst, scalar=None):
     for r in range(dst.vr):
         for c in range(dst.vc):
             if kind == 'binary':
-                v = vec_binary(op, dt, srcs[0].get(r, c), srcs[1].get(r, c))
+                v = sim_two_nan(op, dt, srcs[0].get(r, c), srcs[1].get(r, c))
             elif kind == 'unary':
                 v = vec_unary(op, dt, srcs[0].get(r, c))
+                if NUMERICS == 'sim' and op == 'neg' and dt == 'f16' and fclass(dt, v)[0] == 'nan':
+                    v = fquiet(dt, v)             # -x on _Float16 goes through f32 on x86
             elif kind == 'scalar':
-                v = vec_binary(op, dt, srcs[0].get(r, c), scalar)
+                v = sim_two_nan(op, dt, srcs[0].get(r, c), scalar)
             elif kind == 'rscalar':               # tdivs with the scalar first: scalar / src
                 v = vec_binary(op, dt, scalar, srcs[0].get(r, c))
             else:
@@ -1266,7 +1282,8 @@ def rowsum_a5(src, dst):
 def op_vrowreduce(op, src, dst):
     """trowsum/max/min: dst[r][0] = fold over src[r][0 .. vc-1], left to right; sum from 0,
     max/min from the first element (A5's f32 and f16 sums: rowsum_a5)."""
-    if op == 'sum' and ARCH == 'a5' and src.tt.dtype == dst.tt.dtype and src.tt.dtype in ('f32', 'f16'):
+    if op == 'sum' and ARCH == 'a5' and NUMERICS == 'hw' and src.tt.dtype == dst.tt.dtype and \
+            src.tt.dtype in ('f32', 'f16'):
         return rowsum_a5(src, dst)
     adt, load, store = _red_acc(src.tt.dtype, dst.tt.dtype, 'row', op)
     for r in range(src.vr):
@@ -1424,7 +1441,59 @@ def round_integral(x, rmode):
     raise RefError('unknown rmode %s' % rmode)
 
 
+def cvt_elem_sim(sdt, ddt, bits, rmode, sat):
+    """One tcvt element as the pto-isa CPU simulator's TCvt.hpp computes it (NUMERICS 'sim'):
+    float destinations ignore the mode (a C cast: nearest even; f32 -> f32 a copy); into
+    integers the mode rounds (NONE truncates, ODD is nearest with ties to odd), saturation
+    clamps to both ranges in binary64 (NaN to the upper bound) and stores the bound back into
+    the source type (f32's 2147483647 becomes 2^31, f16's 32767 becomes 32768), and the cast is
+    x86's."""
+    if rmode == 'CAST_RINT':
+        rmode = 'RINT'
+    if not (is_float(sdt) and not is_float(ddt)):
+        if sdt == ddt == 'f32':
+            if not sat:
+                return bits
+            c = fclass(sdt, bits)
+            hi = dt_range('f32')[1]
+            if c[0] == 'nan':
+                return fsigned('f32', False, Fraction(hi))
+            if c[0] == 'inf':
+                return fsigned('f32', c[1], Fraction(hi))
+            return bits
+        return cvt_elem_hw(sdt, ddt, bits, 'RINT', sat)
+    c = fclass(sdt, bits)
+    if sat:
+        lo = max(dt_range(sdt)[0], dt_range(ddt)[0])
+        hi = min(dt_range(sdt)[1], dt_range(ddt)[1])
+        v = hi if c[0] == 'nan' else (lo if c[1] else hi) if c[0] == 'inf' else \
+            min(hi, max(lo, fval_exact(c)))
+        c = fclass(sdt, fsigned(sdt, v < 0, Fraction(abs(v))))   # back into the source type
+    if c[0] != 'num':
+        i = -(1 << 31)
+    else:
+        x = fval_exact(c)
+        if rmode == 'ODD':
+            fl = x.numerator // x.denominator
+            frac = x - fl
+            i = fl + 1 if frac > Fraction(1, 2) else fl if frac < Fraction(1, 2) else \
+                (fl if fl % 2 else fl + 1)
+        else:
+            i = round_integral(x, 'TRUNC' if rmode == 'NONE' else rmode)
+        w = 63 if ddt == 'ui8' else 31
+        if not -(1 << w) <= i < (1 << w):
+            i = -(1 << 31)
+    return iwrap(ddt, i)
+
+
 def cvt_elem(sdt, ddt, bits, rmode, sat):
+    """One tcvt element, per NUMERICS."""
+    if NUMERICS == 'sim':
+        return cvt_elem_sim(sdt, ddt, bits, rmode, sat)
+    return cvt_elem_hw(sdt, ddt, bits, rmode, sat)
+
+
+def cvt_elem_hw(sdt, ddt, bits, rmode, sat):
     """One tcvt element (docs/vector-ops.md, `tcvt`)."""
     rmode = cvt_rmode(sdt, ddt, rmode)
     if is_float(sdt):
@@ -2626,12 +2695,14 @@ def cmd_run(argv):
     ap.add_argument('--out', dest='outs', action='append', default=[])
     ap.add_argument('--arg', dest='args', action='append', default=[])
     ap.add_argument('--pto-arch', dest='arch', default='a3')
+    ap.add_argument('--numerics', choices=('hw', 'sim'), default='hw')
     o = ap.parse_args(argv)
     with open(o.file, encoding='latin1') as f:
         text = f.read()
     funcs = parse_funcs(text)
     # ptoas's rule (docs/language.md 2): a module that names A5 is A5 whatever the flag
-    global ARCH
+    global ARCH, NUMERICS
+    NUMERICS = o.numerics
     names_a5 = re.search(r'pto\.target_arch\s*=\s*"a5"', text, re.I) or \
         re.search(r'"pto\.device-spec"\s*=\s*"(Ascend950|Ascend910_95)', text)
     ARCH = 'a5' if names_a5 else o.arch.lower()
@@ -2963,6 +3034,27 @@ def self_test():
     check('rsqrt a3 0x3F9349AA', vec_unary('rsqrt', 'f32', 0x3F9349AA), 0x3F6EA66E)
     check('rsqrt(2) a3', vec_unary('rsqrt', 'f32', fb(2.0)), 0x3F3504F3)
     ARCH = 'a5'
+    # --numerics=sim (docs/numerics.md 9), worked from the simulator's sources: trsqrt is the
+    # binary64 formula on a5 too; tcvt into floats ignores the mode (f32 -> f32 copies); ODD
+    # into integers is nearest with ties to odd; saturation stores the bound back into the
+    # source type (2147483647 -> 2^31, f16 32767 -> 32768) before x86's cast.
+    global NUMERICS
+    NUMERICS = 'sim'
+    check('sim rsqrt a5 0x3F9349AA', vec_unary('rsqrt', 'f32', 0x3F9349AA), 0x3F6EA66E)
+    check('sim tcvt f32 -> f16 TRUNC 1.0014658', cvt_elem('f32', 'f16', 0x3F803008, 'TRUNC', False), 0x3C02)
+    check('sim tcvt f32 -> f32 RINT 2.5', cvt_elem('f32', 'f32', fb(2.5), 'RINT', False), fb(2.5))
+    check('sim tcvt f32 -> i32 ODD 2.5 -2.5 1.5 0.5', [to_int('i32', cvt_elem('f32', 'i32', fb(x), 'ODD', False))
+                                                       for x in (2.5, -2.5, 1.5, 0.5)], [3, -3, 1, 1])
+    check('sim tcvt f32 -> i32 sat 3e9 NaN -Inf', [cvt_elem('f32', 'i32', b, 'RINT', True)
+                                                   for b in (fb(3e9), 0x7FC00000, 0xFF800000)],
+          [0x80000000, 0x80000000, 0x80000000])
+    check('sim tcvt f16 -> i16 sat 40000 NaN 32752', [cvt_elem('f16', 'i16', b, 'RINT', True)
+                                                       for b in (0x78E2, 0x7E00, 0x77FF)],
+          [0x8000, 0x8000, 0x7FF0])
+    check('sim tadd two NaNs', sim_two_nan('add', 'f32', 0x7FC00011, 0xFFA00022), 0xFFE00022)
+    NUMERICS = 'hw'
+    check('tcvt f16 -> i16 sat 40000 NaN', [cvt_elem('f16', 'i16', b, 'RINT', True) for b in (0x78E2, 0x7E00)],
+          [0x7FFF, 0x7FFF])
     check('sqrt(2)', vec_unary('sqrt', 'f32', fb(2.0)), 0x3FB504F3)
     check('recip(3)', vec_unary('recip', 'f32', fb(3.0)), 0x3EAAAAAB)
     check('exp(0), exp(1), exp(-100), exp(100)', [vec_unary('exp', 'f32', x) for x in

@@ -2,7 +2,7 @@
 """runcmp.py: run a kernel with `ptoas run` and with the reference model, compare byte for byte.
 
     python3 runcmp.py PTOAS KERNEL.pto DIR [--func F] [--in NAME=FILE ...] [--arg NAME=INT ...]
-                      [--pto-arch=A] [--pto-level=L] [--no-reuse] --out NAME[,NAME...]
+                      [--pto-arch=A] [--pto-level=L] [--numerics=hw|sim] [--no-reuse] --out NAME[,NAME...]
 
 Input files are relative to DIR. Each result NAME goes to DIR/NAME.npy (ptoas) and
 DIR/NAME.ref.npy (ref.py); `cmp` decides. On a mismatch the differing elements are listed.
@@ -23,9 +23,9 @@ def main(argv):
     i = 0
     ptoas_only = []
     while i < len(rest):
-        if ('=' in rest[i] and rest[i].startswith('--pto')) or rest[i] == '--no-reuse':
+        if ('=' in rest[i] and rest[i].startswith(('--pto', '--numerics'))) or rest[i] == '--no-reuse':
             ptoas_only.append(rest[i])
-            if rest[i].startswith('--pto-arch='):      # ref.py models the same target
+            if rest[i].startswith(('--pto-arch=', '--numerics=')):  # ref.py models the same
                 passthru.append(rest[i])
             i += 1
             continue

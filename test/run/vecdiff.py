@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """vecdiff.py: the runtime's vector ops against the independent Python model, byte for byte.
 
-    python3 vecdiff.py VECDRV DIR [--filter SUBSTRING]
+    python3 vecdiff.py VECDRV DIR [--filter SUBSTRING] [--numerics hw|sim]
 
 Builds every case -- each vector op on each dtype it takes (docs/vector-ops.md), every tcvt
 pair with every rmode, with and without saturation -- over random and edge-case inputs (NaN
@@ -376,7 +376,10 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     drv, d = argv[0], argv[1]
-    filt = argv[3] if len(argv) > 3 and argv[2] == '--filter' else None
+    opts = dict(zip(argv[2::2], argv[3::2]))
+    filt = opts.get('--filter')
+    # --numerics sim: the runtime with PTORT_NUMERICS_SIM against ref.py's simulator model
+    ref.NUMERICS = opts.get('--numerics', 'hw')
     os.makedirs(d, exist_ok=True)
     cases = [c for c in build_cases() if filt is None or filt in c.name()]
     lines = []
@@ -400,6 +403,7 @@ def main(argv):
     for setname, env in sets:
         e = dict(os.environ)
         e.update(env)
+        e['VECDRV_NUMERICS'] = ref.NUMERICS
         r = subprocess.run([drv, man], env=e, stdout=subprocess.PIPE, universal_newlines=True)
         status = r.stdout.split('\n')
         if r.returncode != 0:
@@ -426,7 +430,8 @@ def main(argv):
     if bad:
         print('vecdiff: %d of %d case runs differ' % (bad, 3 * len(cases)))
         return 1
-    print('vecdiff: %d cases x 3 kernel sets, all identical' % len(cases))
+    print('vecdiff: %d cases x 3 kernel sets, all identical%s'
+          % (len(cases), ' (--numerics sim)' if ref.NUMERICS == 'sim' else ''))
     return 0
 
 

@@ -18,7 +18,8 @@
  * its whole physical shape in logical order, so padding and the positions of dst outside its
  * valid region start with known bytes. The dst tile after the op goes to OUT (.npy, the
  * physical shape). Prints one line per case, "ok" or "error STATUS: MESSAGE"; exits 1 on a
- * malformed manifest or file.
+ * malformed manifest or file. VECDRV_NUMERICS=sim runs every case with the CPU simulator's
+ * numerics (ptort_ctx_set_numerics).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,10 @@ int main(int argc, char **argv)
     ptort_ctx *ctxs[3] = {ptort_ctx_new(PTORT_A2, NULL), ptort_ctx_new(PTORT_A3, NULL),
                           ptort_ctx_new(PTORT_A5, NULL)};
     int rc = !ctxs[0] || !ctxs[1] || !ctxs[2];
+    /* VECDRV_NUMERICS=sim: the CPU simulator's numerics (vecdiff.py --numerics sim) */
+    const char *num = getenv("VECDRV_NUMERICS");
+    for (int i = 0; i < 3 && !rc && num && strcmp(num, "sim") == 0; i++)
+        ptort_ctx_set_numerics(ctxs[i], PTORT_NUMERICS_SIM);
     char line[4096];
     while (!rc && fgets(line, sizeof line, fp))
         rc = run_case(ctxs, line);
