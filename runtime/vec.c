@@ -997,6 +997,8 @@ static ptort_status shift_amounts(ptort_ctx *ctx, const char *op, const ptort_ti
         }
     }
     return PTORT_OK;
+}
+
 /* ---- --numerics=sim: the CPU simulator's NaN choices (docs/numerics.md 9) -------------------- */
 
 /* A float element's bits: NaN, and its quiet bit. */
