@@ -1031,6 +1031,30 @@ static void sim_two_nan(ptort_ctx *ctx, const ptort_tile *a, const ptort_tile *b
     }
 }
 
+/* The same for the broadcasts (trowexpandadd/mul, tcolexpandadd/mul), whose simulator loops
+ * call the same `src0 + src1`: dst[r][c] = op(src0[r][c % vc0], src1[R][c % vc1]), R = r, or
+ * 0 for the column broadcasts (S1_ROW0). */
+static void sim_two_nan_bcast(ptort_ctx *ctx, const ptort_tile *s0, const ptort_tile *s1, const ptort_tile *d,
+                              int s1_row0)
+{
+    ptort_dtype dt = d->dtype;
+    int esz = ptort_dtype_size(dt);
+    Layout l0, l1;
+    layout_of(s0, &l0);
+    layout_of(s1, &l1);
+    const uint8_t *b0 = tile_base(ctx, s0), *b1 = tile_base(ctx, s1);
+    for (int64_t r = 0; r < d->valid_rows; r++) {
+        int64_t o0 = layout_row_off(&l0, r), o1 = layout_row_off(&l1, s1_row0 ? 0 : r);
+        uint8_t *pd = row_ptr(ctx, d, r);
+        for (int64_t c = 0; c < d->valid_cols; c++) {
+            uint32_t x = load_elem(b0, esz, o0 + layout_col_off(&l0, c % s0->valid_cols));
+            uint32_t y = load_elem(b1, esz, o1 + layout_col_off(&l1, c % s1->valid_cols));
+            if (nan_bits(dt, x) && nan_bits(dt, y))
+                store_elem(pd, esz, c, y | quiet_bit(dt));
+        }
+    }
+}
+
 /* f16 tneg: the simulator's `-x` on _Float16 goes through f32 on x86-64, which quiets a
  * signalling NaN (0x7C01 -> 0xFE01); the hardware rule flips the sign bit only (0xFC01). */
 static void sim_neg_f16(ptort_ctx *ctx, const ptort_tile *d)
@@ -1656,6 +1680,9 @@ ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         else
             bin(pf, buf, pd, cols, 0);
     }
+    if (ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dst->dtype) &&
+        (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
+        sim_two_nan_bcast(ctx, src0, src1, dst, 0);
     return PTORT_OK;
 }
 
@@ -1698,6 +1725,9 @@ ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         else
             bin(row_ptr(ctx, src0, r), v, row_ptr(ctx, dst, r), cols, 0);
     }
+    if (ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dst->dtype) && cols > 0 &&
+        (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
+        sim_two_nan_bcast(ctx, src0, src1, dst, 1);
     return PTORT_OK;
 }
 

@@ -1327,7 +1327,7 @@ def op_vrowexpand(op, src0, src1, dst):
             if op == 'copy':
                 v = src0.get(r, 0)
             else:
-                v = vec_binary(op, dt, src0.get(r, c % src0.vc), src1.get(r, c % src1.vc))
+                v = sim_two_nan(op, dt, src0.get(r, c % src0.vc), src1.get(r, c % src1.vc))
             dst.set(r, c, v)
 
 
@@ -1339,7 +1339,7 @@ def op_vcolexpand(op, src0, src1, dst):
             if op == 'copy':
                 v = src0.get(0, j)
             else:
-                v = vec_binary(op, dt, src0.get(i, j), src1.get(0, j))
+                v = sim_two_nan(op, dt, src0.get(i, j), src1.get(0, j))
             dst.set(i, j, v)
 
 
