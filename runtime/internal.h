@@ -145,6 +145,9 @@ const char *ptort_layout_name(const ptort_tile *t);
  * through both layouts, rounded to nearest even; PTORT_E_DTYPE for any other pair. The
  * descriptors and the valid shapes are the caller's to check. */
 ptort_status moves_convert(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst);
+/* Whether moves_convert converts SRC into DST (an acc f32 tile into f16/bf16, a mat f16/bf16
+ * tile into an f32 bias tile). */
+int moves_converts(const ptort_tile *src, const ptort_tile *dst);
 
 /* ---- bit casts and conversions ----------------------------------------------------- */
 

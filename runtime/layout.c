@@ -158,12 +158,17 @@ ptort_status ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile 
         return st;
     if (tmp && (st = ptort_check_operand(ctx, "tmov", "tmp", tmp)))
         return st;
+    /* element types differ only for the casts the hardware makes (docs/numerics.md 8.4) */
+    if (src->dtype != dst->dtype && !moves_converts(src, dst))
+        return ptort_fail(ctx, PTORT_E_DTYPE,
+                          "tmov: expects src and dst to have the same element type, but got %s and %s",
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
     if (src->valid_rows != dst->valid_rows || src->valid_cols != dst->valid_cols)
         return ptort_fail(ctx, PTORT_E_SHAPE,
                           "tmov: expects src and dst to have the same valid_shape, but got [%lld, %lld] vs [%lld, %lld]",
                           (long long)src->valid_rows, (long long)src->valid_cols,
                           (long long)dst->valid_rows, (long long)dst->valid_cols);
-    if (src->dtype != dst->dtype) /* the acc epilogue's cast (docs/numerics.md 8.4), or an error */
+    if (src->dtype != dst->dtype)
         return moves_convert(ctx, "tmov", src, dst);
     int64_t n = src->valid_cols;
     int64_t *tables = ptort_scratch(ctx, (size_t)(2 * n + 2) * sizeof(int64_t));

@@ -15,6 +15,14 @@
 /* How one element goes from the source's bytes to the destination's. */
 typedef enum { CV_COPY, CV_F32_F16, CV_F32_BF16, CV_F16_F32, CV_BF16_F32 } Conv;
 
+int moves_converts(const ptort_tile *src, const ptort_tile *dst)
+{
+    if (src->loc == PTORT_ACC && src->dtype == PTORT_F32)
+        return dst->dtype == PTORT_F16 || dst->dtype == PTORT_BF16;
+    return src->loc == PTORT_MAT && dst->loc == PTORT_BIAS && dst->dtype == PTORT_F32 &&
+           (src->dtype == PTORT_F16 || src->dtype == PTORT_BF16);
+}
+
 static ptort_status conv_of(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst,
                             Conv *cv)
 {
