@@ -398,9 +398,10 @@ typedef enum {
     VCR_MAXMIN, VCR_SUM,                                  /* OC_COL_REDUCE */
     VS_DIVS,                                              /* OC_TILE_SCALAR: tdivs */
     /* == ELEM == */
-    VB_XOR, VB_SHIFT, VB_POW, VB_PRELU,                   /* OC_BINARY: txor, tshl/tshr, tpow, tprelu */
+    VB_XOR, VB_SHIFT, VB_POW, VB_PRELU, VB_REM,           /* OC_BINARY: txor, tshl/tshr, tpow, tprelu, trem */
     VU_NOT,                                               /* OC_UNARY: tnot */
-    VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS        /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
+    VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS,       /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
+    VS_REMS, VS_FMODS                                     /* OC_TILE_SCALAR: trems, tfmods */
 } OpVariant;
 
 /* The attributes whose value is a runtime call argument (A_ATTR in ops.def): codegen's

@@ -286,6 +286,27 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
             *t = plain_body(DT_I8, dst->vrow + 1, cols > 32 ? cols : 32, dst->vrow, vc);
             return 1;
         }
+        if (in->variant == VB_REM || in->variant == VS_REMS) { /* A2/A3 2 (1) rows of dst's */
+            int64_t rows = in->variant == VB_REM ? 2 : 1;
+            if (a5) {
+                if (level3)
+                    return 0;
+                int64_t n = 32 / esize(dst->dtype);
+                *t = plain_body(dst->dtype, 1, n, 1, n);
+                return 1;
+            }
+            if (level3) {
+                why = "requires explicit tmp when PlanMemory is skipped";
+                break;
+            }
+            if (!known_dims(dst->vrow, dst->vcol)) {
+                why = rows == 2 ? "requires static tile_buf dst to materialize implicit trem tmp"
+                                : "requires static tile_buf dst to materialize implicit trems tmp";
+                break;
+            }
+            *t = plain_body(dst->dtype, rows, dst->cols, rows, dst->vcol);
+            return 1;
+        }
         if (in->variant != VB_XOR && in->variant != VS_XORS)
             return 0;
         if (a5) {

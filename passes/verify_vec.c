@@ -219,6 +219,46 @@ static bool verify_prelu(V *v, const VecOp *o)
 }
 
 static bool verify_pow(V *v, const VecOp *o);
+static bool scalar_ods(V *v);
+
+/* trem (src0, src1), trems and tfmods (src, scalar): PTOAS's TRemOp / TRemSOp / TFModSOp.
+ * trem's and trems's tmp: on A2/A3 dst's element type, 2 (trems: 1) valid rows covering
+ * dst's valid columns, 2 (1) rows of dst's bytes; on A5 any vec tile. */
+static bool verify_rem(V *v, const VecOp *o)
+{
+    bool scalar = o->variant != VB_REM;
+    RoleId a = scalar ? ROLE_SRC : ROLE_SRC0;
+    const TileBody *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (scalar && !scalar_ods(v))
+        return false;
+    if (!tile_common(v, a, false) || (!scalar && !tile_common(v, ROLE_SRC1, false)) || !tile_common(v, ROLE_DST, false))
+        return false;
+    if ((!scalar && !same_elem(v, ROLE_SRC0, ROLE_SRC1)) || !same_elem(v, a, ROLE_DST) ||
+        (!scalar && !same_valid(v, ROLE_SRC0, ROLE_SRC1)) || !same_valid(v, a, ROLE_DST))
+        return false;
+    if (!is_row_major(T(v, a)) || (!scalar && !is_row_major(T(v, ROLE_SRC1))) || !is_row_major(d))
+        return fail(v, -1, scalar ? "expects src and dst to use row-major layout"
+                                  : "expects src0, src1, and dst to use row-major layout");
+    DType e = T(v, a)->dtype;
+    if (scalar && v->ty[R(v, ROLE_SCALAR)]->dtype != e)
+        return fail(v, R(v, ROLE_SCALAR), "expects scalar type to match the tile element type");
+    if (!t || o->variant == VS_FMODS)
+        return elem_ok(v, o, e) || elem_fail(v, o);
+    if (!tile_common(v, ROLE_TMP, false) || !vec_tile(v, ROLE_TMP))
+        return false;
+    if (!a5(v)) {
+        int64_t rows = scalar ? 1 : 2;
+        if (t->dtype != d->dtype)
+            return fail(v, R(v, ROLE_TMP), "expects tmp and dst to have the same element type");
+        if (known(t->vrow) && t->vrow < rows)
+            return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp valid_shape[0] to be at least %lld", (long long)rows);
+        if (known(d->vcol) && known(t->vcol) && t->vcol < d->vcol)
+            return fail(v, R(v, ROLE_TMP), "expects A2/A3 tmp valid columns to cover dst valid columns");
+        if (!tmp_capacity(v, rows * d->cols * (int64_t)dtype_size(e)))
+            return false;
+    }
+    return elem_ok(v, o, e) || elem_fail(v, o);
+}
 
 static bool verify_binary(V *v, const VecOp *o)
 {
@@ -228,6 +268,8 @@ static bool verify_binary(V *v, const VecOp *o)
         return verify_pow(v, o);
     if (o->variant == VB_PRELU)
         return verify_prelu(v, o);
+    if (o->variant == VB_REM)
+        return verify_rem(v, o);
     if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false))
         return false;
     if (!same_elem(v, ROLE_SRC0, ROLE_SRC1) || !same_elem(v, ROLE_SRC0, ROLE_DST) ||
@@ -415,6 +457,8 @@ static bool verify_tile_scalar(V *v, const VecOp *o)
         return verify_bitwise_scalar(v, o);
     if (o->variant == VS_POWS)
         return verify_pow(v, o);
+    if (o->variant == VS_REMS || o->variant == VS_FMODS)
+        return verify_rem(v, o);
     bool divs = o->variant == VS_DIVS;
     const Type *st = v->ty[R(v, ROLE_SCALAR)];
     /* tdivs takes any operand types and first asks for one tile and one integer/float */

@@ -166,6 +166,44 @@ VK_INLINE uint32_t vk_ipow(uint32_t base, int64_t e)
 #define BINEL_pow(K, CT, LD, ST, x, y) POW_##K(CT, LD, ST, x, y)
 /* prelu, as the simulator: x > 0 ? x : x * slope (one rounding; NaN x gives x * slope) */
 #define BINEL_prelu(K, CT, LD, ST, x, y) (LD(x) > 0 ? (x) : ST(ARITH_##K(CT, *, LD(x), LD(y))))
+/* fmod and rem, as the simulator: fmod is C's truncated remainder (integer %, binary64 fmod,
+ * exact, so one value in any float type); rem (its OP_REM) then adds the divisor when the
+ * operands' signs (x >= 0) differ and the remainder is not 0: the floored remainder, the sum
+ * rounded once in T. NaN operands come back quiet, the dividend's first; fmod(Inf, y) and
+ * fmod(x, 0.0) are the default NaN. The entry points reject a zero integer divisor
+ * (div_zero); the kernels give 0 for it and for INT_MIN % -1 (undefined in C). */
+VK_INLINE float vk_fmodf(float x, float y)
+{
+    if (x != x)
+        return x + x;
+    if (y != y)
+        return y + y;
+    return (float)fmod((double)x, (double)y);
+}
+VK_INLINE float vk_remf(float x, float y)
+{
+    float r = vk_fmodf(x, y);
+    return ((x >= 0) != (y >= 0) && r != 0) ? r + y : r;
+}
+VK_INLINE int32_t vk_imod(int32_t a, int32_t b)
+{
+    return b == 0 || b == -1 ? 0 : a % b;
+}
+VK_INLINE int32_t vk_irem(int32_t a, int32_t b)
+{
+    int32_t r = vk_imod(a, b);
+    return ((a >= 0) != (b >= 0) && r != 0) ? r + b : r;
+}
+VK_INLINE uint32_t vk_umod(uint32_t a, uint32_t b)
+{
+    return b == 0 ? 0 : a % b;
+}
+#define FMOD_F(CT, LD, ST, x, y) ST(vk_fmodf(LD(x), LD(y)))
+#define FMOD_I(CT, LD, ST, x, y) _Generic((CT)0, int32_t: vk_imod, uint32_t: vk_umod)(LD(x), LD(y))
+#define REM_F(CT, LD, ST, x, y) ST(vk_remf(LD(x), LD(y)))
+#define REM_I(CT, LD, ST, x, y) _Generic((CT)0, int32_t: vk_irem, uint32_t: vk_umod)(LD(x), LD(y))
+#define BINEL_fmod(K, CT, LD, ST, x, y) FMOD_##K(CT, LD, ST, x, y)
+#define BINEL_rem(K, CT, LD, ST, x, y) REM_##K(CT, LD, ST, x, y)
 
 /* Unary elements. abs is the simulator's x < 0 ? -x : x, so -0 and NaN (of either sign) pass
  * unchanged; neg of a float flips the sign bit (NaN bits kept); integers wrap
@@ -224,7 +262,7 @@ VK_INLINE float vk_f64_odd(double d)
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
     VDT_ALL(X, max) VDT_ALL(X, min) VDT_ALL(X, pow)                       \
-    VDT_FLOAT(X, prelu)
+    VDT_FLOAT(X, prelu) VDT_ALL(X, fmod) VDT_ALL(X, rem)
 /* the integer-only ops: no F16C path (vec_kern.h's DEF_IBIN / DEF_IUN) */
 #define VEC_IBIN_TABLE(X)                                                  \
     VDT_INT(X, and) VDT_INT(X, or) VDT_INT(X, xor) VDT_INT(X, shl)         \
@@ -491,6 +529,8 @@ enum {
 #define VK_ARITH_log 0
 #define VK_ARITH_pow 0
 #define VK_ARITH_prelu 0
+#define VK_ARITH_fmod 0
+#define VK_ARITH_rem 0
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -574,6 +614,8 @@ DEF_F16C_BIN(div, _mm256_div_ps)
 #define vk_f16c_bin_min vk_f16c_bin_add
 #define vk_f16c_bin_pow vk_f16c_bin_add
 #define vk_f16c_bin_prelu vk_f16c_bin_add
+#define vk_f16c_bin_fmod vk_f16c_bin_add
+#define vk_f16c_bin_rem vk_f16c_bin_add
 
 /* An f16 unary op as its f32 loop over widened blocks. */
 static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
@@ -688,6 +730,8 @@ static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *p
 #define vk_f16c_bin_min vk_f16c_bin_add
 #define vk_f16c_bin_pow vk_f16c_bin_add
 #define vk_f16c_bin_prelu vk_f16c_bin_add
+#define vk_f16c_bin_fmod vk_f16c_bin_add
+#define vk_f16c_bin_rem vk_f16c_bin_add
 #endif
 
 #define KSUF _c
@@ -1112,7 +1156,8 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
         (st = same_dtype(ctx, info->name, "src1", src1, dst)) ||
         (st = same_valid(ctx, info->name, "src0", src0, dst)) ||
         (st = same_valid(ctx, info->name, "src1", src1, dst)) ||
-        (op == PTORT_VOP_DIV && (st = div_zero(ctx, info->name, "src1", src1, dst->valid_rows, dst->valid_cols))) ||
+        ((op == PTORT_VOP_DIV || op == PTORT_VOP_REM || op == PTORT_VOP_FMOD) &&
+         (st = div_zero(ctx, info->name, "src1", src1, dst->valid_rows, dst->valid_cols))) ||
         ((op == PTORT_VOP_SHL || op == PTORT_VOP_SHR) &&
          (st = shift_amounts(ctx, info->name, src1, NULL, dst->dtype, dst->valid_rows, dst->valid_cols))))
         return st;
@@ -1174,7 +1219,7 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
         return st;
     _Alignas(4) uint8_t s[4];
     scalar_elem(dst->dtype, scalar, s);
-    if (op == PTORT_VOP_DIV && !is_float_dt(dst->dtype) &&
+    if ((op == PTORT_VOP_DIV || op == PTORT_VOP_REM || op == PTORT_VOP_FMOD) && !is_float_dt(dst->dtype) &&
         load_elem(s, ptort_dtype_size(dst->dtype), 0) == 0)
         return ptort_fail(ctx, PTORT_E_UB, "%s: division by zero (the scalar is 0)", info->name);
     if ((op == PTORT_VOP_SHL || op == PTORT_VOP_SHR) &&

@@ -1051,6 +1051,8 @@ def vec_binary(op, dt, a, b):
     """One element of tadd .. tmin (and the tile-scalar and broadcast forms)."""
     if op == 'pow':
         return vec_pow(dt, a, b)
+    if op in ('fmod', 'rem'):
+        return vec_rem(op, dt, a, b)
     if op == 'prelu':                         # the simulator: x > 0 ? x : x * slope
         return a if flt(dt, 0, a) else farith('mul', dt, a, b)
     if op == 'max':
@@ -1074,6 +1076,34 @@ def vec_binary(op, dt, a, b):
         q = abs(x) // abs(y)
         return iwrap(dt, -q if (x < 0) != (y < 0) else q)
     raise RefError('%s is not defined on %s' % (op, dt))
+
+
+def vec_rem(op, dt, a, b):
+    """tfmod (C's truncated remainder: integer %, binary64 fmod, exact) and trem (the
+    simulator's OP_REM: fmod, plus the divisor when the signs (x >= 0) differ and the
+    remainder is not 0, the sum rounded in dt). A NaN operand comes back quiet, the
+    dividend's first; fmod(+-Inf, y) and fmod(x, 0.0) are the default NaN. A zero integer
+    divisor is an error; INT_MIN % -1 is 0."""
+    if is_float(dt):
+        ca, cb = fclass(dt, a), fclass(dt, b)
+        if ca[0] == 'nan' or cb[0] == 'nan':
+            return fquiet(dt, a if ca[0] == 'nan' else b)
+        x, y = to_float(dt, a), to_float(dt, b)
+        try:
+            r = math.fmod(x, y)
+        except ValueError:
+            return DEFAULT_NAN[dt]
+        rb = float_to_bits(dt, r)             # exact
+        if op == 'rem' and (x >= 0) != (y >= 0) and r != 0:
+            return farith('add', dt, rb, b)
+        return rb
+    x, y = to_int(dt, a), to_int(dt, b)
+    if y == 0:
+        raise RefError('division by zero')
+    r = 0 if y == -1 else abs(x) % abs(y) * (-1 if x < 0 else 1)
+    if op == 'rem' and (x >= 0) != (y >= 0) and r != 0:
+        r += y
+    return iwrap(dt, r)
 
 
 def _odd_integer(y):
@@ -2671,7 +2701,7 @@ for _o in ('add', 'sub', 'mul', 'div', 'max', 'min'):
     VEC_OPS['tcolexpand' + _o] = ('colexpand', _o)
 for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log', 'not'):
     VEC_OPS['t' + _o] = ('unary', _o)
-for _o in BITWISE + ('pow', 'prelu'):
+for _o in BITWISE + ('pow', 'prelu', 'fmod', 'rem'):
     VEC_OPS['t' + _o] = ('binary', _o)
     VEC_OPS['t' + _o + 's'] = ('scalar', _o)
 for _o in ('sum', 'max', 'min'):

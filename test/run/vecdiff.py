@@ -280,6 +280,13 @@ def build_cases():
         else:
             pick = lambda: ref.from_int(dt, rng.choice((0, 1, 2, 3, 7, 31, -1, -2, rng.randint(-40, 40))))
         return Spec(dt, R, C, VR, VC, 'r', [pick() for _ in range(R * C)])
+    # trem (floored) and tfmod (truncated): nonzero integer divisors
+    for op in ('rem', 'fmod'):
+        for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16'):
+            for _ in range(2):
+                cases.append(Case('binary', op, dst(dt), [full(dt), nonzero(full(dt))]))
+            for sc in rng.sample(special_bits(dt), 4) + [rand_bits(dt, rng)]:
+                cases.append(Case('scalar', op, dst(dt), [full(dt)], scalar=sc or 3))
     for dt in ('f32', 'f16'):
         for _ in range(2):
             cases.append(Case('binary', 'prelu', dst(dt), [full(dt), full(dt)]))

@@ -92,6 +92,8 @@ SECTIONS = [
     ("tpow-a5.pto", "8. Vector ops: tpow and tpows (A5)"),
     ("tprelu.pto", "8. Vector ops: tprelu"),
     ("tprelu-a3.pto", "8. Vector ops: tprelu's tmp (A2/A3)"),
+    ("trem.pto", "8. Vector ops: trem, trems, tfmod, tfmods"),
+    ("trem-a3.pto", "8. Vector ops: trem's and trems's tmp (A2/A3)"),
 
 
     # == REARR ==
