@@ -7,7 +7,7 @@
 #include <string.h>
 #include "emit_int.h"
 #include "pass.h"
-#include "ptort.h"
+#include "printfmt.h"
 #include "str.h"
 
 /* pto.tgetval: the result's local gets element `offset` of src. */
@@ -132,7 +132,7 @@ static void emit_tprint(Emit *e, const Op *op)
 
 /* pto.print: the format string from the input reaches the C file only as an escaped string
  * literal, and only when it is literal text with one conversion of the value's kind
- * (ptort_print_format, which the runtime checks again before it prints). */
+ * (printfmt.h, which the runtime checks again before it prints). */
 static void emit_print(Emit *e, const Op *op)
 {
     const Attr *a = ir_attr_find(op->attrs, op->nattrs, "format");
@@ -148,7 +148,8 @@ static void emit_print(Emit *e, const Op *op)
         fmt[n++] = (char)str_unescape_next(raw.p, raw.len, &i);
     fmt[n] = 0;
     bool fl = emit_float_rt(t) != NULL;
-    int kind = memchr(fmt, 0, n) ? 0 : ptort_print_format(fmt, n);
+    size_t cs, ce, la, ln;
+    int kind = memchr(fmt, 0, n) ? 0 : ptort_parse_format(fmt, n, &cs, &ce, &la, &ln);
     if (kind != 'n' && kind != (fl ? 'f' : 'i')) {
         emit_fail(e, op->name_span, "codegen requires the format of 'pto.print' to be printable ASCII text (newlines and tabs too) with "
                   "at most one conversion, %s one (docs/language.md 5.9)", fl ? "a floating-point" : "an integer");

@@ -107,6 +107,10 @@ SECTIONS = [
 
 
     # == SCALAR ==
+    ("tgetval-tsetval.pto", "12. Scalar access: pto.tgetval, pto.tsetval"),
+    ("declare-tile.pto", "12. pto.declare_tile"),
+    ("pointers.pto", "12. Pointers and queries: pto.addptr, ptrtoint, inttoptr, castptr, tile_buf_addr, get_tensor_view_dim/stride, tile_valid_rows/cols"),
+    ("debug.pto", "12. Debug: pto.tprint, pto.print, pto.trap"),
 
 
     ("poison.pto", "Poisoning (each error once, no cascade)"),
