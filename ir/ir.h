@@ -335,6 +335,7 @@ typedef enum {
     OC_ROW_ARG,     /* trowargmax trowargmin: dst[r][0] = the column index of row r's max / min */
     OC_COL_ARG,     /* tcolargmax tcolargmin: dst[0][c] = the row index of column c's max / min */
     OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
+    OC_HISTOGRAM,   /* thistogram: a cumulative 256-bin histogram of one byte per row (A5) */
 
     /* == SCALAR == */
 
