@@ -336,6 +336,7 @@ typedef enum {
     OC_COL_ARG,     /* tcolargmax tcolargmin: dst[0][c] = the row index of column c's max / min */
     OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
     OC_HISTOGRAM,   /* thistogram: a cumulative 256-bin histogram of one byte per row (A5) */
+    OC_CONCAT,      /* tconcat: dst's rows = src0's valid columns, then src1's */
 
     /* == SCALAR == */
 

@@ -652,6 +652,32 @@ static bool verify_histogram(V *v)
     return true;
 }
 
+/* ---- tconcat ------------------------------------------------------------------------------ */
+static bool verify_concat(V *v)
+{
+    const TileBody *a = rk_tile(v, ROLE_SRC0), *b = rk_tile(v, ROLE_SRC1), *d = rk_tile(v, ROLE_DST);
+    if (!rk_common(v, ROLE_SRC0, false) || !rk_common(v, ROLE_SRC1, false) || !rk_common(v, ROLE_DST, false))
+        return false;
+    if (a->dtype != b->dtype || a->dtype != d->dtype)
+        return fail(v, -1, "expects src0, src1, and dst to have the same element type");
+    if (rk_known(a->vrow) && rk_known(d->vrow) && a->vrow != d->vrow)
+        return fail(v, -1, "expects src0 valid row to match dst valid row");
+    if (rk_known(b->vrow) && rk_known(d->vrow) && b->vrow != d->vrow)
+        return fail(v, -1, "expects src1 valid row to match dst valid row");
+    if (rk_known(a->vcol) && rk_known(b->vcol) && a->vcol + b->vcol > d->cols)
+        return fail(v, -1, "expects src0.valid_col + src1.valid_col <= dst.cols");
+    static const RoleId order[] = {ROLE_SRC0, ROLE_SRC1, ROLE_DST};
+    for (int i = 0; i < 3; i++)
+        if (rk_tile(v, order[i])->loc != LOC_VEC)
+            return fail(v, -1, "expects %s to use loc=vec", role_name(order[i]));
+    if (rk_a5(v) && (a->blayout != BL_ROW_MAJOR || b->blayout != BL_ROW_MAJOR || d->blayout != BL_ROW_MAJOR))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    unsigned w = dtype_is_int(a->dtype) ? dtype_int_width(a->dtype) : 0;
+    if (!(a->dtype == DT_F16 || a->dtype == DT_F32 || a->dtype == DT_BF16 || w == 8 || w == 16 || w == 32))
+        return fail(v, -1, "expects element type to be i8, i16, i32, f16, f32, or bf16");
+    return true;
+}
+
 bool verify_rearr_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
@@ -664,6 +690,7 @@ bool verify_rearr_op(V *v)
     case OC_COL_ARG: return verify_col_arg(v);
     case OC_SORT32: return verify_sort32(v);
     case OC_HISTOGRAM: return verify_histogram(v);
+    case OC_CONCAT: return verify_concat(v);
     default: return true;
     }
 }

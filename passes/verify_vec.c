@@ -714,6 +714,7 @@ bool verify_vec_op(V *v)
     case OC_COL_ARG:
     case OC_SORT32:
     case OC_HISTOGRAM:
+    case OC_CONCAT:
     case OC_FILLPAD: return verify_rearr_op(v);
     default: return true;
     }

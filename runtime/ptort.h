@@ -624,6 +624,10 @@ ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_ti
 ptort_status ptort_thistogram(ptort_ctx *ctx, int byte, const ptort_tile *src, const ptort_tile *idx,
                               const ptort_tile *dst);
 
+/* tconcat: row i of dst = src0's valid columns of row i, then src1's; one element type, equal
+ * valid rows, dst's valid cols the sum; row-major none_box vec tiles. */
+ptort_status ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *dst);
+
 /* tfillpad: each element (i, j) of dst's physical shape = src[i][j] inside src's valid
  * region, else dst's pad value (zero, max, min: docs/vector-ops.md); any layouts, element
  * sizes equal, dst at least src's shape; src and dst may be the same tile. */

@@ -550,3 +550,42 @@ ptort_status ptort_thistogram(ptort_ctx *ctx, int byte, const ptort_tile *src, c
     }
     return PTORT_OK;
 }
+
+/* ---- tconcat ---------------------------------------------------------------------------------
+ * Row i of dst's valid region: src0's valid columns of row i, then src1's. The three share an
+ * element type and the valid rows, dst's valid columns are the sum (pto-isa's CPU simulator
+ * asserts both); row-major none_box tiles. */
+ptort_status ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *dst)
+{
+    static const char op[] = "tconcat";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src0", src0)) || (st = ptort_check_operand(ctx, op, "src1", src1)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if (src0->loc != PTORT_VEC || src1->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src0) ||
+        !tile_is_row_major(src1) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    if (src0->dtype != dst->dtype || src1->dtype != dst->dtype || ptort_dtype_size(dst->dtype) > 4 ||
+        dst->dtype == PTORT_F4E2M1X2)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src0, src1 and dst of one element type", op);
+    int64_t vr = dst->valid_rows, c0 = src0->valid_cols, c1 = src1->valid_cols;
+    if (src0->valid_rows != vr || src1->valid_rows != vr || dst->valid_cols != c0 + c1)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst valid_shape [%lld, %lld] (src0 and src1 of %lld rows), "
+                          "but got [%lld, %lld]", op, (long long)src0->valid_rows, (long long)(c0 + c1),
+                          (long long)src0->valid_rows, (long long)vr, (long long)dst->valid_cols);
+    int esz = ptort_dtype_size(dst->dtype);
+    uint8_t *out = ptort_scratch(ctx, (size_t)(vr * (c0 + c1) * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    const uint8_t *a = tile_base(ctx, src0), *b = tile_base(ctx, src1);
+    for (int64_t r = 0; r < vr; r++) {
+        memcpy(out + r * (c0 + c1) * esz, a + r * tile_row_stride(src0) * esz, (size_t)(c0 * esz));
+        memcpy(out + (r * (c0 + c1) + c0) * esz, b + r * tile_row_stride(src1) * esz, (size_t)(c1 * esz));
+    }
+    uint8_t *d = tile_base(ctx, dst);
+    for (int64_t r = 0; r < vr; r++)
+        memcpy(d + r * tile_row_stride(dst) * esz, out + r * (c0 + c1) * esz, (size_t)((c0 + c1) * esz));
+    return PTORT_OK;
+}

@@ -2178,6 +2178,10 @@ class Machine:
             byte = int(m.group(1)) if m else (0 if msb and msb.group(1) == 'false' else 1)
             op_thistogram(byte, self.tile(ins[0]), self.tile(ins[1]), dst)
             return
+        if op == 'pto.tconcat':
+            ins, dst = self.one_out(text, res)
+            op_tconcat(self.tile(ins[0]), self.tile(ins[1]), dst)
+            return
         if op == 'pto.tsort32':
             ins, dst = self.one_out(text, res)
             op_tsort32(self.tile(ins[0]), self.tile(ins[1]), dst)
@@ -2366,6 +2370,15 @@ def op_thistogram(byte, src, idx, dst):
             run += counts[b]
             k = 256 * r + b
             dst.set(k // dst.tt.cols, k % dst.tt.cols, run)
+
+
+def op_tconcat(src0, src1, dst):
+    """Row i of dst: src0's valid columns, then src1's."""
+    rows = [[src0.get(r, c) for c in range(src0.vc)] + [src1.get(r, c) for c in range(src1.vc)]
+            for r in range(dst.vr)]
+    for r, row in enumerate(rows):
+        for c, v in enumerate(row):
+            dst.set(r, c, v)
 
 
 # tfillpad's pad values (pto-isa's PadValueMap): the floats pad with infinities, the

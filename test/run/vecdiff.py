@@ -147,6 +147,8 @@ class Case:
             ref.op_tsort32(s[0], s[1], d)
         elif self.cls == 'histogram':
             ref.op_thistogram(self.scalar, s[0], s[1], d)
+        elif self.cls == 'concat':
+            ref.op_tconcat(s[0], s[1], d)
         elif self.cls == 'gather':
             ref.op_tgather(s[0], s[1], d)
         elif self.cls == 'gathermask':
@@ -226,6 +228,9 @@ def rearr_cases(rng, make, sentinel):
         idx = Spec('ui8', max(depth, 1), 64, max(depth, 1), 61, 'r',
                    [(7, 3, 9)[k // 64] if k // 64 < 3 else 0 for k in range(max(depth, 1) * 64)])
         cases.append(Case('histogram', '-', sentinel('ui32', 2, 256, 2, 256, rng), [src, idx], scalar=byte))
+    for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8'):
+        cases.append(Case('concat', '-', sentinel(dt, 5, 64, 4, 13 + 9, rng),
+                          [make(dt, 6, 32, 4, 13, rng), make(dt, 4, 16, 4, 9, rng)]))
     # arg reductions: ties (few distinct values), NaN, -0 and +0, the integer extremes
     for op in ('max', 'min'):
         for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16'):

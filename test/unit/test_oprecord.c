@@ -127,6 +127,11 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
         ptort_tile sel = tile(ctx, PTORT_U8, 32, 1, 1, 8, 1, 24576);
         return ptort_thistogram(ctx, 0, &full, &sel, &bins);
     }
+    if (!strcmp(rt, "ptort_tconcat")) {
+        ptort_tile half0 = full, half1 = full2;
+        half0.valid_cols = half1.valid_cols = 16;
+        return ptort_tconcat(ctx, &half0, &half1, &dst);
+    }
     if (!strcmp(rt, "ptort_vrowarg"))
         return ptort_vrowarg(ctx, op, &full, NULL, &rowi);
     if (!strcmp(rt, "ptort_vcolarg"))
