@@ -714,6 +714,16 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         return emit_fail(e, op->name_span, "codegen does not support 'pto.tgather' in its compare form");
     case OC_GATHER_MASK:
         return gather_mask_args(e, op, args);
+    case OC_HISTOGRAM: { /* the byte (the verifier checked it: 0 .. 3, isMSB folded in) */
+        static const char *const bytes[] = {"0", "1", "2", "3"};
+        const Attr *b = ir_attr_find(op->attrs, op->nattrs, "byte");
+        const Attr *m = ir_attr_find(op->attrs, op->nattrs, "isMSB");
+        int64_t k = b && b->val->kind == AV_INT ? b->val->u.i : 1;
+        if (m && m->val->kind == AV_BOOL)
+            k = m->val->u.b;
+        args[0] = (OpArg){ARG_LIT, -1, RA_COUNT, bytes[k & 3], 0};
+        return true;
+    }
     default:
         return true;
     }

@@ -355,6 +355,8 @@ typedef enum {
     OC_ROW_ARG,     /* trowargmax trowargmin: dst[r][0] = the column index of row r's max / min */
     OC_COL_ARG,     /* tcolargmax tcolargmin: dst[0][c] = the row index of column c's max / min */
     OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
+    OC_HISTOGRAM,   /* thistogram: a cumulative 256-bin histogram of one byte per row (A5) */
+    OC_CONCAT,      /* tconcat: dst's rows = src0's valid columns, then src1's */
 
     /* == SCALAR == */
     OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */

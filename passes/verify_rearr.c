@@ -566,6 +566,118 @@ static bool verify_sort32(V *v)
     return true;
 }
 
+/* ---- thistogram ------------------------------------------------------------------------------ */
+/* the byte attribute, or the legacy isMSB (false: 0, true: 1); default 1. False when reported */
+static bool hist_byte(V *v, int64_t *byte)
+{
+    const Attr *b = ir_attr_find(v->op->attrs, v->op->nattrs, "byte");
+    const Attr *m = ir_attr_find(v->op->attrs, v->op->nattrs, "isMSB");
+    *byte = b && b->val && b->val->kind == AV_INT ? b->val->u.i : 1;
+    if (m && m->val && m->val->kind == AV_BOOL) {
+        int64_t legacy = m->val->u.b ? 1 : 0;
+        if (b && *byte != legacy)
+            return fail(v, -1, "does not allow conflicting 'byte' and legacy 'isMSB' attributes");
+        *byte = legacy;
+    }
+    if (*byte < 0 || *byte > 3)
+        return fail(v, -1, "expects byte to be in range [0, 3]");
+    return true;
+}
+
+/* PTOAS's hasCompatibleKnownExtent */
+static bool compatible(int64_t a, int64_t b) { return !rk_known(a) || !rk_known(b) || a == b; }
+
+static bool hist_idx(V *v, int64_t byte, const TileBody *s, const TileBody *ix)
+{
+    if (dtype_int_width(s->dtype) == 16) {
+        if (byte > 1)
+            return fail(v, -1, "expects byte to be 0 or 1 when src element type is ui16");
+        if (ix->blayout != BL_COL_MAJOR || ix->slayout != SL_NONE_BOX)
+            return fail(v, -1, "expects idx to use DN layout (col_major + none_box) when src element type is ui16");
+        if (!compatible(s->rows, ix->rows) || !compatible(s->vrow, ix->vrow))
+            return fail(v, -1, "expects idx rows and valid rows to match src when src element type is ui16");
+        if (ix->cols != 1 || (rk_known(ix->vcol) && ix->vcol != 0 && ix->vcol != 1))
+            return fail(v, -1, "expects idx to have exactly one physical column and 0 or 1 valid column when src "
+                               "element type is ui16");
+        return true;
+    }
+    if (byte == 3)
+        return true;
+    if (ix->blayout != BL_ROW_MAJOR || ix->slayout != SL_NONE_BOX)
+        return fail(v, -1, "expects idx to use row_major + none_box layout when src element type is ui32 and byte is "
+                           "0, 1, or 2");
+    if (!compatible(s->cols, ix->cols) || !compatible(s->vcol, ix->vcol))
+        return fail(v, -1, "expects idx cols and valid cols to match src when src element type is ui32 and byte is 0, "
+                           "1, or 2");
+    int64_t want = 3 - byte;
+    if (ix->rows != want || (rk_known(ix->vrow) && ix->vrow != 0 && ix->vrow != want))
+        return fail(v, -1, "expects idx rows to match the byte-selected filter depth and idx valid rows to be 0 or "
+                           "match it when src element type is ui32 and byte is 0, 1, or 2");
+    return true;
+}
+
+static bool verify_histogram(V *v)
+{
+    int64_t byte;
+    if (!hist_byte(v, &byte))
+        return false;
+    if (!rk_a5(v))
+        return fail(v, -1, "thistogram is only supported on A5");
+    const TileBody *s = rk_tile(v, ROLE_SRC), *ix = rk_tile(v, ROLE_IDX), *d = rk_tile(v, ROLE_DST);
+    if (!rk_common(v, ROLE_SRC, false) || !rk_common(v, ROLE_IDX, false) || !rk_common(v, ROLE_DST, false))
+        return false;
+    static const RoleId order[] = {ROLE_SRC, ROLE_IDX, ROLE_DST};
+    for (int i = 0; i < 3; i++)
+        if (rk_tile(v, order[i])->loc != LOC_VEC)
+            return fail(v, -1, "expects %s to be in the vec address space", role_name(order[i]));
+    if (s->blayout != BL_ROW_MAJOR || s->slayout != SL_NONE_BOX)
+        return fail(v, -1, "expects src to use row_major + none_box layout");
+    if (d->blayout != BL_ROW_MAJOR || d->slayout != SL_NONE_BOX)
+        return fail(v, -1, "expects dst to use row_major + none_box layout");
+    unsigned sw = dtype_is_int(s->dtype) ? dtype_int_width(s->dtype) : 0;
+    if (sw != 16 && sw != 32)
+        return fail(v, -1, "expects src element type to be ui16 or ui32");
+    if (!dtype_is_int(ix->dtype) || dtype_int_width(ix->dtype) != 8)
+        return fail(v, -1, "expects idx element type to be ui8");
+    if (!dtype_is_int(d->dtype) || dtype_int_width(d->dtype) != 32)
+        return fail(v, -1, "expects dst element type to be ui32");
+    if (!compatible(s->rows, d->rows) || !compatible(s->vrow, d->vrow))
+        return fail(v, -1, "expects dst rows and valid rows to match src");
+    if (!hist_idx(v, byte, s, ix))
+        return false;
+    if (d->cols < 256)
+        return fail(v, -1, "expects dst shape[1] to be at least 256");
+    if (rk_known(d->vcol) && d->vcol != 0 && d->vcol < 256)
+        return fail(v, -1, "expects dst valid_shape[1] to be 0 or at least 256");
+    return true;
+}
+
+/* ---- tconcat ------------------------------------------------------------------------------ */
+static bool verify_concat(V *v)
+{
+    const TileBody *a = rk_tile(v, ROLE_SRC0), *b = rk_tile(v, ROLE_SRC1), *d = rk_tile(v, ROLE_DST);
+    if (!rk_common(v, ROLE_SRC0, false) || !rk_common(v, ROLE_SRC1, false) || !rk_common(v, ROLE_DST, false))
+        return false;
+    if (a->dtype != b->dtype || a->dtype != d->dtype)
+        return fail(v, -1, "expects src0, src1, and dst to have the same element type");
+    if (rk_known(a->vrow) && rk_known(d->vrow) && a->vrow != d->vrow)
+        return fail(v, -1, "expects src0 valid row to match dst valid row");
+    if (rk_known(b->vrow) && rk_known(d->vrow) && b->vrow != d->vrow)
+        return fail(v, -1, "expects src1 valid row to match dst valid row");
+    if (rk_known(a->vcol) && rk_known(b->vcol) && a->vcol + b->vcol > d->cols)
+        return fail(v, -1, "expects src0.valid_col + src1.valid_col <= dst.cols");
+    static const RoleId order[] = {ROLE_SRC0, ROLE_SRC1, ROLE_DST};
+    for (int i = 0; i < 3; i++)
+        if (rk_tile(v, order[i])->loc != LOC_VEC)
+            return fail(v, -1, "expects %s to use loc=vec", role_name(order[i]));
+    if (rk_a5(v) && (a->blayout != BL_ROW_MAJOR || b->blayout != BL_ROW_MAJOR || d->blayout != BL_ROW_MAJOR))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    unsigned w = dtype_is_int(a->dtype) ? dtype_int_width(a->dtype) : 0;
+    if (!(a->dtype == DT_F16 || a->dtype == DT_F32 || a->dtype == DT_BF16 || w == 8 || w == 16 || w == 32))
+        return fail(v, -1, "expects element type to be i8, i16, i32, f16, f32, or bf16");
+    return true;
+}
+
 bool verify_rearr_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
@@ -577,6 +689,8 @@ bool verify_rearr_op(V *v)
     case OC_ROW_ARG: return verify_row_arg(v);
     case OC_COL_ARG: return verify_col_arg(v);
     case OC_SORT32: return verify_sort32(v);
+    case OC_HISTOGRAM: return verify_histogram(v);
+    case OC_CONCAT: return verify_concat(v);
     default: return true;
     }
 }

@@ -1050,6 +1050,8 @@ bool verify_vec_op(V *v)
     case OC_ROW_ARG:
     case OC_COL_ARG:
     case OC_SORT32:
+    case OC_HISTOGRAM:
+    case OC_CONCAT:
     case OC_FILLPAD: ok = verify_rearr_op(v); break;
     default: ok = true; break;
     }

@@ -674,6 +674,17 @@ ptort_status ptort_vcolarg(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
 ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *tmp,
                            const ptort_tile *dst);
 
+/* thistogram (a5): dst bins [256 r, 256 r + 256) = the cumulative 256-bin histogram of byte
+ * BYTE of src row r's valid elements that pass the filter (u16 src: BYTE 1, or BYTE 0 of those
+ * whose high byte is idx[r][0]; u32 src: BYTE 3, or BYTE 2 / 1 / 0 of those whose higher bytes
+ * are idx's rows 0, 1, 2 at column 0). src u16/u32, idx u8, dst u32 (docs/vector-ops.md). */
+ptort_status ptort_thistogram(ptort_ctx *ctx, int byte, const ptort_tile *src, const ptort_tile *idx,
+                              const ptort_tile *dst);
+
+/* tconcat: row i of dst = src0's valid columns of row i, then src1's; one element type, equal
+ * valid rows, dst's valid cols the sum; row-major none_box vec tiles. */
+ptort_status ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *dst);
+
 /* tfillpad: each element (i, j) of dst's physical shape = src[i][j] inside src's valid
  * region, else dst's pad value (zero, max, min: docs/vector-ops.md); any layouts, element
  * sizes equal, dst at least src's shape; src and dst may be the same tile. */

@@ -486,3 +486,106 @@ ptort_status ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_ti
         memcpy(db + r * tile_row_stride(dst) * esz, out + r * vc * 8, (size_t)(vc * 8));
     return PTORT_OK;
 }
+
+/* ---- thistogram (A5) ---------------------------------------------------------------------------
+ * Row r of src's valid region counts the elements whose byte BYTE has each of the 256 values,
+ * over those that pass the filter, and writes the running sum: dst bin b = how many passed
+ * with byte BYTE <= b (pto-isa's CPU simulator; A5's chistv2 is a cumulative histogram). u16
+ * src: BYTE 1 counts the high byte of every element; BYTE 0 the low byte of those whose high
+ * byte is idx[r] (a DN [R, 1] u8 tile). u32 src: BYTE 3 counts byte 3 of every element; BYTE
+ * 2, 1, 0 count that byte of the elements whose bytes 3, 2, 1 (as far as above BYTE) are
+ * idx[0][0], idx[1][0], idx[2][0]. Row r's bins are dst elements [256 r, 256 r + 256) from its
+ * first (the A5 kernel stores them so whatever dst's width); the idx rows are the tile's rows. */
+ptort_status ptort_thistogram(ptort_ctx *ctx, int byte, const ptort_tile *src, const ptort_tile *idx,
+                              const ptort_tile *dst)
+{
+    static const char op[] = "thistogram";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "idx", idx)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if (ctx->arch != PTORT_A5)
+        return ptort_fail(ctx, PTORT_E_ARCH, "%s: needs arch a5", op);
+    int u16 = src->dtype == PTORT_U16 || src->dtype == PTORT_I16;
+    if ((!u16 && src->dtype != PTORT_U32 && src->dtype != PTORT_I32) || (idx->dtype != PTORT_U8 && idx->dtype != PTORT_I8) ||
+        (dst->dtype != PTORT_U32 && dst->dtype != PTORT_I32))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects a 16- or 32-bit src, an 8-bit idx and a 32-bit dst", op);
+    if (byte < 0 || byte > (u16 ? 1 : 3))
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: byte %d is out of range", op, byte);
+    if (!tile_is_row_major(src) || !tile_is_row_major(dst) || src->loc != PTORT_VEC || idx->loc != PTORT_VEC ||
+        dst->loc != PTORT_VEC || idx->slayout != PTORT_SL_NONE_BOX)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec src and dst, a none_box vec idx", op);
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    int depth = u16 ? (byte == 0) : 3 - byte;
+    if ((u16 && depth && idx->rows < vr) || (!u16 && idx->rows < depth) || dst->rows * dst->cols < 256 * vr)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: idx or dst is too small for src's %lld rows", op, (long long)vr);
+    Layout il;
+    layout_of(idx, &il);
+    const uint8_t *sb = tile_base(ctx, src), *ib = tile_base(ctx, idx);
+    uint8_t *db = tile_base(ctx, dst);
+    uint8_t filt[3] = {0, 0, 0}; /* u32: the wanted bytes 3, 2, 1 */
+    for (int k = 0; !u16 && k < depth; k++)
+        filt[k] = ib[layout_row_off(&il, k) + layout_col_off(&il, 0)];
+    for (int64_t r = 0; r < vr; r++) {
+        uint32_t counts[256] = {0};
+        const uint8_t *row = sb + r * tile_row_stride(src) * (u16 ? 2 : 4);
+        uint8_t want = u16 && depth ? ib[layout_row_off(&il, r) + layout_col_off(&il, 0)] : 0;
+        for (int64_t c = 0; c < vc; c++) {
+            uint32_t x = load_elem(row, u16 ? 2 : 4, c);
+            int pass = 1;
+            if (u16)
+                pass = !depth || (x >> 8) == want;
+            for (int k = 0; !u16 && k < depth; k++)
+                pass &= ((x >> (8 * (3 - k))) & 0xFFu) == filt[k];
+            if (pass)
+                counts[(x >> (8 * byte)) & 0xFFu]++;
+        }
+        uint32_t run = 0;
+        for (int b = 0; b < 256; b++) {
+            run += counts[b];
+            store_elem(db, 4, 256 * r + b, run);
+        }
+    }
+    return PTORT_OK;
+}
+
+/* ---- tconcat ---------------------------------------------------------------------------------
+ * Row i of dst's valid region: src0's valid columns of row i, then src1's. The three share an
+ * element type and the valid rows, dst's valid columns are the sum (pto-isa's CPU simulator
+ * asserts both); row-major none_box tiles. */
+ptort_status ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *dst)
+{
+    static const char op[] = "tconcat";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src0", src0)) || (st = ptort_check_operand(ctx, op, "src1", src1)) ||
+        (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if (src0->loc != PTORT_VEC || src1->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src0) ||
+        !tile_is_row_major(src1) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    if (src0->dtype != dst->dtype || src1->dtype != dst->dtype || ptort_dtype_size(dst->dtype) > 4 ||
+        dst->dtype == PTORT_F4E2M1X2)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src0, src1 and dst of one element type", op);
+    int64_t vr = dst->valid_rows, c0 = src0->valid_cols, c1 = src1->valid_cols;
+    if (src0->valid_rows != vr || src1->valid_rows != vr || dst->valid_cols != c0 + c1)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects dst valid_shape [%lld, %lld] (src0 and src1 of %lld rows), "
+                          "but got [%lld, %lld]", op, (long long)src0->valid_rows, (long long)(c0 + c1),
+                          (long long)src0->valid_rows, (long long)vr, (long long)dst->valid_cols);
+    int esz = ptort_dtype_size(dst->dtype);
+    uint8_t *out = ptort_scratch(ctx, (size_t)(vr * (c0 + c1) * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    const uint8_t *a = tile_base(ctx, src0), *b = tile_base(ctx, src1);
+    for (int64_t r = 0; r < vr; r++) {
+        memcpy(out + r * (c0 + c1) * esz, a + r * tile_row_stride(src0) * esz, (size_t)(c0 * esz));
+        memcpy(out + (r * (c0 + c1) + c0) * esz, b + r * tile_row_stride(src1) * esz, (size_t)(c1 * esz));
+    }
+    uint8_t *d = tile_base(ctx, dst);
+    for (int64_t r = 0; r < vr; r++)
+        memcpy(d + r * tile_row_stride(dst) * esz, out + r * (c0 + c1) * esz, (size_t)((c0 + c1) * esz));
+    return PTORT_OK;
+}

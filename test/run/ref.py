@@ -2495,6 +2495,17 @@ class Machine:
             dst = re.search(r'\bouts\s*\(\s*%([\w.$-]+)', text).group(1)
             op_tgather_mask(pat, axis, self.tile(src), self.tile(dst))
             return
+        if op == 'pto.thistogram':
+            ins, dst = self.one_out(text, res)
+            m = re.search(r'\bbyte\s*=\s*(\d+)', text)
+            msb = re.search(r'\bisMSB\s*=\s*(true|false)', text)
+            byte = int(m.group(1)) if m else (0 if msb and msb.group(1) == 'false' else 1)
+            op_thistogram(byte, self.tile(ins[0]), self.tile(ins[1]), dst)
+            return
+        if op == 'pto.tconcat':
+            ins, dst = self.one_out(text, res)
+            op_tconcat(self.tile(ins[0]), self.tile(ins[1]), dst)
+            return
         if op == 'pto.tsort32':
             ins, dst = self.one_out(text, res)
             op_tsort32(self.tile(ins[0]), self.tile(ins[1]), dst)
@@ -2658,6 +2669,40 @@ def op_tsort32(src, idx, dst):
     for r, out in enumerate(rows):
         at = dst.base + dst.tt.offset(r, 0) * dst.size
         dst.mem[at:at + len(out)] = out
+
+
+def op_thistogram(byte, src, idx, dst):
+    """Row r: the cumulative 256-bin histogram of byte `byte` of src row r's valid elements
+    that pass the filter (u16: byte 0 counts only high bytes equal to idx[r][0]; u32: bytes
+    above `byte` equal to idx[0][0], idx[1][0], idx[2][0] for bytes 3, 2, 1), into dst
+    elements [256 r, 256 r + 256) counted from its first element in row-major order."""
+    u16 = dsize(src.tt.dtype) == 2
+    depth = (1 if byte == 0 else 0) if u16 else 3 - byte
+    filt = [idx.get(k, 0) for k in range(depth)] if not u16 else []
+    for r in range(src.vr):
+        counts = [0] * 256
+        for c in range(src.vc):
+            x = src.get(r, c)
+            if u16:
+                ok = depth == 0 or (x >> 8) == idx.get(r, 0)
+            else:
+                ok = all(((x >> (8 * (3 - k))) & 0xFF) == filt[k] for k in range(depth))
+            if ok:
+                counts[(x >> (8 * byte)) & 0xFF] += 1
+        run = 0
+        for b in range(256):
+            run += counts[b]
+            k = 256 * r + b
+            dst.set(k // dst.tt.cols, k % dst.tt.cols, run)
+
+
+def op_tconcat(src0, src1, dst):
+    """Row i of dst: src0's valid columns, then src1's."""
+    rows = [[src0.get(r, c) for c in range(src0.vc)] + [src1.get(r, c) for c in range(src1.vc)]
+            for r in range(dst.vr)]
+    for r, row in enumerate(rows):
+        for c, v in enumerate(row):
+            dst.set(r, c, v)
 
 
 # tfillpad's pad values (pto-isa's PadValueMap): the floats pad with infinities, the

@@ -114,7 +114,7 @@ class Case:
         s = '%s %s %s' % (self.cls, self.op, '->'.join([x.dt for x in self.srcs] + [self.dst.dt]))
         if self.cls == 'tcvt':
             s += ' %s%s' % (self.rmode, ' sat' if self.sat else '')
-        if self.cls in ('scalar', 'expands', 'tci', 'gathermask', 'fillpad'):
+        if self.cls in ('scalar', 'expands', 'tci', 'gathermask', 'fillpad', 'histogram'):
             s += ' scalar=%#x' % self.scalar
         return s
 
@@ -145,6 +145,10 @@ class Case:
             ref.op_vargreduce(self.cls[:3], self.op, s[0], d)
         elif self.cls == 'sort32':
             ref.op_tsort32(s[0], s[1], d)
+        elif self.cls == 'histogram':
+            ref.op_thistogram(self.scalar, s[0], s[1], d)
+        elif self.cls == 'concat':
+            ref.op_tconcat(s[0], s[1], d)
         elif self.cls == 'gather':
             ref.op_tgather(s[0], s[1], d)
         elif self.cls == 'gathermask':
@@ -210,6 +214,23 @@ def rearr_cases(rng, make, sentinel):
                                                           for _ in range(4 * 64)])
                 cases.append(Case('sort32', '-', sentinel(dt, 4, 64 * 8 // SIZE[dt], 3, 64 * 8 // SIZE[dt], rng),
                                   [src, idx]))
+    # thistogram (a5): u16 bytes 1 and 0 (filtered by each row's idx), u32 bytes 3 .. 0 (filtered by
+    # idx's rows); few distinct high bytes so that filters match
+    for byte in (1, 0):
+        src = Spec('ui16', 4, 64, 3, 50, 'r', [(rng.choice((0, 1, 0xFF)) << 8) | rng.getrandbits(8)
+                                              for _ in range(4 * 64)])
+        idx = Spec('ui8', 4, 1, 3, 1, 'c', [rng.choice((0, 1)) for _ in range(4)])
+        cases.append(Case('histogram', '-', sentinel('ui32', 4, 256, 3, 256, rng), [src, idx], scalar=byte))
+    for byte in (3, 2, 1, 0):
+        src = Spec('ui32', 2, 64, 2, 61, 'r', [(rng.choice((0, 7)) << 24) | (rng.choice((0, 3)) << 16) |
+                                              (rng.choice((5, 9)) << 8) | rng.getrandbits(8) for _ in range(2 * 64)])
+        depth = 3 - byte
+        idx = Spec('ui8', max(depth, 1), 64, max(depth, 1), 61, 'r',
+                   [(7, 3, 9)[k // 64] if k // 64 < 3 else 0 for k in range(max(depth, 1) * 64)])
+        cases.append(Case('histogram', '-', sentinel('ui32', 2, 256, 2, 256, rng), [src, idx], scalar=byte))
+    for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8'):
+        cases.append(Case('concat', '-', sentinel(dt, 5, 64, 4, 13 + 9, rng),
+                          [make(dt, 6, 32, 4, 13, rng), make(dt, 4, 16, 4, 9, rng)]))
     # arg reductions: ties (few distinct values), NaN, -0 and +0, the integer extremes
     for op in ('max', 'min'):
         for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16'):

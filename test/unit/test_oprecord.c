@@ -126,6 +126,16 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
         ptort_tile ui = tile(ctx, PTORT_U32, 8, 32, 0, 8, 32, 20480);
         return ptort_tsort32(ctx, &full, &ui, NULL, &wide);
     }
+    if (!strcmp(rt, "ptort_thistogram")) {
+        ptort_tile bins = ptort_tile_make(PTORT_VEC, PTORT_U32, 8, 256, 40960); /* written, not filled */
+        ptort_tile sel = tile(ctx, PTORT_U8, 32, 1, 1, 8, 1, 24576);
+        return ptort_thistogram(ctx, 0, &full, &sel, &bins);
+    }
+    if (!strcmp(rt, "ptort_tconcat")) {
+        ptort_tile half0 = full, half1 = full2;
+        half0.valid_cols = half1.valid_cols = 16;
+        return ptort_tconcat(ctx, &half0, &half1, &dst);
+    }
     if (!strcmp(rt, "ptort_vrowarg"))
         return ptort_vrowarg(ctx, op, &full, NULL, &rowi);
     if (!strcmp(rt, "ptort_vcolarg"))

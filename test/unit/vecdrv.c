@@ -8,7 +8,7 @@
  *
  *     CLASS OP ARCH RMODE SAT SCALAR OUT DST [SRC0 [SRC1]]
  *
- * CLASS is binary unary scalar expands rowreduce colreduce rowexpand colexpand tcvt tci rowarg colarg sort32 gather
+ * CLASS is binary unary scalar expands rowreduce colreduce rowexpand colexpand tcvt tci rowarg colarg sort32 histogram concat gather
  * gathermask gatherb fillpad (gathermask: OP row or col, SCALAR the ptort_mask_pattern;
  * fillpad: SCALAR dst's pad); OP a
  * ptort_vop name (ptort_vops.def's lowercase names: add sub ... exp sum copy; '-' where
@@ -153,6 +153,10 @@ static int run_case(ptort_ctx *const ctxs[3], char *line)
         st = ptort_vcolarg(ctx, (ptort_vop)op, s0, NULL, d);
     else if (strcmp(cls, "sort32") == 0)
         st = ptort_tsort32(ctx, s0, s1, NULL, d);
+    else if (strcmp(cls, "histogram") == 0)
+        st = ptort_thistogram(ctx, (int)scalar, s0, s1, d);
+    else if (strcmp(cls, "concat") == 0)
+        st = ptort_tconcat(ctx, s0, s1, d);
     else if (strcmp(cls, "gather") == 0)
         st = ptort_tgather(ctx, s0, s1, NULL, d);
     else if (strcmp(cls, "gathermask") == 0)

@@ -103,6 +103,9 @@ SECTIONS = [
     ("targ-a5.pto", "8. Vector ops: trowargmax, trowargmin, tcolargmax, tcolargmin (A5)"),
     ("tsort32.pto", "8. Vector ops: tsort32 (A2/A3 and A5)"),
     ("tsort32-a3.pto", "8. Vector ops: tsort32's tmp (A2/A3)"),
+    ("thistogram.pto", "8. Vector ops: thistogram (A5)"),
+    ("thistogram-a3.pto", "8. Vector ops: thistogram (A2/A3)"),
+    ("tconcat.pto", "8. Vector ops: tconcat (A2/A3 and A5)"),
     ("tfillpad.pto", "8. Vector ops: tfillpad (A2/A3 and A5)"),
 
 
