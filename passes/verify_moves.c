@@ -429,7 +429,7 @@ static bool verify_ttrans(V *v)
     if (e != d->dtype || (t && t->dtype != e))
         return fail(v, a5 ? "expects src, tmp, and dst to have the same element type"
                           : "expects src and dst to have the same element type");
-    if (!a5 && s->blayout != BL_ROW_MAJOR)
+    if (!a5 && rule_blayout(v, ROLE_SRC) != BL_ROW_MAJOR)
         return fail(v, "expects A2/A3 transpose src to use the row_major blayout");
     unsigned sz = dtype_size(e);
     if (!sz)
@@ -448,8 +448,9 @@ static bool verify_ttrans(V *v)
     }
     if (a5) {
         const TileBody *x[2] = {s, d};
+        const RoleId r[2] = {ROLE_SRC, ROLE_DST};
         for (int i = 0; i < 2; i++) {
-            int64_t major = x[i]->blayout == BL_ROW_MAJOR ? x[i]->cols : x[i]->rows;
+            int64_t major = rule_blayout(v, r[i]) == BL_ROW_MAJOR ? x[i]->cols : x[i]->rows;
             if (major * (int64_t)sz % 32)
                 return fail(v, "expects %s major dimension times element size to be 32-byte aligned on A5",
                             i ? "dst" : "src");
