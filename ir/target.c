@@ -98,3 +98,10 @@ bool target_move_converts(const TileBody *s, const TileBody *d)
         return d->dtype == DT_F16 || d->dtype == DT_BF16;
     return s->loc == LOC_MAT && d->loc == LOC_BIAS && d->dtype == DT_F32 && (s->dtype == DT_F16 || s->dtype == DT_BF16);
 }
+
+BLayout target_rule_blayout(const Type *t, Arch arch)
+{
+    if (t->kind != TY_TILE_BUF || t->tile.loc != LOC_LEFT)
+        return (BLayout)t->tile.blayout;
+    return arch == ARCH_A5 ? BL_COL_MAJOR : BL_ROW_MAJOR;
+}

@@ -31,4 +31,10 @@ int64_t target_tile_bytes(const TileBody *b);
  * (runtime/moves.c) converts exactly these pairs. */
 bool target_move_converts(const TileBody *s, const TileBody *d);
 
+/* The blayout the verifier's rules read for a tile of type t on arch (docs/departures.md 20):
+ * PTOAS's parser gives every left !pto.tile_buf the arch's left buffer's blayout (row_major
+ * on A2/A3, col_major on A5) whatever the text says; every other tile keeps the written one.
+ * Only rules use it: the printed type and the runtime keep the written blayout. */
+BLayout target_rule_blayout(const Type *t, Arch arch);
+
 #endif

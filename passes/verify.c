@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "verify_int.h"
+#include "target.h"
 
 /* ---- layout facts ------------------------------------------------------------ */
 static bool row_major(const TileBody *b) { return b->blayout == BL_ROW_MAJOR && b->slayout == SL_NONE_BOX; }
@@ -788,11 +789,12 @@ static bool verify_tgemv(V *v)
         if ((known(a->vrow) && a->vrow > 4095) || (known(a->vcol) && a->vcol > 4095) ||
             (known(b->vcol) && b->vcol > 4095))
             return fail(v, -1, "expects m, k, and n valid sizes to be in [0, 4095]");
-        if (a->blayout != BL_COL_MAJOR)
+        /* a left tile_buf's blayout as PTOAS's parser gives it (target_rule_blayout) */
+        if (target_rule_blayout(v->ty[lhs], v->arch) != BL_COL_MAJOR)
             return fail(v, lhs, "expects lhs to use the col_major blayout on A5");
-        if (b->blayout != BL_ROW_MAJOR)
+        if (target_rule_blayout(v->ty[rhs], v->arch) != BL_ROW_MAJOR)
             return fail(v, rhs, "expects rhs to use the row_major blayout on A5");
-        if (d->blayout != BL_COL_MAJOR)
+        if (target_rule_blayout(v->ty[dst], v->arch) != BL_COL_MAJOR)
             return fail(v, dst, "expects dst to use the col_major blayout on A5");
         if (a->slayout != SL_ROW_MAJOR)
             return fail(v, lhs, "expects lhs to use the row_major slayout on A5");
@@ -809,7 +811,7 @@ static bool verify_tgemv(V *v)
         return fail(v, bias, "expects bias to have 1 row");
     if (d && c->dtype != d->dtype)
         return fail(v, bias, "expects bias and dst to have the same element type");
-    if (a5 && c->blayout != BL_ROW_MAJOR)
+    if (a5 && target_rule_blayout(v->ty[bias], v->arch) != BL_ROW_MAJOR)
         return fail(v, bias, "expects bias to use the row_major blayout on A5");
     DType dd = d ? d->dtype : DT_NONE;
     bool fp_in = a->dtype == b->dtype && (a->dtype == DT_F16 || a->dtype == DT_BF16 || a->dtype == DT_F32);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "verify_int.h"
+#include "target.h"
 
 static bool known(int64_t x) { return x != DIM_DYNAMIC; }
 static bool differ(int64_t a, int64_t b) { return known(a) && known(b) && a != b; }
@@ -83,18 +84,20 @@ static bool spaces3(Mm *m)
     return true;
 }
 
-/* A5's fractal layouts: lhs NZ, rhs ZN, dst NZ. PTOAS's parser gives every left tile_buf the
- * target's blayout whatever the text says (col_major on A5, row_major on A2/A3), so its
- * lhs blayout rule can only fail for a !pto.tile (docs/cube.md 2). */
+/* the blayout PTOAS's rules see for role's tile: a left tile_buf's is the target's, whatever
+ * the text says (target_rule_blayout) */
+static BLayout rule_blayout(const Mm *m, int role) { return target_rule_blayout(m->v->ty[role], m->v->arch); }
+
+/* A5's fractal layouts: lhs NZ, rhs ZN, dst NZ */
 static bool a5_layouts(Mm *m)
 {
     const TileBody *a = T(m, m->lhs), *b = T(m, m->rhs), *d = T(m, m->dst);
     V *v = m->v;
-    if (a->blayout != BL_COL_MAJOR && v->ty[m->lhs]->kind != TY_TILE_BUF)
+    if (rule_blayout(m, m->lhs) != BL_COL_MAJOR)
         return verify_op_error(v, m->lhs, "expects lhs to use the col_major blayout on A5");
-    if (b->blayout != BL_ROW_MAJOR)
+    if (rule_blayout(m, m->rhs) != BL_ROW_MAJOR)
         return verify_op_error(v, m->rhs, "expects rhs to use the row_major blayout on A5");
-    if (d->blayout != BL_COL_MAJOR)
+    if (rule_blayout(m, m->dst) != BL_COL_MAJOR)
         return verify_op_error(v, m->dst, "expects dst to use the col_major blayout on A5");
     if (a->slayout != SL_ROW_MAJOR)
         return verify_op_error(v, m->lhs, "expects lhs to use the row_major slayout on A5");
@@ -165,7 +168,7 @@ static bool bias_tile(Mm *m, bool need_f32)
         return verify_op_error(m->v, m->bias, "expects bias to have element type f32");
     if (!need_f32 && c->dtype != d->dtype)
         return verify_op_error(m->v, m->bias, "expects bias and dst to have the same element type");
-    if (m->a5 && c->blayout != BL_ROW_MAJOR)
+    if (m->a5 && rule_blayout(m, m->bias) != BL_ROW_MAJOR)
         return verify_op_error(m->v, m->bias, "expects bias to use the row_major blayout on A5");
     return true;
 }
@@ -242,7 +245,7 @@ static bool mx_mat_scale(Mm *m, int role, bool left)
             return verify_op_error(m->v, role, "expects %s %s to be %s", name, i ? "valid_shape" : "shape", want);
     }
     const char *lay = left ? "row_major" : "col_major";
-    if (s->blayout != (left ? BL_ROW_MAJOR : BL_COL_MAJOR))
+    if (rule_blayout(m, role) != (left ? BL_ROW_MAJOR : BL_COL_MAJOR))
         return verify_op_error(m->v, role, "expects %s to use the %s blayout on A5", name, lay);
     if (s->slayout != (left ? SL_ROW_MAJOR : SL_COL_MAJOR))
         return verify_op_error(m->v, role, "expects %s to use the %s slayout on A5", name, lay);

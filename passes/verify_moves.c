@@ -3,6 +3,7 @@
  * (docs/verify.md), one function per class. pto.tmov's rules stay in verify.c. */
 #include <string.h>
 #include "verify_int.h"
+#include "target.h"
 
 #define fail(v, ...) verify_op_error((v), -1, __VA_ARGS__)
 
@@ -23,15 +24,9 @@ static bool float8(DType d) { return dtype_kind(d) == DK_FLOAT && dtype_bits(d) 
 static bool fp4_packed(DType d) { return d == DT_F4E2M1X2 || d == DT_F4E1M2X2; }
 static bool f16_bf16_f32(DType d) { return d == DT_F16 || d == DT_BF16 || d == DT_F32; }
 
-/* PTOAS's parser rewrites a left tile's blayout to the one the arch's left buffer has
- * (row_major on A2/A3, col_major on A5) whatever the text says; ptoas keeps the written
- * type and reads a left dst's blayout so here. */
-static BLayout left_blayout(const V *v, const TileBody *t)
-{
-    if (t->loc != LOC_LEFT)
-        return (BLayout)t->blayout;
-    return v->arch == ARCH_A5 ? BL_COL_MAJOR : BL_ROW_MAJOR;
-}
+/* the blayout PTOAS's rules see for role's tile (target_rule_blayout: a left tile_buf's is the
+ * arch's, whatever the text says) */
+static BLayout rule_blayout(const V *v, RoleId role) { return target_rule_blayout(v->ty[R(v, role)], v->arch); }
 
 static bool nz(const TileBody *t) { return t->blayout != BL_ROW_MAJOR && t->slayout == SL_ROW_MAJOR; }
 static bool nd(const TileBody *t) { return t->blayout == BL_ROW_MAJOR && t->slayout == SL_NONE_BOX; }
@@ -186,7 +181,7 @@ static bool extract_a3(V *v, const Forms *f)
         return fail(v, "expects A2/A3 textract dst to use loc=left, loc=right, loc=mat, or loc=vec");
     if (!(s->blayout == BL_ROW_MAJOR || s->slayout == SL_ROW_MAJOR))
         return fail(v, "expects A2/A3 textract src to use a supported mat blayout/slayout combination");
-    if (f->dst == LOC_LEFT && !(left_blayout(v, d) == BL_ROW_MAJOR && d->slayout == SL_ROW_MAJOR))
+    if (f->dst == LOC_LEFT && !(rule_blayout(v, ROLE_DST) == BL_ROW_MAJOR && d->slayout == SL_ROW_MAJOR))
         return fail(v, "expects A2/A3 left dst to use row_major blayout and row_major slayout");
     if (f->dst == LOC_RIGHT && !(d->blayout == BL_ROW_MAJOR && d->slayout == SL_COL_MAJOR))
         return fail(v, "expects A2/A3 right dst to use row_major blayout and col_major slayout");
@@ -241,7 +236,7 @@ static bool extract_a5(V *v, const Forms *f)
                       (f->dst == LOC_LEFT && row);
         if (!src_ok)
             return fail(v, "expects A5 textract src to use a supported mat blayout/slayout combination");
-        if (f->dst == LOC_LEFT && !(left_blayout(v, d) == BL_COL_MAJOR && d->slayout == SL_ROW_MAJOR))
+        if (f->dst == LOC_LEFT && !(rule_blayout(v, ROLE_DST) == BL_COL_MAJOR && d->slayout == SL_ROW_MAJOR))
             return fail(v, "expects A5 left dst to use col_major blayout and row_major slayout");
         if (f->dst == LOC_RIGHT && !(d->blayout == BL_ROW_MAJOR && d->slayout == SL_COL_MAJOR))
             return fail(v, "expects A5 right dst to use row_major blayout and col_major slayout");
@@ -434,7 +429,7 @@ static bool verify_ttrans(V *v)
     if (e != d->dtype || (t && t->dtype != e))
         return fail(v, a5 ? "expects src, tmp, and dst to have the same element type"
                           : "expects src and dst to have the same element type");
-    if (!a5 && s->blayout != BL_ROW_MAJOR)
+    if (!a5 && rule_blayout(v, ROLE_SRC) != BL_ROW_MAJOR)
         return fail(v, "expects A2/A3 transpose src to use the row_major blayout");
     unsigned sz = dtype_size(e);
     if (!sz)
@@ -453,8 +448,9 @@ static bool verify_ttrans(V *v)
     }
     if (a5) {
         const TileBody *x[2] = {s, d};
+        const RoleId r[2] = {ROLE_SRC, ROLE_DST};
         for (int i = 0; i < 2; i++) {
-            int64_t major = x[i]->blayout == BL_ROW_MAJOR ? x[i]->cols : x[i]->rows;
+            int64_t major = rule_blayout(v, r[i]) == BL_ROW_MAJOR ? x[i]->cols : x[i]->rows;
             if (major * (int64_t)sz % 32)
                 return fail(v, "expects %s major dimension times element size to be 32-byte aligned on A5",
                             i ? "dst" : "src");

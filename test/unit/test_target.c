@@ -96,5 +96,20 @@ int main(void)
     CHECK_EQ(ir, 16);
     CHECK_EQ(ic, 16);
     CHECK_EQ(target_tile_bytes(&nz), 32 * 16 * 2);
+
+    /* the blayout the rules read: a left tile_buf's is the arch's whatever it writes; a Level 1
+     * tile's, and any other space's, the written one */
+    for (int w = BL_ROW_MAJOR; w <= BL_COL_MAJOR; w++) {
+        Type left = {.kind = TY_TILE_BUF, .tile = {.loc = LOC_LEFT, .blayout = (uint8_t)w}};
+        CHECK_EQ(target_rule_blayout(&left, ARCH_A2), BL_ROW_MAJOR);
+        CHECK_EQ(target_rule_blayout(&left, ARCH_A3), BL_ROW_MAJOR);
+        CHECK_EQ(target_rule_blayout(&left, ARCH_A5), BL_COL_MAJOR);
+        Type tile = left, right = left;
+        tile.kind = TY_TILE;
+        right.tile.loc = LOC_RIGHT;
+        CHECK_EQ(target_rule_blayout(&tile, ARCH_A5), w);
+        CHECK_EQ(target_rule_blayout(&right, ARCH_A3), w);
+        CHECK_EQ(target_rule_blayout(&right, ARCH_A5), w);
+    }
     return unit_done();
 }
