@@ -26,6 +26,12 @@ run examples/mxfp8_tensor.pto --in x=$D/act_70x200_f32.npy --in q=$D/q_70x200_i8
     --in e=$D/e_70x7_ui8.npy --arg m=70 --arg n=200
 run examples/dequant_tensor.pto --in q=$D/w_70x200_i8.npy --in s=$D/w_scale_1x200_f32.npy \
     --in y=$D/y_70x200_f32.npy --arg m=70 --arg n=200
+run examples/int8_matmul.pto --in x=$D/act_64x64_f32.npy --in s=$D/qscale_64x1_f32.npy \
+    --in w=$D/w_64x32_i8.npy --in d=$D/dqscale_64x1_f32.npy --in q=$D/q_64x64_i8.npy \
+    --in y=$D/y_64x32_f32.npy --arg m=64
+run examples/mxfp8_matmul.pto --in x=$D/act_64x64_f32.npy --in w=$D/w_64x32_e4m3.npy \
+    --in ws=$D/ws_2x32_ui8.npy --in q=$D/q_64x64_i8.npy --in e=$D/e_64x2_ui8.npy \
+    --in y=$D/y_64x32_f32.npy --arg m=64
 run examples/level1_mixed.pto --in x=$D/x_32x64_f32.npy --in inv_scale=$D/inv_scale_32x1_f32.npy \
     --in scale=$D/scale_32x1_f32.npy --in offset=$D/offset_32x1_f32.npy
 echo

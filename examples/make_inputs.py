@@ -91,6 +91,23 @@ def main(argv):
     npy(os.path.join(out, 'w_70x200_i8.npy'), '|i1', (70, 200), [rng.randint(-127, 127) for _ in range(70 * 200)])
     npy(os.path.join(out, 'w_scale_1x200_f32.npy'), '<f4', (1, 200), [f32(rng.uniform(0.001, 0.02)) for _ in range(200)])
     npy(os.path.join(out, 'y_70x200_f32.npy'), '<f4', (70, 200), [0.0] * (70 * 200))
+    # int8_matmul and mxfp8_matmul: a 64x64 f32 activation tensor, zeroed result buffers
+    xm = activation(rng, 64, 64)
+    npy(os.path.join(out, 'act_64x64_f32.npy'), '<f4', (64, 64), xm)
+    npy(os.path.join(out, 'q_64x64_i8.npy'), '|i1', (64, 64), [0] * (64 * 64))
+    npy(os.path.join(out, 'y_64x32_f32.npy'), '<f4', (64, 32), [0.0] * (64 * 32))
+    # int8_matmul: per-row 127 / max|x|, int8 weights with one scale 1/256 for the whole
+    # matrix, and the per-row dequant scale max|x| / 127 / 256
+    am = [max(abs(v) for v in xm[r * 64:(r + 1) * 64]) or 1.0 for r in range(64)]
+    npy(os.path.join(out, 'qscale_64x1_f32.npy'), '<f4', (64, 1), [f32(127.0 / a) for a in am])
+    npy(os.path.join(out, 'dqscale_64x1_f32.npy'), '<f4', (64, 1), [f32(a / 127.0 / 256.0) for a in am])
+    npy(os.path.join(out, 'w_64x32_i8.npy'), '|i1', (64, 32), [rng.randint(-127, 127) for _ in range(64 * 32)])
+    # mxfp8_matmul: e4m3 weight codes (|value| in [2^-3, 2^4), no NaN), one E8M0 exponent
+    # per 32 k of each column (2^-6 .. 2^-2), a zeroed exponent buffer
+    npy(os.path.join(out, 'w_64x32_e4m3.npy'), '|u1', (64, 32),
+        [rng.randint(0, 1) << 7 | rng.randint(4, 10) << 3 | rng.randint(0, 7) for _ in range(64 * 32)])
+    npy(os.path.join(out, 'ws_2x32_ui8.npy'), '|u1', (2, 32), [rng.randint(121, 125) for _ in range(64)])
+    npy(os.path.join(out, 'e_64x2_ui8.npy'), '|u1', (64, 2), [0] * (64 * 2))
     print('make_inputs.py: wrote the example inputs to %s' % out)
     return 0
 
