@@ -417,6 +417,81 @@ static const DataRule data_rules[] = {
     {OP_TFREE_FROM_AIC, KK_VECTOR, true}, {OP_TFREE_FROM_AIV, KK_CUBE, false},
 };
 
+/* Does op have an operand in role r? */
+static bool op_has(const Op *op, RoleId r)
+{
+    int i = op_role(op->kind, r);
+    return i >= 0 && op->seg[i] > 0;
+}
+
+/* The pipe entry's type: talloc's and tpop's result, tpush's tile, tfree's entry (NULL: none). */
+static const Type *entry_type(const V *v)
+{
+    OpKind k = v->op->kind;
+    if (k == OP_TALLOC_TO_AIV || k == OP_TALLOC_TO_AIC || k == OP_TPOP_FROM_AIC || k == OP_TPOP_FROM_AIV)
+        return v->op->nres ? v->f->values[v->op->res[0]].type : NULL;
+    int i = op_role(k, k == OP_TPUSH_TO_AIV || k == OP_TPUSH_TO_AIC ? ROLE_TILE : ROLE_ENTRY);
+    return i >= 0 && v->val[i] != NO_VALUE ? v->ty[i] : NULL;
+}
+
+/* Odd splits (3, 4) need a unidirectional C2V pipe with GM slots (a gm_slot_tensor; before
+ * A5 a gm_slot_buffer too) and a C2V consumer buffer (PTOAS's verifyFrontendSplitOp). */
+static bool verify_odd_split(V *v, const Op *init, long long split)
+{
+    if (split != 3 && split != 4)
+        return true;
+    bool gm = op_has(init, ROLE_GM_SLOT_TENSOR) || (v->arch != ARCH_A5 && op_has(init, ROLE_GM_SLOT_BUFFER));
+    if (int_attr(init, "dir_mask", 0, NULL) != 1 || !gm || !op_has(init, ROLE_C2V_CONSUMER_BUF))
+        return FAIL(v, "supports odd split modes (split = 3 or 4) only for a unidirectional C2V GM-backed tile pipe "
+                       "with both GM slot and C2V consumer buffers");
+    return true;
+}
+
+/* The entry rules after the direction check: odd splits take tiles only; a C2V push's
+ * split axis has the parity of its split; tpop's valid_row/valid_col; aiv_subblockid. */
+static bool verify_entry(V *v, long long split)
+{
+    OpKind k = v->op->kind;
+    const Type *t = entry_type(v);
+    bool odd = split == 3 || split == 4;
+    if (odd && t && t->kind == TY_TENSOR_VIEW)
+        return FAIL(v, "supports odd split modes (split = 3 or 4) only for tile entries; the pinned pto-isa does not "
+                       "implement odd GlobalTensor offsets");
+    if (k == OP_TPUSH_TO_AIV && split && t && type_is_tile(t)) {
+        bool rows = split == 1 || split == 3;
+        int64_t n = rows ? t->tile.vrow : t->tile.vcol;
+        if (n != DIM_DYNAMIC && (n % 2 != 0) != odd) {
+            verify_error(v, "expects a statically %s valid-%s count for split = %lld", odd ? "odd" : "even",
+                         rows ? "row" : "column", split);
+            v->errors = true;
+            return false;
+        }
+    }
+    if (k == OP_TPOP_FROM_AIC || k == OP_TPOP_FROM_AIV) {
+        bool row = has_role(v, ROLE_VALID_ROW), col = has_role(v, ROLE_VALID_COL);
+        if (row != col)
+            return FAIL(v, "expects valid_row and valid_col operands to be provided together");
+        if (odd && !row && t && t->kind != TY_TENSOR_VIEW)
+            return FAIL(v, "expects odd C2V split tpop to provide per-sub-core valid_row and valid_col operands");
+        if (row && t && t->kind == TY_TENSOR_VIEW)
+            return FAIL(v, "does not accept valid_row/valid_col when result is !pto.tensor_view");
+        if (row && t && !type_is_tile(t))
+            return FAIL(v, "expects tile result to be !pto.tile_buf when valid_row/valid_col operands are provided");
+        if (row && t && (t->tile.vrow != DIM_DYNAMIC || t->tile.vcol != DIM_DYNAMIC))
+            return FAIL(v, "expects tile result to have dynamic validShape (?, ?) when valid_row/valid_col operands "
+                           "are provided");
+    }
+    if ((k == OP_TPUSH_TO_AIC || k == OP_TPOP_FROM_AIC) && has_role(v, ROLE_AIV_SUBBLOCKID)) {
+        if (!split)
+            return FAIL(v, "expects 'aiv_subblockid' only when 'split' is 1, 2, 3, or 4");
+        if (t && t->kind == TY_TENSOR_VIEW)
+            return FAIL(v, "does not support 'aiv_subblockid' for !pto.tensor_view pipe entries");
+        if (t && (!type_is_tile(t) || t->tile.loc != LOC_VEC))
+            return FAIL(v, "expects 'aiv_subblockid' only on AIV-side vector tile pipe entries");
+    }
+    return true;
+}
+
 static bool verify_data(V *v)
 {
     const Op *op = v->op;
@@ -444,6 +519,8 @@ static bool verify_data(V *v)
         v->errors = true;
         return false;
     }
+    if (!verify_odd_split(v, init, split))
+        return false;
     long long dir = int_attr(init, "dir_mask", 0, NULL);
     if (r->c2v ? dir != 1 && dir != 3 : dir != 2 && dir != 3) {
         verify_error(v, "expects 'id' = %lld to reference initialize_pipe with dir_mask = %s", id,
@@ -451,7 +528,10 @@ static bool verify_data(V *v)
         v->errors = true;
         return false;
     }
-    return verify_data_fixpipe(v, init, id, split);
+    bool alloc_free = op->kind == OP_TALLOC_TO_AIV || op->kind == OP_TFREE_FROM_AIC || op->kind == OP_TFREE_FROM_AIV;
+    if (alloc_free) /* PTOAS checks these two's fixpipe split first */
+        return verify_data_fixpipe(v, init, id, split) && verify_entry(v, split);
+    return verify_entry(v, split) && verify_data_fixpipe(v, init, id, split);
 }
 
 static bool verify_fifo(V *v)
@@ -567,6 +647,12 @@ static bool verify_multi_tile(V *v)
 {
     const Op *op = v->op;
     if (op->kind == OP_ALLOC_MULTI_TILE) {
+        if (ir_attr_find(op->attrs, op->nattrs, "pto.multi_buffer_addrs")) {
+            /* the planner's slot addresses: not the input's to give (PTOAS's driver, no 'op' prefix) */
+            diag_error(v->d, op->name_span, "attribute 'pto.multi_buffer_addrs' is reserved for pto-plan-memory");
+            v->errors = true;
+            return false;
+        }
         const Type *t = op->nres ? v->f->values[op->res[0]].type : NULL;
         if (!t || t->kind != TY_MULTI_TILE)
             return true; /* the parser's */
