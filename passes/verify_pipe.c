@@ -381,6 +381,222 @@ static bool verify_set_quant(V *v)
     return true;
 }
 
+/* ---- the fixpipe contract between the cube's and the vector's init (PTOAS's
+ * AicInitializePipeOp / AivInitializePipeOp verifiers) ------------------------------------- */
+/* The definition of an init's c2v_consumer_buf, or NULL. */
+static const Op *c2v_def(const Func *f, const Op *init)
+{
+    int i = op_role(init->kind, ROLE_C2V_CONSUMER_BUF);
+    if (i < 0 || !init->seg[i])
+        return NULL;
+    uint32_t at = 0;
+    for (int r = 0; r < i; r++)
+        at += init->seg[r];
+    return f->values[init->opnds[at]].def_op;
+}
+
+/* A quant mode's consumer and producer element types: 'f' f32, 'i' signless i32, 'h' f16,
+ * 'b' bf16, '8' si8 or ui8, 's' si8, 'H' hif8, 'e' an E4M3-like f8; no_convert: f32 or i32, both the same. */
+typedef struct QuantTypes { const char *quant; char dst, src; } QuantTypes;
+static const QuantTypes quant_types[] = {
+    {"f32_f16", 'h', 'f'}, {"deqf16_scalar", 'h', 'i'}, {"deqf16_vec", 'h', 'i'}, {"qf322f16_pre_scalar", 'h', 'f'},
+    {"f32_bf16", 'b', 'f'}, {"qf322bf16_pre_scalar", 'b', 'f'}, {"qs322bf16_pre_scalar", 'b', 'i'},
+    {"qs322bf16_pre_vec", 'b', 'i'}, {"req8_scalar", '8', 'i'}, {"qf322b8_pre_scalar", '8', 'f'},
+    {"req8_vec", 's', 'i'}, {"qf322b8_pre_vec", 's', 'f'}, {"qf322hif8_pre_scalar", 'H', 'f'},
+    {"qf322fp8_pre_scalar", 'e', 'f'},
+};
+
+static bool dtype_class(DType d, char c)
+{
+    switch (c) {
+    case 'f': return d == DT_F32;
+    case 'i': return d == DT_I32;
+    case 'h': return d == DT_F16;
+    case 'b': return d == DT_BF16;
+    case '8': return d == DT_SI8 || d == DT_UI8;
+    case 's': return d == DT_SI8;
+    case 'H': return d == DT_HIF8;
+    default: return dtype_is_f8e4m3_like(d);
+    }
+}
+
+/* src NONE: the consumer's element type alone (matchesFixpipeConsumerElementType). */
+static bool quant_types_ok(const char *quant, DType src, DType dst)
+{
+    if (!strcmp(quant, "no_convert"))
+        return (dst == DT_F32 || dst == DT_I32) && (src == DT_NONE || src == dst);
+    for (size_t i = 0; i < sizeof quant_types / sizeof quant_types[0]; i++)
+        if (!strcmp(quant, quant_types[i].quant))
+            return dtype_class(dst, quant_types[i].dst) && (src == DT_NONE || dtype_class(src, quant_types[i].src));
+    return true;
+}
+
+/* The vec tile layout each fixpipe layout writes. */
+static bool layout_ok(const char *layout, const TileBody *t)
+{
+    if (t->loc != LOC_VEC)
+        return false;
+    if (!strcmp(layout, "nz2nd"))
+        return t->blayout == BL_ROW_MAJOR && t->slayout == SL_NONE_BOX;
+    if (!strcmp(layout, "nz2dn"))
+        return t->blayout == BL_COL_MAJOR && t->slayout == SL_NONE_BOX;
+    if (!strcmp(layout, "nz2nz"))
+        return t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR;
+    return true;
+}
+
+/* layout, quant and relu of mine against the peer's; self/peer name the sides in the text. */
+static bool epilogue_match(V *v, const Op *mine, const Op *peer, const char *self, const char *other)
+{
+    static const char *const keys[] = {"layout", "quant", "relu"};
+    for (int k = 0; k < 3; k++) {
+        char a[64] = "", b[64] = "";
+        epilogue(mine, keys[k], a, sizeof a);
+        epilogue(peer, keys[k], b, sizeof b);
+        if (strcmp(a, b)) {
+            verify_error(v, "expects acc_push_epilogue.%s to match peer %s (%s has %s, %s has %s)", keys[k], other,
+                         self, a, other, b);
+            v->errors = true;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The cube side: exactly one vector init of the peer whose c2v buffer is the reserve_buffer
+ * our import names, with the same epilogue. */
+static bool verify_fixpipe_producer(V *v, const Op *imp)
+{
+    const AttrValue *sym = imp ? str_attr(imp, "peer_func", AV_SYMBOL) : NULL;
+    const Func *peer = sym ? peer_func(v, sym->u.s) : NULL;
+    const AttrValue *name = imp ? str_attr(imp, "name", AV_STRING) : NULL;
+    const Op *match = NULL;
+    int n = 0;
+    for (const Op *o = peer ? ir_first_op(peer) : NULL; o; o = ir_next_op(o)) {
+        const Op *d = o->kind == OP_AIV_INITIALIZE_PIPE ? c2v_def(peer, o) : NULL;
+        if (d && d->kind == OP_RESERVE_BUFFER && same_str(str_attr(d, "name", AV_STRING), name))
+            match = o, n++;
+    }
+    if (n != 1)
+        return FAIL(v, "expects peer consumer function to contain a matching aiv_initialize_pipe with the same "
+                       "consumer buffer contract");
+    if (!ir_attr_find(match->attrs, match->nattrs, "acc_push_epilogue"))
+        return FAIL(v, "expects peer consumer pipe init to also have 'acc_push_epilogue' for fixpipe contract "
+                       "consistency");
+    return epilogue_match(v, v->op, match, "producer", "consumer");
+}
+
+/* The vector side's peer: the one import of our reserve_buffer that names this function
+ * (NULL after an error), and in its function the one cube init over it (*init). */
+static const Func *fixpipe_peer(V *v, const Op *res, const Op **init)
+{
+    const AttrValue *name = str_attr(res, "name", AV_STRING);
+    const Func *pf = NULL;
+    int n = 0;
+    for (uint32_t i = 0; i < v->mod->nfuncs; i++)
+        for (const Op *o = ir_first_op(v->mod->funcs[i]); o; o = ir_next_op(o)) {
+            const AttrValue *sym = str_attr(o, "peer_func", AV_SYMBOL);
+            if (o->kind == OP_IMPORT_RESERVED_BUFFER && same_str(str_attr(o, "name", AV_STRING), name) && sym &&
+                peer_func(v, sym->u.s) == v->f)
+                pf = v->mod->funcs[i], n++;
+        }
+    if (n != 1) {
+        verify_error(v, n ? "finds multiple peer import_reserved_buffer ops for consumer buffer '%.*s'"
+                          : "cannot find peer import_reserved_buffer for consumer buffer '%.*s'",
+                     name ? (int)name->u.s.len : 0, name ? name->u.s.p : "");
+        v->errors = true;
+        return NULL;
+    }
+    n = 0;
+    for (const Op *o = ir_first_op(pf); o; o = ir_next_op(o)) {
+        const Op *d = o->kind == OP_AIC_INITIALIZE_PIPE ? c2v_def(pf, o) : NULL;
+        const AttrValue *sym = d && d->kind == OP_IMPORT_RESERVED_BUFFER ? str_attr(d, "peer_func", AV_SYMBOL) : NULL;
+        if (sym && same_str(str_attr(d, "name", AV_STRING), name) && peer_func(v, sym->u.s) == v->f)
+            *init = o, n++;
+    }
+    if (n != 1) {
+        FAIL(v, "expects peer producer function to contain a matching aic_initialize_pipe with the same consumer "
+                "buffer contract");
+        return NULL;
+    }
+    return pf;
+}
+
+/* The vector side: the producer's epilogue, the tpop result type the pipe resolves to, its
+ * element type and layout for the mode, both slot sizes, the producer's acc element types. */
+static bool verify_fixpipe_consumer(V *v, const Op *res)
+{
+    const Op *op = v->op, *pinit = NULL;
+    if (res->kind == OP_IMPORT_RESERVED_BUFFER)
+        return FAIL(v, "expects consumer-side fixpipe pipe to use reserve_buffer, not import_reserved_buffer");
+    const Func *pf = fixpipe_peer(v, res, &pinit);
+    if (!pf)
+        return false;
+    if (!ir_attr_find(pinit->attrs, pinit->nattrs, "acc_push_epilogue"))
+        return FAIL(v, "expects peer producer pipe init to also have 'acc_push_epilogue' for fixpipe contract "
+                       "consistency");
+    if (!epilogue_match(v, op, pinit, "consumer", "producer"))
+        return false;
+    long long id = int_attr(op, "id", 0, NULL);
+    const Type *t = NULL;
+    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o)) {
+        if (o->kind != OP_TPOP_FROM_AIC || int_attr(o, "id", 0, NULL) != id || !o->nres)
+            continue;
+        const Type *ot = v->f->values[o->res[0]].type;
+        if (t && ot != t) {
+            verify_error(v, "expects all tpop_from_aic results for fixpipe pipe id = %lld to use the same tile type", id);
+            v->errors = true;
+            return false;
+        }
+        t = ot;
+    }
+    if (!t) {
+        verify_error(v, "expects at least one tpop_from_aic for fixpipe pipe id = %lld to resolve the consumer entry type",
+                     id);
+        v->errors = true;
+        return false;
+    }
+    if (t->kind != TY_TILE_BUF)
+        return FAIL(v, "expects fixpipe consumer tpop result to be !pto.tile_buf");
+    char quant[64] = "", layout[64] = "";
+    epilogue(op, "quant", quant, sizeof quant);
+    epilogue(op, "layout", layout, sizeof layout);
+    if (!quant_types_ok(quant, DT_NONE, t->tile.dtype))
+        return fail(v, "expects consumer element type to match acc_push_epilogue.quant %s", quant, 0);
+    if (!layout_ok(layout, &t->tile))
+        return fail(v, "expects consumer tile layout to match acc_push_epilogue.layout %s", layout, 0);
+    long long need = (long long)t->tile.rows * t->tile.cols * dtype_size(t->tile.dtype);
+    if (need > 0 && int_attr(op, "slot_size", 0, NULL) < need)
+        return fail(v, "expects consumer-side fixpipe slot_size to be at least %lld bytes for the resolved "
+                       "post-fixpipe consumer entry", NULL, need);
+    if (need > 0 && int_attr(pinit, "slot_size", 0, NULL) < need)
+        return fail(v, "expects peer producer fixpipe slot_size to be at least %lld bytes for the resolved "
+                       "post-fixpipe consumer entry", NULL, need);
+    long long pid = int_attr(pinit, "id", 0, NULL);
+    for (const Op *o = ir_first_op(pf); o; o = ir_next_op(o)) {
+        if (o->kind != OP_TPUSH_TO_AIV || int_attr(o, "id", 0, NULL) != pid || !o->nopnds)
+            continue;
+        const Type *s = pf->values[o->opnds[0]].type;
+        if (s && s->kind == TY_TILE_BUF && !quant_types_ok(quant, s->tile.dtype, t->tile.dtype))
+            return fail(v, "expects producer source element type and consumer tpop result element type to satisfy "
+                           "acc_push_epilogue.quant %s", quant, 0);
+    }
+    return true;
+}
+
+static bool verify_fixpipe_peer(V *v)
+{
+    const Op *op = v->op;
+    if (!ir_attr_find(op->attrs, op->nattrs, "acc_push_epilogue"))
+        return true;
+    const Op *d = c2v_def(v->f, op);
+    if (op->kind == OP_AIC_INITIALIZE_PIPE)
+        return verify_fixpipe_producer(v, d && d->kind == OP_IMPORT_RESERVED_BUFFER ? d : NULL);
+    if (!d)
+        return FAIL(v, "expects fixpipe consumer pipe to have 'c2v_consumer_buf'");
+    return verify_fixpipe_consumer(v, d);
+}
+
 static bool verify_init(V *v)
 {
     const Op *op = v->op;
@@ -400,7 +616,7 @@ static bool verify_init(V *v)
     long long slot_num = int_attr(op, "slot_num", dir == 3 ? 4 : 8, &has_num);
     if (has_num && slot_num <= 0)
         return FAIL(v, "expects 'slot_num' to be greater than 0");
-    return verify_init_buffers(v, (int)dir, slot_num) && verify_init_fixpipe(v, (int)dir);
+    return verify_init_buffers(v, (int)dir, slot_num) && verify_init_fixpipe(v, (int)dir) && verify_fixpipe_peer(v);
 }
 
 /* ---- talloc / tpush / tpop / tfree ----------------------------------------------------- */
