@@ -2,6 +2,7 @@
  * (issue 23; docs/verify.md "Pipes and FIFOs"): which kernel kind may hold each op, how a
  * FIFO op finds its initialize_pipe by id, reserve/import pairs across functions, and the
  * op-local checks of the flags and block ids. Messages are PTOAS's (lib/PTO/IR/PTO.cpp). */
+#include <stdlib.h>
 #include <string.h>
 #include "pipe.h"
 #include "verify_int.h"
@@ -750,6 +751,188 @@ static bool verify_data(V *v)
     return verify_entry(v, split) && verify_data_fixpipe(v, init, id, split);
 }
 
+/* ---- split usage across the peer inits of one logical pipe (PTOAS's lowering to
+ * initialize_l2l_pipe / initialize_l2g2l_pipe and its PTOInferValidatePipeInit pass) ----- */
+typedef struct PeerKey {
+    Str owner, name;  /* the reserving function and buffer; owner.len 0: a global-only pipe */
+    long long id;     /* a global-only pipe's id */
+    int dir;
+} PeerKey;
+
+/* Lowered to initialize_l2g2l_pipe (GM slots) rather than initialize_l2l_pipe? */
+static bool lowers_global(const Op *init) { return op_has(init, ROLE_GM_SLOT_BUFFER) || op_has(init, ROLE_GM_SLOT_TENSOR); }
+
+/* The key of the buffer in role r of init (in f), for direction dir; false when it has none. */
+static bool addr_key(const Func *f, const Op *init, RoleId r, int dir, PeerKey *k)
+{
+    int i = op_role(init->kind, r);
+    if (i < 0 || !init->seg[i])
+        return false;
+    uint32_t at = 0;
+    for (int j = 0; j < i; j++)
+        at += init->seg[j];
+    const Op *d = f->values[init->opnds[at]].def_op;
+    const AttrValue *name = d ? str_attr(d, "name", AV_STRING) : NULL;
+    const AttrValue *sym = d ? str_attr(d, "peer_func", AV_SYMBOL) : NULL;
+    if (!name || (d->kind != OP_RESERVE_BUFFER && !(d->kind == OP_IMPORT_RESERVED_BUFFER && sym)))
+        return false;
+    k->owner = d->kind == OP_RESERVE_BUFFER ? f->name : sym->u.s;
+    k->name = name->u.s;
+    k->id = 0;
+    k->dir = dir;
+    return true;
+}
+
+/* An init's keys (at most two); their count. */
+static int peer_keys(const Func *f, const Op *init, PeerKey k[2])
+{
+    int dir = (int)int_attr(init, "dir_mask", 0, NULL);
+    bool local = op_has(init, ROLE_C2V_CONSUMER_BUF) || op_has(init, ROLE_V2C_CONSUMER_BUF);
+    if (lowers_global(init) && !local) {
+        k[0] = (PeerKey){.id = int_attr(init, "id", 0, NULL), .dir = dir};
+        return 1;
+    }
+    if (dir == 3)
+        return addr_key(f, init, ROLE_C2V_CONSUMER_BUF, 1, &k[0]) +
+               addr_key(f, init, ROLE_V2C_CONSUMER_BUF, 2, &k[addr_key(f, init, ROLE_C2V_CONSUMER_BUF, 1, &k[0])]);
+    return addr_key(f, init, dir == 2 ? ROLE_V2C_CONSUMER_BUF : ROLE_C2V_CONSUMER_BUF, dir, &k[0]);
+}
+
+static bool same_key(const PeerKey *a, const PeerKey *b)
+{
+    return a->dir == b->dir && a->id == b->id && a->owner.len == b->owner.len && a->name.len == b->name.len &&
+           (!a->owner.len || !memcmp(a->owner.p, b->owner.p, a->owner.len)) &&
+           (!a->name.len || !memcmp(a->name.p, b->name.p, a->name.len));
+}
+
+static bool are_peers(const Func *fa, const Op *a, const Func *fb, const Op *b)
+{
+    PeerKey ka[2], kb[2];
+    int na = peer_keys(fa, a, ka), nb = peer_keys(fb, b, kb);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (same_key(&ka[i], &kb[j]))
+                return true;
+    return false;
+}
+
+static bool is_data(OpKind k)
+{
+    for (size_t i = 0; i < sizeof data_rules / sizeof data_rules[0]; i++)
+        if (data_rules[i].op == k)
+            return true;
+    return false;
+}
+
+/* The split usage of init's pipe: 0 none, 1 split 0 only, 2 split 1-4 only, 3 both. */
+static int split_usage(const Func *f, const Op *init)
+{
+    long long id = int_attr(init, "id", 0, NULL);
+    int u = 0;
+    for (const Op *o = ir_first_op(f); o; o = ir_next_op(o))
+        if (is_data(o->kind) && int_attr(o, "id", 0, NULL) == id &&
+            ir_attr_find(o->attrs, o->nattrs, "split"))
+            u |= int_attr(o, "split", 0, NULL) ? 2 : 1;
+    return u;
+}
+
+typedef struct InitRef { const Func *f; const Op *op; bool in; } InitRef;
+
+/* The module's inits in the pass's order (those lowered to initialize_l2l_pipe, then the
+ * initialize_l2g2l_pipe ones); *n their count. The caller frees. */
+static InitRef *module_inits(const V *v, size_t *n)
+{
+    size_t cap = 8;
+    InitRef *r = malloc(cap * sizeof *r);
+    *n = 0;
+    for (int pass = 0; r && pass < 2; pass++)
+        for (uint32_t i = 0; i < v->mod->nfuncs; i++)
+            for (const Op *o = ir_first_op(v->mod->funcs[i]); o; o = ir_next_op(o)) {
+                if (!is_init(o->kind) || lowers_global(o) != (pass == 1))
+                    continue;
+                if (*n == cap) {
+                    InitRef *g = realloc(r, 2 * cap * sizeof *r);
+                    if (!g) {
+                        free(r);
+                        return NULL;
+                    }
+                    r = g, cap *= 2;
+                }
+                r[(*n)++] = (InitRef){v->mod->funcs[i], o, false};
+            }
+    return r;
+}
+
+/* The op of the component that PTOAS's resolveNoSplitComponent reports, and its text. */
+static const Op *split_conflict(const InitRef *c, size_t n, const char **msg)
+{
+    int expl = -1, inferred = -1;
+    for (size_t i = 0; i < n; i++) {
+        bool has;
+        bool ns = bool_attr(c[i].op, "nosplit", &has);
+        *msg = "cannot mix 'split = 0' with 'split = 1', 'split = 2', 'split = 3', or 'split = 4' on the same logical pipe";
+        if (split_usage(c[i].f, c[i].op) == 3)
+            return c[i].op;
+        *msg = "conflicting explicit 'nosplit' across peer pipe init ops";
+        if (has && expl >= 0 && expl != ns)
+            return c[i].op;
+        if (has)
+            expl = ns;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int u = split_usage(c[i].f, c[i].op);
+        *msg = "conflicting pipe split usage across peer pipe init ops";
+        if ((u == 1 || u == 2) && inferred >= 0 && inferred != (u == 1))
+            return c[i].op;
+        if (u == 1 || u == 2)
+            inferred = u == 1;
+    }
+    if (expl < 0 || inferred < 0 || expl == inferred)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        bool has;
+        bool ns = bool_attr(c[i].op, "nosplit", &has);
+        if (has && ns != inferred) {
+            *msg = ns ? "explicit 'nosplit = true' conflicts with downstream users that require split = 1, 2, 3, or 4"
+                      : "explicit 'nosplit = false' conflicts with downstream users that require split = 0";
+            return c[i].op;
+        }
+    }
+    return NULL;
+}
+
+/* The init's component of peers (the inits sharing a reserved buffer and direction, or a
+ * global-only pipe's id) must agree on split 0 or not; reported under the lowered op's name. */
+static bool verify_split_peers(V *v)
+{
+    size_t n = 0, m = 0;
+    InitRef *all = module_inits(v, &n);
+    if (!all)
+        return true;
+    for (size_t i = 0; i < n; i++)
+        all[i].in = all[i].op == v->op;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n && !all[i].in; j++)
+                if (all[j].in && are_peers(all[i].f, all[i].op, all[j].f, all[j].op))
+                    all[i].in = grew = true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (all[i].in)
+            all[m++] = all[i];
+    const char *msg = "";
+    const Op *bad = m > 1 ? split_conflict(all, m, &msg) : NULL;
+    free(all);
+    if (bad != v->op)
+        return true;
+    const char *saved = v->name;
+    v->name = lowers_global(v->op) ? "pto.initialize_l2g2l_pipe" : "pto.initialize_l2l_pipe";
+    FAIL(v, msg);
+    v->name = saved;
+    return false;
+}
+
 static bool verify_fifo(V *v)
 {
     static const char *const reserve[] = {"name", "size", "location", "autoAlloc", NULL};
@@ -765,7 +948,7 @@ static bool verify_fifo(V *v)
     case OP_RESERVE_BUFFER: return verify_reserve(v);
     case OP_IMPORT_RESERVED_BUFFER: return verify_import(v);
     case OP_AIC_INITIALIZE_PIPE:
-    case OP_AIV_INITIALIZE_PIPE: return verify_init(v);
+    case OP_AIV_INITIALIZE_PIPE: return verify_init(v) && verify_split_peers(v);
     default: return verify_data(v);
     }
 }
