@@ -2,6 +2,7 @@
  * (issue 23; docs/verify.md "Pipes and FIFOs"): which kernel kind may hold each op, how a
  * FIFO op finds its initialize_pipe by id, reserve/import pairs across functions, and the
  * op-local checks of the flags and block ids. Messages are PTOAS's (lib/PTO/IR/PTO.cpp). */
+#include <stdlib.h>
 #include <string.h>
 #include "pipe.h"
 #include "verify_int.h"
@@ -381,6 +382,222 @@ static bool verify_set_quant(V *v)
     return true;
 }
 
+/* ---- the fixpipe contract between the cube's and the vector's init (PTOAS's
+ * AicInitializePipeOp / AivInitializePipeOp verifiers) ------------------------------------- */
+/* The definition of an init's c2v_consumer_buf, or NULL. */
+static const Op *c2v_def(const Func *f, const Op *init)
+{
+    int i = op_role(init->kind, ROLE_C2V_CONSUMER_BUF);
+    if (i < 0 || !init->seg[i])
+        return NULL;
+    uint32_t at = 0;
+    for (int r = 0; r < i; r++)
+        at += init->seg[r];
+    return f->values[init->opnds[at]].def_op;
+}
+
+/* A quant mode's consumer and producer element types: 'f' f32, 'i' signless i32, 'h' f16,
+ * 'b' bf16, '8' si8 or ui8, 's' si8, 'H' hif8, 'e' an E4M3-like f8; no_convert: f32 or i32, both the same. */
+typedef struct QuantTypes { const char *quant; char dst, src; } QuantTypes;
+static const QuantTypes quant_types[] = {
+    {"f32_f16", 'h', 'f'}, {"deqf16_scalar", 'h', 'i'}, {"deqf16_vec", 'h', 'i'}, {"qf322f16_pre_scalar", 'h', 'f'},
+    {"f32_bf16", 'b', 'f'}, {"qf322bf16_pre_scalar", 'b', 'f'}, {"qs322bf16_pre_scalar", 'b', 'i'},
+    {"qs322bf16_pre_vec", 'b', 'i'}, {"req8_scalar", '8', 'i'}, {"qf322b8_pre_scalar", '8', 'f'},
+    {"req8_vec", 's', 'i'}, {"qf322b8_pre_vec", 's', 'f'}, {"qf322hif8_pre_scalar", 'H', 'f'},
+    {"qf322fp8_pre_scalar", 'e', 'f'},
+};
+
+static bool dtype_class(DType d, char c)
+{
+    switch (c) {
+    case 'f': return d == DT_F32;
+    case 'i': return d == DT_I32;
+    case 'h': return d == DT_F16;
+    case 'b': return d == DT_BF16;
+    case '8': return d == DT_SI8 || d == DT_UI8;
+    case 's': return d == DT_SI8;
+    case 'H': return d == DT_HIF8;
+    default: return dtype_is_f8e4m3_like(d);
+    }
+}
+
+/* src NONE: the consumer's element type alone (matchesFixpipeConsumerElementType). */
+static bool quant_types_ok(const char *quant, DType src, DType dst)
+{
+    if (!strcmp(quant, "no_convert"))
+        return (dst == DT_F32 || dst == DT_I32) && (src == DT_NONE || src == dst);
+    for (size_t i = 0; i < sizeof quant_types / sizeof quant_types[0]; i++)
+        if (!strcmp(quant, quant_types[i].quant))
+            return dtype_class(dst, quant_types[i].dst) && (src == DT_NONE || dtype_class(src, quant_types[i].src));
+    return true;
+}
+
+/* The vec tile layout each fixpipe layout writes. */
+static bool layout_ok(const char *layout, const TileBody *t)
+{
+    if (t->loc != LOC_VEC)
+        return false;
+    if (!strcmp(layout, "nz2nd"))
+        return t->blayout == BL_ROW_MAJOR && t->slayout == SL_NONE_BOX;
+    if (!strcmp(layout, "nz2dn"))
+        return t->blayout == BL_COL_MAJOR && t->slayout == SL_NONE_BOX;
+    if (!strcmp(layout, "nz2nz"))
+        return t->blayout == BL_COL_MAJOR && t->slayout == SL_ROW_MAJOR;
+    return true;
+}
+
+/* layout, quant and relu of mine against the peer's; self/peer name the sides in the text. */
+static bool epilogue_match(V *v, const Op *mine, const Op *peer, const char *self, const char *other)
+{
+    static const char *const keys[] = {"layout", "quant", "relu"};
+    for (int k = 0; k < 3; k++) {
+        char a[64] = "", b[64] = "";
+        epilogue(mine, keys[k], a, sizeof a);
+        epilogue(peer, keys[k], b, sizeof b);
+        if (strcmp(a, b)) {
+            verify_error(v, "expects acc_push_epilogue.%s to match peer %s (%s has %s, %s has %s)", keys[k], other,
+                         self, a, other, b);
+            v->errors = true;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The cube side: exactly one vector init of the peer whose c2v buffer is the reserve_buffer
+ * our import names, with the same epilogue. */
+static bool verify_fixpipe_producer(V *v, const Op *imp)
+{
+    const AttrValue *sym = imp ? str_attr(imp, "peer_func", AV_SYMBOL) : NULL;
+    const Func *peer = sym ? peer_func(v, sym->u.s) : NULL;
+    const AttrValue *name = imp ? str_attr(imp, "name", AV_STRING) : NULL;
+    const Op *match = NULL;
+    int n = 0;
+    for (const Op *o = peer ? ir_first_op(peer) : NULL; o; o = ir_next_op(o)) {
+        const Op *d = o->kind == OP_AIV_INITIALIZE_PIPE ? c2v_def(peer, o) : NULL;
+        if (d && d->kind == OP_RESERVE_BUFFER && same_str(str_attr(d, "name", AV_STRING), name))
+            match = o, n++;
+    }
+    if (n != 1)
+        return FAIL(v, "expects peer consumer function to contain a matching aiv_initialize_pipe with the same "
+                       "consumer buffer contract");
+    if (!ir_attr_find(match->attrs, match->nattrs, "acc_push_epilogue"))
+        return FAIL(v, "expects peer consumer pipe init to also have 'acc_push_epilogue' for fixpipe contract "
+                       "consistency");
+    return epilogue_match(v, v->op, match, "producer", "consumer");
+}
+
+/* The vector side's peer: the one import of our reserve_buffer that names this function
+ * (NULL after an error), and in its function the one cube init over it (*init). */
+static const Func *fixpipe_peer(V *v, const Op *res, const Op **init)
+{
+    const AttrValue *name = str_attr(res, "name", AV_STRING);
+    const Func *pf = NULL;
+    int n = 0;
+    for (uint32_t i = 0; i < v->mod->nfuncs; i++)
+        for (const Op *o = ir_first_op(v->mod->funcs[i]); o; o = ir_next_op(o)) {
+            const AttrValue *sym = str_attr(o, "peer_func", AV_SYMBOL);
+            if (o->kind == OP_IMPORT_RESERVED_BUFFER && same_str(str_attr(o, "name", AV_STRING), name) && sym &&
+                peer_func(v, sym->u.s) == v->f)
+                pf = v->mod->funcs[i], n++;
+        }
+    if (n != 1) {
+        verify_error(v, n ? "finds multiple peer import_reserved_buffer ops for consumer buffer '%.*s'"
+                          : "cannot find peer import_reserved_buffer for consumer buffer '%.*s'",
+                     name ? (int)name->u.s.len : 0, name ? name->u.s.p : "");
+        v->errors = true;
+        return NULL;
+    }
+    n = 0;
+    for (const Op *o = ir_first_op(pf); o; o = ir_next_op(o)) {
+        const Op *d = o->kind == OP_AIC_INITIALIZE_PIPE ? c2v_def(pf, o) : NULL;
+        const AttrValue *sym = d && d->kind == OP_IMPORT_RESERVED_BUFFER ? str_attr(d, "peer_func", AV_SYMBOL) : NULL;
+        if (sym && same_str(str_attr(d, "name", AV_STRING), name) && peer_func(v, sym->u.s) == v->f)
+            *init = o, n++;
+    }
+    if (n != 1) {
+        FAIL(v, "expects peer producer function to contain a matching aic_initialize_pipe with the same consumer "
+                "buffer contract");
+        return NULL;
+    }
+    return pf;
+}
+
+/* The vector side: the producer's epilogue, the tpop result type the pipe resolves to, its
+ * element type and layout for the mode, both slot sizes, the producer's acc element types. */
+static bool verify_fixpipe_consumer(V *v, const Op *res)
+{
+    const Op *op = v->op, *pinit = NULL;
+    if (res->kind == OP_IMPORT_RESERVED_BUFFER)
+        return FAIL(v, "expects consumer-side fixpipe pipe to use reserve_buffer, not import_reserved_buffer");
+    const Func *pf = fixpipe_peer(v, res, &pinit);
+    if (!pf)
+        return false;
+    if (!ir_attr_find(pinit->attrs, pinit->nattrs, "acc_push_epilogue"))
+        return FAIL(v, "expects peer producer pipe init to also have 'acc_push_epilogue' for fixpipe contract "
+                       "consistency");
+    if (!epilogue_match(v, op, pinit, "consumer", "producer"))
+        return false;
+    long long id = int_attr(op, "id", 0, NULL);
+    const Type *t = NULL;
+    for (const Op *o = ir_first_op(v->f); o; o = ir_next_op(o)) {
+        if (o->kind != OP_TPOP_FROM_AIC || int_attr(o, "id", 0, NULL) != id || !o->nres)
+            continue;
+        const Type *ot = v->f->values[o->res[0]].type;
+        if (t && ot != t) {
+            verify_error(v, "expects all tpop_from_aic results for fixpipe pipe id = %lld to use the same tile type", id);
+            v->errors = true;
+            return false;
+        }
+        t = ot;
+    }
+    if (!t) {
+        verify_error(v, "expects at least one tpop_from_aic for fixpipe pipe id = %lld to resolve the consumer entry type",
+                     id);
+        v->errors = true;
+        return false;
+    }
+    if (t->kind != TY_TILE_BUF)
+        return FAIL(v, "expects fixpipe consumer tpop result to be !pto.tile_buf");
+    char quant[64] = "", layout[64] = "";
+    epilogue(op, "quant", quant, sizeof quant);
+    epilogue(op, "layout", layout, sizeof layout);
+    if (!quant_types_ok(quant, DT_NONE, t->tile.dtype))
+        return fail(v, "expects consumer element type to match acc_push_epilogue.quant %s", quant, 0);
+    if (!layout_ok(layout, &t->tile))
+        return fail(v, "expects consumer tile layout to match acc_push_epilogue.layout %s", layout, 0);
+    long long need = (long long)t->tile.rows * t->tile.cols * dtype_size(t->tile.dtype);
+    if (need > 0 && int_attr(op, "slot_size", 0, NULL) < need)
+        return fail(v, "expects consumer-side fixpipe slot_size to be at least %lld bytes for the resolved "
+                       "post-fixpipe consumer entry", NULL, need);
+    if (need > 0 && int_attr(pinit, "slot_size", 0, NULL) < need)
+        return fail(v, "expects peer producer fixpipe slot_size to be at least %lld bytes for the resolved "
+                       "post-fixpipe consumer entry", NULL, need);
+    long long pid = int_attr(pinit, "id", 0, NULL);
+    for (const Op *o = ir_first_op(pf); o; o = ir_next_op(o)) {
+        if (o->kind != OP_TPUSH_TO_AIV || int_attr(o, "id", 0, NULL) != pid || !o->nopnds)
+            continue;
+        const Type *s = pf->values[o->opnds[0]].type;
+        if (s && s->kind == TY_TILE_BUF && !quant_types_ok(quant, s->tile.dtype, t->tile.dtype))
+            return fail(v, "expects producer source element type and consumer tpop result element type to satisfy "
+                           "acc_push_epilogue.quant %s", quant, 0);
+    }
+    return true;
+}
+
+static bool verify_fixpipe_peer(V *v)
+{
+    const Op *op = v->op;
+    if (!ir_attr_find(op->attrs, op->nattrs, "acc_push_epilogue"))
+        return true;
+    const Op *d = c2v_def(v->f, op);
+    if (op->kind == OP_AIC_INITIALIZE_PIPE)
+        return verify_fixpipe_producer(v, d && d->kind == OP_IMPORT_RESERVED_BUFFER ? d : NULL);
+    if (!d)
+        return FAIL(v, "expects fixpipe consumer pipe to have 'c2v_consumer_buf'");
+    return verify_fixpipe_consumer(v, d);
+}
+
 static bool verify_init(V *v)
 {
     const Op *op = v->op;
@@ -400,7 +617,7 @@ static bool verify_init(V *v)
     long long slot_num = int_attr(op, "slot_num", dir == 3 ? 4 : 8, &has_num);
     if (has_num && slot_num <= 0)
         return FAIL(v, "expects 'slot_num' to be greater than 0");
-    return verify_init_buffers(v, (int)dir, slot_num) && verify_init_fixpipe(v, (int)dir);
+    return verify_init_buffers(v, (int)dir, slot_num) && verify_init_fixpipe(v, (int)dir) && verify_fixpipe_peer(v);
 }
 
 /* ---- talloc / tpush / tpop / tfree ----------------------------------------------------- */
@@ -416,6 +633,81 @@ static const DataRule data_rules[] = {
     {OP_TPOP_FROM_AIC, KK_VECTOR, true},  {OP_TPOP_FROM_AIV, KK_CUBE, false},
     {OP_TFREE_FROM_AIC, KK_VECTOR, true}, {OP_TFREE_FROM_AIV, KK_CUBE, false},
 };
+
+/* Does op have an operand in role r? */
+static bool op_has(const Op *op, RoleId r)
+{
+    int i = op_role(op->kind, r);
+    return i >= 0 && op->seg[i] > 0;
+}
+
+/* The pipe entry's type: talloc's and tpop's result, tpush's tile, tfree's entry (NULL: none). */
+static const Type *entry_type(const V *v)
+{
+    OpKind k = v->op->kind;
+    if (k == OP_TALLOC_TO_AIV || k == OP_TALLOC_TO_AIC || k == OP_TPOP_FROM_AIC || k == OP_TPOP_FROM_AIV)
+        return v->op->nres ? v->f->values[v->op->res[0]].type : NULL;
+    int i = op_role(k, k == OP_TPUSH_TO_AIV || k == OP_TPUSH_TO_AIC ? ROLE_TILE : ROLE_ENTRY);
+    return i >= 0 && v->val[i] != NO_VALUE ? v->ty[i] : NULL;
+}
+
+/* Odd splits (3, 4) need a unidirectional C2V pipe with GM slots (a gm_slot_tensor; before
+ * A5 a gm_slot_buffer too) and a C2V consumer buffer (PTOAS's verifyFrontendSplitOp). */
+static bool verify_odd_split(V *v, const Op *init, long long split)
+{
+    if (split != 3 && split != 4)
+        return true;
+    bool gm = op_has(init, ROLE_GM_SLOT_TENSOR) || (v->arch != ARCH_A5 && op_has(init, ROLE_GM_SLOT_BUFFER));
+    if (int_attr(init, "dir_mask", 0, NULL) != 1 || !gm || !op_has(init, ROLE_C2V_CONSUMER_BUF))
+        return FAIL(v, "supports odd split modes (split = 3 or 4) only for a unidirectional C2V GM-backed tile pipe "
+                       "with both GM slot and C2V consumer buffers");
+    return true;
+}
+
+/* The entry rules after the direction check: odd splits take tiles only; a C2V push's
+ * split axis has the parity of its split; tpop's valid_row/valid_col; aiv_subblockid. */
+static bool verify_entry(V *v, long long split)
+{
+    OpKind k = v->op->kind;
+    const Type *t = entry_type(v);
+    bool odd = split == 3 || split == 4;
+    if (odd && t && t->kind == TY_TENSOR_VIEW)
+        return FAIL(v, "supports odd split modes (split = 3 or 4) only for tile entries; the pinned pto-isa does not "
+                       "implement odd GlobalTensor offsets");
+    if (k == OP_TPUSH_TO_AIV && split && t && type_is_tile(t)) {
+        bool rows = split == 1 || split == 3;
+        int64_t n = rows ? t->tile.vrow : t->tile.vcol;
+        if (n != DIM_DYNAMIC && (n % 2 != 0) != odd) {
+            verify_error(v, "expects a statically %s valid-%s count for split = %lld", odd ? "odd" : "even",
+                         rows ? "row" : "column", split);
+            v->errors = true;
+            return false;
+        }
+    }
+    if (k == OP_TPOP_FROM_AIC || k == OP_TPOP_FROM_AIV) {
+        bool row = has_role(v, ROLE_VALID_ROW), col = has_role(v, ROLE_VALID_COL);
+        if (row != col)
+            return FAIL(v, "expects valid_row and valid_col operands to be provided together");
+        if (odd && !row && t && t->kind != TY_TENSOR_VIEW)
+            return FAIL(v, "expects odd C2V split tpop to provide per-sub-core valid_row and valid_col operands");
+        if (row && t && t->kind == TY_TENSOR_VIEW)
+            return FAIL(v, "does not accept valid_row/valid_col when result is !pto.tensor_view");
+        if (row && t && !type_is_tile(t))
+            return FAIL(v, "expects tile result to be !pto.tile_buf when valid_row/valid_col operands are provided");
+        if (row && t && (t->tile.vrow != DIM_DYNAMIC || t->tile.vcol != DIM_DYNAMIC))
+            return FAIL(v, "expects tile result to have dynamic validShape (?, ?) when valid_row/valid_col operands "
+                           "are provided");
+    }
+    if ((k == OP_TPUSH_TO_AIC || k == OP_TPOP_FROM_AIC) && has_role(v, ROLE_AIV_SUBBLOCKID)) {
+        if (!split)
+            return FAIL(v, "expects 'aiv_subblockid' only when 'split' is 1, 2, 3, or 4");
+        if (t && t->kind == TY_TENSOR_VIEW)
+            return FAIL(v, "does not support 'aiv_subblockid' for !pto.tensor_view pipe entries");
+        if (t && (!type_is_tile(t) || t->tile.loc != LOC_VEC))
+            return FAIL(v, "expects 'aiv_subblockid' only on AIV-side vector tile pipe entries");
+    }
+    return true;
+}
 
 static bool verify_data(V *v)
 {
@@ -444,6 +736,8 @@ static bool verify_data(V *v)
         v->errors = true;
         return false;
     }
+    if (!verify_odd_split(v, init, split))
+        return false;
     long long dir = int_attr(init, "dir_mask", 0, NULL);
     if (r->c2v ? dir != 1 && dir != 3 : dir != 2 && dir != 3) {
         verify_error(v, "expects 'id' = %lld to reference initialize_pipe with dir_mask = %s", id,
@@ -451,7 +745,192 @@ static bool verify_data(V *v)
         v->errors = true;
         return false;
     }
-    return verify_data_fixpipe(v, init, id, split);
+    bool alloc_free = op->kind == OP_TALLOC_TO_AIV || op->kind == OP_TFREE_FROM_AIC || op->kind == OP_TFREE_FROM_AIV;
+    if (alloc_free) /* PTOAS checks these two's fixpipe split first */
+        return verify_data_fixpipe(v, init, id, split) && verify_entry(v, split);
+    return verify_entry(v, split) && verify_data_fixpipe(v, init, id, split);
+}
+
+/* ---- split usage across the peer inits of one logical pipe (PTOAS's lowering to
+ * initialize_l2l_pipe / initialize_l2g2l_pipe and its PTOInferValidatePipeInit pass) ----- */
+typedef struct PeerKey {
+    Str owner, name;  /* the reserving function and buffer; owner.len 0: a global-only pipe */
+    long long id;     /* a global-only pipe's id */
+    int dir;
+} PeerKey;
+
+/* Lowered to initialize_l2g2l_pipe (GM slots) rather than initialize_l2l_pipe? */
+static bool lowers_global(const Op *init) { return op_has(init, ROLE_GM_SLOT_BUFFER) || op_has(init, ROLE_GM_SLOT_TENSOR); }
+
+/* The key of the buffer in role r of init (in f), for direction dir; false when it has none. */
+static bool addr_key(const Func *f, const Op *init, RoleId r, int dir, PeerKey *k)
+{
+    int i = op_role(init->kind, r);
+    if (i < 0 || !init->seg[i])
+        return false;
+    uint32_t at = 0;
+    for (int j = 0; j < i; j++)
+        at += init->seg[j];
+    const Op *d = f->values[init->opnds[at]].def_op;
+    const AttrValue *name = d ? str_attr(d, "name", AV_STRING) : NULL;
+    const AttrValue *sym = d ? str_attr(d, "peer_func", AV_SYMBOL) : NULL;
+    if (!name || (d->kind != OP_RESERVE_BUFFER && !(d->kind == OP_IMPORT_RESERVED_BUFFER && sym)))
+        return false;
+    k->owner = d->kind == OP_RESERVE_BUFFER ? f->name : sym->u.s;
+    k->name = name->u.s;
+    k->id = 0;
+    k->dir = dir;
+    return true;
+}
+
+/* An init's keys (at most two); their count. */
+static int peer_keys(const Func *f, const Op *init, PeerKey k[2])
+{
+    int dir = (int)int_attr(init, "dir_mask", 0, NULL);
+    bool local = op_has(init, ROLE_C2V_CONSUMER_BUF) || op_has(init, ROLE_V2C_CONSUMER_BUF);
+    if (lowers_global(init) && !local) {
+        k[0] = (PeerKey){.id = int_attr(init, "id", 0, NULL), .dir = dir};
+        return 1;
+    }
+    if (dir == 3)
+        return addr_key(f, init, ROLE_C2V_CONSUMER_BUF, 1, &k[0]) +
+               addr_key(f, init, ROLE_V2C_CONSUMER_BUF, 2, &k[addr_key(f, init, ROLE_C2V_CONSUMER_BUF, 1, &k[0])]);
+    return addr_key(f, init, dir == 2 ? ROLE_V2C_CONSUMER_BUF : ROLE_C2V_CONSUMER_BUF, dir, &k[0]);
+}
+
+static bool same_key(const PeerKey *a, const PeerKey *b)
+{
+    return a->dir == b->dir && a->id == b->id && a->owner.len == b->owner.len && a->name.len == b->name.len &&
+           (!a->owner.len || !memcmp(a->owner.p, b->owner.p, a->owner.len)) &&
+           (!a->name.len || !memcmp(a->name.p, b->name.p, a->name.len));
+}
+
+static bool are_peers(const Func *fa, const Op *a, const Func *fb, const Op *b)
+{
+    PeerKey ka[2], kb[2];
+    int na = peer_keys(fa, a, ka), nb = peer_keys(fb, b, kb);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (same_key(&ka[i], &kb[j]))
+                return true;
+    return false;
+}
+
+static bool is_data(OpKind k)
+{
+    for (size_t i = 0; i < sizeof data_rules / sizeof data_rules[0]; i++)
+        if (data_rules[i].op == k)
+            return true;
+    return false;
+}
+
+/* The split usage of init's pipe: 0 none, 1 split 0 only, 2 split 1-4 only, 3 both. */
+static int split_usage(const Func *f, const Op *init)
+{
+    long long id = int_attr(init, "id", 0, NULL);
+    int u = 0;
+    for (const Op *o = ir_first_op(f); o; o = ir_next_op(o))
+        if (is_data(o->kind) && int_attr(o, "id", 0, NULL) == id &&
+            ir_attr_find(o->attrs, o->nattrs, "split"))
+            u |= int_attr(o, "split", 0, NULL) ? 2 : 1;
+    return u;
+}
+
+typedef struct InitRef { const Func *f; const Op *op; bool in; } InitRef;
+
+/* The module's inits in the pass's order (those lowered to initialize_l2l_pipe, then the
+ * initialize_l2g2l_pipe ones); *n their count. The caller frees. */
+static InitRef *module_inits(const V *v, size_t *n)
+{
+    size_t cap = 8;
+    InitRef *r = malloc(cap * sizeof *r);
+    *n = 0;
+    for (int pass = 0; r && pass < 2; pass++)
+        for (uint32_t i = 0; i < v->mod->nfuncs; i++)
+            for (const Op *o = ir_first_op(v->mod->funcs[i]); o; o = ir_next_op(o)) {
+                if (!is_init(o->kind) || lowers_global(o) != (pass == 1))
+                    continue;
+                if (*n == cap) {
+                    InitRef *g = realloc(r, 2 * cap * sizeof *r);
+                    if (!g) {
+                        free(r);
+                        return NULL;
+                    }
+                    r = g, cap *= 2;
+                }
+                r[(*n)++] = (InitRef){v->mod->funcs[i], o, false};
+            }
+    return r;
+}
+
+/* The op of the component that PTOAS's resolveNoSplitComponent reports, and its text. */
+static const Op *split_conflict(const InitRef *c, size_t n, const char **msg)
+{
+    int expl = -1, inferred = -1;
+    for (size_t i = 0; i < n; i++) {
+        bool has;
+        bool ns = bool_attr(c[i].op, "nosplit", &has);
+        *msg = "cannot mix 'split = 0' with 'split = 1', 'split = 2', 'split = 3', or 'split = 4' on the same logical pipe";
+        if (split_usage(c[i].f, c[i].op) == 3)
+            return c[i].op;
+        *msg = "conflicting explicit 'nosplit' across peer pipe init ops";
+        if (has && expl >= 0 && expl != ns)
+            return c[i].op;
+        if (has)
+            expl = ns;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int u = split_usage(c[i].f, c[i].op);
+        *msg = "conflicting pipe split usage across peer pipe init ops";
+        if ((u == 1 || u == 2) && inferred >= 0 && inferred != (u == 1))
+            return c[i].op;
+        if (u == 1 || u == 2)
+            inferred = u == 1;
+    }
+    if (expl < 0 || inferred < 0 || expl == inferred)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        bool has;
+        bool ns = bool_attr(c[i].op, "nosplit", &has);
+        if (has && ns != inferred) {
+            *msg = ns ? "explicit 'nosplit = true' conflicts with downstream users that require split = 1, 2, 3, or 4"
+                      : "explicit 'nosplit = false' conflicts with downstream users that require split = 0";
+            return c[i].op;
+        }
+    }
+    return NULL;
+}
+
+/* The init's component of peers (the inits sharing a reserved buffer and direction, or a
+ * global-only pipe's id) must agree on split 0 or not; reported under the lowered op's name. */
+static bool verify_split_peers(V *v)
+{
+    size_t n = 0, m = 0;
+    InitRef *all = module_inits(v, &n);
+    if (!all)
+        return true;
+    for (size_t i = 0; i < n; i++)
+        all[i].in = all[i].op == v->op;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n && !all[i].in; j++)
+                if (all[j].in && are_peers(all[i].f, all[i].op, all[j].f, all[j].op))
+                    all[i].in = grew = true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (all[i].in)
+            all[m++] = all[i];
+    const char *msg = "";
+    const Op *bad = m > 1 ? split_conflict(all, m, &msg) : NULL;
+    free(all);
+    if (bad != v->op)
+        return true;
+    const char *saved = v->name;
+    v->name = lowers_global(v->op) ? "pto.initialize_l2g2l_pipe" : "pto.initialize_l2l_pipe";
+    FAIL(v, msg);
+    v->name = saved;
+    return false;
 }
 
 static bool verify_fifo(V *v)
@@ -469,7 +948,7 @@ static bool verify_fifo(V *v)
     case OP_RESERVE_BUFFER: return verify_reserve(v);
     case OP_IMPORT_RESERVED_BUFFER: return verify_import(v);
     case OP_AIC_INITIALIZE_PIPE:
-    case OP_AIV_INITIALIZE_PIPE: return verify_init(v);
+    case OP_AIV_INITIALIZE_PIPE: return verify_init(v) && verify_split_peers(v);
     default: return verify_data(v);
     }
 }
@@ -567,6 +1046,12 @@ static bool verify_multi_tile(V *v)
 {
     const Op *op = v->op;
     if (op->kind == OP_ALLOC_MULTI_TILE) {
+        if (ir_attr_find(op->attrs, op->nattrs, "pto.multi_buffer_addrs")) {
+            /* the planner's slot addresses: not the input's to give (PTOAS's driver, no 'op' prefix) */
+            diag_error(v->d, op->name_span, "attribute 'pto.multi_buffer_addrs' is reserved for pto-plan-memory");
+            v->errors = true;
+            return false;
+        }
         const Type *t = op->nres ? v->f->values[op->res[0]].type : NULL;
         if (!t || t->kind != TY_MULTI_TILE)
             return true; /* the parser's */

@@ -147,7 +147,7 @@ function model(text) {
     // body, a generic op's '({', scf.for's and scf.if's bodies). In a
     // func.func or module header, '{' after 'attributes' is a dictionary and
     // any other '{' the body; after scf.for / scf.if / scf.while /
-    // scf.execute_region the first '{' outside parentheses opens its region,
+    // scf.execute_region / pto.section.* the first '{' outside parentheses opens its region,
     // as does '{' after 'else' or 'do'; elsewhere '({'
     // opens a region and any other '{' a dictionary.
     const braces = [];
@@ -157,7 +157,8 @@ function model(text) {
     for (let i = 0; i < toks.length; i++) {
         const t = toks[i], next = toks[i + 1], prev = toks[i - 1];
         if (t.kind === 'keyword' && (t.text === 'func.func' || t.text === 'module') && !(next && next.text === '=')) header = true;
-        if ((t.text === 'scf.for' || t.text === 'scf.if' || t.text === 'scf.while' || t.text === 'scf.execute_region') &&
+        if ((t.text === 'scf.for' || t.text === 'scf.if' || t.text === 'scf.while' || t.text === 'scf.execute_region' ||
+             t.text === 'pto.section.cube' || t.text === 'pto.section.vector') &&
             !(next && next.text === '=')) regionOp = true;
         if (t.text === '{' && t.kind === 'punct') {
             const opRegion = (regionOp && braces[braces.length - 1] !== 'other') || (prev && (prev.text === 'else' || prev.text === 'do'));

@@ -80,7 +80,10 @@ SECTIONS = [
     ("pipe-fifo.pto", "9. Pipes and FIFOs: reserve_buffer, import_reserved_buffer, initialize_pipe, talloc/tpush/tpop/tfree"),
     ("pipe-sync.pto", "9. Pipes and FIFOs: flags, barriers, events, buffer-id tokens, syncall, block ids"),
     ("pipe-fixpipe.pto", "9. Pipes and FIFOs: fixpipe pipes (acc_push_epilogue), set_quant_scalar, set_quant_vector"),
+    ("pipe-fixpipe-peer.pto", "9. Pipes and FIFOs: the fixpipe contract between the cube's and the vector's initialize_pipe"),
     ("multi-tile.pto", "9. Pipes and FIFOs: !pto.multi_tile_buf, alloc_multi_tile, multi_tile_get"),
+    ("pipe-split-peers.pto", "9. Pipes and FIFOs: split usage across the peer inits of one pipe (PTOAS's initialize_l2l_pipe / initialize_l2g2l_pipe texts)"),
+    ("pipe-split.pto", "9. Pipes and FIFOs: split entries (odd splits, parity, valid_row/valid_col, aiv_subblockid), reserved multi-buffer addresses"),
 
 
     # == ELEM ==
