@@ -555,7 +555,8 @@ static const char *call_arg(Emit *e, const Op *op, const OpArg *a)
     if (fl & ROLE_GM)
         return use_view(e, v, op);
     if (fl & ROLE_NUM)
-        return in->rid[r] == ROLE_SCALAR ? scalar_bits(e, v, val(e, role(op, ROLE_DST))->type->tile.dtype, op)
+        /* a tile-scalar op's scalar (tlrelu: its slope) as the bits of one dst element */
+        return in->rid[r] == ROLE_SCALAR || in->rid[r] == ROLE_SLOPE ? scalar_bits(e, v, val(e, role(op, ROLE_DST))->type->tile.dtype, op)
                                          : emit_scalar(e, v, op);
     return emit_use_tile(e, v, op);
 }

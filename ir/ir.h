@@ -403,7 +403,7 @@ typedef enum {
     VB_XOR, VB_SHIFT, VB_POW, VB_PRELU, VB_REM,           /* OC_BINARY: txor, tshl/tshr, tpow, tprelu, trem */
     VU_NOT,                                               /* OC_UNARY: tnot */
     VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS,       /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
-    VS_REMS, VS_FMODS                                     /* OC_TILE_SCALAR: trems, tfmods */
+    VS_REMS, VS_FMODS, VS_LRELU                           /* OC_TILE_SCALAR: trems, tfmods, tlrelu */
 } OpVariant;
 
 /* The attributes whose value is a runtime call argument (A_ATTR in ops.def): codegen's
@@ -444,7 +444,7 @@ typedef enum {
     X(SCALING_TILE, "scaling_tile") \
     \
     /* == ELEM == */ \
-    X(BASE, "base") \
+    X(BASE, "base") X(SLOPE, "slope") \
     \
     /* == REARR == */ \
     X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \

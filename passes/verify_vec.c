@@ -451,8 +451,25 @@ static bool verify_bitwise_scalar(V *v, const VecOp *o)
     return elem_ok(v, o, s->dtype) || elem_fail(v, o);
 }
 
+/* tlrelu (src, slope): PTOAS's TLReluOp. Its slope is an F32 operand (ODS, every arch);
+ * src and dst are vec tiles of one element type and valid shape. */
+static bool verify_lrelu(V *v, const VecOp *o)
+{
+    int si = R(v, ROLE_SLOPE);
+    const Type *st = v->ty[si];
+    char b[128];
+    if (!(st && st->kind == TY_SCALAR && st->dtype == DT_F32))
+        return fail(v, si, "operand #%d must be 32-bit float, but got '%s'", si, st ? type_str(st, b, sizeof b) : "?");
+    if (!tile_common(v, ROLE_SRC, false) || !in_vec(v, ROLE_SRC) || !tile_common(v, ROLE_DST, false) ||
+        !in_vec(v, ROLE_DST) || !same_elem(v, ROLE_SRC, ROLE_DST) || !same_valid(v, ROLE_SRC, ROLE_DST))
+        return false;
+    return elem_ok(v, o, T(v, ROLE_SRC)->dtype) || elem_fail(v, o);
+}
+
 static bool verify_tile_scalar(V *v, const VecOp *o)
 {
+    if (o->variant == VS_LRELU)
+        return verify_lrelu(v, o);
     if (o->variant == VS_BITWISE || o->variant == VS_XORS || o->variant == VS_SHLS || o->variant == VS_SHRS)
         return verify_bitwise_scalar(v, o);
     if (o->variant == VS_POWS)

@@ -166,6 +166,8 @@ VK_INLINE uint32_t vk_ipow(uint32_t base, int64_t e)
 #define BINEL_pow(K, CT, LD, ST, x, y) POW_##K(CT, LD, ST, x, y)
 /* prelu, as the simulator: x > 0 ? x : x * slope (one rounding; NaN x gives x * slope) */
 #define BINEL_prelu(K, CT, LD, ST, x, y) (LD(x) > 0 ? (x) : ST(ARITH_##K(CT, *, LD(x), LD(y))))
+/* tlrelu: prelu with one slope (the simulator's OP_LRELU, the slope in the tile's type) */
+#define BINEL_lrelu BINEL_prelu
 /* fmod and rem, as the simulator: fmod is C's truncated remainder (integer %, binary64 fmod,
  * exact, so one value in any float type); rem (its OP_REM) then adds the divisor when the
  * operands' signs (x >= 0) differ and the remainder is not 0: the floored remainder, the sum
@@ -262,7 +264,7 @@ VK_INLINE float vk_f64_odd(double d)
 #define VEC_BIN_TABLE(X)                                                   \
     VDT_ALL(X, add) VDT_ALL(X, sub) VDT_ALL(X, mul) VDT_ALL(X, div)        \
     VDT_ALL(X, max) VDT_ALL(X, min) VDT_ALL(X, pow)                       \
-    VDT_FLOAT(X, prelu) VDT_ALL(X, fmod) VDT_ALL(X, rem)
+    VDT_FLOAT(X, prelu) VDT_ALL(X, fmod) VDT_ALL(X, rem) VDT_FLOAT(X, lrelu)
 /* the integer-only ops: no F16C path (vec_kern.h's DEF_IBIN / DEF_IUN) */
 #define VEC_IBIN_TABLE(X)                                                  \
     VDT_INT(X, and) VDT_INT(X, or) VDT_INT(X, xor) VDT_INT(X, shl)         \
@@ -531,6 +533,7 @@ enum {
 #define VK_ARITH_prelu 0
 #define VK_ARITH_fmod 0
 #define VK_ARITH_rem 0
+#define VK_ARITH_lrelu 0
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -616,6 +619,7 @@ DEF_F16C_BIN(div, _mm256_div_ps)
 #define vk_f16c_bin_prelu vk_f16c_bin_add
 #define vk_f16c_bin_fmod vk_f16c_bin_add
 #define vk_f16c_bin_rem vk_f16c_bin_add
+#define vk_f16c_bin_lrelu vk_f16c_bin_add
 
 /* An f16 unary op as its f32 loop over widened blocks. */
 static void vk_f16c_un(UnF32 f32, const void *pa, void *pd, int64_t n)
@@ -732,6 +736,7 @@ static void vk_f16c_un(void (*f32)(const void *, void *, int64_t), const void *p
 #define vk_f16c_bin_prelu vk_f16c_bin_add
 #define vk_f16c_bin_fmod vk_f16c_bin_add
 #define vk_f16c_bin_rem vk_f16c_bin_add
+#define vk_f16c_bin_lrelu vk_f16c_bin_add
 #endif
 
 #define KSUF _c

@@ -1053,7 +1053,7 @@ def vec_binary(op, dt, a, b):
         return vec_pow(dt, a, b)
     if op in ('fmod', 'rem'):
         return vec_rem(op, dt, a, b)
-    if op == 'prelu':                         # the simulator: x > 0 ? x : x * slope
+    if op in ('prelu', 'lrelu'):              # the simulator: x > 0 ? x : x * slope
         return a if flt(dt, 0, a) else farith('mul', dt, a, b)
     if op == 'max':
         return b if flt(dt, a, b) else a       # std::max(a, b) = a < b ? b : a
@@ -2749,6 +2749,7 @@ for _o in ('abs', 'neg', 'relu', 'sqrt', 'recip', 'rsqrt', 'exp', 'log', 'not'):
 for _o in BITWISE + ('pow', 'prelu', 'fmod', 'rem'):
     VEC_OPS['t' + _o] = ('binary', _o)
     VEC_OPS['t' + _o + 's'] = ('scalar', _o)
+VEC_OPS['tlrelu'] = ('scalar', 'lrelu')    # the f32 slope rounded to the tile's type
 for _o in ('sum', 'max', 'min'):
     VEC_OPS['trow' + _o] = ('rowreduce', _o)
     VEC_OPS['tcol' + _o] = ('colreduce', _o)

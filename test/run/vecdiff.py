@@ -311,6 +311,8 @@ def build_cases():
     for dt in ('f32', 'f16'):
         for _ in range(2):
             cases.append(Case('binary', 'prelu', dst(dt), [full(dt), full(dt)]))
+        for sc in rng.sample(special_bits(dt), 4) + [rand_bits(dt, rng)]:   # tlrelu's slope
+            cases.append(Case('scalar', 'lrelu', dst(dt), [full(dt)], scalar=sc))
     for dt in ('f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'ui32', 'ui16', 'ui8'):
         for _ in range(2):
             cases.append(Case('binary', 'pow', dst(dt), [full(dt), exps(dt)]))

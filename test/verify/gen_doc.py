@@ -97,6 +97,8 @@ SECTIONS = [
     ("tprelu-a3.pto", "8. Vector ops: tprelu's tmp (A2/A3)"),
     ("trem.pto", "8. Vector ops: trem, trems, tfmod, tfmods"),
     ("trem-a3.pto", "8. Vector ops: trem's and trems's tmp (A2/A3)"),
+    ("tlrelu.pto", "8. Vector ops: tlrelu"),
+    ("tlrelu-a5.pto", "8. Vector ops: tlrelu's element types"),
 
 
     # == REARR ==
