@@ -89,7 +89,19 @@ int64_t target_tile_bytes(const TileBody *b)
     }
     int64_t ir, ic;
     tile_inner_box(b, &ir, &ic);
-    return round_up(b->rows, ir) * round_up(b->cols, ic) * size;
+    int64_t pr = round_up(b->rows, ir), pc = round_up(b->cols, ic), bytes = pr * pc * size;
+    if (b->compact == 2) {
+        /* docs/memory.md 1: a boxed row_plus_one tile takes the larger of PTOAS's footprint
+         * and pto-isa's NZ+1 one (a box row more per column of boxes) */
+        int64_t major = b->blayout == BL_ROW_MAJOR ? b->rows : b->cols;
+        int64_t minor = b->blayout == BL_ROW_MAJOR ? b->cols : b->rows;
+        int64_t ptoas = ((major - 1) * (minor + 1) + minor) * size;
+        int64_t nz = b->rows > 1 && b->blayout == BL_COL_MAJOR && b->slayout == SL_ROW_MAJOR
+                     ? ((pc / ic - 1) * (pr + 1) + pr) * ic * size : 0;
+        bytes = bytes > nz ? bytes : nz;
+        bytes = bytes > ptoas ? bytes : ptoas;
+    }
+    return bytes;
 }
 
 bool target_move_converts(const TileBody *s, const TileBody *d)

@@ -120,10 +120,6 @@ static bool check_tile_type(DiagEngine *d, const Type *t, Span at, DeclKind kind
             return false;
         }
     }
-    if (b->compact && b->slayout != SL_NONE_BOX) {
-        diag_error(d, at, "compact requires slayout=none_box");
-        return false;
-    }
     return true;
 }
 

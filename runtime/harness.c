@@ -340,6 +340,10 @@ static void print_result(Run *r, int ei, const void *data, int64_t rows, int64_t
 static ptort_tile whole(const ptort_tile *t)
 {
     ptort_tile c = *t;
+    /* a compact boxed tile's element positions follow its valid shape (docs/memory.md 1) */
+    if (t->compact != PTORT_COMPACT_NULL && t->slayout != PTORT_SL_NONE_BOX &&
+        t->valid_rows >= 0 && t->valid_cols >= 0)
+        return c;
     c.valid_rows = c.rows;
     c.valid_cols = c.cols;
     return c;

@@ -127,7 +127,8 @@ typedef struct {
     int kind;               /* LAY_* below */
     int64_t ir, ic;         /* inner box */
     int64_t pr, pc;         /* physical rows/cols, rounded to whole boxes */
-    int64_t stride;         /* none_box: distance between rows (row-major) or cols */
+    int64_t stride;         /* none_box: distance between rows (row-major) or cols;
+                             * NZ: 1 for compact row_plus_one (a box row more per box column) */
 } Layout;
 
 enum { LAY_ROW, LAY_COL, LAY_FLAT, LAY_NZ, LAY_ZZ, LAY_ZN, LAY_NN };

@@ -127,10 +127,13 @@ static ptort_status host_copy(ptort_ctx *ctx, const char *op, const ptort_tile *
     Side ts, hs = {host, NULL, cols, NULL};
     tile_side(ctx, t, &l, cols, table, &ts);
     int sz = ptort_dtype_size(t->dtype);
+    /* a compact boxed tile has no elements past its box-rounded valid rows (NZ) or cols
+     * (ZZ, ZN) (docs/memory.md 1): those host elements are left alone */
+    int64_t cr = rows < l.pr ? rows : l.pr, cc = cols < l.pc ? cols : l.pc;
     if (to_tile)
-        copy_rect(&ts, &hs, rows, cols, sz);
+        copy_rect(&ts, &hs, cr, cc, sz);
     else
-        copy_rect(&hs, &ts, rows, cols, sz);
+        copy_rect(&hs, &ts, cr, cc, sz);
     return PTORT_OK;
 }
 

@@ -215,6 +215,16 @@ void layout_of(const ptort_tile *t, Layout *l)
     } else {
         l->kind = t->blayout == PTORT_BL_ROW_MAJOR ? LAY_ZN : LAY_NN;
     }
+    /* docs/memory.md 1: a compact boxed tile stacks its boxes over the valid rows (NZ) or
+     * valid cols (ZZ, ZN) rounded up to a whole box, as pto-isa's compact TEXTRACT/TMOV/TSTORE
+     * address it; row_plus_one (NZ only, check_tile) adds one row per column of boxes. */
+    if (t->compact != PTORT_COMPACT_NULL && l->kind != LAY_FLAT && t->slayout != PTORT_SL_NONE_BOX) {
+        if (l->kind == LAY_NZ)
+            l->pr = round_up(t->valid_rows, l->ir);
+        else if (l->kind == LAY_ZZ || l->kind == LAY_ZN)
+            l->pc = round_up(t->valid_cols, l->ic);
+        l->stride = plus;
+    }
 }
 
 int64_t layout_row_off(const Layout *l, int64_t r)
@@ -238,7 +248,7 @@ int64_t layout_col_off(const Layout *l, int64_t c)
     case LAY_ROW: return c;
     case LAY_COL: return c * l->stride;
     case LAY_FLAT: return c;
-    case LAY_NZ: return sc * l->pr * l->ic + ic;
+    case LAY_NZ: return sc * (l->pr + l->stride) * l->ic + ic;
     case LAY_ZZ: return sc * l->ir * l->ic + ic;
     case LAY_ZN: return sc * l->ir * l->ic + ic * l->ir;
     default: return sc * l->pr * l->ic + ic * l->ir;               /* NN */
@@ -274,8 +284,19 @@ static int64_t bytes_of(const ptort_tile *t, int64_t ir, int64_t ic)
         return ((major - 1) * (minor + 1) + minor) * sz;
     }
     /* a boxed tile with one row is flat (layout_of); none_box has a 1x1 box */
-    int64_t pr = t->rows == 1 ? 1 : round_up(t->rows, ir);
-    return pr * round_up(t->cols, ic) * sz;
+    int64_t pr = t->rows == 1 ? 1 : round_up(t->rows, ir), pc = round_up(t->cols, ic);
+    int64_t bytes = pr * pc * sz;
+    if (t->compact == PTORT_COMPACT_ROW_PLUS_ONE) {
+        /* docs/memory.md 1: the larger of PTOAS's footprint and pto-isa's NZ+1 one */
+        int64_t major = t->blayout == PTORT_BL_ROW_MAJOR ? t->rows : t->cols;
+        int64_t minor = t->blayout == PTORT_BL_ROW_MAJOR ? t->cols : t->rows;
+        int64_t ptoas = ((major - 1) * (minor + 1) + minor) * sz;
+        int64_t nz = t->rows > 1 && t->blayout == PTORT_BL_COL_MAJOR && t->slayout == PTORT_SL_ROW_MAJOR
+                     ? ((pc / ic - 1) * (pr + 1) + pr) * ic * sz : 0;
+        bytes = bytes > nz ? bytes : nz;
+        bytes = bytes > ptoas ? bytes : ptoas;
+    }
+    return bytes;
 }
 
 int64_t ptort_tile_bytes(const ptort_tile *t)
@@ -361,9 +382,16 @@ static ptort_status check_tile(ptort_ctx *ctx, const char *op, const char *role,
     int64_t ir, ic;
     box_of(t, &ir, &ic);
     if (t->slayout != PTORT_SL_NONE_BOX) {
-        if (t->compact != PTORT_COMPACT_NULL && t->compact != PTORT_COMPACT_NORMAL)
-            return ptort_fail(ctx, PTORT_E_DESC, "%s: %s%scompact requires slayout=none_box",
-                              op, role, sep);
+        /* pto-isa places compact boxes for NZ, ZZ and ZN only, row_plus_one for NZ only
+         * (docs/memory.md 1); a one-row boxed tile is flat whatever its compact mode */
+        int nz = t->blayout == PTORT_BL_COL_MAJOR && t->slayout == PTORT_SL_ROW_MAJOR;
+        int nn = t->blayout == PTORT_BL_COL_MAJOR && t->slayout == PTORT_SL_COL_MAJOR;
+        if (t->rows > 1 && ((t->compact == PTORT_COMPACT_NORMAL && nn) ||
+                            (t->compact == PTORT_COMPACT_ROW_PLUS_ONE && !nz)))
+            return ptort_fail(ctx, PTORT_E_DESC,
+                              "%s: %s%scompact=%s has no pto-isa element layout for a %s tile",
+                              op, role, sep, t->compact == PTORT_COMPACT_NORMAL ? "normal" : "row_plus_one",
+                              ptort_layout_name(t));
         if ((t->rows & (ir - 1)) != 0 && !(t->rows == 1 || t->fractal == 32 || t->loc == PTORT_VEC))
             return ptort_fail(ctx, PTORT_E_DESC,
                               "%s: %s%sexpects boxed tile rows to be a multiple of innerRows (%lld), but got %lld",

@@ -53,6 +53,29 @@ static void formulas(void)
     cm.compact = PTORT_COMPACT_ROW_PLUS_ONE;
     CHECK_EQ(ptort_tile_offset(&cm, 2, 3), 29);         /* 3*9 + 2 */
     CHECK_EQ(ptort_tile_bytes(&cm), (3 * 9 + 8) * 4);
+    /* Compact boxed tiles (docs/memory.md 1), from pto-isa: a5's compact TEXTRACT to Left
+     * steps between columns of NZ boxes by ceil(valid_rows / 16) boxes, its ND-to-NZ TMOV
+     * with row_plus_one by ceil(valid_rows / 16) * 16 + 1 box rows of C0 = 32 bytes.
+     * f32 NZ 48x16 with 20 valid rows: box 16x8, columns of boxes 32 (33) rows apart;
+     * (17, 10) is box column 1, box row 1, inner row 1, inner col 2. */
+    ptort_tile cnz = boxed(PTORT_MAT, PTORT_F32, 48, 16, PTORT_BL_COL_MAJOR, PTORT_SL_ROW_MAJOR, 512, 0);
+    cnz.valid_rows = 20;
+    CHECK_EQ(ptort_tile_offset(&cnz, 17, 10), 522);     /* not compact: 1*48*8 + 128 + 8 + 2 */
+    cnz.compact = PTORT_COMPACT_NORMAL;
+    CHECK_EQ(ptort_tile_offset(&cnz, 17, 10), 394);     /* 1*32*8 + 1*16*8 + 1*8 + 2 */
+    CHECK_EQ(ptort_tile_offset(&cnz, 32, 0), -1);       /* past the compact rows */
+    CHECK_EQ(ptort_tile_bytes(&cnz), 48 * 16 * 4);      /* the size stays rows x cols */
+    cnz.compact = PTORT_COMPACT_ROW_PLUS_ONE;
+    CHECK_EQ(ptort_tile_offset(&cnz, 17, 10), 402);     /* 1*33*8 + 128 + 8 + 2 */
+    CHECK_EQ(ptort_tile_bytes(&cnz), (15 * 49 + 48) * 4); /* PTOAS's footprint is the larger */
+    cnz.rows = 40;                                      /* vec-style partial box: NZ+1's is */
+    CHECK_EQ(ptort_tile_bytes(&cnz), (49 + 48) * 8 * 4);
+    ptort_tile czn = boxed(PTORT_RIGHT, PTORT_F16, 32, 64, PTORT_BL_ROW_MAJOR, PTORT_SL_COL_MAJOR, 512, 0);
+    czn.valid_cols = 20;                                /* a5's compact TEXTRACT to Right */
+    czn.compact = PTORT_COMPACT_NORMAL;                 /* box rows ceil(20/16)*16 = 32 cols apart */
+    CHECK_EQ(ptort_tile_offset(&czn, 17, 18), 801);     /* 1*32*16 + 1 + 1*256 + 2*16 */
+    czn.compact = PTORT_COMPACT_NULL;
+    CHECK_EQ(ptort_tile_offset(&czn, 17, 18), 1313);    /* 1*64*16 + 1 + 1*256 + 2*16 */
     ptort_tile one = boxed(PTORT_VEC, PTORT_F16, 1, 32, PTORT_BL_ROW_MAJOR, PTORT_SL_ROW_MAJOR, 512, 0);
     CHECK_EQ(ptort_tile_offset(&one, 0, 20), 20);       /* rows = 1: offset c */
     ptort_tile v = boxed(PTORT_VEC, PTORT_F32, 20, 32, PTORT_BL_COL_MAJOR, PTORT_SL_ROW_MAJOR, 1024, 0);

@@ -104,7 +104,20 @@ static void descriptors(void)
     b.rows = b.valid_rows = 24;
     b.cols = b.valid_cols = 32;
     b.compact = PTORT_COMPACT_ROW_PLUS_ONE;
-    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "compact requires slayout=none_box");
+    CHECK(ptort_tile_check(c, &b) == PTORT_OK);  /* NZ+1: (1 * 33 + 32) * 16 * 2 bytes */
+    CHECK_EQ(ptort_tile_bytes(&b), 2080);
+    b.compact = PTORT_COMPACT_NORMAL;
+    CHECK(ptort_tile_check(c, &b) == PTORT_OK);
+    b.blayout = PTORT_BL_ROW_MAJOR;               /* ZZ: compact, but no row_plus_one */
+    CHECK(ptort_tile_check(c, &b) == PTORT_OK);
+    b.compact = PTORT_COMPACT_ROW_PLUS_ONE;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC,
+                 "compact=row_plus_one has no pto-isa element layout for a row_major/row_major tile");
+    b.blayout = PTORT_BL_COL_MAJOR;               /* NN: neither */
+    b.slayout = PTORT_SL_COL_MAJOR;
+    b.compact = PTORT_COMPACT_NORMAL;
+    CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC,
+                 "compact=normal has no pto-isa element layout for a col_major/col_major tile");
     b = t;
     b.dtype = (ptort_dtype)99;
     CHECK_STATUS(c, ptort_tile_check(c, &b), PTORT_E_DESC, "unknown dtype");

@@ -142,7 +142,9 @@ DECISIONS = """\
   `--split-input-file` each chunk is independent.
 - A return with the wrong number of operands uses MLIR's text: `'func.return' op has N
   operands, but enclosing function (@f) returns M`.
-- `compact` must be 0 with a boxed layout (`compact=1` too).
+- `compact` takes every mode with every layout, as in PTOAS; `ptoas run` places compact boxed
+  tiles as pto-isa does and reports the modes pto-isa defines no element layout for
+  (docs/memory.md 1).
 - `pto.tdequant` verifies with PTOAS's rules: an 8- or 16-bit integer src, f32 dst, scale
   and offset, and on A2/A3 row-major src and dst. The runtime's further needs (a signed src,
   scale and offset of one type with dst's valid rows, src and dst of one valid shape,
