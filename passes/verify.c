@@ -304,7 +304,6 @@ static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
     return dflt;
 }
 
-static bool warn_rule(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
 
 /* ---- section 2: tquant INT8 ------------------------------------------------------------ */
 /* The operand in role was made by bufferize (scratch the user did not write). */
@@ -347,7 +346,7 @@ static bool verify_tquant_int8(V *v)
     /* PTOAS leaves the fp dtype to the kernel (it accepts f16, f64, i1, ...); the runtime
      * quantizes with an f32 scale and reports another at the op, so ptoas warns */
     if (sc->dtype != DT_F32)
-        warn_rule(v, "expects fp to have element type f32 (the runtime quantizes with an f32 scale)");
+        verify_op_warning(v, "expects fp to have element type f32 (the runtime quantizes with an f32 scale)");
     const TileBody *params[2] = {sc, o};
     int prole[2] = {scale, offset};
     static const char *const pname[2] = {"fp", "offset"};
@@ -656,7 +655,7 @@ static bool verify_tquant_mx(V *v)
      * a warning, and the runtime's error at the op. (The ZZ order of exp_zz needs whole 16-row,
      * 2-group blocks; PTOAS does not check that, the runtime reports it at the op.) */
     if (s->rows * s->cols > 59461)
-        warn_rule(v, "expects src rows * cols <= 59461 for MX quantization, but got %lld",
+        verify_op_warning(v, "expects src rows * cols <= 59461 for MX quantization, but got %lld",
                   (long long)(s->rows * s->cols));
     return true;
 }
@@ -686,10 +685,9 @@ static bool transfer_tile(V *v, int role, const char *name, bool allow_low)
     return true;
 }
 
-/* A rule ptoas has and PTOAS lacks, which the runtime needs: a warning (an error with
- * --Werror) at the op, so that the files PTOAS accepts verify; `ptoas run` reports the
- * same rule at the op when it executes it. */
-static bool warn_rule(V *v, const char *fmt, ...)
+/* verify_int.h. Most of these rules are the runtime's: `ptoas run` reports the same rule
+ * at the op when it executes it. */
+bool verify_op_warning(V *v, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -717,12 +715,12 @@ static bool verify_tdequant(V *v)
     if (v->arch != ARCH_A5 && (!row_major(s) || (d && !row_major(d))))
         return fail(v, row_major(s) ? dst : src, "expects A2/A3 src and dst to use row-major layout");
     if (s->dtype == DT_UI8 || s->dtype == DT_UI16)
-        return warn_rule(v, "expects src element type i8 or i16 (the runtime dequantizes signed integers)");
+        return verify_op_warning(v, "expects src element type i8 or i16 (the runtime dequantizes signed integers)");
     if (!same_body(sc, o))
-        return warn_rule(v, "expects scale and offset to have the same type");
+        return verify_op_warning(v, "expects scale and offset to have the same type");
     char sa[48], sb[48];
     if (d && (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol)))
-        return warn_rule(v, "expects src and dst to have the same valid_shape, but got %s and %s",
+        return verify_op_warning(v, "expects src and dst to have the same valid_shape, but got %s and %s",
                          verify_shape_str(s->vrow, s->vcol, sa), verify_shape_str(d->vrow, d->vcol, sb));
     int64_t rows = d ? d->vrow : s->vrow;
     const TileBody *params[2] = {sc, o};
@@ -732,15 +730,15 @@ static bool verify_tdequant(V *v)
             char a[24], b[24];
             put_dim(a, sizeof a, params[i]->vrow);
             put_dim(b, sizeof b, rows);
-            return warn_rule(v, "expects %s valid_shape[0] to equal dst valid_shape[0], but got %s vs %s",
+            return verify_op_warning(v, "expects %s valid_shape[0] to equal dst valid_shape[0], but got %s vs %s",
                              op_info(v->op->kind)->role[prole[i]], a, b);
         }
     if (!row_major(s) || (d && !row_major(d)))
-        return warn_rule(v, "expects src and dst to use row-major layout");
+        return verify_op_warning(v, "expects src and dst to use row-major layout");
     const OpInfo *in = op_info(v->op->kind);
     for (int r = 0; r < in->nroles; r++)
         if (v->tb[r] && v->tb[r]->loc != LOC_VEC)
-            return warn_rule(v, "expects %s to be in the vec address space", in->role[r]);
+            return verify_op_warning(v, "expects %s to be in the vec address space", in->role[r]);
     return true;
 }
 
@@ -819,21 +817,21 @@ static bool verify_tgemv(V *v)
                     a5 ? ", (f32, fp8, fp8), or (f32, hif8, hif8)" : "");
     /* the runtime's own rules (PTOAS has none of these): warnings */
     if (a->cols != b->rows)
-        return warn_rule(v, "expects lhs cols to equal rhs rows, but got %lld vs %lld", (long long)a->cols,
+        return verify_op_warning(v, "expects lhs cols to equal rhs rows, but got %lld vs %lld", (long long)a->cols,
                          (long long)b->rows);
     if (d && b->cols != d->cols)
-        return warn_rule(v, "expects rhs cols to equal dst cols, but got %lld vs %lld", (long long)b->cols,
+        return verify_op_warning(v, "expects rhs cols to equal dst cols, but got %lld vs %lld", (long long)b->cols,
                          (long long)d->cols);
     int64_t k = a->vcol, n = b->vcol;
     if ((known(k) && (k < 1 || k > 4095)) || (known(n) && (n < 1 || n > 4095))) {
         put_dim(x, sizeof x, k);
         put_dim(y, sizeof y, n);
-        return warn_rule(v, "expects k and n valid sizes to be in [1, 4095], but got k=%s, n=%s", x, y);
+        return verify_op_warning(v, "expects k and n valid sizes to be in [1, 4095], but got k=%s, n=%s", x, y);
     }
     if (d && differ(c->vcol, d->vcol)) {
         put_dim(x, sizeof x, c->vcol);
         put_dim(y, sizeof y, d->vcol);
-        return warn_rule(v, "expects bias valid_shape[1] to equal dst valid_shape[1], but got %s vs %s", x, y);
+        return verify_op_warning(v, "expects bias valid_shape[1] to equal dst valid_shape[1], but got %s vs %s", x, y);
     }
     return true;
 }
@@ -960,9 +958,9 @@ static bool verify_tmov(V *v)
      * shapes, unconverted but for the hardware's casts (target_move_converts); warnings, and
      * codegen rejects any other change of element type */
     if (s->dtype != d->dtype && !target_move_converts(s, d))
-        return warn_rule(v, "expects src and dst to have the same element type");
+        return verify_op_warning(v, "expects src and dst to have the same element type");
     if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
-        return warn_rule(v, "expects src and dst to have the same valid_shape, but got %s and %s",
+        return verify_op_warning(v, "expects src and dst to have the same valid_shape, but got %s and %s",
                          verify_shape_str(s->vrow, s->vcol, sa), verify_shape_str(d->vrow, d->vcol, sb));
     return true;
 }

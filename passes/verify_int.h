@@ -31,6 +31,9 @@ const char *verify_shape_str(int64_t rows, int64_t cols, char buf[48]);
 /* Reports "'op' op MSG" at the op name and a note at role's definition (role -1:
  * no note); returns false. */
 bool verify_op_error(V *v, int role, const char *fmt, ...) DIAG_PRINTF(3, 4);
+/* A rule ptoas has and PTOAS lacks: a warning at the op (an error with --Werror), so that
+ * the files PTOAS accepts verify; returns true. */
+bool verify_op_warning(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
 
 /* An attribute ptoas keeps as written (AV_OPAQUE): present (*has), and whether
  * its text contains word. */

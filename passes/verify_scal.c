@@ -4,24 +4,11 @@
  * pto.print, pto.trap). PTOAS's rules and texts are errors; the rules
  * the runtime needs and PTOAS lacks are warnings at the op, so that what PTOAS accepts
  * verifies. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "verify_int.h"
 
 #define fail verify_op_error
-
-/* A rule ptoas has and PTOAS lacks: a warning (an error with --Werror) at the op. */
-static void warn(V *v, const char *fmt, ...) DIAG_PRINTF(2, 3);
-static void warn(V *v, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    diag_warning(v->d, v->op->name_span, "'%s' op %s", op_info(v->op->kind)->name, msg);
-}
 
 /* PTOAS's ScalarType (AnySignlessInteger or AnyFloat): the value of tsetval, the result
  * of tgetval. */
@@ -79,10 +66,10 @@ static bool verify_tsetval(V *v)
         return false;
     const TileBody *t = v->tb[dst];
     if (t->loc != LOC_VEC)
-        warn(v, "expects dst to be in the vec address space (pto-isa's SetValue)");
+        verify_op_warning(v, "expects dst to be in the vec address space (pto-isa's SetValue)");
     if (v->ty[val]->dtype != t->dtype) {
         char b[256];
-        warn(v, "expects val type to match dst element type, but got '%s' for '%s'",
+        verify_op_warning(v, "expects val type to match dst element type, but got '%s' for '%s'",
              type_str(v->ty[val], b, sizeof b), dtype_name(t->dtype));
     }
     return true;
@@ -202,7 +189,7 @@ static bool verify_query(V *v)
         return verify_error(v, "result #0 must be index, but got '%s'", type_str(rt, b, sizeof b));
     int64_t k;
     if (view && ir_const_int(v->f, v->val[1], &k) && (k < 0 || k >= (int64_t)a->rank))
-        warn(v, "dimension %lld is outside the view's rank %u", (long long)k, a->rank);
+        verify_op_warning(v, "dimension %lld is outside the view's rank %u", (long long)k, a->rank);
     return true;
 }
 
