@@ -5,6 +5,24 @@
 #include "parse.h"
 #include "build.h"
 
+/* Binds D's one result (type RT, written at RS) and emits it; a broken draft is emitted as
+ * such, so its uses report nothing more. */
+static void emit_one_result(Parser *p, Draft *d, const Type *rt, Span rs)
+{
+    d->nres = 1;
+    const Type **rtys = arena_alloc(&p->m->arena, sizeof *rtys);
+    Span *rspans = arena_alloc(&p->m->arena, sizeof *rspans);
+    rtys[0] = rt;
+    rspans[0] = rs;
+    d->rtys = rtys;
+    d->rspans = rspans;
+    if (!pb_bind_results(p, d, 1)) {
+        pb_emit_broken(p, d);
+        return;
+    }
+    pb_emit(p, d);
+}
+
 /* `%r = pto.tgetval ins(%src, %off : T, index) outs : R {attrs}`: operands (src, offset),
  * one scalar result of type R. */
 void pb_op_tgetval(Parser *p, Span name, TypedUses ins, uint32_t nattrs, const Type *rt, Span rs)
@@ -34,18 +52,7 @@ void pb_op_tgetval(Parser *p, Span name, TypedUses ins, uint32_t nattrs, const T
     }
     d.utys = p->tys + p->ntys - ins.types;
     d.seg[0] = d.seg[1] = 1;
-    d.nres = 1;
-    const Type **rtys = arena_alloc(&p->m->arena, sizeof *rtys);
-    Span *rspans = arena_alloc(&p->m->arena, sizeof *rspans);
-    rtys[0] = rt;
-    rspans[0] = rs;
-    d.rtys = rtys;
-    d.rspans = rspans;
-    if (!pb_bind_results(p, &d, 1)) {
-        pb_emit_broken(p, &d);
-        return;
-    }
-    pb_emit(p, &d);
+    emit_one_result(p, &d, rt, rs);
 }
 
 /* `%r = pto.X %a[, %b] {attrs} : T -> R {attrs}` (SYN_CAST): T is %a's type, %b (addptr's
@@ -72,18 +79,7 @@ void pb_op_cast(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Typ
     d.utys = utys;
     for (uint32_t i = 0; i < nuses; i++)
         d.seg[i] = 1;
-    d.nres = 1;
-    const Type **rtys = arena_alloc(&p->m->arena, sizeof *rtys);
-    Span *rspans = arena_alloc(&p->m->arena, sizeof *rspans);
-    rtys[0] = to;
-    rspans[0] = ts;
-    d.rtys = rtys;
-    d.rspans = rspans;
-    if (!pb_bind_results(p, &d, 1)) {
-        pb_emit_broken(p, &d);
-        return;
-    }
-    pb_emit(p, &d);
+    emit_one_result(p, &d, to, ts);
 }
 
 /* `%t = pto.declare_tile {attrs} -> T`: no operands, one tile result. */

@@ -123,6 +123,17 @@ static TileBody scratch_body(const Func *f, const Op *op, const ValueId *val, Ro
     return plain_body(src->dtype, 1, cols, 1, vc);
 }
 
+/* A5's tmp for the ops whose A5 instruction does not use it: a 32-byte placeholder of DT
+ * (none at level3, where nothing is materialized). */
+static int a5_placeholder(DType dt, bool level3, TileBody *t)
+{
+    if (level3)
+        return 0;
+    int64_t n = 32 / esize(dt);
+    *t = plain_body(dt, 1, n, 1, n);
+    return 1;
+}
+
 static const TileBody *role_body(const B *b, const Op *op, const ValueId *val, RoleId r)
 {
     int i = op_role(op->kind, r);
@@ -183,13 +194,8 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
     case OC_ROW_ARG: /* the arg reductions: as the row reductions */
     case OC_COL_ARG:
     case OC_ROW_REDUCE: /* A5: a 32-byte placeholder; A2/A3: src's shape */
-        if (a5) {
-            if (level3)
-                return 0;
-            int64_t n = 32 / esize(src->dtype);
-            *t = plain_body(src->dtype, 1, n, 1, n);
-            return 1;
-        }
+        if (a5)
+            return a5_placeholder(src->dtype, level3, t);
         if (level3) {
             why = "requires explicit tmp when PlanMemory is skipped";
             break;
@@ -288,13 +294,8 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
         }
         if (in->variant == VB_REM || in->variant == VS_REMS) { /* A2/A3 2 (1) rows of dst's */
             int64_t rows = in->variant == VB_REM ? 2 : 1;
-            if (a5) {
-                if (level3)
-                    return 0;
-                int64_t n = 32 / esize(dst->dtype);
-                *t = plain_body(dst->dtype, 1, n, 1, n);
-                return 1;
-            }
+            if (a5)
+                return a5_placeholder(dst->dtype, level3, t);
             if (level3) {
                 why = "requires explicit tmp when PlanMemory is skipped";
                 break;
@@ -309,13 +310,8 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
         }
         if (in->variant != VB_XOR && in->variant != VS_XORS)
             return 0;
-        if (a5) {
-            if (level3)
-                return 0;
-            int64_t n = 32 / esize(dst->dtype);
-            *t = plain_body(dst->dtype, 1, n, 1, n);
-            return 1;
-        }
+        if (a5)
+            return a5_placeholder(dst->dtype, level3, t);
         if (level3) {
             why = "requires explicit tmp when PlanMemory is skipped";
             break;
