@@ -627,6 +627,26 @@ int64_t ptort_block_id(const ptort_ctx *ctx, ptort_block_query q);
 ptort_status ptort_set_launch(ptort_ctx *ctx, int64_t block_idx, int64_t block_num, int64_t sub_idx, int64_t sub_num);
 
 
+/* == RACE: the race checker (issue 23) == */
+/* The race checker's state for one launch (docs/launch.md). Every context of a launch's cores
+ * is attached to one ptort_race; a context without one checks nothing. Pipes are numbered as
+ * PTOAS's PIPE enum (PIPE_S 0, PIPE_V 1, PIPE_M 2, PIPE_MTE1 3, PIPE_MTE2 4, PIPE_MTE3 5,
+ * PIPE_ALL 6, PIPE_MTE4 7, PIPE_MTE5 8, PIPE_V2 9, PIPE_FIX 10). */
+typedef struct ptort_race ptort_race;
+/* A checker for a launch of NCORES cores (core ids 0 .. ncores-1); NULL on no memory. */
+ptort_race *ptort_race_new(int ncores);
+void ptort_race_free(ptort_race *race);
+/* Binds ctx to core CORE of RACE (the launch calls this once per core before it runs). */
+void ptort_race_attach(ptort_ctx *ctx, ptort_race *race, int core);
+/* Cross-core order (FIFO push -> pop, sync.set -> sync.wait, syncall): what pipe PIPE of
+ * ctx's core did before ptort_race_release(TOKEN) happens before what that pipe of the
+ * acquiring core does after the ptort_race_acquire(TOKEN) that observes it. TOKEN is an
+ * address that stays valid for the launch (a FIFO slot, a flag). Thread-safe; the launch
+ * calls release before it publishes the data and acquire after it has observed it. */
+void ptort_race_release(ptort_ctx *ctx, int pipe, const void *token);
+void ptort_race_acquire(ptort_ctx *ctx, int pipe, const void *token);
+
+
 /* == ELEM: elementwise arithmetic, bitwise, compare/select (issue 24) == */
 
 
