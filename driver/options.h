@@ -49,6 +49,8 @@ typedef struct Options {
     bool numerics_given;      /* --numerics appeared */
     bool no_cache;            /* --no-cache: `ptoas run`, --emit=exe compile without the kernel cache */
     unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
+    SyncMode sync;            /* --enable-insert-sync and PTOAS's other modes (SYNC_OFF: none given) */
+    unsigned sync_flags;      /* which of those flags appeared (bit per SyncMode): they exclude each other */
 } Options;
 
 /* What the passes and codegen are told: the fields of o they read. */
@@ -65,6 +67,8 @@ static inline PassConfig options_pass_config(const Options *o)
     c.memory_map = o->memory_map;
     c.func = o->func;
     c.numerics_sim = o->numerics_sim;
+    /* without a flag, `ptoas run` synchronizes what has no synchronization of its own */
+    c.sync = o->sync != SYNC_OFF ? o->sync : o->run ? SYNC_AUTO : SYNC_OFF;
     return c;
 }
 

@@ -41,8 +41,12 @@ static const char help_text[] =
     "  --emit=ir|generic|c|exe         output kind: canonical IR (default), MLIR generic form, C, executable\n"
     "  --pto-arch=a2|a3|a5             target architecture (default a3; a module attribute wins)\n"
     "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2; 1, 2, 3 also)\n"
-    "  --stop-after=PASS               run the pipeline up to PASS (parse, verify, bufferize, tassign) and print\n"
-    "  --verify-only                   run verify, bufferize and tassign; print nothing on success\n"
+    "  --stop-after=PASS               run the pipeline up to PASS (parse, verify, bufferize, tassign, insert-sync) and print\n"
+    "  --verify-only                   run verify, bufferize and tassign (and insert-sync); print nothing on success\n"
+    "  --enable-insert-sync            insert the set_flag/wait_flag pairs and barriers the pipes need (docs/launch.md 3)\n"
+    "  --enable-inject-barrier-all-sync  a barrier on every pipe before each op that touches memory\n"
+    "  --enable-graph-sync-solver      accepted (PTOAS's); the same insertion as --enable-insert-sync\n"
+    "  --enable-bufid_sync             accepted (PTOAS's; a5 only); the same insertion as --enable-insert-sync\n"
     "  --verify-diagnostics            check expected-* comments against the diagnostics; print the IR of chunks that pass\n"
     "  --Werror                        report warnings as errors\n"
     "  --split-input-file              treat '// -----' lines as separators of independent inputs\n"
@@ -96,6 +100,7 @@ static const char run_help_text[] =
     "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2)\n"
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
     "  --no-reuse                      place every tile at bytes of its own\n"
+    "  --enable-insert-sync            synchronize every function (default: those without flags of their own)\n"
     "  --Werror                        report warnings as errors\n"
     "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
     "  --help                          print this help and exit\n"
@@ -163,6 +168,10 @@ typedef enum {
     O_UNREGISTERED,
     O_NO_CACHE,
     O_NUMERICS,
+    O_SYNC_INSERT,
+    O_SYNC_BARRIER_ALL,
+    O_SYNC_GRAPH,
+    O_SYNC_BUFID,
     O_VERSION,
     O_HELP
 } OptionId;
@@ -202,6 +211,10 @@ static const struct LongOption {
     {"allow-unregistered-dialect", O_UNREGISTERED, ARG_NONE},
     {"no-cache", O_NO_CACHE, ARG_NONE},
     {"numerics", O_NUMERICS, ARG_REQUIRED},
+    {"enable-insert-sync", O_SYNC_INSERT, ARG_NONE},
+    {"enable-inject-barrier-all-sync", O_SYNC_BARRIER_ALL, ARG_NONE},
+    {"enable-graph-sync-solver", O_SYNC_GRAPH, ARG_NONE},
+    {"enable-bufid_sync", O_SYNC_BUFID, ARG_NONE},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -220,7 +233,7 @@ static PassId parse_pass_name(const char *opt, const char *value)
 {
     PassId p = pass_lookup(value);
     if (p == PASS_COUNT)
-        usage_error("invalid value '%s' for --%s, expected parse, verify, bufferize or tassign",
+        usage_error("invalid value '%s' for --%s, expected parse, verify, bufferize, tassign or insert-sync",
                     value, opt);
     return p;
 }
@@ -441,6 +454,16 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
     case O_MEM_SIZE:
         parse_mem_size(o, value);
         break;
+    case O_SYNC_INSERT:
+    case O_SYNC_BARRIER_ALL:
+    case O_SYNC_GRAPH:
+    case O_SYNC_BUFID:
+        o->sync = lo->id == O_SYNC_INSERT        ? SYNC_INSERT
+                  : lo->id == O_SYNC_BARRIER_ALL ? SYNC_BARRIER_ALL
+                  : lo->id == O_SYNC_GRAPH       ? SYNC_GRAPH
+                                                 : SYNC_BUFID;
+        o->sync_flags |= 1u << o->sync;
+        break;
     case O_FUNC:
         o->func = value[0] == '@' ? value + 1 : value;
         break;
@@ -555,6 +578,11 @@ static void parse_args(Options *o, int argc, char **argv)
     }
     if (!o->input)
         o->input = "-";
+    if (o->sync_flags & (o->sync_flags - 1)) /* PTOAS's messages */
+        usage_error("--enable-insert-sync, --enable-bufid_sync, --enable-inject-barrier-all-sync, and "
+                    "--enable-graph-sync-solver are mutually exclusive");
+    if (o->sync == SYNC_BUFID && o->arch != ARCH_A5)
+        usage_error("--enable-bufid_sync requires --pto-arch=a5");
     if (o->run) {
         if (o->output)
             usage_error("'ptoas run' writes no output file; use --out NAME=FILE for results");
@@ -650,7 +678,7 @@ static void install_signal_handlers(void)
 
 static void dump_after(Driver *dr, PassId pass, const Module *m)
 {
-    if (!dr->opt.print_ir_after[pass])
+    if (!dr->opt.print_ir_after[pass] || (pass == PASS_INSERT_SYNC && dr->cfg.sync == SYNC_OFF))
         return;
     diag_flush(dr->diag); /* diagnostics so far come before the dump */
     fflush(stdout);
@@ -1043,7 +1071,7 @@ int main(int argc, char **argv)
     o->emit = OPT_EMIT_IR;
     o->arch = ARCH_A3;
     o->level = LEVEL2;
-    o->stop_after = PASS_TASSIGN;
+    o->stop_after = PASS_INSERT_SYNC;
     o->diag_format = DIAG_TEXT;
     if (argc > 1 && strcmp(argv[1], "lsp") == 0) {
         /* ptoas lsp [--stdio]: the language server on stdin/stdout */

@@ -19,6 +19,12 @@ typedef enum { ARCH_A2, ARCH_A3, ARCH_A5 } Arch;
  * addresses, level3 = manual addresses (the tassign pass only checks). */
 typedef enum { LEVEL1 = 1, LEVEL2 = 2, LEVEL3 = 3 } Level;
 
+/* Automatic synchronization (passes/insert_sync.c): off (the default of the compiler, as in
+ * PTOAS), one of PTOAS's modes by its flag, or AUTO, `ptoas run`'s default: on for a
+ * function that has no flag, barrier or event of its own (insert_sync_wanted). PTOAS's
+ * graph solver and buffer-id modes run the same set/wait insertion (docs/departures.md). */
+typedef enum { SYNC_OFF, SYNC_AUTO, SYNC_INSERT, SYNC_BARRIER_ALL, SYNC_GRAPH, SYNC_BUFID } SyncMode;
+
 typedef struct PassConfig {
     Arch arch;                   /* default a3; a module attribute wins unless arch_given */
     bool arch_given;             /* the user named the arch (--pto-arch, a server setting) */
@@ -30,6 +36,7 @@ typedef struct PassConfig {
     const char *func;            /* the function a generated main() runs; NULL = the default */
     bool numerics_sim;           /* --numerics=sim: the kernel table asks the runtime for the
                                     pto-isa CPU simulator's numerics (docs/numerics.md 9) */
+    SyncMode sync;               /* automatic synchronization (default SYNC_OFF) */
 } PassConfig;
 
 /* The defaults: a3, level2, nothing else. */

@@ -9,7 +9,7 @@
 #include "target.h"
 
 /* The pipeline's passes in order, as --stop-after and --print-ir-after name them. */
-typedef enum { PASS_PARSE, PASS_VERIFY, PASS_BUFFERIZE, PASS_TASSIGN, PASS_COUNT } PassId;
+typedef enum { PASS_PARSE, PASS_VERIFY, PASS_BUFFERIZE, PASS_TASSIGN, PASS_INSERT_SYNC, PASS_COUNT } PassId;
 
 /* A pass transforms or checks the module in place, reporting through d; it returns
  * false when it failed (it has then reported at least one error). */
@@ -44,6 +44,16 @@ bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfi
  * --memory-report / --memory-map text in m->report. */
 bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
 
+/* docs/launch.md "Automatic synchronization": set_flag / wait_flag pairs and barriers
+ * between the pipes of each function insert_sync_wanted picks (nothing when cfg->sync is
+ * SYNC_OFF). */
+bool insert_sync_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
+/* The one decision whether f gets automatic synchronization: always with a mode's flag,
+ * never without one, and in `ptoas run`'s default (SYNC_AUTO) when f has no flag,
+ * barrier, event or buffer-id op of its own (a hand-synchronized kernel runs as written). */
+bool insert_sync_wanted(const Func *f, const PassConfig *cfg);
+/* The command-line flag of a mode ("--enable-insert-sync"); NULL for off and auto. */
+const char *insert_sync_flag(SyncMode mode);
 
 /* pto.tprint's printFormat as ptort_tprint's format (0 when absent), -1 for an unknown word
  * (verify_scal.c; codegen reads it too). */
