@@ -323,8 +323,16 @@ static bool same_fifo(const Op *a, const Op *b)
 static void leaf_accesses(const Ctx *c, const Op *op, Accs *out)
 {
     const OpInfo *in = op_info(op->kind);
-    if (in->cls == OC_SYNC || in->cls == OC_ALLOC || in->cls == OC_TASSIGN || in->cls == OC_VIEW ||
-        in->cls == OC_TILE_VIEW || in->cls == OC_MULTI_TILE || op->nregions)
+    switch (in->cls) {
+    case OC_SYNC: case OC_ALLOC: case OC_TASSIGN: case OC_VIEW: case OC_TILE_VIEW: case OC_MULTI_TILE:
+    case OC_CONSTANT: case OC_RETURN: case OC_YIELD: case OC_CONDITION: case OC_INT_BIN: case OC_FLOAT_BIN:
+    case OC_FLOAT_UN: case OC_CMPI: case OC_SELECT: case OC_CAST: case OC_CALL: case OC_PTR: case OC_QUERY:
+    case OC_BLOCK_ID: case OC_SECTION:
+        return; /* handles, scalars and metadata: no tile or global bytes (a call: walk_block) */
+    default:
+        break;
+    }
+    if (op->nregions)
         return;
     Pipe p = access_pipe(c->f, op);
     if (p == PIPE_NONE)
@@ -531,6 +539,15 @@ static void walk_block(Ctx *c, Walk *w, Block *b, bool first)
         if (op_info(op->kind)->cls == OC_SYNC) {
             apply_sync(c, &w->st, op);
             continue;
+        }
+        if (op_info(op->kind)->cls == OC_CALL && first) {
+            /* the callee's ops run on their own pipes: all of ours finish before it, and
+             * its finish before what follows */
+            Op *after = sync_new(c, OP_BARRIER, PIPE_ALL, PIPE_ALL, op->name_span);
+            barrier_before(c, op, PIPE_ALL);
+            apply_sync(c, &w->st, op->prev);
+            insert_after(op, after);
+            continue; /* the walk meets `after` next */
         }
         Accs accs = {0};
         op_accesses(c, op, &accs);
