@@ -47,6 +47,7 @@ typedef struct Options {
     bool allow_unregistered;  /* --allow-unregistered-dialect: unknown generic ops are kept */
     bool numerics_sim;        /* --numerics=sim (default hw): the CPU simulator's numerics */
     bool numerics_given;      /* --numerics appeared */
+    bool no_race_check;       /* --no-race-check: run, --emit=c|exe without the race checker */
     bool no_cache;            /* --no-cache: `ptoas run`, --emit=exe compile without the kernel cache */
     unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
 } Options;
@@ -65,6 +66,7 @@ static inline PassConfig options_pass_config(const Options *o)
     c.memory_map = o->memory_map;
     c.func = o->func;
     c.numerics_sim = o->numerics_sim;
+    c.no_race_check = o->no_race_check;
     return c;
 }
 

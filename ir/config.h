@@ -30,6 +30,8 @@ typedef struct PassConfig {
     const char *func;            /* the function a generated main() runs; NULL = the default */
     bool numerics_sim;           /* --numerics=sim: the kernel table asks the runtime for the
                                     pto-isa CPU simulator's numerics (docs/numerics.md 9) */
+    bool no_race_check;          /* --no-race-check: codegen tells the race checker nothing
+                                    (docs/launch.md 4) */
 } PassConfig;
 
 /* The defaults: a3, level2, nothing else. */
