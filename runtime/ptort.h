@@ -642,8 +642,10 @@ void ptort_race_attach(ptort_ctx *ctx, ptort_race *race, int core);
 /* Cross-core order (FIFO push -> pop, sync.set -> sync.wait, syncall): what pipe PIPE of
  * ctx's core did before ptort_race_release(TOKEN) happens before what that pipe of the
  * acquiring core does after the ptort_race_acquire(TOKEN) that observes it. TOKEN is an
- * address that stays valid for the launch (a FIFO slot, a flag). Thread-safe; the launch
- * calls release before it publishes the data and acquire after it has observed it. */
+ * address that stays valid for the launch (a FIFO slot, a flag). PIPE_ALL releases or
+ * acquires for every pipe of the core (syncall); an acquire of a token never released orders
+ * nothing. Thread-safe; the launch calls release before it publishes the data and acquire
+ * after it has observed it. */
 void ptort_race_release(ptort_ctx *ctx, int pipe, const void *token);
 void ptort_race_acquire(ptort_ctx *ctx, int pipe, const void *token);
 

@@ -179,6 +179,31 @@ static void test_footprints(void)
     done(ctx, race);
 }
 
+/* Views of other shapes: a column (one element per row), a transposed block (column stride
+ * 1 in the first dimension), a rank-3 view; 4x4 f32 tensor, bytes 16 r + 4 c. */
+static void test_view_shapes(void)
+{
+    float gm[16];
+    int64_t s41[2] = {4, 1}, st41[2] = {4, 1}, s14[2] = {1, 4}, s22[2] = {2, 2}, st14[2] = {1, 4};
+    int64_t s222[3] = {2, 2, 2}, st841[3] = {8, 4, 1};
+    ptort_view col = ptort_view_make_nd(gm, sizeof gm, PTORT_F32, 2, s41, st41);
+    ptort_view row = ptort_view_make_nd(gm, sizeof gm, PTORT_F32, 2, s14, st41);
+    ptort_view tr = ptort_view_make_nd(gm, sizeof gm, PTORT_F32, 2, s22, st14);
+    ptort_view cube = ptort_view_make_nd(gm, sizeof gm, PTORT_F32, 3, s222, st841);
+    col.offset = 1; /* column 1: bytes [4, 8), [20, 24), [36, 40), [52, 56) */
+    row.offset = 8; /* row 2: bytes [32, 48) */
+    tr.offset = 2;  /* elements 2, 6, 3, 7: bytes [8, 16), [24, 32) */
+    ptort_race *race;
+    ptort_ctx *ctx = fresh(&race);
+    CHECK_EQ(op1(ctx, MTE3, "k.pto:3:5", "pto.tstore", view_ref(&col, "%col", 1)), PTORT_OK);
+    CHECK_EQ(op1(ctx, MTE2, "k.pto:4:5", "pto.tload", view_ref(&tr, "%tr", 0)), PTORT_OK);
+    CHECK_STATUS(ctx, op1(ctx, MTE2, "k.pto:5:5", "pto.tload", view_ref(&row, "%row", 0)), PTORT_E_RACE,
+                 "reads GM bytes [36, 40) of '%row'");
+    CHECK_STATUS(ctx, op1(ctx, MTE2, "k.pto:6:5", "pto.tload", view_ref(&cube, "%cube", 0)), PTORT_E_RACE,
+                 "reads GM bytes [4, 8) of '%cube'");
+    done(ctx, race);
+}
+
 /* ---- two cores on two threads ------------------------------------------------------- */
 
 typedef struct {
@@ -304,6 +329,7 @@ int main(void)
     test_flag();
     test_barrier_buf_scalar();
     test_footprints();
+    test_view_shapes();
     test_cross_core();
     test_fifo();
     test_loop();
