@@ -261,35 +261,29 @@ static int shadow_add(ptort_race *r, Shadow *s, const Rec *x)
     return 1;
 }
 
-/* The first record of S that piece P of an access (WRITE, by THREAD with clocks VC)
- * conflicts with, or NULL; the shared bytes in *LO, *HI. */
-static const Rec *conflict(const Shadow *s, const Piece *p, int write, uint32_t thread, const Clock *vc,
-                           uint64_t *lo, uint64_t *hi)
-{
-    uint64_t pend = piece_end(p);
-    for (size_t i = 0; i < s->n; i++) {
-        const Rec *x = &s->r[i];
-        if (x->hi <= p->lo || pend <= x->at.lo || (!write && !x->write) || x->thread == thread ||
-            x->epoch <= vc[x->thread])
-            continue;
-        if (overlap(p, &x->at, lo, hi))
-            return x;
-    }
-    return NULL;
-}
-
-/* Records access X, dropping the records it makes redundant (the file comment). */
-static void record(ptort_race *r, Shadow *s, const Rec *x, const Clock *vc)
+/* Checks access X (its piece in X->at) against the records of S with the clocks VC of X's
+ * pipe: the first record it conflicts with is returned (the shared bytes in *LO, *HI);
+ * else X is recorded, and the records it makes redundant (the file comment) are dropped.
+ * One pass: most records do not even share the bounding range. */
+static const Rec *check_and_record(ptort_race *r, Shadow *s, const Rec *x, const Clock *vc, uint64_t *lo,
+                                   uint64_t *hi)
 {
     for (size_t i = 0; i < s->n;) {
         const Rec *y = &s->r[i];
+        if (y->hi <= x->at.lo || x->hi <= y->at.lo) {
+            i++;
+            continue;
+        }
         int before = y->thread == x->thread || y->epoch <= vc[y->thread];
+        if (!before && (x->write || y->write) && overlap(&x->at, &y->at, lo, hi))
+            return y;
         if ((x->write || (!y->write && before)) && covers(&x->at, y))
             s->r[i] = s->r[--s->n];
         else
             i++;
     }
     shadow_add(r, s, x);
+    return NULL;
 }
 
 /* ---- the report --------------------------------------------------------------------- */
@@ -411,15 +405,14 @@ static ptort_status race_access(ptort_ctx *ctx, Rec *x, const Clock *vc, const p
         lock(r);
     for (int i = 0; i < n && st == PTORT_OK; i++) {
         uint64_t lo, hi;
-        const Rec *y = conflict(s, &pc[i], x->write, x->thread, vc, &lo, &hi);
+        x->at = pc[i];
+        x->hi = piece_end(&pc[i]);
+        const Rec *y = check_and_record(r, s, x, vc, &lo, &hi);
         if (y) {
             Rec was = *y;
             st = report(ctx, x, &was, ref, lo, hi, base);
             break;
         }
-        x->at = pc[i];
-        x->hi = piece_end(&pc[i]);
-        record(r, s, x, vc);
     }
     if (!ref->tile)
         unlock(r);
