@@ -1,6 +1,6 @@
 #!/bin/sh
 # make bench: runtime kernels against memcpy, the cube's products against OpenBLAS, the MXFP8 tensor quantizer example
-# end to end and per tile, frontend throughput, then the language server's
+# end to end and per tile, the race checker's cost, frontend throughput, then the language server's
 # keystroke-to-diagnostics time.
 set -e
 BUILD=${1:-build}
@@ -12,6 +12,9 @@ if [ -f bench/bench_matmul.c ]; then
 fi
 if [ -f bench/tensor.sh ]; then
   sh bench/tensor.sh "$BUILD"
+fi
+if [ -f bench/race.sh ]; then
+  sh bench/race.sh "$BUILD"
 fi
 if [ -f bench/frontend.sh ]; then
   sh bench/frontend.sh "$BUILD"

@@ -339,6 +339,8 @@ static void func_begin(Emit *e, const Func *f, FuncText *ft)
                 e->returned[op->opnds[j]] = true;
         }
     }
+    e->race = !e->cfg->no_race_check && !pipe_func_auto_synced(f);
+    e->race_op = NULL;
     emit_func_tag(&ft->tag, f->name);
     sb_putc(&ft->tag, '\0');
     /* descriptor names: ptoas_<func>_<value> */

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "emit_c.h"
 #include "ir.h"
+#include "pipe.h"
 
 
 /* A set of the C identifiers used at one scope; a new name gets a _2, _3, ...
@@ -110,6 +111,8 @@ typedef struct Emit {
     Entry *entries;
     uint32_t nentries;
     const char *tag;
+    bool race;             /* its ops report to the race checker (docs/launch.md 4) */
+    const Op *race_op;     /* the op whose accesses were reported last */
 
     /* the module */
     const ModuleOp *mod;   /* the module op of the function being emitted */

@@ -154,6 +154,114 @@ const char *emit_scalar(Emit *e, ValueId v, const Op *op)
               (int)x->name.len, x->name.p);
     return NULL;
 }
+/* ---- the race checker (docs/launch.md 4) ---------------------------------------------- */
+
+/* `"%NAME"` of value v, escaped: the operand as the report names it. */
+static void race_name(Emit *e, StrBuf *b, ValueId v)
+{
+    StrBuf n = {0};
+    sb_putc(&n, '%');
+    sb_putn(&n, val(e, v)->name.p, val(e, v)->name.len);
+    emit_c_string(b, n.p, n.len);
+    sb_free(&n);
+}
+
+/* The op's accesses, derived from its operand roles alone: every tile and view of an ins
+ * role is read, of an outs role written (a tmp too: the hardware writes it). Only operands
+ * that already have a descriptor, so that nothing is reported twice. */
+static int race_role_refs(Emit *e, const Op *op, StrBuf *refs)
+{
+    const OpInfo *in = op_info(op->kind);
+    int n = 0;
+    uint32_t at = 0;
+    for (int r = 0; r < in->nroles; r++)
+        for (uint32_t i = 0; i < op->seg[r]; i++, at++) {
+            ValueId v = op->opnds[at];
+            if ((in->flags[r] & ROLE_NUM) || v == NO_VALUE)
+                continue;
+            const Type *t = val(e, v)->type;
+            int bi = e->buf_of[v];
+            const char *c = NULL, *field = "tile";
+            if (type_is_tile(t) && bi >= 0 && (e->bufs[bi].view || e->bufs[bi].mut || e->bufs[bi].has_addr))
+                c = emit_use_tile(e, v, op);
+            else if (t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW) && e->cexpr[v]) {
+                c = emit_arena_str(e, "&%s", e->cexpr[v]);
+                field = "view";
+            }
+            if (!c)
+                continue;
+            sb_printf(refs, "%s{.%s = %s, .name = ", n ? ", " : "", field, c);
+            race_name(e, refs, v);
+            sb_puts(refs, (in->flags[r] & ROLE_OUT) ? ", .write = 1}" : "}");
+            n++;
+        }
+    return n;
+}
+
+/* pto.load_scalar / store_scalar: the element's bytes behind the pointer (PTR, at element
+ * INDEX of BYTES bytes). */
+static int race_scalar_ref(Emit *e, const Op *op, StrBuf *refs, const char *ptr, const char *index, int bytes)
+{
+    sb_printf(refs, "{.gm = %s, .gm_off = (int64_t)(%s) * %d, .gm_bytes = %d, .name = ", ptr, index, bytes, bytes);
+    race_name(e, refs, op->opnds[0]);
+    sb_puts(refs, op->kind == OP_STORE_SCALAR ? ", .write = 1}" : "}");
+    return 1;
+}
+
+/* Before op's runtime call: its pipe, accesses and location to the checker, whose report
+ * stops the run at the op. N accesses are in REFS. */
+static void race_call(Emit *e, const Op *op, Pipe p, const StrBuf *refs, int n)
+{
+    const char *name = op_info(op->kind)->name;
+    sb_printf(&e->body, "    st = ptort_race_op(ctx, %d, ", (int)p);
+    emit_where(e, &e->body, op->name_span);
+    sb_puts(&e->body, ", ");
+    emit_c_string(&e->body, name, strlen(name));
+    sb_printf(&e->body, ", %d, (const ptort_race_ref[]){%.*s});\n", n, (int)refs->len, refs->p);
+    sb_puts(&e->body, "    if (st != PTORT_OK)\n        return ptoas_fail(ctx, st, ");
+    emit_where(e, &e->body, op->name_span);
+    sb_puts(&e->body, ");\n");
+    e->calls = true;
+}
+
+/* The checker's call for op, once, in a checked function (e->race); SCALAR_* for
+ * load_scalar / store_scalar. */
+static void race_hook(Emit *e, const Op *op, const char *scalar_ptr, const char *scalar_index, int scalar_bytes)
+{
+    if (!e->race || e->race_op == op)
+        return;
+    e->race_op = op;
+    Pipe p = op_pipe(e->f, op);
+    OpClass cls = op_info(op->kind)->cls;
+    if (p == PIPE_NONE || p == PIPE_ALL || cls == OC_CALL || cls == OC_SYNC || cls == OC_RETURN)
+        return;
+    StrBuf refs = {0};
+    int n = scalar_ptr ? race_scalar_ref(e, op, &refs, scalar_ptr, scalar_index, scalar_bytes)
+                       : race_role_refs(e, op, &refs);
+    if (n)
+        race_call(e, op, p, &refs, n);
+    sb_free(&refs);
+}
+
+/* A flag, barrier, event or buffer token: the order it makes, to the checker. The
+ * cross-core ops (sync.set, sync.wait, syncall) are the launch's. */
+static void emit_race_sync(Emit *e, const Op *op)
+{
+    static const char *const kinds[] = {"PTORT_RACE_SET_FLAG", "PTORT_RACE_WAIT_FLAG", "PTORT_RACE_BARRIER",
+                                        "PTORT_RACE_GET_BUF", "PTORT_RACE_RLS_BUF"};
+    SyncOrder o;
+    if (!e->race || !sync_order(op, &o))
+        return;
+    const char *id = o.id_val != NO_VALUE ? emit_scalar(e, o.id_val, op) : emit_arena_str(e, "%lld", (long long)o.id);
+    if (!id)
+        return;
+    uint32_t line, col;
+    source_line_col(e->src, op->name_span.begin, &line, &col);
+    sb_printf(&e->body, "    /* %u:%u %s */\n", line + 1, col + 1, op_info(op->kind)->name);
+    sb_printf(&e->body, "    ptort_race_sync(ctx, %s, %d, %d, (int64_t)(%s));\n", kinds[o.kind], (int)o.pipe,
+              o.dst == PIPE_NONE ? -1 : (int)o.dst, id);
+}
+
 /* ---- ops ----------------------------------------------------------------------- */
 
 static void begin_call(Emit *e, const Op *op)
@@ -161,6 +269,7 @@ static void begin_call(Emit *e, const Op *op)
     uint32_t line, col;
     source_line_col(e->src, op->name_span.begin, &line, &col);
     sb_printf(&e->body, "    /* %u:%u %s */\n", line + 1, col + 1, op_info(op->kind)->name);
+    race_hook(e, op, NULL, NULL, 0);
     sb_puts(&e->body, "    st = ");
     e->calls = true;
 }
@@ -1260,6 +1369,8 @@ static void emit_scalar_op(Emit *e, const Op *op)
         const char *r = op->kind == OP_LOAD_SCALAR ? emit_scalar_local(e, op->res[0], fl ? "float" : "int64_t") : NULL;
         /* floats by runtime dtype, integers by byte count (i1 takes a byte) */
         const char *kind = fl ? emit_float_rt(vt) : emit_arena_str(e, "%u", emit_int_bits(vt) > 8 ? emit_int_bits(vt) / 8 : 1);
+        int bytes = fl ? (vt->dtype == DT_F32 ? 4 : 2) : emit_int_bits(vt) > 8 ? (int)emit_int_bits(vt) / 8 : 1;
+        race_hook(e, op, e->cexpr[p], a[1], bytes);
         begin_call(e, op);
         if (op->kind == OP_LOAD_SCALAR)
             sb_printf(&e->body, "ptort_load_scalar_%s(ctx, %s, %s, %s, %s, &%s)", fl ? "float" : "int", e->cexpr[p],
@@ -1388,7 +1499,7 @@ void emit_op(Emit *e, const Op *op)
     case OC_STORE_SCALAR: emit_scalar_op(e, op); break;
     /* == PIPE == a run executes one op after another: every flag, barrier and event
      * already holds (docs/launch.md); the FIFOs and multi-buffers need a launch */
-    case OC_SYNC: break;
+    case OC_SYNC: emit_race_sync(e, op); break;
     case OC_BLOCK_ID: emit_block_id(e, op); break;
     case OC_SECTION: break; /* emit_block's */
     case OC_FIFO: {

@@ -47,6 +47,7 @@ typedef struct Options {
     bool allow_unregistered;  /* --allow-unregistered-dialect: unknown generic ops are kept */
     bool numerics_sim;        /* --numerics=sim (default hw): the CPU simulator's numerics */
     bool numerics_given;      /* --numerics appeared */
+    bool no_race_check;       /* --no-race-check: run, --emit=c|exe without the race checker */
     bool no_cache;            /* --no-cache: `ptoas run`, --emit=exe compile without the kernel cache */
     unsigned run_timeout;     /* `ptoas run --timeout=SECONDS`: the kernel's time limit (0 = none) */
     SyncMode sync;            /* --enable-insert-sync and PTOAS's other modes (SYNC_OFF: none given) */
@@ -69,6 +70,7 @@ static inline PassConfig options_pass_config(const Options *o)
     c.numerics_sim = o->numerics_sim;
     /* without a flag, `ptoas run` synchronizes what has no synchronization of its own */
     c.sync = o->sync != SYNC_OFF ? o->sync : o->run ? SYNC_AUTO : SYNC_OFF;
+    c.no_race_check = o->no_race_check;
     return c;
 }
 

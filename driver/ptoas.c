@@ -64,6 +64,7 @@ static const char help_text[] =
     "  --timeout=SECONDS               run: stop the kernel after SECONDS (default 0 = no limit)\n"
     "  --no-cache                      run, --emit=exe: compile the kernel again, bypassing the kernel cache\n"
     "  --numerics=hw|sim               run, --emit=c|exe: the hardware's numerics (default) or the pto-isa CPU simulator's\n"
+    "  --no-race-check                 run, --emit=c|exe: no race checker (default: on for functions with flags)\n"
     "\n"
     "MLIR spellings (mlir-opt's options):\n"
     "  --mlir-print-op-generic         the same as --emit=generic\n"
@@ -101,6 +102,7 @@ static const char run_help_text[] =
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
     "  --no-reuse                      place every tile at bytes of its own\n"
     "  --enable-insert-sync            synchronize every function (default: those without flags of their own)\n"
+    "  --no-race-check                 do not check the kernel for data races between pipes (docs/launch.md 4)\n"
     "  --Werror                        report warnings as errors\n"
     "  --diagnostics-format=text|json  diagnostics as text (default) or one LSP Diagnostic per line\n"
     "  --help                          print this help and exit\n"
@@ -167,6 +169,7 @@ typedef enum {
     O_DEBUGINFO,
     O_UNREGISTERED,
     O_NO_CACHE,
+    O_NO_RACE_CHECK,
     O_NUMERICS,
     O_SYNC_INSERT,
     O_SYNC_BARRIER_ALL,
@@ -215,6 +218,7 @@ static const struct LongOption {
     {"enable-inject-barrier-all-sync", O_SYNC_BARRIER_ALL, ARG_NONE},
     {"enable-graph-sync-solver", O_SYNC_GRAPH, ARG_NONE},
     {"enable-bufid_sync", O_SYNC_BUFID, ARG_NONE},
+    {"no-race-check", O_NO_RACE_CHECK, ARG_NONE},
     {"version", O_VERSION, ARG_NONE},
     {"help", O_HELP, ARG_NONE},
 };
@@ -445,6 +449,9 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
     case O_NO_CACHE:
         o->no_cache = true;
         break;
+    case O_NO_RACE_CHECK:
+        o->no_race_check = true;
+        break;
     case O_NUMERICS:
         if (strcmp(value, "hw") != 0 && strcmp(value, "sim") != 0)
             usage_error("invalid value '%s' for --numerics, expected hw or sim", value);
@@ -594,6 +601,8 @@ static void parse_args(Options *o, int argc, char **argv)
         usage_error("option '--no-cache' is only valid with 'ptoas run' or --emit=exe");
     if (o->numerics_given && o->emit != OPT_EMIT_EXE && o->emit != OPT_EMIT_C)
         usage_error("option '--numerics' is only valid with 'ptoas run' or --emit=c|exe");
+    if (o->no_race_check && o->emit != OPT_EMIT_EXE && o->emit != OPT_EMIT_C)
+        usage_error("option '--no-race-check' is only valid with 'ptoas run' or --emit=c|exe");
     if ((o->emit == OPT_EMIT_EXE || o->emit == OPT_EMIT_C) && o->output &&
         strcmp(o->input, "-") != 0) {
         /* `--emit=exe k.pto -o k.pto` would replace the source by the program */

@@ -37,6 +37,8 @@ typedef struct PassConfig {
     bool numerics_sim;           /* --numerics=sim: the kernel table asks the runtime for the
                                     pto-isa CPU simulator's numerics (docs/numerics.md 9) */
     SyncMode sync;               /* automatic synchronization (default SYNC_OFF) */
+    bool no_race_check;          /* --no-race-check: codegen tells the race checker nothing
+                                    (docs/launch.md 4) */
 } PassConfig;
 
 /* The defaults: a3, level2, nothing else. */

@@ -73,6 +73,14 @@ Pipe op_pipe(const Func *f, const Op *op)
         return role_loc(f, op, ROLE_SRC) == LOC_ACC ? PIPE_FIX : PIPE_MTE3;
     case OC_MOVE:
         return move_pipe(role_loc(f, op, ROLE_SRC), role_loc(f, op, ROLE_DST));
+    case OC_MATMUL:
+        return PIPE_M;
+    case OC_EXTRACT: case OC_INSERT: /* textract/tinsert: as the tmov of the same spaces */
+        return move_pipe(role_loc(f, op, ROLE_SRC), role_loc(f, op, ROLE_DST));
+    case OC_TRANS:
+        return PIPE_V;
+    case OC_GETVAL: case OC_SETVAL: /* the scalar unit reads and writes the tile's bytes */
+        return PIPE_S;
     case OC_SYNC:
         if (op->kind == OP_SET_FLAG || op->kind == OP_SET_FLAG_DYN)
             return attr_pipe(op, "src_pipe");
@@ -138,4 +146,97 @@ int pipe_op_results(OpKind k)
     default:
         return -1;
     }
+}
+
+/* ---- what sync ops order (the race checker) --------------------------------------------- */
+
+/* The word inside an attribute's angle brackets (#pto.pipe<PIPE_V>, <EVENT_ID0>); an empty
+ * Str when there is none. */
+static Str attr_word(const Op *op, const char *key)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    Str none = {NULL, 0};
+    if (!a || a->val->kind != AV_OPAQUE)
+        return none;
+    Str s = a->val->u.s;
+    const char *lt = memchr(s.p, '<', s.len);
+    if (!lt || s.len < 2 || s.p[s.len - 1] != '>')
+        return none;
+    return (Str){lt + 1, (uint32_t)(s.p + s.len - 1 - (lt + 1))};
+}
+
+/* The pipe of a #pto.pipe_event_type / #pto.sync_op_type word (PTOAS's mapSyncOpTypeToPipe), or
+ * of a pipe's name; PIPE_NONE if neither. */
+static Pipe op_type_pipe(Str w)
+{
+    static const struct {
+        const char *name;
+        Pipe pipe;
+    } types[] = {
+        {"TLOAD", PIPE_MTE2}, {"TSTORE_VEC", PIPE_MTE3}, {"TSTORE_ACC", PIPE_FIX}, {"TMOV_M2L", PIPE_MTE1},
+        {"TMOV_M2B", PIPE_MTE1}, {"TMOV_M2S", PIPE_FIX}, {"TMOV_M2V", PIPE_V}, {"TMOV_V2M", PIPE_FIX},
+        {"TMATMUL", PIPE_M}, {"TVEC", PIPE_V}, {"TVECWAIT_EVENT", PIPE_V},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (name_eq(w.p, w.len, types[i].name))
+            return types[i].pipe;
+    Pipe p = w.p ? pipe_lookup(w.p, w.len) : PIPE_COUNT;
+    return p == PIPE_COUNT ? PIPE_NONE : p;
+}
+
+/* EVENT_IDn: n; -1 if the word is not one. */
+static int64_t event_number(Str w)
+{
+    if (!w.p || w.len <= 8 || memcmp(w.p, "EVENT_ID", 8) != 0)
+        return -1;
+    int64_t n = 0;
+    for (uint32_t i = 8; i < w.len; i++) {
+        if (w.p[i] < '0' || w.p[i] > '9' || n > 1000000)
+            return -1;
+        n = n * 10 + (w.p[i] - '0');
+    }
+    return n;
+}
+
+bool sync_order(const Op *op, SyncOrder *o)
+{
+    memset(o, 0, sizeof *o);
+    o->id_val = NO_VALUE;
+    o->dst = PIPE_NONE;
+    switch (op->kind) {
+    case OP_SET_FLAG: case OP_WAIT_FLAG: case OP_SET_FLAG_DYN: case OP_WAIT_FLAG_DYN:
+    case OP_RECORD_EVENT: case OP_WAIT_EVENT: {
+        bool ev = op->kind == OP_RECORD_EVENT || op->kind == OP_WAIT_EVENT;
+        o->kind = op->kind == OP_SET_FLAG || op->kind == OP_SET_FLAG_DYN || op->kind == OP_RECORD_EVENT ? SO_SET_FLAG
+                                                                                                      : SO_WAIT_FLAG;
+        o->pipe = ev ? op_type_pipe(attr_word(op, "src_op")) : attr_pipe(op, "src_pipe");
+        o->dst = ev ? op_type_pipe(attr_word(op, "dst_op")) : attr_pipe(op, "dst_pipe");
+        if (op->kind == OP_SET_FLAG_DYN || op->kind == OP_WAIT_FLAG_DYN)
+            o->id_val = op->nopnds ? op->opnds[0] : NO_VALUE;
+        else
+            o->id = event_number(attr_word(op, "event_id"));
+        return o->pipe != PIPE_NONE && o->dst != PIPE_NONE && (o->id_val != NO_VALUE || o->id >= 0);
+    }
+    case OP_BARRIER: case OP_BARRIER_SYNC:
+        o->kind = SO_BARRIER;
+        o->pipe = op->kind == OP_BARRIER ? attr_pipe(op, "pipe") : op_type_pipe(attr_word(op, "op_type"));
+        return o->pipe != PIPE_NONE;
+    case OP_GET_BUF: case OP_RLS_BUF: {
+        const Attr *id = ir_attr_find(op->attrs, op->nattrs, "buf_id");
+        o->kind = op->kind == OP_GET_BUF ? SO_GET_BUF : SO_RLS_BUF;
+        o->pipe = op_type_pipe(attr_word(op, "op_type"));
+        o->id = id && id->val->kind == AV_INT ? id->val->u.i : -1;
+        return o->pipe != PIPE_NONE && o->id >= 0;
+    }
+    default:
+        return false;
+    }
+}
+
+bool pipe_func_auto_synced(const Func *f)
+{
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
+        if (op_info(op->kind)->cls == OC_SYNC)
+            return false;
+    return true;
 }

@@ -50,4 +50,24 @@ typedef struct SyncForm {
 /* The positional form of a SYN_SYNC op (NULL: none, as pto.get_block_idx). */
 const SyncForm *sync_form(OpKind k);
 
+/* What a synchronization op orders among one core's pipes, as the race checker follows it
+ * (docs/launch.md 4); the kinds are in ptort_race_sync_kind's order. */
+typedef enum { SO_SET_FLAG, SO_WAIT_FLAG, SO_BARRIER, SO_GET_BUF, SO_RLS_BUF } SyncOrderKind;
+typedef struct SyncOrder {
+    SyncOrderKind kind;
+    Pipe pipe, dst;       /* a flag's src and dst pipe; a barrier's or a buffer token's pipe */
+    int64_t id;           /* the event (EVENT_IDn: n) or buffer id */
+    ValueId id_val;       /* the operand holding a dynamic event id, else NO_VALUE */
+} SyncOrder;
+/* The order sync op OP makes into *o; false for the ops whose order is across cores
+ * (sync.set/wait, syncall: the launch's), fences, and ops whose pipes are not spelled out. */
+bool sync_order(const Op *op, SyncOrder *o);
+
+/* Whether f is automatically synchronized: it has no synchronization op at all, so its
+ * author left the flags to the compiler (PTOAS's insert-sync), and a run neither has them
+ * nor checks for their absence. THE ONE PLACE that decides which functions the race checker
+ * skips (docs/launch.md 4); --enable-insert-sync, when it lands, makes such a function one
+ * with flags, which is then checked. */
+bool pipe_func_auto_synced(const Func *f);
+
 #endif

@@ -659,9 +659,13 @@ int ptort_run_main(int argc, char **argv, const ptort_kernel *k)
     r.out_float = calloc((size_t)n + 1, 1);
     r.values = calloc((size_t)k->nargs + 1, sizeof *r.values);
     r.ctx = ptort_ctx_new(k->arch, k->mem_size);
+    /* the run is core 0 of a one-core launch: the race checker sees the checked functions'
+     * ops (a kernel built with --no-race-check tells it nothing) */
+    ptort_race *race = ptort_race_new(1);
     if (r.ctx)
         ptort_ctx_set_numerics(r.ctx, k->numerics);
-    if (!r.in || !r.out || !r.out_float || !r.values || !r.ctx) {
+    ptort_race_attach(r.ctx, race, 0);
+    if (!r.in || !r.out || !r.out_float || !r.values || !r.ctx || !race) {
         fprintf(stderr, "error: cannot set up the kernel's memory (out of memory)\n");
         rc = 2;
         goto done;
@@ -761,5 +765,6 @@ done:
     free(r.out_float);
     free(r.values);
     ptort_ctx_free(r.ctx);
+    ptort_race_free(race);
     return rc;
 }

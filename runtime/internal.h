@@ -10,7 +10,7 @@
 
 #include "ptort.h"
 
-#define PTORT_ERR_MAX 512
+#define PTORT_ERR_MAX 1024
 
 struct ptort_ctx {
     ptort_arch arch;
@@ -21,6 +21,8 @@ struct ptort_ctx {
     size_t scratch_size;
     char err[PTORT_ERR_MAX];
     int64_t launch[4];      /* ptort_block_query: block idx, block num, subblock idx, subblock num */
+    ptort_race *race;       /* the race checker it reports to (race.c), NULL: none */
+    int race_core;          /* its core in race */
 };
 
 #if defined(__GNUC__)

@@ -35,7 +35,8 @@ typedef enum {
     PTORT_E_FORMAT,  /* a malformed or unsupported .npy file */
     PTORT_E_UB,      /* a scalar op whose result MLIR leaves undefined (docs/scalars.md), an
                         integer vector division by zero (docs/vector-ops.md) */
-    PTORT_E_TRAP     /* pto.trap ran: the kernel stops there */
+    PTORT_E_TRAP,    /* pto.trap ran: the kernel stops there */
+    PTORT_E_RACE     /* the race checker found two unordered accesses (docs/launch.md 4) */
 } ptort_status;
 
 /* ---- enumerations ------------------------------------------------------------------ */
@@ -641,10 +642,46 @@ void ptort_race_attach(ptort_ctx *ctx, ptort_race *race, int core);
 /* Cross-core order (FIFO push -> pop, sync.set -> sync.wait, syncall): what pipe PIPE of
  * ctx's core did before ptort_race_release(TOKEN) happens before what that pipe of the
  * acquiring core does after the ptort_race_acquire(TOKEN) that observes it. TOKEN is an
- * address that stays valid for the launch (a FIFO slot, a flag). Thread-safe; the launch
- * calls release before it publishes the data and acquire after it has observed it. */
+ * address that stays valid for the launch (a FIFO slot, a flag). PIPE_ALL releases or
+ * acquires for every pipe of the core (syncall); an acquire of a token never released orders
+ * nothing. Thread-safe; the launch calls release before it publishes the data and acquire
+ * after it has observed it. */
 void ptort_race_release(ptort_ctx *ctx, int pipe, const void *token);
 void ptort_race_acquire(ptort_ctx *ctx, int pipe, const void *token);
+
+/* One operand of an op as the checker sees it: the bytes of a tile in its memory space, the
+ * global-memory bytes a host view covers (its strides followed), or GM_BYTES raw bytes of
+ * global memory at GM + GM_OFF (pto.load_scalar / store_scalar). Exactly one of TILE, VIEW,
+ * GM is set. NAME is the operand as the source names it ("%t"), for the report. */
+typedef struct {
+    const ptort_tile *tile;
+    const ptort_view *view;
+    const void *gm;
+    int64_t gm_off, gm_bytes;
+    const char *name;
+    int write;
+} ptort_race_ref;
+
+/* An op named OP at WHERE ("FILE:L:C") on pipe PIPE of ctx's core accesses REFS[0, N): each
+ * access is checked against the earlier accesses of overlapping bytes that another pipe or
+ * core made; two of them, one a write, that nothing orders (program order within a pipe,
+ * flags, barriers, buffer tokens, release/acquire) are a data race: PTORT_E_RACE with the
+ * report in ptort_error. PTORT_OK, checking nothing, when no checker is attached. */
+ptort_status ptort_race_op(ptort_ctx *ctx, int pipe, const char *where, const char *op, int n,
+                           const ptort_race_ref *refs);
+
+/* The orders one core's pipes make among themselves (docs/launch.md 4):
+ * SET_FLAG (PIPE src, DST dst, ID event): what src did before happens before what dst does
+ *   after the WAIT_FLAG of the same (src, dst, event) that consumes it (set and wait pair up
+ *   first in, first out; a wait with no set orders nothing);
+ * BARRIER: PIPE_ALL orders every pipe's earlier work before every pipe's later work; another
+ *   pipe orders nothing new (a pipe already runs in program order);
+ * RLS_BUF / GET_BUF (PIPE, ID buffer id): what PIPE did before the release happens before
+ *   what the acquiring pipe does after get_buf of the same id. */
+typedef enum {
+    PTORT_RACE_SET_FLAG, PTORT_RACE_WAIT_FLAG, PTORT_RACE_BARRIER, PTORT_RACE_GET_BUF, PTORT_RACE_RLS_BUF
+} ptort_race_sync_kind;
+void ptort_race_sync(ptort_ctx *ctx, ptort_race_sync_kind kind, int pipe, int dst, int64_t id);
 
 
 /* == ELEM: elementwise arithmetic, bitwise, compare/select (issue 24) == */
