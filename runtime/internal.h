@@ -21,6 +21,8 @@ struct ptort_ctx {
     size_t scratch_size;
     char err[PTORT_ERR_MAX];
     int64_t launch[4];      /* ptort_block_query: block idx, block num, subblock idx, subblock num */
+    struct ptort_core *core; /* the launch core it runs (launch.c), NULL outside a launch */
+    int64_t launch_opt[3];  /* ptort_set_launch_options: blocks, block, threads */
 };
 
 #if defined(__GNUC__)
