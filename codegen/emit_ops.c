@@ -1391,8 +1391,12 @@ static void emit_import(Emit *e, const Op *op)
 /* The initialize_pipe ops: the core's side of a pipe (docs/launch.md). */
 static void emit_pipe_init(Emit *e, const Op *op)
 {
-    if (role(op, ROLE_GM_SLOT_TENSOR) != NO_VALUE || role(op, ROLE_GM_SLOT_BUFFER) != NO_VALUE) {
-        emit_fail(e, op->name_span, "codegen does not support '%s' with a global-memory FIFO yet", op_info(op->kind)->name);
+    /* A2/A3's gm_slot_buffer stages each entry in global memory on its way to the consumer's
+     * buffer: a launch moves it there directly (docs/launch.md); a FIFO of global entries
+     * (gm_slot_tensor) is not run yet */
+    if (role(op, ROLE_GM_SLOT_TENSOR) != NO_VALUE) {
+        emit_fail(e, op->name_span, "codegen does not support '%s' with global entries (gm_slot_tensor) yet",
+                  op_info(op->kind)->name);
         return;
     }
     int64_t dir = int_attr_or(op, "dir_mask", 1);
