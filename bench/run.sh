@@ -13,6 +13,9 @@ fi
 if [ -f bench/tensor.sh ]; then
   sh bench/tensor.sh "$BUILD"
 fi
+if [ -f bench/launch.sh ]; then
+  sh bench/launch.sh "$BUILD"
+fi
 if [ -f bench/frontend.sh ]; then
   sh bench/frontend.sh "$BUILD"
 fi
