@@ -18,7 +18,7 @@ OPT      := -O2
 SAN      := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DPTOAS_DEBUG
 INC      := -Ilexer -Iparser -Isupport -Iir -Ipasses -Icodegen -Idriver -Ilsp -Iruntime -I$(BUILD)
 CFLAGS   ?=
-LDLIBS   := -lm
+LDLIBS   := -lm -pthread
 
 FRONT_SRC := $(wildcard support/*.c ir/*.c parser/*.c passes/*.c codegen/*.c lsp/*.c)
 DRIVER_SRC:= $(wildcard driver/*.c)

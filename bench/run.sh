@@ -16,6 +16,9 @@ fi
 if [ -f bench/race.sh ]; then
   sh bench/race.sh "$BUILD"
 fi
+if [ -f bench/launch.sh ]; then
+  sh bench/launch.sh "$BUILD"
+fi
 if [ -f bench/frontend.sh ]; then
   sh bench/frontend.sh "$BUILD"
 fi

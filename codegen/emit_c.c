@@ -609,6 +609,29 @@ static void put_kargs(Emit *e, const char *tag)
     sb_puts(c, "};\n");
 }
 
+/* The first fields of a ptort_kernel for function f: its name, file, arch, numerics, sizes. */
+static void put_kernel_head(Emit *e, const Func *f, Arch arch)
+{
+    StrBuf *c = &e->code;
+    static const char *const archs[] = {"PTORT_A2", "PTORT_A3", "PTORT_A5"};
+    sb_puts(c, "    .func = ");
+    put_c_string(c, f->name.p, f->name.len);
+    sb_puts(c, ",\n    .source = ");
+    put_c_string(c, e->src->name, strlen(e->src->name));
+    sb_printf(c, ",\n    .arch = %s,\n", archs[arch]);
+    if (e->cfg->numerics_sim)
+        sb_puts(c, "    .numerics = PTORT_NUMERICS_SIM,\n");
+    bool sizes = false;
+    for (int i = 0; i < LOC_COUNT; i++)
+        sizes |= e->cfg->mem_size[i] != 0;
+    if (sizes) {
+        sb_puts(c, "    .mem_size = {");
+        for (int i = 0; i < LOC_COUNT; i++)
+            sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->cfg->mem_size[i]);
+        sb_puts(c, "},\n");
+    }
+}
+
 /* f's C: the kernel function, the function computing its frame, the wrapper the harness
  * calls, its entries and its ptort_kernel. */
 static void func_write(Emit *e, const Func *f, Arch arch, FuncText *ft)
@@ -650,28 +673,164 @@ static void func_write(Emit *e, const Func *f, Arch arch, FuncText *ft)
     sb_printf(c, "    return %s(ctx%s%s);\n}\n", kname, ft->call.p[0] ? ", " : "", ft->call.p);
     if (e->nentries)
         put_kargs(e, ft->tag.p);
-    static const char *const archs[] = {"PTORT_A2", "PTORT_A3", "PTORT_A5"};
-    sb_printf(c, "\nconst ptort_kernel ptoas_kernel%s = {\n    .func = ", ft->tag.p);
-    put_c_string(c, f->name.p, f->name.len);
-    sb_puts(c, ",\n    .source = ");
-    put_c_string(c, e->src->name, strlen(e->src->name));
-    sb_printf(c, ",\n    .arch = %s,\n", archs[arch]);
-    if (e->cfg->numerics_sim)
-        sb_puts(c, "    .numerics = PTORT_NUMERICS_SIM,\n");
-    bool sizes = false;
-    for (int i = 0; i < LOC_COUNT; i++)
-        sizes |= e->cfg->mem_size[i] != 0;
-    if (sizes) {
-        sb_puts(c, "    .mem_size = {");
-        for (int i = 0; i < LOC_COUNT; i++)
-            sb_printf(c, "%s%llu", i ? ", " : "", (unsigned long long)e->cfg->mem_size[i]);
-        sb_puts(c, "},\n");
-    }
+    sb_printf(c, "\nconst ptort_kernel ptoas_kernel%s = {\n", ft->tag.p);
+    put_kernel_head(e, f, arch);
     sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", ir_entry(f)->nargs, e->nentries);
     if (e->nentries)
         sb_printf(c, "    .entries = ptoas_kargs%s,\n", ft->tag.p);
     sb_printf(c, "    .run = ptoas_run%s,\n};\n", ft->tag.p);
     e->any_calls |= e->calls;
+}
+
+/* ---- == PIPE == launches (docs/launch.md) ----------------------------------------------- */
+
+/* The kernel kind of f: 0 cube, 1 vector, -1 none. */
+static int kernel_kind(const Func *f)
+{
+    const Attr *k = ir_attr_find(f->attrs, f->nattrs, "pto.kernel_kind");
+    return k && k->val->kind == AV_ENUM && k->val->u.e.kind == EK_KERNEL_KIND ? (int)k->val->u.e.value : -1;
+}
+
+/* Without --func, a file with one cube function and one vector function is a launch of the
+ * two (e->launch_f). */
+static void launch_pick(Emit *e)
+{
+    const Func *found[2] = {NULL, NULL};
+    int count[2] = {0, 0};
+    if (e->cfg->func)
+        return;
+    for (uint32_t i = 0; i < e->m->nmods; i++)
+        for (uint32_t j = 0; j < e->m->mods[i]->nfuncs; j++) {
+            const Func *f = e->m->mods[i]->funcs[j];
+            int k = f->decl ? -1 : kernel_kind(f);
+            if (k == 0 || k == 1) {
+                found[k] = f;
+                count[k]++;
+            }
+        }
+    if (count[0] == 1 && count[1] == 1) {
+        e->launch_f[0] = found[0];
+        e->launch_f[1] = found[1];
+    }
+}
+
+/* The SPMD argument NAME stands for (PTORT_SPMD_*), 0 when it is none, 1 when it is an
+ * unknown one. */
+static int spmd_arg(Str name)
+{
+    static const struct { const char *n; int v; } spmd[] = {
+        {"__pypto_spmd_block_idx", PTORT_SPMD_BLOCK_IDX}, {"__pypto_spmd_block_num", PTORT_SPMD_BLOCK_NUM},
+        {"__pypto_spmd_subblock_idx", PTORT_SPMD_SUBBLOCK_IDX}, {"__pypto_spmd_subblock_num", PTORT_SPMD_SUBBLOCK_NUM}};
+    for (size_t i = 0; i < sizeof spmd / sizeof spmd[0]; i++)
+        if (str_eq(name, spmd[i].n, strlen(spmd[i].n)))
+            return spmd[i].v;
+    return name.len > 13 && memcmp(name.p, "__pypto_spmd_", 13) == 0 ? 1 : 0;
+}
+
+/* Function K of the launch, just emitted: its arguments join the launch's by name. */
+static void launch_collect(Emit *e, int k)
+{
+    const Block *entry = ir_entry(e->f);
+    e->lmap[k] = xcalloc(entry->nargs + 1, sizeof *e->lmap[k]);
+    for (uint32_t i = 0; i < entry->nargs; i++) {
+        const Entry *en = &e->entries[i];
+        const Value *x = val(e, en->val);
+        int sp = spmd_arg(x->name);
+        if (sp == 1) {
+            emit_fail(e, x->def, "a launch does not know the SPMD argument '%%%.*s'", (int)x->name.len, x->name.p);
+            continue;
+        }
+        if (sp < 0) {
+            e->lmap[k][i] = sp;
+            continue;
+        }
+        if (en->kind == 0) {
+            emit_fail(e, x->def, "a launch takes pointers and scalars, but '%%%.*s' is a tile", (int)x->name.len,
+                      x->name.p);
+            continue;
+        }
+        uint32_t j = 0;
+        while (j < e->nlargs && !str_eq(e->largs[j].name, x->name.p, x->name.len))
+            j++;
+        if (j == e->nlargs) {
+            e->largs = xrealloc(e->largs, (e->nlargs + 1) * sizeof *e->largs);
+            e->largs[e->nlargs++] = (LaunchArg){x->name, en->kind, en->dtype, en->stype, x->type, 0, en->where};
+        } else if (e->largs[j].type != x->type) {
+            emit_fail(e, x->def, "the launch's functions give argument '%%%.*s' different types", (int)x->name.len,
+                      x->name.p);
+        }
+        e->largs[j].flags |= en->flags;
+        e->lmap[k][i] = (int)j;
+    }
+    for (const Op *op = ir_first_op(e->f); op; op = ir_next_op(op))
+        e->launch_syncall |= op->kind == OP_SYNCALL;
+}
+
+/* The launch: each function's argument map, the ptort_launch_desc, its wrapper, entries and
+ * ptort_kernel; returns the ptort_kernel's name. */
+static const char *put_launch(Emit *e, Arch arch)
+{
+    StrBuf *c = &e->code;
+    const char *map[2], *fn = emit_unique_name(&e->global, "ptoasL_funcs", "", 0),
+               *desc = emit_unique_name(&e->global, "ptoasL_desc", "", 0),
+               *run = emit_unique_name(&e->global, "ptoasL_run", "", 0),
+               *kargs = emit_unique_name(&e->global, "ptoasL_kargs", "", 0),
+               *kern = emit_unique_name(&e->global, "ptoasL_kernel", "", 0);
+    static const char *const spmd[] = {"", "PTORT_SPMD_BLOCK_IDX", "PTORT_SPMD_BLOCK_NUM", "PTORT_SPMD_SUBBLOCK_IDX",
+                                       "PTORT_SPMD_SUBBLOCK_NUM"};
+    sb_puts(c, "\n/* the launch (docs/launch.md): per block the cube function and two vector cores */\n");
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = ir_entry(e->launch_f[k])->nargs;
+        map[k] = emit_unique_name(&e->global, "ptoasL_map", "", 0);
+        sb_printf(c, "static const int %s[] = {", map[k]);
+        for (uint32_t i = 0; i < n; i++)
+            if (e->lmap[k][i] < 0)
+                sb_printf(c, "%s%s", i ? ", " : "", spmd[-e->lmap[k][i]]);
+            else
+                sb_printf(c, "%s%d", i ? ", " : "", e->lmap[k][i]);
+        sb_puts(c, n ? "};\n" : "0};\n");
+    }
+    sb_printf(c, "\nstatic const ptort_launch_func %s[] = {\n", fn);
+    for (int k = 0; k < 2; k++) {
+        const Func *f = e->launch_f[k];
+        StrBuf tag = {0};
+        emit_func_tag(&tag, f->name);
+        sb_printf(c, "    {.kind = %s, .name = ", k ? "PTORT_CORE_VECTOR" : "PTORT_CORE_CUBE");
+        put_c_string(c, f->name.p, f->name.len);
+        sb_printf(c, ", .run = ptoas_run%.*s, .nargs = %u, .map = %s},\n", (int)tag.len, tag.p, ir_entry(f)->nargs,
+                  map[k]);
+        sb_free(&tag);
+    }
+    sb_printf(c, "};\n\nstatic const ptort_launch_desc %s = {.nfuncs = 2, .funcs = %s, .syncall = %d};\n", desc, fn,
+              e->launch_syncall);
+    sb_printf(c, "\nstatic int %s(ptort_ctx *ctx, const ptort_kernel_value *a)\n{\n"
+                 "    return (int)ptort_launch_run(ctx, &%s, a);\n}\n", run, desc);
+    if (e->nlargs) {
+        sb_printf(c, "\nstatic const ptort_kernel_arg %s[] = {\n", kargs);
+        for (uint32_t i = 0; i < e->nlargs; i++) {
+            const LaunchArg *a = &e->largs[i];
+            sb_puts(c, "    {.name = ");
+            put_c_string(c, a->name.p, a->name.len);
+            sb_printf(c, ", .kind = %s, .arg = %u", a->kind == 1 ? "PTORT_KARG_PTR" : "PTORT_KARG_SCALAR", i);
+            if (a->kind == 1)
+                sb_printf(c, ", .dtype = %s", rt_dtype(a->dtype) ? rt_dtype(a->dtype) : "PTORT_NUM_DTYPES");
+            else if (a->stype)
+                sb_printf(c, ", .scalar_type = \"%s\"", a->stype);
+            sb_printf(c, ", .flags = %s%s%s, .approximates = -1, .where = ",
+                      a->flags & PTORT_KARG_WRITTEN ? "PTORT_KARG_WRITTEN" : "0",
+                      a->flags & PTORT_KARG_RESULT ? " | PTORT_KARG_RESULT" : "", "");
+            emit_where(e, c, a->where);
+            sb_puts(c, "},\n");
+        }
+        sb_puts(c, "};\n");
+    }
+    sb_printf(c, "\nconst ptort_kernel %s = {\n", kern);
+    put_kernel_head(e, e->launch_f[0], arch);
+    sb_printf(c, "    .nargs = %u,\n    .nentries = %u,\n", e->nlargs, e->nlargs);
+    if (e->nlargs)
+        sb_printf(c, "    .entries = %s,\n", kargs);
+    sb_printf(c, "    .run = %s,\n    .launch = 1,\n};\n", run);
+    return kern;
 }
 
 /* One func.func: its kernel function, frame function, wrapper and tables into e->code
@@ -700,6 +859,9 @@ static void emit_func(Emit *e, const Func *f, Arch arch)
     func_results(e, f, &ft);
     if (!e->errors)
         func_write(e, f, arch, &ft);
+    for (int k = 0; k < 2 && !e->errors; k++)
+        if (f == e->launch_f[k])
+            launch_collect(e, k);
 
     e->decls.len = 0;
     sb_free(&ft.tag);
@@ -843,8 +1005,11 @@ static void put_prelude(const Emit *e, StrBuf *h)
                "#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n#include \"ptort.h\"\n");
     if (e->any_calls)
         sb_puts(h, "\n/* Reports a failed runtime call at its op and passes the status on. */\n"
-                   "static int ptoas_fail(ptort_ctx *ctx, ptort_status st, const char *where)\n{\n"
-                   "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
+                   "static int ptoas_fail(ptort_ctx *ctx, ptort_status st, const char *where)\n{\n");
+    if (e->any_calls && e->launch_f[0]) /* the launch stopped the core: reported already */
+        sb_puts(h, "    if (st == PTORT_E_STOPPED)\n        return (int)st;\n");
+    if (e->any_calls)
+        sb_puts(h, "    fprintf(stderr, \"%s: runtime error: %s\\n\", where, ptort_error(ctx));\n"
                    "    return (int)st;\n}\n");
     if (e->any_fbits)
         sb_puts(h, "\n/* The bits of an f32 scalar, for a tile op's scalar operand. */\n"
@@ -872,10 +1037,14 @@ static void put_prelude(const Emit *e, StrBuf *h)
                    "    return (int)PTORT_E_ARG;\n}\n");
 }
 
-/* main() running MAIN_F, or the comment saying why there is none. */
-static void put_main(FILE *out, const Func *main_f, const char *why)
+/* main() running MAIN_F (or the launch's kernel LAUNCH), or the comment saying why there is
+ * none. */
+static void put_main(FILE *out, const Func *main_f, const char *launch, const char *why)
 {
-    if (main_f) {
+    if (launch) {
+        fprintf(out, "\n#ifndef PTOAS_NO_MAIN\nint main(int argc, char **argv)\n{\n"
+                     "    return ptort_run_main(argc, argv, &%s);\n}\n#endif\n", launch);
+    } else if (main_f) {
         StrBuf t = {0};
         emit_func_tag(&t, main_f->name);
         fprintf(out,
@@ -899,9 +1068,10 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConf
     e.src = src;
     e.d = d;
     e.cfg = cfg;
-    char why[1024];
-    const Func *main_f = emit_pick_func(m, cfg->func, why, sizeof why);
-    if (!main_f && (need_main || cfg->func)) {
+    char why[1024] = "";
+    launch_pick(&e);
+    const Func *main_f = e.launch_f[0] ? NULL : emit_pick_func(m, cfg->func, why, sizeof why);
+    if (!main_f && !e.launch_f[0] && (need_main || cfg->func)) {
         diag_flush(d); /* the message goes after the diagnostics already reported */
         diag_tool_error("%s", why);
         return false;
@@ -912,13 +1082,18 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConf
     find_called(&e);
     emit_call_effects(&e);
 
+    Arch launch_arch = ARCH_A3;
     for (uint32_t i = 0; i < m->nmods; i++) {
         const ModuleOp *mod = m->mods[i];
         Arch arch = module_arch(mod->implicit ? NULL : mod, cfg);
         e.mod = mod;
-        for (uint32_t j = 0; j < mod->nfuncs; j++)
+        for (uint32_t j = 0; j < mod->nfuncs; j++) {
             emit_func(&e, mod->funcs[j], arch);
+            if (mod->funcs[j] == e.launch_f[0])
+                launch_arch = arch;
+        }
     }
+    const char *launch = e.launch_f[0] && !e.errors ? put_launch(&e, launch_arch) : NULL;
 
     bool ok = !e.errors;
     if (ok) {
@@ -928,7 +1103,7 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConf
         if (e.code.len)
             fwrite(e.code.p, 1, e.code.len, out);
         sb_free(&h);
-        put_main(out, main_f, why);
+        put_main(out, main_f, launch, why);
     }
     sb_free(&e.decls);
     sb_free(&e.code);
@@ -944,5 +1119,8 @@ bool emit_c(FILE *out, Module *m, SourceFile *src, DiagEngine *d, const PassConf
     free(e.rebind_desc);
     free(e.rebind_addr);
     cnames_free(&e.global);
+    free(e.largs);
+    free(e.lmap[0]);
+    free(e.lmap[1]);
     return ok;
 }

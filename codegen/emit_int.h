@@ -124,7 +124,26 @@ typedef struct Emit {
     int32_t *called_at;    /* by FuncSlot.all: the index in called, or -1 */
     StrBuf protos;         /* their prototypes (a call may come before the definition) */
     uint8_t **eff;         /* per called function, per argument: EFF_READ, EFF_WRITE */
+
+    /* == PIPE == a launch (docs/launch.md): the cube function [0] and the vector function [1],
+     * the launch's arguments (theirs by name, less the SPMD ones) and each function's map */
+    const Func *launch_f[2];
+    struct LaunchArg *largs;
+    uint32_t nlargs;
+    int *lmap[2];
+    bool launch_syncall;
 } Emit;
+
+/* One argument of a launch: the functions' arguments of this name. */
+typedef struct LaunchArg {
+    Str name;
+    int kind;              /* Entry.kind: 1 ptr, 2 scalar */
+    DType dtype;
+    const char *stype;
+    const Type *type;
+    unsigned flags;
+    Span where;
+} LaunchArg;
 
 static inline const Value *val(Emit *e, ValueId v) { return &e->f->values[v]; }
 

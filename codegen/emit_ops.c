@@ -9,6 +9,7 @@
 #include <string.h>
 #include "arith.h"
 #include "emit_int.h"
+#include "pipe.h"
 #include "ptort.h"
 #include "target.h"
 
@@ -1453,6 +1454,179 @@ static void emit_block_id(Emit *e, const Op *op)
     sb_printf(&e->body, "    %s = ptort_block_id(ctx, %s);\n", n, q[i]);
 }
 
+/* An integer attribute, or DFLT. */
+static int64_t int_attr_or(const Op *op, const char *key, int64_t dflt)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    return a && a->val->kind == AV_INT ? a->val->u.i : dflt;
+}
+
+/* The C expression of optional scalar operand of role R, else DFLT. */
+static const char *opt_scalar(Emit *e, const Op *op, RoleId r, const char *dflt)
+{
+    ValueId v = role(op, r);
+    return v == NO_VALUE ? dflt : emit_scalar(e, v, op);
+}
+
+/* ", PIPE, \"op\", \"FILE:L:C\"": what a blocking launch call names (docs/launch.md). */
+static void put_op_where(Emit *e, const Op *op, bool pipe)
+{
+    if (pipe)
+        sb_printf(&e->body, ", %d", (int)op_pipe(e->f, op));
+    sb_printf(&e->body, ", \"%s\", ", op_info(op->kind)->name);
+    emit_where(e, &e->body, op->name_span);
+}
+
+/* pto.import_reserved_buffer: the base of the reserve peer_func makes under its name. */
+static void emit_import(Emit *e, const Op *op)
+{
+    const Attr *peer = ir_attr_find(op->attrs, op->nattrs, "peer_func");
+    const Attr *name = ir_attr_find(op->attrs, op->nattrs, "name");
+    for (uint32_t i = 0; peer && name && peer->val->kind == AV_SYMBOL && i < e->m->nmods; i++)
+        for (uint32_t j = 0; j < e->m->mods[i]->nfuncs; j++) {
+            const Func *g = e->m->mods[i]->funcs[j];
+            if (!str_eq(g->name, peer->val->u.s.p, peer->val->u.s.len))
+                continue;
+            for (const Op *o = ir_first_op(g); o; o = ir_next_op(o)) {
+                const Attr *n = ir_attr_find(o->attrs, o->nattrs, "name"), *b = ir_attr_find(o->attrs, o->nattrs, "base");
+                if (o->kind == OP_RESERVE_BUFFER && n && b && b->val->kind == AV_INT && n->val->kind == name->val->kind &&
+                    n->val->u.s.len == name->val->u.s.len && memcmp(n->val->u.s.p, name->val->u.s.p, n->val->u.s.len) == 0) {
+                    e->cexpr[op->res[0]] = int_literal(e, b->val->u.i);
+                    return;
+                }
+            }
+        }
+    emit_fail(e, op->name_span, "codegen expects the peer function's reserve_buffer of this name to have a base");
+}
+
+/* The initialize_pipe ops: the core's side of a pipe (docs/launch.md). */
+static void emit_pipe_init(Emit *e, const Op *op)
+{
+    /* A2/A3's gm_slot_buffer stages each entry in global memory on its way to the consumer's
+     * buffer: a launch moves it there directly (docs/launch.md); a FIFO of global entries
+     * (gm_slot_tensor) is not run yet */
+    if (role(op, ROLE_GM_SLOT_TENSOR) != NO_VALUE) {
+        emit_fail(e, op->name_span, "codegen does not support '%s' with global entries (gm_slot_tensor) yet",
+                  op_info(op->kind)->name);
+        return;
+    }
+    int64_t dir = int_attr_or(op, "dir_mask", 1);
+    const char *c2v = opt_scalar(e, op, ROLE_C2V_CONSUMER_BUF, "-1"), *v2c = opt_scalar(e, op, ROLE_V2C_CONSUMER_BUF, "-1");
+    if (!c2v || !v2c)
+        return;
+    begin_call(e, op);
+    sb_printf(&e->body, "ptort_pipe_init(ctx, %lld, %lld, %lld, %lld, %s, %s, \"%s\")", (long long)int_attr_or(op, "id", 0),
+              (long long)dir, (long long)int_attr_or(op, "slot_size", 0),
+              (long long)int_attr_or(op, "slot_num", dir == 3 ? 4 : 8), c2v, v2c, op_info(op->kind)->name);
+    end_call(e, op);
+}
+
+/* tpush / tpop / tfree of a tile entry (a global entry, a tensor view, is not run yet). */
+static void emit_fifo_xfer(Emit *e, const Op *op)
+{
+    OpKind k = op->kind;
+    int dir = k == OP_TPUSH_TO_AIC || k == OP_TPOP_FROM_AIV || k == OP_TFREE_FROM_AIV;
+    long long id = (long long)int_attr_or(op, "id", 0), split = (long long)int_attr_or(op, "split", 0);
+    const char *name = op_info(k)->name;
+    if (k == OP_TPUSH_TO_AIV || k == OP_TPUSH_TO_AIC) {
+        ValueId v = role(op, ROLE_TILE);
+        if (v == NO_VALUE || !type_is_tile(val(e, v)->type)) {
+            emit_fail(e, op->name_span, "codegen does not support '%s' of a global entry yet", name);
+            return;
+        }
+        const char *t = emit_use_tile(e, v, op);
+        if (!t)
+            return;
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tpush(ctx, %lld, %d, %lld, %d, %s", id, dir, split, (int)op_pipe(e->f, op), t);
+        put_op_where(e, op, false);
+        sb_putc(&e->body, ')');
+        end_call(e, op);
+        return;
+    }
+    if (k == OP_TFREE_FROM_AIC || k == OP_TFREE_FROM_AIV) {
+        ValueId v = role(op, ROLE_ENTRY);
+        if (v != NO_VALUE && !type_is_tile(val(e, v)->type)) {
+            emit_fail(e, op->name_span, "codegen does not support '%s' of a global entry yet", name);
+            return;
+        }
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_tfree(ctx, %lld, %d, %lld", id, dir, split);
+        put_op_where(e, op, false);
+        sb_putc(&e->body, ')');
+        end_call(e, op);
+        return;
+    }
+    ValueId r = op->nres ? op->res[0] : NO_VALUE;
+    if (r == NO_VALUE || !type_is_tile(val(e, r)->type)) {
+        emit_fail(e, op->name_span, "codegen does not support '%s' of a global entry yet", name);
+        return;
+    }
+    const Value *rv = val(e, r);
+    const TileBody *t = &rv->type->tile;
+    emit_runtime_dtype(e, op->name_span, t->dtype, HOLD_TILE);
+    char sr[32], sc[32];
+    snprintf(sr, sizeof sr, "%lld", (long long)(t->vrow == DIM_DYNAMIC ? -1 : t->vrow));
+    snprintf(sc, sizeof sc, "%lld", (long long)(t->vcol == DIM_DYNAMIC ? -1 : t->vcol));
+    const char *vr = opt_scalar(e, op, ROLE_VALID_ROW, sr), *vc = opt_scalar(e, op, ROLE_VALID_COL, sc);
+    if (!vr || !vc)
+        return;
+    const char *as = emit_type_desc(e, t, rv);
+    const char *local = emit_unique_name(&e->local, "v_", rv->name.p, rv->name.len);
+    sb_printf(&e->body, "    ptort_tile %s;\n", local);
+    begin_call(e, op);
+    sb_printf(&e->body, "ptort_tpop(ctx, %lld, %d, %lld, %d, &%s, %s, %s, &%s", id, dir, split, (int)op_pipe(e->f, op),
+              as, vr, vc, local);
+    put_op_where(e, op, false);
+    sb_putc(&e->body, ')');
+    end_call(e, op);
+    Buf *b = &e->bufs[e->nbufs];
+    memset(b, 0, sizeof *b);
+    b->val = r;
+    b->arg = -1;
+    b->tb = t;
+    b->has_addr = true;
+    b->desc = b->first_desc = -1;
+    b->origin = b->approx = b->parent = -1;
+    b->view = local;
+    b->written = true;
+    e->buf_of[r] = (int)e->nbufs++;
+}
+
+/* sync.set, sync.wait, syncall: cross-core signals; the other sync ops order the pipes of
+ * one core, which a core's sequential run already does (docs/launch.md). */
+static void emit_sync(Emit *e, const Op *op)
+{
+    if (op->kind == OP_SYNCALL) {
+        const Attr *ct = ir_attr_find(op->attrs, op->nattrs, "core_type");
+        int kind = 2;
+        if (ct && ct->val->kind == AV_OPAQUE) {
+            Str s = ct->val->u.s;
+            for (uint32_t i = 0; i + 8 <= s.len; i++)
+                if (memcmp(s.p + i, "aiv_only", 8) == 0 || memcmp(s.p + i, "aic_only", 8) == 0)
+                    kind = s.p[i + 2] == 'v' ? 0 : 1;
+        }
+        begin_call(e, op);
+        sb_printf(&e->body, "ptort_syncall(ctx, %d", kind);
+        put_op_where(e, op, false);
+        sb_putc(&e->body, ')');
+        end_call(e, op);
+        return;
+    }
+    if (op->kind != OP_SYNC_SET && op->kind != OP_SYNC_WAIT)
+        return;
+    char ev[32];
+    snprintf(ev, sizeof ev, "%lld", (long long)int_attr_or(op, "event_id", 0));
+    const char *x = opt_scalar(e, op, ROLE_EVENT_ID_DYN, ev);
+    if (!x)
+        return;
+    begin_call(e, op);
+    sb_printf(&e->body, "ptort_sync_%s(ctx, %s", op->kind == OP_SYNC_SET ? "set" : "wait", x);
+    put_op_where(e, op, true);
+    sb_putc(&e->body, ')');
+    end_call(e, op);
+}
+
 /* ---- one op ------------------------------------------------------------------------- */
 
 void emit_op(Emit *e, const Op *op)
@@ -1499,7 +1673,7 @@ void emit_op(Emit *e, const Op *op)
     case OC_STORE_SCALAR: emit_scalar_op(e, op); break;
     /* == PIPE == a run executes one op after another: every flag, barrier and event
      * already holds (docs/launch.md); the FIFOs and multi-buffers need a launch */
-    case OC_SYNC: emit_race_sync(e, op); break;
+    case OC_SYNC: emit_race_sync(e, op); emit_sync(e, op); break;
     case OC_BLOCK_ID: emit_block_id(e, op); break;
     case OC_SECTION: break; /* emit_block's */
     case OC_FIFO: {
@@ -1507,6 +1681,13 @@ void emit_op(Emit *e, const Op *op)
         const Attr *base = op->kind == OP_RESERVE_BUFFER ? ir_attr_find(op->attrs, op->nattrs, "base") : NULL;
         if (base && base->val->kind == AV_INT && op->nres)
             e->cexpr[op->res[0]] = int_literal(e, base->val->u.i);
+        else if (op->kind == OP_IMPORT_RESERVED_BUFFER && op->nres)
+            emit_import(e, op);
+        else if (op->kind == OP_AIC_INITIALIZE_PIPE || op->kind == OP_AIV_INITIALIZE_PIPE)
+            emit_pipe_init(e, op);
+        else if (op->kind == OP_TPUSH_TO_AIV || op->kind == OP_TPUSH_TO_AIC || op->kind == OP_TPOP_FROM_AIC ||
+                 op->kind == OP_TPOP_FROM_AIV || op->kind == OP_TFREE_FROM_AIC || op->kind == OP_TFREE_FROM_AIV)
+            emit_fifo_xfer(e, op);
         else
             emit_fail(e, op->name_span, "codegen does not support '%s' yet", in->name);
         break;

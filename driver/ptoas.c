@@ -97,6 +97,9 @@ static const char run_help_text[] =
     "  --arg NAME=VALUE                set the scalar argument %NAME (integer, decimal or 0x, or float)\n"
     "  --func NAME                     the function to run (default: the only one or pto.entry)\n"
     "  --timeout=SECONDS               stop the kernel after SECONDS (default 0 = no limit)\n"
+    "  --blocks N                      a launch (a cube and a vector function): run N blocks (default 1)\n"
+    "  --block B                       a launch: run only block B\n"
+    "  --threads T                     a launch: run T blocks at a time (default: the machine's cores)\n"
     "  --pto-arch=a2|a3|a5             target architecture (default a3; a module attribute wins)\n"
     "  --pto-level=level1|level2|level3  level3 = manual addresses (default level2)\n"
     "  --mem-size LOC=BYTES            override the capacity of memory space LOC (repeatable)\n"
@@ -164,6 +167,7 @@ typedef enum {
     O_MEM_SIZE,
     O_FUNC,
     O_RUN_ARG,
+    O_RUN_LAUNCH,
     O_TIMEOUT,
     O_GENERIC,
     O_DEBUGINFO,
@@ -208,6 +212,9 @@ static const struct LongOption {
     {"out-float", O_RUN_ARG, ARG_REQUIRED},
     {"arg", O_RUN_ARG, ARG_REQUIRED},
     {"timeout", O_TIMEOUT, ARG_REQUIRED},
+    {"blocks", O_RUN_LAUNCH, ARG_REQUIRED},
+    {"block", O_RUN_LAUNCH, ARG_REQUIRED},
+    {"threads", O_RUN_LAUNCH, ARG_REQUIRED},
     {"mlir-print-op-generic", O_GENERIC, ARG_NONE},
     {"mlir-print-ir-after-all", O_PRINT_AFTER_ALL, ARG_NONE},
     {"mlir-print-debuginfo", O_DEBUGINFO, ARG_NONE},
@@ -484,6 +491,19 @@ static void apply_option(Options *o, const struct LongOption *lo, const char *va
                         lo->name[0] == 'a' ? "INT" : "FILE");
         o->run_args = xrealloc(o->run_args, (size_t)(o->nrun_args + 2) * sizeof *o->run_args);
         static const char *const flags[] = {"--in", "--out", "--out-float", "--arg"};
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            if (strcmp(flags[k] + 2, lo->name) == 0)
+                o->run_args[o->nrun_args] = flags[k];
+        o->nrun_args++;
+        o->run_args[o->nrun_args++] = value;
+        break;
+    }
+    case O_RUN_LAUNCH: {
+        /* --blocks/--block/--threads N go to the kernel executable, which checks them */
+        if (!o->run)
+            usage_error("option '--%s' is only valid with 'ptoas run'", lo->name);
+        static const char *const flags[] = {"--blocks", "--block", "--threads"};
+        o->run_args = xrealloc(o->run_args, (size_t)(o->nrun_args + 2) * sizeof *o->run_args);
         for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
             if (strcmp(flags[k] + 2, lo->name) == 0)
                 o->run_args[o->nrun_args] = flags[k];

@@ -266,6 +266,7 @@ static void cc_args(CcArgs *a, const char *incdir, const char *lib, const char *
     a->argv[argc++] = c_path;
     a->argv[argc++] = lib;
     a->argv[argc++] = "-lm";
+    a->argv[argc++] = "-pthread"; /* a launch runs its cores as threads (docs/launch.md) */
     a->argv[argc] = NULL;
     a->argc = argc;
 }

@@ -52,8 +52,11 @@ static void usage(FILE *f, const ptort_kernel *k)
             "  --out NAME=FILE  write result %%NAME as .npy after the run\n"
             "  --out-float NAME=FILE  the same, decoded to float32 (<f4): bf16, fp8, e8m0, packed fp4 (two per byte)\n"
             "  --arg NAME=VALUE set the scalar argument %%NAME (an integer, or a float for f16/bf16/f32)\n"
-            "Without --out, every result is printed.\n",
-            "kernel", k->func, k->source);
+            "Without --out, every result is printed.\n%s",
+            "kernel", k->func, k->source,
+            k->launch ? "  --blocks N       run a launch of N blocks (default 1)\n"
+                        "  --block B        run only block B of them\n"
+                        "  --threads T      run T blocks at a time (default: the machine's cores)\n" : "");
     fprintf(f, "arguments:");
     int n = 0;
     for (int i = 0; i < k->nentries; i++)
@@ -569,14 +572,62 @@ static int scalar_value(const ptort_kernel_arg *e, const char *value, ptort_kern
     return 1;
 }
 
+/* --blocks N, --block B, --threads T (also with '='): 1 and the value in LAUNCH[0..2] when
+ * argv[*i] is one of them, 0 when not, -1 after an error. */
+static int launch_option(int argc, char **argv, int *i, int64_t *launch)
+{
+    static const char *const opts[] = {"--blocks", "--block", "--threads"};
+    const char *a = argv[*i];
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(opts[k]);
+        const char *v;
+        if (strcmp(a, opts[k]) == 0) {
+            if (*i + 1 >= argc) {
+                fprintf(stderr, "error: option '%s' needs a value\n", opts[k]);
+                return -1;
+            }
+            v = argv[++*i];
+        } else if (strncmp(a, opts[k], n) == 0 && a[n] == '=') {
+            v = a + n + 1;
+        } else {
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long long x = v[0] >= '0' && v[0] <= '9' ? strtoll(v, &end, 10) : -1;
+        if (x < (k == 1 ? 0 : 1) || *end || errno || x > 1000000) {
+            fprintf(stderr, "error: invalid value '%s' for %s, expected %s\n", v, opts[k],
+                    k == 1 ? "a block index" : "a count from 1 to 1000000");
+            return -1;
+        }
+        launch[k] = x;
+        return 1;
+    }
+    return 0;
+}
+
 static int parse_args(Run *r, int argc, char **argv)
 {
     const ptort_kernel *k = r->k;
+    int64_t launch[3] = {0, -1, 0};
+    int any_launch = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout, k);
             return -1;
+        }
+        int lo = launch_option(argc, argv, &i, launch);
+        if (lo < 0)
+            return 2;
+        if (lo > 0) {
+            if (!k->launch) {
+                fprintf(stderr, "error: option '%s' needs a launch: @%s is one function, not a module with a cube and a "
+                        "vector function (docs/launch.md)\n", a, k->func);
+                return 2;
+            }
+            any_launch = 1;
+            continue;
         }
         const char *name, *value;
         size_t n;
@@ -640,6 +691,12 @@ static int parse_args(Run *r, int argc, char **argv)
             r->any_out = 1;
         }
     }
+    if (any_launch && launch[1] >= (launch[0] ? launch[0] : 1)) {
+        fprintf(stderr, "error: --block %lld is not a block of a launch of %lld\n", (long long)launch[1],
+                (long long)(launch[0] ? launch[0] : 1));
+        return 2;
+    }
+    ptort_set_launch_options(r->ctx, launch[0], launch[1], launch[2]);
     return 0;
 }
 

@@ -23,6 +23,8 @@ struct ptort_ctx {
     int64_t launch[4];      /* ptort_block_query: block idx, block num, subblock idx, subblock num */
     ptort_race *race;       /* the race checker it reports to (race.c), NULL: none */
     int race_core;          /* its core in race */
+    struct ptort_core *core; /* the launch core it runs (launch.c), NULL outside a launch */
+    int64_t launch_opt[3];  /* ptort_set_launch_options: blocks, block, threads */
 };
 
 #if defined(__GNUC__)

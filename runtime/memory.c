@@ -52,7 +52,7 @@ const char *ptort_status_name(ptort_status st)
     static const char *const names[] = {
         "PTORT_OK", "PTORT_E_ARG", "PTORT_E_DESC", "PTORT_E_ADDR", "PTORT_E_DTYPE",
         "PTORT_E_SHAPE", "PTORT_E_LAYOUT", "PTORT_E_ARCH", "PTORT_E_VIEW", "PTORT_E_NOMEM",
-        "PTORT_E_IO", "PTORT_E_FORMAT", "PTORT_E_UB", "PTORT_E_TRAP", "PTORT_E_RACE"};
+        "PTORT_E_IO", "PTORT_E_FORMAT", "PTORT_E_UB", "PTORT_E_TRAP", "PTORT_E_RACE", "PTORT_E_STOPPED"};
     return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "PTORT_E_?";
 }
 

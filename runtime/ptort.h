@@ -36,7 +36,9 @@ typedef enum {
     PTORT_E_UB,      /* a scalar op whose result MLIR leaves undefined (docs/scalars.md), an
                         integer vector division by zero (docs/vector-ops.md) */
     PTORT_E_TRAP,    /* pto.trap ran: the kernel stops there */
-    PTORT_E_RACE     /* the race checker found two unordered accesses (docs/launch.md 4) */
+    PTORT_E_RACE,    /* the race checker found two unordered accesses (docs/launch.md 4) */
+    PTORT_E_STOPPED  /* a launch stopped this core: another core failed or the launch deadlocked
+                        (reported once, by the launch; docs/launch.md) */
 } ptort_status;
 
 /* ---- enumerations ------------------------------------------------------------------ */
@@ -487,11 +489,12 @@ typedef struct {
     /* Runs the kernel; on failure it has printed "FILE:L:C: runtime error: MSG" and returns
      * the status. */
     int (*run)(ptort_ctx *ctx, const ptort_kernel_value *values);
+    int launch;              /* run is a launch (docs/launch.md): --blocks, --block, --threads */
 } ptort_kernel;
 
 /* The main() of a generated executable. Options: --in NAME=FILE (.npy, or raw .bin of the
  * full physical shape), --out NAME=FILE (.npy v1.0), --out-float NAME=FILE (the same decoded
- * to float32), --arg NAME=INT, --help. Returns the
+ * to float32), --arg NAME=INT, --help; for a launch --blocks N, --block B, --threads T. Returns the
  * exit status: 0 success, 1 an input or run-time error, 2 bad usage. Prints to stdout and
  * stderr; never exits itself. */
 int ptort_run_main(int argc, char **argv, const ptort_kernel *k);
@@ -626,6 +629,59 @@ typedef enum { PTORT_BLOCK_IDX, PTORT_BLOCK_NUM, PTORT_SUBBLOCK_IDX, PTORT_SUBBL
 int64_t ptort_block_id(const ptort_ctx *ctx, ptort_block_query q);
 /* Sets them; PTORT_E_ARG unless 0 <= block_idx < block_num and 0 <= sub_idx < sub_num. */
 ptort_status ptort_set_launch(ptort_ctx *ctx, int64_t block_idx, int64_t block_num, int64_t sub_idx, int64_t sub_num);
+
+/* A launch (docs/launch.md): every block's cube core and vector cores (subblocks) run as
+ * threads, each with a context of its own (its own on-chip memories), all sharing the
+ * pointer arguments' host arrays (global memory). A module with a cube and a vector function
+ * compiles to a ptort_launch_desc; its ptort_kernel's run calls ptort_launch_run. */
+typedef enum { PTORT_CORE_CUBE, PTORT_CORE_VECTOR } ptort_core_kind;
+/* ptort_launch_func.map entries that are not an index into the launch's values: the SPMD
+ * arguments the launch fills in (%__pypto_spmd_block_idx, _block_num, _subblock_idx). */
+#define PTORT_SPMD_BLOCK_IDX (-1)
+#define PTORT_SPMD_BLOCK_NUM (-2)
+#define PTORT_SPMD_SUBBLOCK_IDX (-3)
+#define PTORT_SPMD_SUBBLOCK_NUM (-4)
+typedef struct {
+    ptort_core_kind kind;
+    const char *name;        /* the function, for messages */
+    int (*run)(ptort_ctx *ctx, const ptort_kernel_value *values);
+    int nargs;
+    const int *map;          /* per argument of the function: its launch value, or PTORT_SPMD_* */
+} ptort_launch_func;
+typedef struct {
+    int nfuncs;              /* one cube function and one vector function */
+    const ptort_launch_func *funcs;
+    int syncall;             /* some core runs pto.syncall: every block runs at once */
+} ptort_launch_desc;
+/* The launch options of a harness run: BLOCKS blocks (>= 1), only block BLOCK (-1: all),
+ * THREADS blocks at a time (0: the machine's core count). */
+void ptort_set_launch_options(ptort_ctx *ctx, int64_t blocks, int64_t block, int64_t threads);
+/* Runs the launch D on the arguments VALUES (the harness's context CTX gives the arch,
+ * capacities, numerics and options). Each core's failure is reported by its kernel; a
+ * deadlock is reported here, one line per waiting core. PTORT_OK when every core finished. */
+ptort_status ptort_launch_run(ptort_ctx *ctx, const ptort_launch_desc *d, const ptort_kernel_value *values);
+
+/* FIFO pipes between a block's cube and its vector cores. DIR 0 is C2V (cube -> vector),
+ * 1 V2C. SPLIT is the op's split (0 none, 1 up/down, 2 left/right, 3 and 4 their odd forms).
+ * WHERE is the op's "FILE:L:C" and OP its name: a blocked core names them in a deadlock. */
+ptort_status ptort_pipe_init(ptort_ctx *ctx, int64_t id, int64_t dir_mask, int64_t slot_size, int64_t slot_num,
+                             int64_t c2v_buf, int64_t v2c_buf, const char *op);
+/* Pushes SRC's valid region into the next slot of pipe ID (waits while it is full). */
+ptort_status ptort_tpush(ptort_ctx *ctx, int64_t id, int dir, int split, int pipe, const ptort_tile *src,
+                         const char *op, const char *where);
+/* Pops the oldest entry (waits while there is none): *OUT becomes TYPE at the slot's address
+ * in the consumer's reserved buffer, holding this core's part of the entry; VALID_ROWS and
+ * VALID_COLS (-1: the part's) set its valid shape. */
+ptort_status ptort_tpop(ptort_ctx *ctx, int64_t id, int dir, int split, int pipe, const ptort_tile *type,
+                        int64_t valid_rows, int64_t valid_cols, ptort_tile *out, const char *op, const char *where);
+/* Releases the entry this core popped last, so that the producer may reuse its slot. */
+ptort_status ptort_tfree(ptort_ctx *ctx, int64_t id, int dir, int split, const char *op, const char *where);
+/* Cross-core signals of a block: sync.set EVENT, sync.wait EVENT (waits until the other core
+ * kind set it, consuming one set), and syncall (waits until every participating core of the
+ * launch arrives; CORE_TYPE 0 vector only, 1 cube only, 2 both). */
+ptort_status ptort_sync_set(ptort_ctx *ctx, int64_t event, int pipe, const char *op, const char *where);
+ptort_status ptort_sync_wait(ptort_ctx *ctx, int64_t event, int pipe, const char *op, const char *where);
+ptort_status ptort_syncall(ptort_ctx *ctx, int core_type, const char *op, const char *where);
 
 
 /* == RACE: the race checker (issue 23) == */
