@@ -793,7 +793,8 @@ static void keep_only_func(Module *m, const char *name)
 static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
 {
     unsigned errors = diag_error_count(dr->diag);
-    Module *m = frontend_parse(&dr->src, begin, end, dr->diag);
+    Module *m = frontend_parse_opts(&dr->src, begin, end, dr->diag,
+                                    dr->opt.allow_unregistered ? FRONTEND_ALLOW_UNREGISTERED : 0);
     DIAG_ASSERT(m != NULL);
     bool ok = diag_error_count(dr->diag) == errors;
     if (ok && dr->opt.func && (dr->opt.emit == OPT_EMIT_C || dr->opt.emit == OPT_EMIT_EXE))

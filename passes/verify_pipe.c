@@ -1006,9 +1006,25 @@ static bool verify_workspace(V *v)
     return true;
 }
 
+/* == MLIR27 == PTOAS's SetFFTsOp: one !pto.ptr of i64 (or i8) */
+static bool verify_set_ffts(V *v)
+{
+    const Op *op = v->op;
+    const Type *t = op->nopnds == 1 ? v->f->values[op->opnds[0]].type : NULL;
+    if (op->nopnds != 1)
+        return fail(v, "expects one operand, but got %lld", NULL, op->nopnds);
+    if (!t || t->kind != TY_PTR)
+        return FAIL(v, "expects a !pto.ptr operand");
+    if (t->dtype != DT_I64 && t->dtype != DT_I8)
+        return FAIL(v, "expects element type i64 (or i8)");
+    return true;
+}
+
 static bool verify_sync(V *v)
 {
     const Op *op = v->op;
+    if (op->kind == OP_SET_FFTS)
+        return verify_set_ffts(v);
     const SyncForm *f = sync_form(op->kind);
     const char *keys[4] = {NULL};
     for (int i = 0, n = 0; f && i < f->n; i++)
