@@ -252,8 +252,8 @@ op_body
     /* == PIPE == */
     /* pto.tpush_to_aiv(%t : T) {id = 0, split = 0}, pto.tpop_from_aic(%r, %c) {...} -> T,
      * pto.reserve_buffer {...} -> i32, pto.aic_initialize_pipe {...} (kw = %v : T, ...) */
-    | OP_FIFO fifo_opnds attr_dict fifo_tail opt_arrow_type
-      { pb_op_fifo(p, @1, $2, $3, $4, $5, @5); }
+    | OP_FIFO fifo_opnds attr_dict fifo_tail opt_attr_dict opt_arrow_type
+      { pb_op_fifo(p, @1, $2, $3 + $5, $4, $6, @6); }
     /* pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>], pto.barrier <PIPE_ALL>,
      * pto.sync.set #pto.pipe<PIPE_M>, 0, %i = pto.get_block_idx */
     | OP_SYNC sync_items opt_attr_dict opt_arrow_type
