@@ -673,6 +673,7 @@ typedef struct TmpHint {
     const Op *op;
     int role;                /* the op's scratch role */
     const Type *type;
+    int64_t addr;            /* a free address for it (level3 wants one), -1 if none */
 } TmpHint;
 
 /* The result of parsing one input (a file or a split chunk). */

@@ -326,8 +326,8 @@ static void fix_quant_type(const Analysis *a, uint32_t i, FeatActions *out)
 }
 
 /* == MLIR27 == "... requires explicit tmp ..." (a level3 rule, bufferize): the tmp bufferize
- * would make at Level 2 (Module.tmp_hints), allocated on a new line above the op and added
- * last to its ins(...) or outs(...) group (where the tmp role is last). */
+ * would make at Level 2 (Module.tmp_hints), allocated at a free address on new lines above
+ * the op and added last to its ins(...) or outs(...) group (where the tmp role is last). */
 static bool tmp_name_used(const Func *f, const char *s, size_t n)
 {
     for (uint32_t v = 0; v < f->nvalues; v++)
@@ -366,7 +366,7 @@ static void fix_tmp(const Analysis *a, uint32_t i, FeatActions *out)
     for (uint32_t k = 0; a->m && k < a->m->ntmp_hints && !h; k++)
         if (a->m->tmp_hints[k].at.begin == g->span.begin && a->m->tmp_hints[k].at.end == g->span.end)
             h = &a->m->tmp_hints[k];
-    if (!h || !strstr(g->msg, " requires "))
+    if (!h || h->addr < 0 || !strstr(g->msg, " requires "))
         return;
     const OpInfo *in = op_info(h->op->kind);
     bool outs = (in->flags[h->role] & ROLE_OUT) != 0;
@@ -386,17 +386,22 @@ static void fix_tmp(const Analysis *a, uint32_t i, FeatActions *out)
         return;
     while (colon > k && t[colon - 1] == ' ')
         colon--;
-    char name[32] = "tmp";
-    for (unsigned s = 1; tmp_name_used(h->f, name, strlen(name)) && s < 1000; s++)
+    char name[32] = "tmp", addr[40] = "tmp_addr";
+    for (unsigned s = 1; (tmp_name_used(h->f, name, strlen(name)) || tmp_name_used(h->f, addr, strlen(addr))) && s < 1000;
+         s++) {
         snprintf(name, sizeof name, "tmp_%u", s);
+        snprintf(addr, sizeof addr, "tmp_%u_addr", s);
+    }
     char ty[512];
     type_str(h->type, ty, sizeof ty);
     uint32_t lb = line_begin(a, g->span.begin), ind = lb;
     while (ind < le && (t[ind] == ' ' || t[ind] == '\t'))
         ind++;
     StrBuf title = {0}, alloc = {0}, use = {0}, typ = {0};
-    sb_printf(&title, "Add a %s operand: %%%s = pto.alloc_tile : %s", in->role[h->role], name, ty);
-    sb_printf(&alloc, "%.*s%%%s = pto.alloc_tile : %s\n", (int)(ind - lb), t + lb, name, ty);
+    sb_printf(&title, "Add a %s operand: %%%s = pto.alloc_tile addr = %lld : %s", in->role[h->role], name,
+              (long long)h->addr, ty);
+    sb_printf(&alloc, "%.*s%%%s = arith.constant %lld : i64\n%.*s%%%s = pto.alloc_tile addr = %%%s : %s\n",
+              (int)(ind - lb), t + lb, addr, (long long)h->addr, (int)(ind - lb), t + lb, name, addr, ty);
     sb_printf(&use, ", %%%s", name);
     sb_printf(&typ, ", %s", ty);
     FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_buf(&title));

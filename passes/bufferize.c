@@ -345,6 +345,31 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
     return -1;
 }
 
+/* == MLIR27 == An address for a new tile of body at level3, where every tile has one: after
+ * the end of every tile of its space the function places at a constant address (an
+ * alloc_tile's or declare_tile's addr, a tassign's), aligned; -1 when it does not fit. */
+static int64_t free_addr(const B *b, const TileBody *body)
+{
+    const Func *f = b->f;
+    int64_t end = 0;
+    for (const Op *o = ir_first_op(f); o; o = ir_next_op(o)) {
+        ValueId val[MAX_ROLES];
+        if (o->kind != OP_ALLOC_TILE && o->kind != OP_DECLARE_TILE && o->kind != OP_TASSIGN)
+            continue;
+        ir_op_roles(o, val);
+        int ai = op_role(o->kind, ROLE_ADDR);
+        int64_t a;
+        bool known = o->has_tile_addr ? (a = o->tile_addr, true) : ai >= 0 && ir_const_int(f, val[ai], &a);
+        ValueId t = o->kind == OP_TASSIGN ? (o->nopnds ? o->opnds[0] : NO_VALUE) : (o->nres ? o->res[0] : NO_VALUE);
+        const Type *ty = t != NO_VALUE ? f->values[t].type : NULL;
+        if (known && type_is_tile(ty) && ty->tile.loc == body->loc && a + target_tile_bytes(&ty->tile) > end)
+            end = a + target_tile_bytes(&ty->tile);
+    }
+    int64_t align = target_alignment((Loc)body->loc);
+    end = (end + align - 1) / align * align;
+    return end + target_tile_bytes(body) <= target_capacity(b->arch, (Loc)body->loc) ? end : -1;
+}
+
 /* == MLIR27 == A level3 error for a missing tmp: the tmp bufferize would make at Level 2,
  * kept in m->tmp_hints for the language server's "add a tmp" fix (docs/lsp.md). */
 static void hint_tmp(B *b, Op *op, const ValueId *val, int role)
@@ -367,7 +392,8 @@ static void hint_tmp(B *b, Op *op, const ValueId *val, int role)
     }
     Module *m = b->m;
     xgrow32((void **)&m->tmp_hints, &m->tmp_hints_cap, (size_t)m->ntmp_hints + 1, sizeof *m->tmp_hints);
-    m->tmp_hints[m->ntmp_hints++] = (TmpHint){op->name_span, b->f, op, role, type_tile(&m->types, TY_TILE_BUF, &body)};
+    m->tmp_hints[m->ntmp_hints++] =
+        (TmpHint){op->name_span, b->f, op, role, type_tile(&m->types, TY_TILE_BUF, &body), free_addr(b, &body)};
 }
 
 /* Adds the scratch tiles an op needs but lacks to val[] (counted in *added);
