@@ -65,7 +65,7 @@ static const char help_text[] =
     "  --mlir-print-op-generic         the same as --emit=generic\n"
     "  --mlir-print-ir-after-all       the same as --print-ir-after-all\n"
     "  --mlir-print-debuginfo          print each op's location, loc(...), with #loc aliases at the end\n"
-    "  --allow-unregistered-dialect    accepted (mlir-opt's command lines); ops ptoas does not know stay errors\n"
+    "  --allow-unregistered-dialect    keep generic-form ops of dialects ptoas does not implement (SSA and types checked)\n"
     "\n"
     "ptoas run options (passed to the kernel executable):\n"
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
