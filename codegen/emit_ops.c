@@ -1701,6 +1701,10 @@ void emit_op(Emit *e, const Op *op)
     case OC_PTR:
     case OC_QUERY:
     case OC_DEBUG: emit_scalar_line(e, op); break;
+    /* == MLIR27 == */
+    case OC_UNREGISTERED:
+        emit_fail(e, op->name_span, "codegen cannot handle the unregistered op '%.*s'", (int)op->uname.len, op->uname.p);
+        break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

@@ -70,7 +70,7 @@ static const char help_text[] =
     "  --mlir-print-op-generic         the same as --emit=generic\n"
     "  --mlir-print-ir-after-all       the same as --print-ir-after-all\n"
     "  --mlir-print-debuginfo          print each op's location, loc(...), with #loc aliases at the end\n"
-    "  --allow-unregistered-dialect    accepted (mlir-opt's command lines); ops ptoas does not know stay errors\n"
+    "  --allow-unregistered-dialect    keep generic-form ops of dialects ptoas does not implement (SSA and types checked)\n"
     "\n"
     "ptoas run options (passed to the kernel executable):\n"
     "  --in NAME=FILE                  fill argument %NAME from a .npy (or raw .bin) file\n"
@@ -850,7 +850,8 @@ static void keep_only_func(Module *m, const char *name)
 static bool run_chunk(Driver *dr, uint32_t begin, uint32_t end)
 {
     unsigned errors = diag_error_count(dr->diag);
-    Module *m = frontend_parse(&dr->src, begin, end, dr->diag);
+    Module *m = frontend_parse_opts(&dr->src, begin, end, dr->diag,
+                                    dr->opt.allow_unregistered ? FRONTEND_ALLOW_UNREGISTERED : 0);
     DIAG_ASSERT(m != NULL);
     bool ok = diag_error_count(dr->diag) == errors;
     if (ok && dr->opt.func && (dr->opt.emit == OPT_EMIT_C || dr->opt.emit == OPT_EMIT_EXE))

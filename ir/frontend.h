@@ -12,6 +12,10 @@ typedef struct Module Module;
  * returns a module (possibly partial when errors were reported); spans stay
  * absolute offsets into src. */
 Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine *d);
+/* The same with flags: FRONTEND_ALLOW_UNREGISTERED keeps a generic op of a dialect
+ * ptoas does not implement as an unregistered op (--allow-unregistered-dialect). */
+enum { FRONTEND_ALLOW_UNREGISTERED = 1 };
+Module *frontend_parse_opts(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine *d, unsigned flags);
 
 /* Prints the module in canonical PTO form (docs/language.md section 6), or in MLIR
  * generic form when generic is non-zero. */

@@ -227,6 +227,8 @@ OpKind op_lookup(const char *s, size_t n)
     };
     for (int k = 0; k < OP_COUNT; k++) {
         const char *b = op_rows[k].alias;
+        if (k == OP_UNREGISTERED) /* a placeholder row: an unregistered op has its own name */
+            continue;
         if ((name_len[k] == n && memcmp(op_rows[k].name, s, n) == 0) || (b && name_eq(s, n, b)))
             return (OpKind)k;
     }
@@ -442,6 +444,7 @@ void frontend_free(Module *m)
     free(m->fmem);
     free(m->locs);
     free(m->loc_aliases);
+    free(m->tmp_hints);
     types_free(&m->types);
     arena_free(&m->arena);
     free(m);

@@ -365,6 +365,10 @@ typedef enum {
     OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
     OC_DEBUG,       /* tprint, print, trap */
 
+    /* == MLIR27 == */
+    OC_UNREGISTERED, /* an op of a dialect ptoas does not know (--allow-unregistered-dialect) */
+    OC_FFTS,        /* set_ffts: the FFTS flags pointer of a cross-core kernel */
+
     OC_COUNT
 } OpClass;
 
@@ -451,6 +455,9 @@ typedef enum {
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
+    \
+    /* == MLIR27 == */ \
+    X(FFTS, "ffts") \
     \
     /* end of roles */
 
@@ -590,6 +597,8 @@ struct Op {
     bool synthetic;          /* made by a pass (bufferize's allocs), not written in the input */
     Span name_span;          /* the op name: where its diagnostics point */
     int64_t tile_addr;       /* tassign @tile(A) */
+    Str uname;               /* OP_UNREGISTERED: the op's name as written (without quotes) */
+    uint32_t nprops;         /* OP_UNREGISTERED: attrs[0, nprops) were written as <{properties}> */
     uint32_t nopnds, nres, nattrs, nregions;
     ValueId *opnds;          /* in role order (ins, then outs for Level 2) */
     Span *opnd_spans;        /* where each operand is used */
@@ -656,6 +665,17 @@ typedef struct LocRecord {
     Span key, loc;
 } LocRecord;
 
+/* == MLIR27 == A tmp a rule requires and the input lacks (bufferize at level3): the
+ * tile_buf type bufferize would create at Level 2, for the language server's fix. */
+typedef struct TmpHint {
+    Span at;                 /* the op's name, where the error is */
+    const Func *f;
+    const Op *op;
+    int role;                /* the op's scratch role */
+    const Type *type;
+    int64_t addr;            /* a free address for it (level3 wants one), -1 if none */
+} TmpHint;
+
 /* The result of parsing one input (a file or a split chunk). */
 struct Module {
     Arena arena;
@@ -672,6 +692,8 @@ struct Module {
     uint32_t nlocs, locs_cap;
     LocRecord *loc_aliases;  /* the input's #name = loc(...) */
     uint32_t nloc_aliases, loc_aliases_cap;
+    TmpHint *tmp_hints;      /* == MLIR27 == (vector) */
+    uint32_t ntmp_hints, tmp_hints_cap;
 };
 
 /* The location written in the input after what starts at offset at (an op

@@ -540,6 +540,8 @@ static const Type *vtype(const Printer *pr, ValueId v);
 
 static bool custom_form_fits(const Printer *pr, const Op *op)
 {
+    if (op->kind == OP_UNREGISTERED)
+        return false;
     if (op_info(op->kind)->syntax >= SYN_ARITH)
         return scalar_form_fits(pr, op);
     if (op->kind == OP_SCF_WHILE) { /* the custom form names the 'before' arguments in its list */
@@ -1375,10 +1377,43 @@ static bool needs_segments(const Op *op)
     return in->syntax == SYN_COMPUTE;
 }
 
+/* An unregistered op (--allow-unregistered-dialect), in both forms as mlir-opt prints it:
+ * its name, operands, <{properties}>, regions, attributes, signature. */
+static void print_unregistered(Printer *pr, const Op *op, int indent)
+{
+    StrBuf *b = &pr->b;
+    sb_putc(b, '"');
+    put_escaped(b, op->uname);
+    sb_puts(b, "\"(");
+    put_values(pr, op->opnds, op->nopnds);
+    sb_putc(b, ')');
+    if (op->nprops) {
+        sb_puts(b, " <");
+        put_attr_dict(pr, op->attrs, op->nprops, NULL, false);
+        sb_putc(b, '>');
+    }
+    for (uint32_t i = 0; i < op->nregions; i++) {
+        sb_puts(b, i ? ", {\n" : " ({\n");
+        print_blocks(pr, &op->regions[i], indent + 2, true, true);
+        sb_printf(b, "%*s}", indent, "");
+        if (i + 1 == op->nregions)
+            sb_putc(b, ')');
+    }
+    put_attr_dict(pr, op->attrs + op->nprops, op->nattrs - op->nprops, NULL, true);
+    sb_puts(b, " : (");
+    put_value_types(pr, op->opnds, op->nopnds);
+    sb_puts(b, ") -> ");
+    put_result_types(pr, op); /* one bare, none or several in parentheses */
+}
+
 static void print_generic(Printer *pr, const Op *op, int indent)
 {
     const OpInfo *in = op_info(op->kind);
     StrBuf *b = &pr->b;
+    if (op->kind == OP_UNREGISTERED) {
+        print_unregistered(pr, op, indent);
+        return;
+    }
     sb_printf(b, "\"%s\"(", op->kind == OP_RETURN ? "func.return" : printed_name(op));
     /* tmov/tstore/trsqrt: PTOAS's operand order src, dst, then the optional ins (roles:
      * src, the optional ins, dst) */

@@ -165,7 +165,15 @@ static void fix_op_name(const Analysis *a, uint32_t i, FeatActions *out)
     const ADiag *g = &a->diags[i];
     const char *x;
     size_t n;
-    if (!quoted(g->msg, "custom op '", "' is unknown", &x, &n) || !memchr(x, '.', n))
+    static const char unreg[] = "unregistered operation '"; /* a generic op of a known dialect */
+    if (!quoted(g->msg, "custom op '", "' is unknown", &x, &n)) {
+        const char *q = strncmp(g->msg, unreg, sizeof unreg - 1) == 0 ? strchr(g->msg + sizeof unreg - 1, '\'') : NULL;
+        if (!q)
+            return;
+        x = g->msg + sizeof unreg - 1;
+        n = (size_t)(q - x);
+    }
+    if (!memchr(x, '.', n))
         return;
     Span sp = g->span;
     const char *t = a->text;
@@ -177,7 +185,7 @@ static void fix_op_name(const Analysis *a, uint32_t i, FeatActions *out)
     suggest_init(&sg, x, n);
     for (int k = 0; k < OP_COUNT; k++) {
         const OpInfo *in = op_info((OpKind)k);
-        if (in && in->name)
+        if (in && in->name && k != OP_UNREGISTERED)
             suggest_offer(&sg, in->name, strlen(in->name));
     }
     add_replacements(out, i, &sg, sp, "", generic ? "\"" : "");
@@ -317,6 +325,96 @@ static void fix_quant_type(const Analysis *a, uint32_t i, FeatActions *out)
     sb_free(&text);
 }
 
+/* == MLIR27 == "... requires explicit tmp ..." (a level3 rule, bufferize): the tmp bufferize
+ * would make at Level 2 (Module.tmp_hints), allocated at a free address on new lines above
+ * the op and added last to its ins(...) or outs(...) group (where the tmp role is last). */
+static bool tmp_name_used(const Func *f, const char *s, size_t n)
+{
+    for (uint32_t v = 0; v < f->nvalues; v++)
+        if (f->values[v].name.len == n && memcmp(f->values[v].name.p, s, n) == 0)
+            return true;
+    return false;
+}
+
+/* The offsets of the top-level " : " and of the closing ')' of the group that opens at
+ * open (just after its '('); false when the group is not `(uses : types)`. */
+static bool group_bounds(const char *t, size_t len, uint32_t open, uint32_t *colon, uint32_t *close)
+{
+    int depth = 0;
+    *colon = 0;
+    for (uint32_t k = open; k < len && t[k] != '\n'; k++) {
+        char c = t[k];
+        if (c == '<' || c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == '>' && (k == 0 || t[k - 1] != '-')) || c == ']' || c == '}' || (c == ')' && depth > 0))
+            depth--;
+        else if (c == ')') {
+            *close = k;
+            return *colon != 0;
+        } else if (c == ':' && depth == 0 && !*colon)
+            *colon = k;
+        else if (c == ':' && depth == 0)
+            return false; /* `%a : T, %b : T`: per-operand types */
+    }
+    return false;
+}
+
+static void fix_tmp(const Analysis *a, uint32_t i, FeatActions *out)
+{
+    const ADiag *g = &a->diags[i];
+    const TmpHint *h = NULL;
+    for (uint32_t k = 0; a->m && k < a->m->ntmp_hints && !h; k++)
+        if (a->m->tmp_hints[k].at.begin == g->span.begin && a->m->tmp_hints[k].at.end == g->span.end)
+            h = &a->m->tmp_hints[k];
+    if (!h || h->addr < 0 || !strstr(g->msg, " requires "))
+        return;
+    const OpInfo *in = op_info(h->op->kind);
+    bool outs = (in->flags[h->role] & ROLE_OUT) != 0;
+    ValueId val[MAX_ROLES];
+    ir_op_roles(h->op, val);
+    for (int r = h->role + 1; r < in->nroles; r++) /* a later role of the group is written: not last */
+        if (((in->flags[r] & ROLE_OUT) != 0) == outs && val[r] != NO_VALUE)
+            return;
+    const char *t = a->text;
+    uint32_t k = g->span.end, le = line_end(a, k);
+    const char *kw = outs ? "outs(" : "ins(";
+    size_t kn = strlen(kw);
+    while (k + kn <= le && (memcmp(t + k, kw, kn) != 0 || (k > 0 && t[k - 1] != ' ' && t[k - 1] != ')')))
+        k++;
+    uint32_t colon, close;
+    if (k + kn > le || !group_bounds(t, le, k + (uint32_t)kn, &colon, &close))
+        return;
+    while (colon > k && t[colon - 1] == ' ')
+        colon--;
+    char name[32] = "tmp", addr[40] = "tmp_addr";
+    for (unsigned s = 1; (tmp_name_used(h->f, name, strlen(name)) || tmp_name_used(h->f, addr, strlen(addr))) && s < 1000;
+         s++) {
+        snprintf(name, sizeof name, "tmp_%u", s);
+        snprintf(addr, sizeof addr, "tmp_%u_addr", s);
+    }
+    char ty[512];
+    type_str(h->type, ty, sizeof ty);
+    uint32_t lb = line_begin(a, g->span.begin), ind = lb;
+    while (ind < le && (t[ind] == ' ' || t[ind] == '\t'))
+        ind++;
+    StrBuf title = {0}, alloc = {0}, use = {0}, typ = {0};
+    sb_printf(&title, "Add a %s operand: %%%s = pto.alloc_tile addr = %lld : %s", in->role[h->role], name,
+              (long long)h->addr, ty);
+    sb_printf(&alloc, "%.*s%%%s = arith.constant %lld : i64\n%.*s%%%s = pto.alloc_tile addr = %%%s : %s\n",
+              (int)(ind - lb), t + lb, addr, (long long)h->addr, (int)(ind - lb), t + lb, name, addr, ty);
+    sb_printf(&use, ", %%%s", name);
+    sb_printf(&typ, ", %s", ty);
+    FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_buf(&title));
+    fa->preferred = true;
+    add_edit(fa, (Span){lb, lb}, dup_buf(&alloc));
+    add_edit(fa, (Span){colon, colon}, dup_buf(&use));
+    add_edit(fa, (Span){close, close}, dup_buf(&typ));
+    sb_free(&title);
+    sb_free(&alloc);
+    sb_free(&use);
+    sb_free(&typ);
+}
+
 /* ---- entry points ------------------------------------------------------------- */
 
 void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActions *out)
@@ -330,6 +428,7 @@ void feat_code_actions(const Analysis *a, uint32_t begin, uint32_t end, FeatActi
         fix_value_name(a, i, out);
         fix_dtype_name(a, i, out);
         fix_quant_type(a, i, out);
+        fix_tmp(a, i, out);
         FeatAction *fa = new_action(out, FA_QUICKFIX, i, dup_cstr("Add expected-* diagnostic checks"));
         add_expects(a, fa, i);
     }

@@ -2,6 +2,7 @@
  * stacks, name resolution with MLIR's messages, modules and functions, and
  * ops (role assignment from ops.def). Types and attribute values are built
  * in build_types.c. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "parse.h"
@@ -1522,6 +1523,11 @@ void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes)
         return;
     }
     d.utys = p->tys + p->ntys - ntypes;
+    if (d.kind == OP_SET_FFTS && ntypes == 1 && d.utys[0] && d.utys[0]->kind != TY_PTR) {
+        ERR(p->ty_spans[p->ntys - 1], "invalid kind of type specified"); /* MLIR's parseType<PtrType> */
+        emit_broken(p, &d);
+        return;
+    }
     if (!bind_results(p, &d, 0)) {
         emit_broken(p, &d);
         return;
@@ -1776,6 +1782,86 @@ static bool generic_operands(Parser *p, Draft *d, Span name, uint32_t nuses, uin
     return ok;
 }
 
+/* Whether ptoas implements the dialect of the op name n (MLIR's registered dialects of
+ * PTOAS's tool): an unknown op of one of these is an error even under
+ * --allow-unregistered-dialect, as in MLIR. */
+static bool dialect_registered(Str n)
+{
+    static const char *const known[] = {"builtin", "func", "arith", "scf", "pto"};
+    const char *dot = memchr(n.p, '.', n.len);
+    size_t len = dot ? (size_t)(dot - n.p) : n.len;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strlen(known[i]) == len && memcmp(known[i], n.p, len) == 0)
+            return true;
+    return false;
+}
+
+/* MLIR's DictionaryAttr order (by key) for an unregistered op's attributes, printed as
+ * mlir-opt prints them; untyped integers are i64 there (insertion sort: a few keys). */
+static void sort_attrs(Attr *a, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0; j--) {
+            Str x = a[j - 1].key, y = a[j].key;
+            size_t m = x.len < y.len ? x.len : y.len;
+            int c = memcmp(x.p, y.p, m);
+            if (c < 0 || (c == 0 && x.len <= y.len))
+                break;
+            Attr t = a[j - 1];
+            a[j - 1] = a[j];
+            a[j] = t;
+        }
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].val && a[i].val->kind == AV_INT && a[i].val->type == DT_NONE)
+            a[i].val->type = DT_I64;
+}
+
+/* A generic op whose name no row has (d->kind OP_COUNT): under --allow-unregistered-dialect
+ * and of a dialect ptoas does not implement, it is kept as OP_UNREGISTERED (true);
+ * otherwise MLIR's error is reported and the caller binds its results (false). */
+static bool unregistered_op(Parser *p, Draft *d, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults,
+                            const Type *const *params, const Type *const *rtys)
+{
+    Str t = pb_text(p, name);
+    Str n = {t.p + 1, t.len - 2};
+    if (dialect_registered(n)) {
+        const char *dot = memchr(n.p, '.', n.len);
+        StrBuf sb = {0};
+        ERR(name, "unregistered operation '%.*s' found in dialect ('%.*s') that does not allow unknown operations%s",
+            (int)n.len, n.p, (int)(dot ? dot - n.p : (ptrdiff_t)n.len), n.p, pb_suggest_op(n, &sb));
+        sb_free(&sb);
+        return false;
+    }
+    if (!p->allow_unregistered) { /* MLIR points after the name */
+        ERR(((Span){name.end, name.end + 1}), "operation being parsed with an unregistered dialect. If this is "
+                                               "intended, please use -allow-unregistered-dialect with the MLIR tool used");
+        return false;
+    }
+    if (nparams != nuses) {
+        ERR(name, "'%.*s' op has %u operand%s, but %u operand type%s", (int)n.len, n.p, nuses, nuses == 1 ? "" : "s",
+            nparams, nparams == 1 ? "" : "s");
+        return false;
+    }
+    d->kind = OP_UNREGISTERED;
+    d->utys = params;
+    d->nres = nresults;
+    d->rtys = rtys;
+    d->rspans = p->ty_spans + p->ntys - nresults;
+    d->seg[0] = nuses;
+    if (!bind_results(p, d, nresults)) {
+        d->rtys = NULL;
+        emit_broken(p, d);
+        return true;
+    }
+    uint32_t nprops = p->gen_nprops < d->nattrs ? p->gen_nprops : d->nattrs;
+    sort_attrs(d->attrs, nprops);
+    sort_attrs(d->attrs + nprops, d->nattrs - nprops);
+    Op *op = emit(p, d);
+    op->uname = n;
+    op->nprops = nprops;
+    return true;
+}
+
 static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults, uint32_t nattrs,
                        uint32_t nregions)
 {
@@ -1788,12 +1874,9 @@ static void op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, u
     }
     const Type *const *params = p->tys + p->ntys - nresults - nparams;
     const Type *const *rtys = p->tys + p->ntys - nresults;
+    if (d.kind == OP_COUNT && unregistered_op(p, &d, name, nuses, nparams, nresults, params, rtys))
+        return;
     if (d.kind == OP_COUNT) {
-        Str t = pb_text(p, name);
-        StrBuf sb = {0};
-        ERR(name, "custom op '%.*s' is unknown%s", (int)t.len - 2, t.p + 1,
-            pb_suggest_op((Str){t.p + 1, t.len - 2}, &sb));
-        sb_free(&sb);
         d.kind = OP_RETURN; /* any kind: the op is only kept to bind its results */
         d.nres = nresults;
         d.rtys = rtys;

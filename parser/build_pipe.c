@@ -317,6 +317,9 @@ void pb_op_sync(Parser *p, Span name, uint32_t nitems, uint32_t nattrs, const Ty
     pb_emit(p, &d);
 }
 
+/* MLIR prefixes the errors of an op's custom parser (PTOAS's SyncAllOp::parse) */
+#define SYNCALL_PARSE "custom op 'pto.syncall' "
+
 /* pto.syncall(%ws, %n : T1, T2) mode = M, core_type = C {attrs} */
 void pb_op_syncall(Parser *p, Span name, uint32_t nuses, uint32_t ntypes, Span kw1, AttrValue *mode, Span kw2,
                    AttrValue *core, uint32_t nattrs)
@@ -332,14 +335,14 @@ void pb_op_syncall(Parser *p, Span name, uint32_t nuses, uint32_t ntypes, Span k
         ok = false;
     } else if (ok && (!mode || mode->kind != AV_OPAQUE || !has_word(mode->u.s, "sync_all_mode"))) {
         if (mode)
-            ERR(mode->span, "expects mode to be #pto.sync_all_mode<...>");
+            ERR(mode->span, SYNCALL_PARSE "expects mode to be #pto.sync_all_mode<...>");
         ok = false;
     } else if (ok && (!core || core->kind != AV_OPAQUE || !has_word(core->u.s, "sync_core_type"))) {
         if (core)
-            ERR(core->span, "expects core_type to be #pto.sync_core_type<...>");
+            ERR(core->span, SYNCALL_PARSE "expects core_type to be #pto.sync_core_type<...>");
         ok = false;
     } else if (ok && ntypes != nuses) {
-        ERR(name, "expects the same number of operands and operand types");
+        ERR(name, SYNCALL_PARSE "expects the same number of operands and operand types");
         ok = false;
     }
     Slots s;
@@ -347,10 +350,10 @@ void pb_op_syncall(Parser *p, Span name, uint32_t nuses, uint32_t ntypes, Span k
     if (ok) {
         bool hard = has_word(mode->u.s, "<hard>");
         if (hard && nuses) {
-            ERR(mode->span, "expects hard syncall to have no operands");
+            ERR(mode->span, SYNCALL_PARSE "expects hard syncall to have no operands");
             ok = false;
         } else if (!hard && (nuses < 1 || nuses > 2)) {
-            ERR(mode->span, "expects soft syncall to have gm_workspace and optional used_cores");
+            ERR(mode->span, SYNCALL_PARSE "expects soft syncall to have gm_workspace and optional used_cores");
             ok = false;
         }
         const Span *uses = p->uses + p->nuses - nuses;
@@ -458,6 +461,12 @@ AttrValue *pb_attr_keyed(Parser *p, Span hash, Span whole)
             for (int j = 0; names[j]; j++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", names[j]);
             ERR(pb_sub_span(whole, vb, ve - vb), "expected ::mlir::pto::%s to be one of: %s", cpp, list);
+            uint32_t next = ve; /* MLIR's second error: at the token after the value */
+            while (next < t.len && (t.p[next] == ' ' || t.p[next] == '\t' || t.p[next] == '\n' || t.p[next] == '\r'))
+                next++;
+            ERR(pb_sub_span(whole, next, next < t.len ? 1 : 0),
+                "failed to parse PTO_AccPushEpilogueAttr parameter '%.*s' which is to be a `::mlir::pto::%s`",
+                (int)key.len, key.p, cpp);
             return NULL;
         }
     }

@@ -67,6 +67,15 @@ void pb_op_cast(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Typ
         pb_emit_broken(p, &d);
         return;
     }
+    /* PTOAS's formats print PtrType operands and results unqualified there: `<f32>` */
+    bool elide_from = d.kind == OP_ADDPTR || d.kind == OP_PTRTOINT;
+    bool elide_to = d.kind == OP_ADDPTR || d.kind == OP_INTTOPTR;
+    bool bad_from = pb_text(p, fs).p[0] == '<' && !elide_from, bad_to = pb_text(p, ts).p[0] == '<' && !elide_to;
+    if (bad_from || bad_to) {
+        ERR(bad_from ? fs : ts, "expected non-function type");
+        pb_emit_broken(p, &d);
+        return;
+    }
     if (nuses != in->nroles) {
         /* MLIR's custom parser stops at the token after the operands it takes */
         ERR(nuses > in->nroles ? d.uses[in->nroles] : fs, nuses > in->nroles ? "expected ':'" : "expected ','");

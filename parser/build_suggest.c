@@ -29,7 +29,7 @@ const char *pb_suggest_op(Str typed, StrBuf *b)
     suggest_init(&sg, typed.p, typed.len);
     for (int k = 0; k < OP_COUNT; k++) {
         const OpInfo *in = op_info((OpKind)k);
-        if (in && in->name)
+        if (in && in->name && k != OP_UNREGISTERED)
             suggest_offer(&sg, in->name, strlen(in->name));
     }
     put_suggestions(b, &sg, "");

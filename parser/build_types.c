@@ -780,14 +780,36 @@ static const Type *build_multi_tile(Parser *p, Span name, Span whole)
     return type_multi_tile(&p->m->types, &slot->tile, (uint32_t)count);
 }
 
+AttrValue *pb_attr_elided(Parser *p, Span key, Span open, Span word, Span whole)
+{
+    Str w = pb_text(p, word);
+    if (!STR_EQ_LIT(pb_text(p, key), "location")) {
+        ERR(open, "expected attribute value");
+        return NULL;
+    }
+    int x = enum_lookup(EK_ADDRESS_SPACE, w.p, w.len);
+    if (x < 0) {
+        enum_param_error(p, EK_ADDRESS_SPACE, true, word, (Span){whole.end - 1, whole.end});
+        return NULL;
+    }
+    AttrValue *v = pb_new_aval(p, AV_ENUM, whole);
+    v->u.e.kind = EK_ADDRESS_SPACE;
+    v->u.e.value = x;
+    return v;
+}
+
 const Type *pb_param_type(Parser *p, Span name, Span whole)
+{
+    return pb_param_type_as(p, pb_text(p, name), name, whole);
+}
+
+const Type *pb_param_type_as(Parser *p, Str t, Span name, Span whole)
 {
     for (size_t i = 0; i < p->ntitems; i++) /* == PIPE == a nested type that failed: reported */
         if (p->titems[i].tok == T_TYPE_MEMO && !p->nested) {
             p->ntitems = 0;
             return NULL;
         }
-    Str t = pb_text(p, name);
     const Type *r = NULL;
     if (STR_EQ_LIT(t, "!pto.tile") || STR_EQ_LIT(t, "!pto.tile_buf")) {
         r = build_tile(p, t.len == 9 ? TY_TILE : TY_TILE_BUF, name, whole);

@@ -1,10 +1,16 @@
 /* frontend.c - frontend_parse: one chunk of source text to a Module. */
 #include <stdlib.h>
 #include <string.h>
+#include "frontend.h"
 #include "parse.h"
 #include "parser.h"
 
 Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine *d)
+{
+    return frontend_parse_opts(src, begin, end, d, 0);
+}
+
+Module *frontend_parse_opts(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine *d, unsigned flags)
 {
     Module *m = xcalloc(1, sizeof *m);
     arena_init(&m->arena);
@@ -28,6 +34,7 @@ Module *frontend_parse(SourceFile *src, uint32_t begin, uint32_t end, DiagEngine
     p.diag = d;
     p.src = src;
     p.m = m;
+    p.allow_unregistered = (flags & FRONTEND_ALLOW_UNREGISTERED) != 0;
     /* The per-op stacks start allocated: taking the top k of an empty one
      * (stack + n - k) must not offset a null pointer. */
     xgrow((void **)&p.uses, &p.uses_cap, 16, sizeof *p.uses);

@@ -108,6 +108,8 @@ typedef struct Parser {
     Frame *frames; size_t nframes, frames_cap;
     Region **pend; size_t npend, pend_cap;
     uint32_t gen_nregions;     /* regions the generic op being built takes from pend */
+    uint32_t gen_nprops;       /* of its attributes, the first ones were <{properties}> */
+    bool allow_unregistered;   /* --allow-unregistered-dialect (frontend_parse_opts) */
     int lbrace_depth;          /* depth inside the last '{' lexed */
     Span *words; size_t nwords, words_cap; /* flag words: overflow<...>, #arith.fastmath<...> */
     Span arith_pred;           /* arith.cmpi's predicate word, len 0 if none */
@@ -180,6 +182,11 @@ const char *pb_suggest_op(Str typed, StrBuf *b);
 const char *pb_suggest_value(const Parser *p, Str typed, StrBuf *b);
 const char *pb_suggest_dtype(Str typed, StrBuf *b); /* the list of element types when none is close */
 const Type *pb_param_type(Parser *p, Span name, Span whole); /* !x.y<items> from the titem stack */
+/* `key = <word>` (at open, the '<'): #pto.address_space<word> for `location` (the
+ * format of pto.reserve_buffer), else MLIR's error; NULL when reported. */
+AttrValue *pb_attr_elided(Parser *p, Span key, Span open, Span word, Span whole);
+/* The same for the type named t (written at name, or elided there: `<items>`). */
+const Type *pb_param_type_as(Parser *p, Str t, Span name, Span whole);
 AttrValue *pb_attr_number(Parser *p, int tok, Span s, const Type *ty, Span tyspan);
 AttrValue *pb_attr_simple(Parser *p, AttrValueKind k, Span s);
 Str pb_symbol_name(const Parser *p, Span s);
@@ -218,6 +225,7 @@ void pb_op_subview(Parser *p, Span name, uint32_t noffsets, Span sizes_kw, AttrV
 void pb_op_set_validshape(Parser *p, Span name, uint32_t nattrs, const Type *t, Span ts);
 void pb_op_view(Parser *p, Span name, uint32_t nattrs, const Type *t1, Span s1, const Type *t2, Span s2);
 void pb_op_constant(Parser *p, Span name, AttrValue *v);
+/* func.return, scf.yield, pto.set_ffts: `name (uses : types)?` */
 void pb_op_return(Parser *p, Span name, uint32_t nuses, uint32_t ntypes);
 void pb_op_generic(Parser *p, Span name, uint32_t nuses, uint32_t nparams, uint32_t nresults,
                    uint32_t nattrs, uint32_t nregions);

@@ -88,7 +88,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %type <head> func_head
 %type <tu> typed_uses tu_items tu_item
 %type <sig> compute_sig
-%type <type> type opt_arrow_type opt_for_type opt_to_type
+%type <type> type opt_arrow_type opt_for_type opt_to_type cast_type
 %type <aval> attr_value subview_sizes hash_attr
 
 %%
@@ -252,8 +252,8 @@ op_body
     /* == PIPE == */
     /* pto.tpush_to_aiv(%t : T) {id = 0, split = 0}, pto.tpop_from_aic(%r, %c) {...} -> T,
      * pto.reserve_buffer {...} -> i32, pto.aic_initialize_pipe {...} (kw = %v : T, ...) */
-    | OP_FIFO fifo_opnds attr_dict fifo_tail opt_arrow_type
-      { pb_op_fifo(p, @1, $2, $3, $4, $5, @5); }
+    | OP_FIFO fifo_opnds attr_dict fifo_tail opt_attr_dict opt_arrow_type
+      { pb_op_fifo(p, @1, $2, $3 + $5, $4, $6, @6); }
     /* pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>], pto.barrier <PIPE_ALL>,
      * pto.sync.set #pto.pipe<PIPE_M>, 0, %i = pto.get_block_idx */
     | OP_SYNC sync_items opt_attr_dict opt_arrow_type
@@ -292,7 +292,7 @@ op_body
     | OP_DEBUG INS '(' STRING ',' use ':' type ')' opt_attr_dict
       { pb_op_debug(p, @1, 2, (TypedUses){0}, @4, $10, $8, @8); }
     /* pointers and queries: operands, then the first one's type -> the result's */
-    | OP_CAST uses opt_attr_dict ':' type ARROW type opt_attr_dict
+    | OP_CAST uses opt_attr_dict ':' cast_type ARROW cast_type opt_attr_dict
       { pb_op_cast(p, @1, $2, $3 + $8, $5, @5, $7, @7); }
 
     | OP_RETURN
@@ -323,7 +323,7 @@ op_body
       '{' { pb_execute_region_body(p, @1, $2); } opt_gblock ops rbrace opt_attr_dict
       { pb_region_op_end(p, @7, $8); }
     | STRING '(' opt_uses ')' opt_props opt_gregions opt_attr_dict ':' '(' opt_types ')' ARROW result_types
-      { pb_op_generic(p, @1, $3, $10, $13, $5 + $7, $6); }
+      { p->gen_nprops = $5; pb_op_generic(p, @1, $3, $10, $13, $5 + $7, $6); }
     ;
 
 /* == PIPE == */
@@ -596,6 +596,17 @@ type
     | TYPE_MEMO { $$ = $1; }
     ;
 
+/* a pointer op's type; `<f32>` is MLIR's !pto.ptr<f32> with the dialect prefix elided
+ * (pb_op_cast checks that the op's format allows it there) */
+cast_type
+    : type { $$ = $1; }
+    | '<' { p->open_type = @1; p->ntitems = 0; } type_items '>'
+      {
+          p->open_type.end = p->open_type.begin;
+          $$ = pb_param_type_as(p, (Str){"!pto.ptr", 8}, @1, @$);
+      }
+    ;
+
 type_items
     : type_item
     | type_items ',' type_item
@@ -641,6 +652,8 @@ attr_entries
 attr_entry
     : attr_key                { pb_push_attr(p, @1, NULL, @1); }
     | attr_key '=' attr_value { pb_push_attr(p, @1, $3, @$); }
+    /* pto.reserve_buffer's `location = <vec>`: the attribute's dialect prefix elided */
+    | attr_key '=' '<' any_ident '>' { pb_push_attr(p, @1, pb_attr_elided(p, @1, @3, @4, @$), @$); }
     ;
 
 attr_key

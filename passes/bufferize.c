@@ -29,6 +29,7 @@ typedef struct B {
     UseIndex uses;   /* built for the region ops' phase, kept valid by every rewrite there */
     bool numbered;   /* Op.index is the pre-order number (no op added or taken out since) */
     bool errors;
+    bool quiet;      /* vec_tmp computes only (the tmp hint of a level3 error): it reports nothing */
 } B;
 
 /* Op.index numbers f's ops in pre-order (renumbered only after a change). */
@@ -149,6 +150,8 @@ static int pow_tmp(B *b, const Op *op, const TileBody *dst, TileBody *t)
     const char *name = op_info(op->kind)->name;
     if (!dtype_is_float(dst->dtype))
         return 0;
+    if (b->quiet && (b->cfg->level == LEVEL3 || !known_dims(dst->vrow, dst->vcol)))
+        return -1;
     if (b->cfg->level == LEVEL3) {
         diag_error(b->d, op->name_span, "'%s' op requires explicit tmp when PlanMemory is skipped", name);
     } else if (!known_dims(dst->vrow, dst->vcol)) {
@@ -335,9 +338,62 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
     default:
         return 0;
     }
+    if (b->quiet)
+        return -1;
     diag_error(b->d, op->name_span, "'%s' op %s", in->name, why);
     b->errors = true;
     return -1;
+}
+
+/* == MLIR27 == An address for a new tile of body at level3, where every tile has one: after
+ * the end of every tile of its space the function places at a constant address (an
+ * alloc_tile's or declare_tile's addr, a tassign's), aligned; -1 when it does not fit. */
+static int64_t free_addr(const B *b, const TileBody *body)
+{
+    const Func *f = b->f;
+    int64_t end = 0;
+    for (const Op *o = ir_first_op(f); o; o = ir_next_op(o)) {
+        ValueId val[MAX_ROLES];
+        if (o->kind != OP_ALLOC_TILE && o->kind != OP_DECLARE_TILE && o->kind != OP_TASSIGN)
+            continue;
+        ir_op_roles(o, val);
+        int ai = op_role(o->kind, ROLE_ADDR);
+        int64_t a;
+        bool known = o->has_tile_addr ? (a = o->tile_addr, true) : ai >= 0 && ir_const_int(f, val[ai], &a);
+        ValueId t = o->kind == OP_TASSIGN ? (o->nopnds ? o->opnds[0] : NO_VALUE) : (o->nres ? o->res[0] : NO_VALUE);
+        const Type *ty = t != NO_VALUE ? f->values[t].type : NULL;
+        if (known && type_is_tile(ty) && ty->tile.loc == body->loc && a + target_tile_bytes(&ty->tile) > end)
+            end = a + target_tile_bytes(&ty->tile);
+    }
+    int64_t align = target_alignment((Loc)body->loc);
+    end = (end + align - 1) / align * align;
+    return end + target_tile_bytes(body) <= target_capacity(b->arch, (Loc)body->loc) ? end : -1;
+}
+
+/* == MLIR27 == A level3 error for a missing tmp: the tmp bufferize would make at Level 2,
+ * kept in m->tmp_hints for the language server's "add a tmp" fix (docs/lsp.md). */
+static void hint_tmp(B *b, Op *op, const ValueId *val, int role)
+{
+    const OpInfo *in = op_info(op->kind);
+    TileBody body;
+    if (in->opflags & OF_VEC) {
+        PassConfig l2 = *b->cfg;
+        l2.level = LEVEL2;
+        const PassConfig *saved = b->cfg;
+        b->cfg = &l2;
+        b->quiet = true;
+        int k = vec_tmp(b, op, val, &body);
+        b->quiet = false;
+        b->cfg = saved;
+        if (k != 1)
+            return;
+    } else {
+        body = scratch_body(b->f, op, val, in->rid[role]);
+    }
+    Module *m = b->m;
+    xgrow32((void **)&m->tmp_hints, &m->tmp_hints_cap, (size_t)m->ntmp_hints + 1, sizeof *m->tmp_hints);
+    m->tmp_hints[m->ntmp_hints++] =
+        (TmpHint){op->name_span, b->f, op, role, type_tile(&m->types, TY_TILE_BUF, &body), free_addr(b, &body)};
 }
 
 /* Adds the scratch tiles an op needs but lacks to val[] (counted in *added);
@@ -354,6 +410,8 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
         TileBody body;
         if (in->opflags & OF_VEC) { /* the vector ops: PTOAS's rules */
             int k = vec_tmp(b, op, val, &body);
+            if (k < 0 && b->cfg->level == LEVEL3)
+                hint_tmp(b, op, val, r);
             if (k < 0)
                 return false;
             if (k == 0)
@@ -361,6 +419,7 @@ static bool add_scratch(B *b, Op *op, ValueId *val, uint32_t *added)
         } else if (b->cfg->level == LEVEL3) {
             diag_error(b->d, op->name_span, "'%s' op requires an explicit %s operand when --pto-level=level3",
                        in->name, in->role[r]);
+            hint_tmp(b, op, val, r);
             b->errors = true;
             return false;
         } else {
@@ -742,6 +801,8 @@ static void bufferize_func(B *b)
 bool bufferize_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg)
 {
     (void)src;
+    if (!pass_reject_unregistered(m, d, "bufferize", true))
+        return false;
     B b;
     memset(&b, 0, sizeof b);
     b.m = m;

@@ -29,6 +29,11 @@ const char *pass_name(PassId p);
 /* The pass named s; PASS_COUNT if none. */
 PassId pass_lookup(const char *s);
 
+/* --allow-unregistered-dialect: reports each unregistered op (tiles_only: each one that
+ * reads, writes or defines a tile, itself or in its regions) as one pass cannot handle;
+ * false when it reported one. */
+bool pass_reject_unregistered(const Module *m, DiagEngine *d, const char *pass, bool tiles_only);
+
 /* docs/verify.md: every rule, for both levels, per architecture. */
 bool verify_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg);
 

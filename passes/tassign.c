@@ -1790,6 +1790,8 @@ static void tassign_func(T *t)
 
 bool tassign_module(Module *m, SourceFile *src, DiagEngine *d, const PassConfig *cfg)
 {
+    if (!pass_reject_unregistered(m, d, "tassign", true))
+        return false;
     T t;
     memset(&t, 0, sizeof t);
     t.m = m;

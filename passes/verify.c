@@ -1437,6 +1437,24 @@ static void verify_op(V *v)
         poison_outputs(v);
 }
 
+/* What a tileop helper may not hold, in PTOAS's order for one op (sections, pipe
+ * synchronization, tile ops); NULL when op is none of them. */
+static const char *helper_forbids(const Op *op)
+{
+    static const OpKind pipe_sync[] = {OP_RECORD_EVENT, OP_WAIT_EVENT, OP_BARRIER_SYNC, OP_AIC_INITIALIZE_PIPE,
+                                       OP_AIV_INITIALIZE_PIPE, OP_SET_FLAG, OP_WAIT_FLAG, OP_SET_FLAG_DYN,
+                                       OP_WAIT_FLAG_DYN, OP_GET_BUF, OP_RLS_BUF, OP_SYNC_SET, OP_SYNC_WAIT,
+                                       OP_BARRIER, OP_FENCE_BARRIER_ALL, OP_SYNCALL};
+    if (op_info(op->kind)->cls == OC_SECTION)
+        return "pre-existing sections";
+    for (size_t i = 0; i < sizeof pipe_sync / sizeof pipe_sync[0]; i++)
+        if (op->kind == pipe_sync[i])
+            return "pipe synchronization";
+    if (op_info(op->kind)->opflags & OF_TILE_OP)
+        return "Tile allocation or high-level TileOps";
+    return NULL;
+}
+
 /* PTOAS's tileop helper contract (a function with the unit attribute
  * pto.tileop.helper): tile or scalar arguments, no results, and a body of raw
  * Vector or Cube compute ops -- which ptoas has none of, so a helper is always
@@ -1463,12 +1481,14 @@ static void verify_tileop_helper(V *v)
         v->errors = true;
         return;
     }
-    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
-        if (op_info(op->kind)->opflags & OF_TILE_OP) {
-            diag_error(v->d, op->name_span, "tileop helpers must not contain Tile allocation or high-level TileOps");
+    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op)) { /* the first op of a kind it may not hold */
+        const char *why = helper_forbids(op);
+        if (why) {
+            diag_error(v->d, op->name_span, "tileop helpers must not contain %s", why);
             v->errors = true;
             return;
         }
+    }
     diag_error(v->d, f->span,
                "'func.func' op contains no Vector or Cube compute operation from which to infer tileop kind");
     v->errors = true;

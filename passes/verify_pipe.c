@@ -1006,9 +1006,25 @@ static bool verify_workspace(V *v)
     return true;
 }
 
+/* == MLIR27 == PTOAS's SetFFTsOp: one !pto.ptr of i64 (or i8) */
+static bool verify_set_ffts(V *v)
+{
+    const Op *op = v->op;
+    const Type *t = op->nopnds == 1 ? v->f->values[op->opnds[0]].type : NULL;
+    if (op->nopnds != 1)
+        return fail(v, "expects one operand, but got %lld", NULL, op->nopnds);
+    if (!t || t->kind != TY_PTR)
+        return FAIL(v, "expects a !pto.ptr operand");
+    if (t->dtype != DT_I64 && t->dtype != DT_I8)
+        return FAIL(v, "expects element type i64 (or i8)");
+    return true;
+}
+
 static bool verify_sync(V *v)
 {
     const Op *op = v->op;
+    if (op->kind == OP_SET_FFTS)
+        return verify_set_ffts(v);
     const SyncForm *f = sync_form(op->kind);
     const char *keys[4] = {NULL};
     for (int i = 0, n = 0; f && i < f->n; i++)
@@ -1056,8 +1072,9 @@ static bool verify_multi_tile(V *v)
         if (!t || t->kind != TY_MULTI_TILE)
             return true; /* the parser's */
         if (t->tile.compact == 2) /* row_plus_one */
-            return FAIL(v, "multi_tile_buf slot uses row_plus_one compaction, whose padded strided footprint "
-                           "exceeds product(shape); adjacent slots would overlap");
+            return FAIL(v, "multi_tile_buf slot uses row_plus_one compaction, whose padded storage footprint "
+                           "exceeds product(shape) and would overlap adjacent multi-buffer slots; use a compact "
+                           "(non-row_plus_one) slot layout or a single pto.alloc_tile");
         bool need_vr = t->tile.vrow == DIM_DYNAMIC, need_vc = t->tile.vcol == DIM_DYNAMIC;
         if (has_role(v, ROLE_VALID_ROW) != need_vr) {
             verify_error(v, need_vr ? "valid_row operand is required because slot v_row is ?"
@@ -1099,10 +1116,32 @@ static bool verify_multi_tile(V *v)
     return true;
 }
 
+/* == MLIR27 == PTOAS's first rule of the FIFO ops after the buffers: the fixpipe
+ * attributes PTOIR does not publish, which its formats' trailing attr-dict would take */
+static bool unpublished_fixpipe_attr(V *v)
+{
+    static const char *const names[] = {"stPhase", "st_phase", "atomicType", "atomic_type", "subBlockId",
+                                        "subBlockid", "sub_blockid", "clipReluMode", "clip_relu_mode",
+                                        "isChannelSplit", "is_channel_split", "channelSplit", "channel_split"};
+    const Op *op = v->op;
+    if (op->kind == OP_RESERVE_BUFFER || op->kind == OP_IMPORT_RESERVED_BUFFER)
+        return false;
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (str_eq(op->attrs[i].key, names[k], strlen(names[k]))) {
+                verify_error(v, "does not allow unpublished fixpipe attr '%s'; STPhase / AtomicType / SubBlockId / "
+                                "ClipReluMode / IsChannelSplit are not part of the PTOIR frontend surface",
+                             names[k]);
+                v->errors = true;
+                return true;
+            }
+    return false;
+}
+
 bool verify_pipe_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
-    case OC_FIFO: return verify_fifo(v);
+    case OC_FIFO: return !unpublished_fixpipe_attr(v) && verify_fifo(v);
     case OC_SYNC: return verify_sync(v);
     case OC_MULTI_TILE: return verify_multi_tile(v);
     default: return true; /* block ids, sections: nothing more than the form */
