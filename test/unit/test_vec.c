@@ -349,6 +349,51 @@ static void unary_exhaustive(void)
 
 static uint32_t rnd(void);
 
+/* f16 tprelu (tile-tile) and tlrelu (tile-scalar): every f16 pattern as x against slopes of
+ * every class (zeros, Infs, NaNs, subnormals, extremes, random); the three kernel sets give
+ * the same bytes (AVX-512 has its own kernel), and x > 0 keeps x's bits. */
+static void prelu16_patterns(void)
+{
+    static const uint16_t ys[16] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFD23, 0x3C00,
+                                    0xBC00, 0x0001, 0x8001, 0x7BFF, 0x3555, 0x2E66};
+    ptort_tile a = T(PTORT_F16, 128, 256, 0), b = T(PTORT_F16, 128, 256, 65536),
+               d = T(PTORT_F16, 128, 256, 131072);
+    static uint8_t first[65536];
+    uint16_t yv[16];
+    memcpy(yv, ys, sizeof yv);
+    yv[14] = (uint16_t)rnd();
+    yv[15] = (uint16_t)rnd();
+    int bad = 0;
+    for (int half = 0; half < 2; half++) {
+        for (int i = 0; i < 32768; i++) {
+            uint16_t x = (uint16_t)(half * 32768 + i), y = yv[(i * 7 + i / 32) % 16];
+            memcpy(vec(a5) + 2 * i, &x, 2);
+            memcpy(vec(a5) + 65536 + 2 * i, &y, 2);
+        }
+        for (int form = 0; form < 17; form++) {
+            int ok = 1;
+            for (int path = 0; path < 3; path++) {
+                set_path(path);
+                ok &= (form == 16 ? ptort_vbinary(a5, PTORT_VOP_PRELU, &a, &b, &d)
+                                  : ptort_vscalar(a5, PTORT_VOP_LRELU, &a, yv[form], &d)) == PTORT_OK;
+                if (path == 0)
+                    memcpy(first, vec(a5) + 131072, 65536);
+                else
+                    ok &= memcmp(first, vec(a5) + 131072, 65536) == 0;
+            }
+            set_path(0);
+            if (!ok && bad++ < 3)
+                fprintf(stderr, "    f16 prelu form %d half %d: kernel sets differ\n", form, half);
+            for (int i = 0; i < 32768; i++) {
+                uint16_t x = (uint16_t)(half * 32768 + i);
+                if (!(x & 0x8000) && x && x <= 0x7C00 && rd16(131072 + 2 * i) != x && bad++ < 3)
+                    fprintf(stderr, "    f16 prelu 0x%04x > 0 not kept\n", x);
+            }
+        }
+    }
+    CHECK(bad == 0);
+}
+
 /* Every f16 and bf16 pattern as the left operand of add, sub, mul, div, max and min against
  * 32 right operands (zeros, Infs, NaNs, extremes, ties, random), tile-tile and tile-scalar:
  * the three kernel sets give the same bytes, and every 3rd left operand is checked against
@@ -1560,6 +1605,7 @@ int main(void)
     rsqrt_per_arch();
     rowsum_blocks();
     rowsum_a3();
+    prelu16_patterns();
     rsqrt_tmp_a3();
     int_div();
     cvt_i32_f16();
