@@ -5,7 +5,11 @@
  * where GB/s counts the source bytes read per op (for tgemv.bias the rhs matrix) and the
  * memcpy figure copies a buffer of the same size in the same run. Each figure is the best of
  * several timed rounds of enough iterations to last a few milliseconds. An argument limits
- * the run to the kernels whose name contains it (`bench_runtime vec.t`).
+ * the run to the kernels whose name contains it (`bench_runtime vec.t`). The vector ops: every
+ * elementwise op of ptort_vops.def (tile-tile, tile-scalar, unary) in each of f32, f16 and bf16
+ * that a5 takes, every row and column reduction in the three, then broadcasts and tcvt pairs;
+ * the targets (issue 25): 0.5x memcpy for MXFP8, tdequant, tgemv.bias and the elementwise ops,
+ * 0.4x for MXFP4, 0.3x for trsqrt and the reductions.
  */
 #include <stdio.h>
 #include <stdlib.h>
