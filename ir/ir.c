@@ -217,21 +217,54 @@ const OpInfo *op_info(OpKind k)
     return &infos[k];
 }
 
+/* op_lookup's table: every name and alias, open addressing on an FNV-1a hash, each string
+ * mapped to the first row that has it (as a scan of the rows in order finds it). */
+enum { OPL_SIZE = 2048 };
+static struct {
+    const char *s;
+    uint16_t n, k;
+} opl[OPL_SIZE];
+static bool opl_ready;
+
+static uint32_t opl_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+static void opl_add(const char *s, int k)
+{
+    size_t n = strlen(s);
+    for (uint32_t i = opl_hash(s, n) & (OPL_SIZE - 1);; i = (i + 1) & (OPL_SIZE - 1)) {
+        if (!opl[i].s) {
+            opl[i].s = s;
+            opl[i].n = (uint16_t)n;
+            opl[i].k = (uint16_t)k;
+            return;
+        }
+        if (opl[i].n == n && memcmp(opl[i].s, s, n) == 0)
+            return; /* an earlier row has it */
+    }
+}
+
 OpKind op_lookup(const char *s, size_t n)
 {
-    /* the names' lengths, so that most rows are rejected without a compare */
-    static const uint8_t name_len[OP_COUNT] = {
-#define OP(id, name, ...) [OP_##id] = sizeof name - 1,
-#include "ops.def"
-#undef OP
-    };
-    for (int k = 0; k < OP_COUNT; k++) {
-        const char *b = op_rows[k].alias;
-        if (k == OP_UNREGISTERED) /* a placeholder row: an unregistered op has its own name */
-            continue;
-        if ((name_len[k] == n && memcmp(op_rows[k].name, s, n) == 0) || (b && name_eq(s, n, b)))
-            return (OpKind)k;
+    _Static_assert(2 * OP_COUNT < OPL_SIZE / 2, "op_lookup's table is too small");
+    if (!opl_ready) {
+        for (int k = 0; k < OP_COUNT; k++) {
+            if (k == OP_UNREGISTERED) /* a placeholder row: an unregistered op has its own name */
+                continue;
+            opl_add(op_rows[k].name, k);
+            if (op_rows[k].alias)
+                opl_add(op_rows[k].alias, k);
+        }
+        opl_ready = true;
     }
+    for (uint32_t i = opl_hash(s, n) & (OPL_SIZE - 1); opl[i].s; i = (i + 1) & (OPL_SIZE - 1))
+        if (opl[i].n == n && memcmp(opl[i].s, s, n) == 0)
+            return (OpKind)opl[i].k;
     return OP_COUNT;
 }
 

@@ -533,6 +533,12 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
 ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                           const ptort_tile *dst);
 
+/* A unary op with its optional tmp (NULL: ptort_vunary); only trsqrt reads it: on a2/a3 with a
+ * tmp, vsqrt then vdiv, and tmp's first 32 bytes become T(1.0), as pto-isa's TRSQRT(dst, src,
+ * tmp) does (docs/numerics.md 8.2). */
+ptort_status ptort_vunary_tmp(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                              const ptort_tile *tmp, const ptort_tile *dst);
+
 /* tadds tsubs tmuls ... (ptort_vops.def's vscalar rows): dst = op(src, scalar). */
 ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
                            const ptort_tile *dst);

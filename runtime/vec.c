@@ -1173,6 +1173,15 @@ ptort_status ptort_vbinary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0,
     return PTORT_OK;
 }
 
+/* TRSQRT as vsqrt, then vdiv(1, root), each rounded in the element type (docs/numerics.md
+ * 8.2): tsqrt's kernel into dst, then trecip's in place. */
+static ptort_status rsqrt_div(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
+{
+    run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(PTORT_VOP_SQRT, dst->dtype));
+    run_rows(ctx, dst, NULL, NULL, dst, NULL, un_kernel(PTORT_VOP_RECIP, dst->dtype));
+    return PTORT_OK;
+}
+
 ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                           const ptort_tile *dst)
 {
@@ -1188,17 +1197,42 @@ ptort_status ptort_vunary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
         (st = same_dtype(ctx, info->name, "src", src, dst)) ||
         (st = same_valid(ctx, info->name, "src", src, dst)))
         return st;
-    if (op == PTORT_VOP_RSQRT && ctx->arch == PTORT_A5 && ctx->numerics == PTORT_NUMERICS_HW) {
-        /* A5's TRSQRT is vsqrt, then vdiv(1, root), each rounded in the element type
-         * (docs/numerics.md 8.2): tsqrt's kernel into dst, then trecip's in place */
-        run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(PTORT_VOP_SQRT, dst->dtype));
-        run_rows(ctx, dst, NULL, NULL, dst, NULL, un_kernel(PTORT_VOP_RECIP, dst->dtype));
-        return PTORT_OK;
-    }
+    if (op == PTORT_VOP_RSQRT && ctx->arch == PTORT_A5 && ctx->numerics == PTORT_NUMERICS_HW)
+        return rsqrt_div(ctx, src, dst);
     run_rows(ctx, src, NULL, NULL, dst, NULL, un_kernel(op, dst->dtype));
     if (ctx->numerics == PTORT_NUMERICS_SIM && op == PTORT_VOP_NEG && dst->dtype == PTORT_F16)
         sim_neg_f16(ctx, dst);
     return PTORT_OK;
+}
+
+/* A unary op with its tmp operand (NULL when absent): only trsqrt reads it. A2/A3's
+ * TRSQRT_IMPL(dst, src, tmp) is TRsqrtHighPrecision: vector_dup fills tmp's first 32 bytes
+ * with T(1.0), then vsqrt(dst, src) and vdiv(dst, tmp, dst) (pto-isa npu/a2a3 TUnaryOp.hpp),
+ * so A5's rule with those bytes written to tmp first. A5's tmp form is its plain TRSQRT;
+ * without tmp, for other ops and in --numerics=sim, ptort_vunary. */
+ptort_status ptort_vunary_tmp(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
+                              const ptort_tile *tmp, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (op != PTORT_VOP_RSQRT || !tmp || ctx->arch == PTORT_A5 || ctx->numerics == PTORT_NUMERICS_SIM)
+        return ptort_vunary(ctx, op, src, dst);
+    const VecOpInfo *info = op_info(VE_vunary, PTORT_VOP_RSQRT);
+    ptort_status st;
+    if ((st = check_op(ctx, info->name, "src", src, 1)) ||
+        (st = check_op(ctx, info->name, "dst", dst, 1)) ||
+        (st = check_dtype(ctx, info, "dst", dst)) ||
+        (st = same_dtype(ctx, info->name, "src", src, dst)) ||
+        (st = same_valid(ctx, info->name, "src", src, dst)) ||
+        (st = ptort_check_operand(ctx, info->name, "tmp", tmp)))
+        return st;
+    int esz = ptort_dtype_size(dst->dtype);
+    if (tmp->loc != PTORT_VEC || tmp->rows * tmp->cols * ptort_dtype_size(tmp->dtype) < 32)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects tmp to be a vec tile of at least 32 bytes", info->name);
+    uint8_t *t = tile_base(ctx, tmp);
+    for (int k = 0; k < 32; k += esz)
+        store_elem(t, esz, k / esz, esz == 4 ? 0x3F800000u : 0x3C00u);
+    return rsqrt_div(ctx, src, dst);
 }
 
 /* The scalar's raw bits as one element of DT (low 1, 2 or 4 bytes). */
@@ -1502,6 +1536,131 @@ static void rowsum_a5(RRedF ff, const uint8_t *sb, int64_t sstride, int64_t rows
     }
 }
 
+/* ---- A2/A3's TROWSUM of f32 and f16 (docs/numerics.md 8.3) ----------------------------------
+ * pto-isa npu/a2a3 TRowSum.hpp (TRowSumOp) through TRowReduceOps.hpp (TRowReduceInstr): with
+ * E = 64 (f32) or 128 (f16) lanes per repeat, P = n / E whole repeats and R = n % E:
+ * - n <= E: one vcadd of the row;
+ * - otherwise tmp (E lanes per repeat) = repeat 0 when P = 1, else tmp[i] = rep[2i] + rep[2i+1]
+ *   lane by lane for i < P/2, and for an odd P tmp[0] += rep[P-1]; the tail's R lanes are added
+ *   to tmp[0]'s first R lanes; the P/2 tmp repeats are then paired down (tmp[i] = tmp[2i] +
+ *   tmp[2i+1], an odd one left over added to the last pair's sum) to tmp[0], and one vcadd of
+ *   tmp[0]'s E lanes gives the result;
+ * - f32 sources of exactly [64, 128], [32, 256], [16, 512] or [8, 1024] (valid = physical
+ *   shape) into a DN [R, 1] dst take TryOptimizeFP32Reduce's vcgadd steps (a3_fast).
+ * Every vadd rounds to T lane by lane; vcadd / vcgadd sum left to right in f32 from +0 and round
+ * to T (the order inside them is not documented; the same choice as A5's vcadd). */
+static float a3_rnd(float v, int f16)
+{
+    return f16 ? vk_f16_to_f32(vk_f32_to_f16(v)) : v;
+}
+
+static float a3_add(float a, float b, int f16)
+{
+    return a3_rnd(vk_nanfirst(a, a + b), f16);
+}
+
+static float a3_vcadd(const float *v, int64_t n, int f16)
+{
+    float s = 0.0f;
+    for (int64_t i = 0; i < n; i++)
+        s = vk_nanfirst(s, s + v[i]);
+    return a3_rnd(s, f16);
+}
+
+/* element j of an f32 or f16 row, widened */
+static float a3_ld(const uint8_t *row, int f16, int64_t j)
+{
+    if (f16) {
+        uint16_t h;
+        memcpy(&h, row + 2 * j, 2);
+        return vk_f16_to_f32(h);
+    }
+    float f;
+    memcpy(&f, row + 4 * j, 4);
+    return f;
+}
+
+/* One row of TRowReduceInstr's general path; TMP holds max(E, n / 2 + E) floats. */
+static float a3_row(const uint8_t *row, int64_t n, int f16, float *tmp)
+{
+    int64_t e = f16 ? 128 : 64, p = n / e, rem = n % e;
+    if (n <= e) {
+        for (int64_t j = 0; j < n; j++)
+            tmp[j] = a3_ld(row, f16, j);
+        return a3_vcadd(tmp, n, f16);
+    }
+    for (int64_t l = 0; l < e; l++) {
+        if (p == 1) {
+            tmp[l] = a3_ld(row, f16, l);
+            continue;
+        }
+        for (int64_t i = 0; i < p / 2; i++)
+            tmp[i * e + l] = a3_add(a3_ld(row, f16, 2 * i * e + l), a3_ld(row, f16, (2 * i + 1) * e + l), f16);
+        if (p % 2)
+            tmp[l] = a3_add(tmp[l], a3_ld(row, f16, (p - 1) * e + l), f16);
+    }
+    for (int64_t l = 0; l < rem; l++)
+        tmp[l] = a3_add(tmp[l], a3_ld(row, f16, p * e + l), f16);
+    for (int64_t len = p / 2; len > 1;) {
+        for (int64_t i = 0; i < len / 2; i++)
+            for (int64_t l = 0; l < e; l++)
+                tmp[i * e + l] = a3_add(tmp[2 * i * e + l], tmp[(2 * i + 1) * e + l], f16);
+        int64_t odd = len % 2;
+        len /= 2;
+        if (odd)
+            for (int64_t l = 0; l < e; l++)
+                tmp[(len - 1) * e + l] = a3_add(tmp[(len - 1) * e + l], tmp[2 * len * e + l], f16);
+    }
+    return a3_vcadd(tmp, e, f16);
+}
+
+/* TryOptimizeFP32Reduce's shapes, one row of N f32: g = vcgadd (sums of 8) of the row, then
+ * [64, 128]: t[k] = g[k] + g[k + 8]; [32, 256]: v[k] = g[k] + g[k + 8], v[k + 8] = g[k + 16] +
+ * g[k + 24], t[k] = v[k] + v[k + 8]; [16, 512]: t = vcgadd(g); [8, 1024]: h = vcgadd(g),
+ * t[k] = h[k] + h[k + 8]; the result is vcgadd(t) (k < 8). */
+static float a3_fast(const uint8_t *row, int64_t n, float *tmp)
+{
+    float *g = tmp, *h = tmp + 128, t[8], x[8];
+    for (int64_t k = 0; k < n / 8; k++) {
+        for (int j = 0; j < 8; j++)
+            x[j] = a3_ld(row, 0, 8 * k + j);
+        g[k] = a3_vcadd(x, 8, 0);
+    }
+    for (int k = 0; k < 8; k++) {
+        if (n == 128)
+            t[k] = a3_add(g[k], g[k + 8], 0);
+        else if (n == 256)
+            t[k] = a3_add(a3_add(g[k], g[k + 8], 0), a3_add(g[k + 16], g[k + 24], 0), 0);
+        else if (n == 512)
+            t[k] = a3_vcadd(g + 8 * k, 8, 0);
+    }
+    if (n == 1024) {
+        for (int k = 0; k < 16; k++)
+            h[k] = a3_vcadd(g + 8 * k, 8, 0);
+        for (int k = 0; k < 8; k++)
+            t[k] = a3_add(h[k], h[k + 8], 0);
+    }
+    return a3_vcadd(t, 8, 0);
+}
+
+static int a3_fast_shape(const ptort_tile *src, const ptort_tile *dst)
+{
+    int64_t r = src->valid_rows, c = src->valid_cols;
+    return src->dtype == PTORT_F32 && src->rows == r && src->cols == c && r * c == 8192 &&
+           (c == 128 || c == 256 || c == 512 || c == 1024) && dst->blayout != PTORT_BL_ROW_MAJOR &&
+           dst->cols == 1;
+}
+
+/* OUT[r] = row r's sum; TMP as for a3_row. */
+static void rowsum_a3(const ptort_tile *src, const ptort_tile *dst, const uint8_t *sb,
+                      int64_t sstride, Acc *out, float *tmp)
+{
+    int f16 = src->dtype == PTORT_F16, fast = a3_fast_shape(src, dst);
+    for (int64_t r = 0; r < src->valid_rows; r++)
+        out[r].f = fast ? a3_fast(sb + r * sstride, src->valid_cols, tmp)
+                        : a3_row(sb + r * sstride, src->valid_cols, f16, tmp);
+}
+
 ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src,
                               const ptort_tile *tmp, const ptort_tile *dst)
 {
@@ -1523,7 +1682,13 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         return PTORT_OK;
     int isf = src->dtype == PTORT_F32 || src->dtype == PTORT_F16 || src->dtype == PTORT_BF16;
     /* accumulators, A5's block sums (rowsum_a5), the kernels' scratch */
-    Acc *out = ptort_scratch(ctx, (size_t)(2 * rows + RED_LANES * RED_CHUNK) * sizeof(Acc));
+    /* A2/A3's sums (rowsum_a3) need their tmp repeats instead of the kernels' scratch */
+    int a3sum = op == PTORT_VOP_SUM && ctx->arch != PTORT_A5 && ctx->numerics == PTORT_NUMERICS_HW &&
+                src->dtype == dst->dtype && (src->dtype == PTORT_F32 || src->dtype == PTORT_F16);
+    int64_t scr = RED_LANES * RED_CHUNK;
+    if (a3sum && n / 2 + 256 > scr)
+        scr = n / 2 + 256;
+    Acc *out = ptort_scratch(ctx, (size_t)(2 * rows + scr) * sizeof(Acc));
     if (!out)
         return PTORT_E_NOMEM;
     const VecKernels *k = kernels();
@@ -1545,6 +1710,8 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         src->dtype == dst->dtype &&
         (src->dtype == PTORT_F32 || src->dtype == PTORT_F16))
         rowsum_a5(ff, sb, sstride, rows, n, src->dtype, out);
+    else if (a3sum)
+        rowsum_a3(src, dst, sb, sstride, out, &out[2 * rows].f);
     else if (isf)
         ff(sb, sstride, rows, n, first, 0.0f, &out[0].f, &out[2 * rows].f);
     else

@@ -234,6 +234,24 @@ DEF_ZB_MM_F16(min, fy, fx)
 DEF_ZB_MM_BF16(max, fx, fy)
 DEF_ZB_MM_BF16(min, fy, fx)
 
+/* f16 prelu / lrelu as the portable loop: x > 0 ? x (its bits) : x * slope rounded to f16,
+ * the product with x first so that a NaN x comes back quieted. */
+ZT static void zb_prelu_f16(const void *pa, const void *pb, void *pd, int64_t n, int scalar)
+{
+    const uint16_t *a = pa, *b = pb;
+    uint16_t *d = pd;
+    const __m256i s = _mm256_set1_epi16((short)b[0]);
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 m = z_m16(n - i);
+        __m256i x = _mm256_maskz_loadu_epi16(m, a + i);
+        __m256i y = scalar ? s : _mm256_maskz_loadu_epi16(m, b + i);
+        __m512 fx = _mm512_cvtph_ps(x);
+        __m256i p = _mm512_cvtps_ph(z_mul(fx, _mm512_cvtph_ps(y)), RNE);
+        __mmask16 pos = _mm512_cmp_ps_mask(fx, _mm512_setzero_ps(), _CMP_GT_OQ);
+        _mm256_mask_storeu_epi16(d + i, m, _mm256_mask_blend_epi16(pos, p, x));
+    }
+}
+
 /* ---- unary ---------------------------------------------------------------------------- */
 
 /* trsqrt of 8 f32 lanes: the binary64 estimate y of 1/sqrt(x) (rsqrt14 refined by one
@@ -290,6 +308,32 @@ ZT static void zu_rsqrt_f32(const void *pa, void *pd, int64_t n)
         _mm512_mask_storeu_ps(d + i, m, z_rsqrt16(_mm512_maskz_loadu_ps(m, a + i)));
     }
 }
+
+/* f16 abs and relu on the bits, 32 lanes: x < 0 (the portable loops' compare of the widened
+ * value) holds exactly when the sign is set and the magnitude is in (0, Inf], so -0 and NaN
+ * pass unchanged; abs then flips the sign, relu gives +0. */
+ZI __mmask32 z_below0_h(__m512i x)
+{
+    __m512i mag = _mm512_and_si512(x, _mm512_set1_epi16(0x7FFF));
+    __mmask32 neg = _mm512_cmpneq_epi16_mask(_mm512_and_si512(x, _mm512_set1_epi16((short)0x8000)),
+                                             _mm512_setzero_si512());
+    __mmask32 fin = _mm512_cmple_epu16_mask(mag, _mm512_set1_epi16(0x7C00));
+    return neg & fin & _mm512_cmpneq_epi16_mask(mag, _mm512_setzero_si512());
+}
+#define DEF_ZU_H_BITS(op, EXPR)                                                              \
+    ZT static void zu_##op##_f16bits(const void *pa, void *pd, int64_t n)                    \
+    {                                                                                        \
+        const uint16_t *a = pa;                                                              \
+        uint16_t *d = pd;                                                                    \
+        for (int64_t i = 0; i < n; i += 32) {                                                \
+            __mmask32 m = z_m32(n - i);                                                      \
+            __m512i x = _mm512_maskz_loadu_epi16(m, a + i);                                  \
+            __mmask32 b = z_below0_h(x);                                                     \
+            _mm512_mask_storeu_epi16(d + i, m, EXPR);                                        \
+        }                                                                                    \
+    }
+DEF_ZU_H_BITS(abs, _mm512_mask_mov_epi16(x, b, _mm512_xor_si512(x, _mm512_set1_epi16((short)0x8000))))
+DEF_ZU_H_BITS(relu, _mm512_mask_mov_epi16(x, b, _mm512_setzero_si512()))
 
 #define DEF_ZU_F16(op)                                                                       \
     ZT static void zu_##op##_f16(const void *pa, void *pd, int64_t n)                        \
@@ -801,9 +845,13 @@ static const ptort_vbin_fn zbin[PTORT_NUM_VOPS][PTORT_NUM_DTYPES] = {
 #undef ZB_ROW
     [PTORT_VOP_MAX] = {[PTORT_F16] = zb_max_f16, [PTORT_BF16] = zb_max_bf16},
     [PTORT_VOP_MIN] = {[PTORT_F16] = zb_min_f16, [PTORT_BF16] = zb_min_bf16},
+    [PTORT_VOP_PRELU] = {[PTORT_F16] = zb_prelu_f16},
+    [PTORT_VOP_LRELU] = {[PTORT_F16] = zb_prelu_f16},
 };
 
 static const ptort_vun_fn zun[PTORT_NUM_VOPS][PTORT_NUM_DTYPES] = {
+    [PTORT_VOP_ABS] = {[PTORT_F16] = zu_abs_f16bits},
+    [PTORT_VOP_RELU] = {[PTORT_F16] = zu_relu_f16bits},
     [PTORT_VOP_SQRT] = {[PTORT_F16] = zu_sqrt_f16},
     [PTORT_VOP_RECIP] = {[PTORT_F16] = zu_recip_f16},
     [PTORT_VOP_RSQRT] = {[PTORT_F32] = zu_rsqrt_f32, [PTORT_F16] = zu_rsqrt16_f16},

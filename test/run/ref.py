@@ -1269,6 +1269,20 @@ def op_velementwise(kind, op, srcs, dst, scalar=None):
             dst.set(r, c, v)
 
 
+def op_trsqrt_tmp(src, tmp, dst):
+    """A2/A3's trsqrt with a tmp (docs/numerics.md 8.2; pto-isa npu/a2a3 TUnaryOp.hpp,
+    TRsqrtHighPrecision): tmp's first 32 bytes become T(1.0), then vsqrt and vdiv(1, root),
+    each rounded in T, as A5's trsqrt."""
+    dt = dst.tt.dtype
+    if (src.vr, src.vc) != (dst.vr, dst.vc) or src.tt.dtype != dt:
+        raise RefError('trsqrt: src and dst differ')
+    one, sz = float_to_bits(dt, 1.0), dsize(dt)
+    tmp.mem[tmp.base:tmp.base + 32] = one.to_bytes(sz, 'little') * (32 // sz)
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            dst.set(r, c, farith('div', dt, one, fsqrt_bits(dt, src.get(r, c))))
+
+
 def _red_step(op, adt, acc, x):
     if op == 'sum':
         if is_float(adt):
@@ -1309,12 +1323,76 @@ def rowsum_a5(src, dst):
         dst.set(r, 0, acc)
 
 
+def rowsum_a3(src, dst):
+    """A2/A3's TROWSUM of f32 / f16 (docs/numerics.md 8.3; pto-isa npu/a2a3 TRowSum.hpp and
+    TRowReduceOps.hpp's TRowReduceInstr). E = 64 (f32) or 128 (f16) lanes per repeat: a row of
+    at most E is one vcadd; otherwise the repeats are added pairwise, lane by lane, into tmp
+    (an odd last one into tmp[0]), the tail into tmp[0]'s first lanes, tmp's repeats paired down
+    to one, and vcadd of it. f32 [64, 128] / [32, 256] / [16, 512] / [8, 1024] sources (valid =
+    physical) into a DN [R, 1] dst take TryOptimizeFP32Reduce's vcgadd (sums of 8) steps.
+    vadd rounds to the element type; vcadd / vcgadd sum left to right in f32 from +0."""
+    dt = src.tt.dtype
+    E = 64 if dt == 'f32' else 128
+
+    def vcadd(vals):
+        acc = 0
+        for v in vals:
+            acc = _red_step('sum', 'f32', acc, widen_f32(dt, v))
+        return narrow_f32(dt, acc)
+
+    def vadd(xs, ys):
+        return [farith('add', dt, a, b) for a, b in zip(xs, ys)]
+
+    n = src.vc
+    fast = dt == 'f32' and (src.tt.rows, src.tt.cols) == (src.vr, n) and \
+        (src.vr, n) in ((64, 128), (32, 256), (16, 512), (8, 1024)) and \
+        dst.tt.blayout != 'row_major' and dst.tt.cols == 1
+    for r in range(src.vr):
+        x = [src.get(r, j) for j in range(n)]
+        if fast:
+            g = [vcadd(x[8 * k:8 * k + 8]) for k in range(n // 8)]
+            if n == 128:
+                t = vadd(g[:8], g[8:16])
+            elif n == 256:
+                v = vadd(g[:8], g[8:16]) + vadd(g[16:24], g[24:32])
+                t = vadd(v[:8], v[8:])
+            elif n == 512:
+                t = [vcadd(g[8 * k:8 * k + 8]) for k in range(8)]
+            else:
+                h = [vcadd(g[8 * k:8 * k + 8]) for k in range(16)]
+                t = vadd(h[:8], h[8:])
+            dst.set(r, 0, vcadd(t))
+            continue
+        if n <= E:
+            dst.set(r, 0, vcadd(x))
+            continue
+        P, R = divmod(n, E)
+        rep = [x[i * E:(i + 1) * E] for i in range(P)]
+        if P == 1:
+            tmp = [rep[0]]
+        else:
+            tmp = [vadd(rep[2 * i], rep[2 * i + 1]) for i in range(P // 2)]
+            if P % 2:
+                tmp[0] = vadd(tmp[0], rep[P - 1])
+        tmp[0] = vadd(tmp[0][:R], x[P * E:]) + tmp[0][R:]
+        ln = P // 2
+        while ln > 1:
+            for i in range(ln // 2):
+                tmp[i] = vadd(tmp[2 * i], tmp[2 * i + 1])
+            odd = ln % 2
+            ln //= 2
+            if odd:
+                tmp[ln - 1] = vadd(tmp[ln - 1], tmp[2 * ln])
+        dst.set(r, 0, vcadd(tmp[0]))
+
+
 def op_vrowreduce(op, src, dst):
     """trowsum/max/min: dst[r][0] = fold over src[r][0 .. vc-1], left to right; sum from 0,
-    max/min from the first element (A5's f32 and f16 sums: rowsum_a5)."""
-    if op == 'sum' and ARCH == 'a5' and NUMERICS == 'hw' and src.tt.dtype == dst.tt.dtype and \
+    max/min from the first element (the f32 and f16 sums in hw numerics: rowsum_a5 and
+    rowsum_a3)."""
+    if op == 'sum' and NUMERICS == 'hw' and src.tt.dtype == dst.tt.dtype and \
             src.tt.dtype in ('f32', 'f16'):
-        return rowsum_a5(src, dst)
+        return rowsum_a5(src, dst) if ARCH == 'a5' else rowsum_a3(src, dst)
     adt, load, store = _red_acc(src.tt.dtype, dst.tt.dtype, 'row', op)
     for r in range(src.vr):
         if op == 'sum':
@@ -2522,12 +2600,15 @@ class Machine:
 
     def vector_op(self, short, text, res, line):
         """The vector ops of docs/vector-ops.md, Level 1 or Level 2: tile operands in order,
-        a scalar operand (tile-scalar ops, texpands, tci) wherever it stands, tmp ignored."""
+        a scalar operand (tile-scalar ops, texpands, tci) wherever it stands, tmp ignored
+        (except A2/A3's trsqrt, op_trsqrt_tmp)."""
         cls, vop = VEC_OPS[short]
         ins, dst = self.one_out(text, res)
         tiles = [self.tile(n) for n in ins if isinstance(self.env.get(n), Tile)]
         scal = [n for n in ins if not isinstance(self.env.get(n), Tile)]
-        if cls in ('binary', 'unary'):
+        if short == 'trsqrt' and len(tiles) > 1 and ARCH != 'a5' and NUMERICS == 'hw':
+            op_trsqrt_tmp(tiles[0], tiles[1], dst)
+        elif cls in ('binary', 'unary'):
             n = 2 if cls == 'binary' else 1
             op_velementwise(cls, vop, tiles[:n], dst)
         elif cls == 'scalar':
@@ -3184,23 +3265,59 @@ def self_test():
     op_vcolreduce('sum', src, d)
     check('f16 -> f32 column sum', d.get(0, 0), 0x3F802000)
     # A5's blocks (docs/numerics.md 8.3): f32 2^25, 63 zeros, 1, 1, 1 -- the blocks sum to 2^25
-    # and 3, and 2^25 + 3 rounds to 2^25 + 4 (ulp 4); left to right (a3) each + 1 rounds back
+    # and 3, and 2^25 + 3 rounds to 2^25 + 4 (ulp 4); A2/A3 adds the tail to tmp's lanes 0..2
+    # (2^25 + 1 rounds back) and vcadd's 2^25 + 1 + 1 rounds back twice
     src = tile_of('f32', 1, 67, [fb(2.0 ** 25)] + [0] * 63 + [fb(1.0)] * 3)
     d = tile_of('f32', 1, 1, [0], 'col_major')
     op_vrowreduce('sum', src, d)
     check('a5 f32 row sum by blocks of 64', d.get(0, 0), 0x4C000001)
     ARCH = 'a3'
     op_vrowreduce('sum', src, d)
-    check('a3 f32 row sum left to right', d.get(0, 0), 0x4C000000)
-    # f16 2048, 1, zeros, 1 at column 128: A5's first block is 2049, rounded to f16 2048 (a
-    # tie, to even), + 1 rounds back to 2048; a3 sums 2050 in f32
-    src = tile_of('f16', 1, 129, [hb(2048.0), hb(1.0)] + [0] * 126 + [hb(1.0)])
+    check('a3 f32 row sum, tail into tmp', d.get(0, 0), 0x4C000000)
+    # f16 1, 2^-11, 2^-11, zeros, 2^-11 at column 128: A5's block 0 is 1 + 2^-10, + 2^-11 a tie
+    # to the even 0x3C02; A2/A3's tmp lane 0 is 1 + 2^-11, a tie to 1 in f16, and vcadd sums
+    # 1 + 2^-10 (0x3C01)
+    src = tile_of('f16', 1, 129, [hb(1.0), 0x1000, 0x1000] + [0] * 125 + [0x1000])
     d = tile_of('f16', 1, 1, [0], 'col_major')
     op_vrowreduce('sum', src, d)
-    check('a3 f16 row sum in f32', d.get(0, 0), 0x6801)
+    check('a3 f16 row sum, tail into tmp', d.get(0, 0), 0x3C01)
     ARCH = 'a5'
     op_vrowreduce('sum', src, d)
-    check('a5 f16 row sum by blocks of 128', d.get(0, 0), 0x6800)
+    check('a5 f16 row sum by blocks of 128', d.get(0, 0), 0x3C02)
+    # A2/A3's f32 repeats of 64 (rowsum_a3): 128 columns, 2^25 at 0, 1 at 1, 2 at 65 -> tmp lane
+    # 1 = 3 -> 2^25 + 4; 197 columns, 1 at 65, 129, 193 -> lane 1 = 3; 320 columns, 1 at 128
+    # and 2 at 192 -> lane 0 = 2^25 + (1 + 2); a5 gives 2^25 for each
+    for n, adds in ((128, {1: 1.0, 65: 2.0}), (197, {65: 1.0, 129: 1.0, 193: 1.0}),
+                    (320, {128: 1.0, 192: 2.0})):
+        vals = [fb(2.0 ** 25)] + [fb(adds.get(j, 0.0)) for j in range(1, n)]
+        src = tile_of('f32', 1, n, vals)
+        d = tile_of('f32', 1, 1, [0], 'col_major')
+        ARCH = 'a3'
+        op_vrowreduce('sum', src, d)
+        check('a3 f32 row sum of %d' % n, d.get(0, 0), 0x4C000001)
+        ARCH = 'a5'
+        op_vrowreduce('sum', src, d)
+        check('a5 f32 row sum of %d' % n, d.get(0, 0), 0x4C000000)
+    # [64, 128] f32 into a DN [64, 1] (TryOptimizeFP32Reduce): row 0 2^25 at 0, 1 at 8, 9, 10
+    # -> group sum g1 = 3 -> 2^25 + 4; the same row alone (1 x 128) sums left to right: 2^25
+    ARCH = 'a3'
+    row = [fb(2.0 ** 25)] + [0] * 7 + [fb(1.0)] * 3 + [0] * 117
+    src = tile_of('f32', 64, 128, row + [0] * (63 * 128))
+    d = tile_of('f32', 64, 1, [0] * 64, 'col_major')
+    op_vrowreduce('sum', src, d)
+    check('a3 f32 [64, 128] vcgadd steps', d.get(0, 0), 0x4C000001)
+    src = tile_of('f32', 1, 128, row)
+    d = tile_of('f32', 1, 1, [0], 'col_major')
+    op_vrowreduce('sum', src, d)
+    check('a3 f32 [1, 128] general path', d.get(0, 0), 0x4C000000)
+    # trsqrt with a tmp on A2/A3: vsqrt then vdiv, tmp's first 32 bytes 1.0
+    src = tile_of('f32', 1, 1, [0x3F9349AA])
+    d = tile_of('f32', 1, 1, [0])
+    tmp = tile_of('f32', 1, 16, [0xEEEEEEEE] * 16)
+    op_trsqrt_tmp(src, tmp, d)
+    check('a3 trsqrt with tmp 0x3F9349AA', d.get(0, 0), 0x3F6EA66D)
+    check('a3 trsqrt tmp filled', tmp.elements(), [0x3F800000] * 8 + [0xEEEEEEEE] * 8)
+    ARCH = 'a5'
     src = tile_of('f32', 1, 3, [0x80000000, 0, 0x80000000])
     d = tile_of('f32', 1, 1, [0x1234], 'col_major')
     op_vrowreduce('max', src, d)

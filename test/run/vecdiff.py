@@ -347,6 +347,11 @@ def build_cases():
                        [ref.float_to_bits(sdt, rng.choice((1.0, 2.0 ** -11, 3.0, -2.0 ** -9, 1e-3, 1000.0)))
                         for _ in range(4 * 320)])
             cases.append(Case('rowreduce', 'sum', dst(sdt, 4, 1, 3, 1, 'c'), [src], arch=arch))
+    # A2/A3's f32 [64, 128] into a DN [64, 1]: TryOptimizeFP32Reduce's sums of 8 (8.3)
+    src = Spec('f32', 64, 128, 64, 128, 'r',
+               [ref.float_to_bits('f32', rng.choice((1.0, 2.0 ** -11, 3.0, -2.0 ** -9, 1e-3, 1000.0, 2.0 ** 25)))
+                for _ in range(64 * 128)])
+    cases.append(Case('rowreduce', 'sum', dst('f32', 64, 1, 64, 1, 'c'), [src], arch='a3'))
     expand = ('f32', 'f16', 'bf16', 'i32', 'i16', 'ui32', 'ui16')
     for dt in expand + ('i8', 'ui8'):
         cases.append(Case('rowexpand', 'copy', dst(dt), [make(dt, R, 1, VR, 1, rng, 'c')]))

@@ -36,6 +36,13 @@ static int vop_arg(const OpInfo *in)
     return -1;
 }
 
+/* ENTRY, or ENTRY's _tmp form (ptort_vunary_tmp: trsqrt with its tmp tile) */
+static bool same_entry(const char *entry, const char *rt)
+{
+    size_t n = strlen(entry);
+    return !strncmp(entry, rt, n) && (!rt[n] || !strcmp(rt + n, "_tmp"));
+}
+
 static void join_lists(void)
 {
     int used[NRT] = {0};
@@ -46,7 +53,7 @@ static void join_lists(void)
             continue;
         int found = -1;
         for (size_t i = 0; i < NRT; i++)
-            if (in->rt && !strcmp(rt_rows[i].entry, in->rt) && (int)rt_rows[i].op == vop)
+            if (in->rt && same_entry(rt_rows[i].entry, in->rt) && (int)rt_rows[i].op == vop)
                 found = (int)i;
         if (!CHECK(found >= 0)) {
             fprintf(stderr, "    %s: no ptort_vops.def row for %s, %d\n", in->name, in->rt, vop);
@@ -103,6 +110,8 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
         return ptort_vbinary(ctx, op, &full, &full2, &dst);
     if (!strcmp(rt, "ptort_vunary"))
         return ptort_vunary(ctx, op, &full, &dst);
+    if (!strcmp(rt, "ptort_vunary_tmp"))
+        return ptort_vunary_tmp(ctx, op, &full, NULL, &dst);
     if (!strcmp(rt, "ptort_vscalar"))
         return ptort_vscalar(ctx, op, &full, 1, &dst);
     if (!strcmp(rt, "ptort_vrdivs"))

@@ -349,6 +349,51 @@ static void unary_exhaustive(void)
 
 static uint32_t rnd(void);
 
+/* f16 tprelu (tile-tile) and tlrelu (tile-scalar): every f16 pattern as x against slopes of
+ * every class (zeros, Infs, NaNs, subnormals, extremes, random); the three kernel sets give
+ * the same bytes (AVX-512 has its own kernel), and x > 0 keeps x's bits. */
+static void prelu16_patterns(void)
+{
+    static const uint16_t ys[16] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFD23, 0x3C00,
+                                    0xBC00, 0x0001, 0x8001, 0x7BFF, 0x3555, 0x2E66};
+    ptort_tile a = T(PTORT_F16, 128, 256, 0), b = T(PTORT_F16, 128, 256, 65536),
+               d = T(PTORT_F16, 128, 256, 131072);
+    static uint8_t first[65536];
+    uint16_t yv[16];
+    memcpy(yv, ys, sizeof yv);
+    yv[14] = (uint16_t)rnd();
+    yv[15] = (uint16_t)rnd();
+    int bad = 0;
+    for (int half = 0; half < 2; half++) {
+        for (int i = 0; i < 32768; i++) {
+            uint16_t x = (uint16_t)(half * 32768 + i), y = yv[(i * 7 + i / 32) % 16];
+            memcpy(vec(a5) + 2 * i, &x, 2);
+            memcpy(vec(a5) + 65536 + 2 * i, &y, 2);
+        }
+        for (int form = 0; form < 17; form++) {
+            int ok = 1;
+            for (int path = 0; path < 3; path++) {
+                set_path(path);
+                ok &= (form == 16 ? ptort_vbinary(a5, PTORT_VOP_PRELU, &a, &b, &d)
+                                  : ptort_vscalar(a5, PTORT_VOP_LRELU, &a, yv[form], &d)) == PTORT_OK;
+                if (path == 0)
+                    memcpy(first, vec(a5) + 131072, 65536);
+                else
+                    ok &= memcmp(first, vec(a5) + 131072, 65536) == 0;
+            }
+            set_path(0);
+            if (!ok && bad++ < 3)
+                fprintf(stderr, "    f16 prelu form %d half %d: kernel sets differ\n", form, half);
+            for (int i = 0; i < 32768; i++) {
+                uint16_t x = (uint16_t)(half * 32768 + i);
+                if (!(x & 0x8000) && x && x <= 0x7C00 && rd16(131072 + 2 * i) != x && bad++ < 3)
+                    fprintf(stderr, "    f16 prelu 0x%04x > 0 not kept\n", x);
+            }
+        }
+    }
+    CHECK(bad == 0);
+}
+
 /* Every f16 and bf16 pattern as the left operand of add, sub, mul, div, max and min against
  * 32 right operands (zeros, Infs, NaNs, extremes, ties, random), tile-tile and tile-scalar:
  * the three kernel sets give the same bytes, and every 3rd left operand is checked against
@@ -515,11 +560,14 @@ static void rsqrt_per_arch(void)
     set_path(0);
 }
 
-/* trowsum per arch, worked by hand. f32, 67 columns: 2^25, 63 zeros, then 1, 1, 1. Left to
- * right (a3) 2^25 + 1 rounds back to 2^25 three times: 2^25 (0x4C000000). A5 sums the blocks
- * of 64 apart: 2^25 and 3, and 2^25 + 3 rounds to 2^25 + 4 (0x4C000001). f16, 129 columns:
- * 2048, 1, zeros, 1 at column 128. a3: 2050 in the f32 accumulator, 0x6801. A5: block 0 sums
- * to 2049, rounded to f16 2048 (a tie, to even); + 1 is 2049 again: 2048 (0x6800). */
+/* trowsum per arch, worked by hand (docs/numerics.md 8.3). f32, 67 columns: 2^25, 63 zeros,
+ * then 1, 1, 1. A5 sums the blocks of 64 apart: 2^25 and 3, and 2^25 + 3 rounds to 2^25 + 4
+ * (0x4C000001). A2/A3 (E = 64 lanes, one whole repeat and a tail of 3): tmp = repeat 0, its
+ * lanes 0..2 + the tail: 2^25 + 1 rounds back to 2^25, lanes 1 and 2 become 1; vcadd of tmp
+ * left to right: 2^25 + 1 rounds back twice: 2^25 (0x4C000000). f16, 129 columns: 1, 2^-11,
+ * 2^-11, zeros, 2^-11 at column 128. A5: block 0 sums to 1 + 2^-10 (0x3C01); + 2^-11 is a
+ * tie between 0x3C01 and 0x3C02, to even: 0x3C02. A2/A3 (E = 128): tmp lane 0 = 1 + 2^-11, a
+ * tie rounded to 1 in f16; vcadd: 1 + 2^-11 + 2^-11 = 1 + 2^-10 in f32, exact in f16: 0x3C01. */
 static void rowsum_blocks(void)
 {
     ptort_tile s = T(PTORT_F32, 1, 128, 0), d = T(PTORT_F32, 1, 8, 1024);
@@ -530,8 +578,8 @@ static void rowsum_blocks(void)
     ptort_tile h = T(PTORT_F16, 1, 256, 0), hd = T(PTORT_F16, 1, 16, 1024);
     h.valid_cols = 129;
     hd.valid_cols = 1;
-    uint16_t hx[256] = {0x6800, 0x3C00};
-    hx[128] = 0x3C00;
+    uint16_t hx[256] = {0x3C00, 0x1000, 0x1000};
+    hx[128] = 0x1000;
     for (int path = 0; path < 3; path++) {
         set_path(path);
         for (int arch = 0; arch < 2; arch++) {
@@ -544,8 +592,124 @@ static void rowsum_blocks(void)
             memcpy(vec(c), hx, sizeof hx);
             CHECK(ptort_vrowreduce(c, PTORT_VOP_SUM, &h, NULL, &hd) == PTORT_OK);
             memcpy(&got, vec(c) + 1024, 4);
-            CHECK_EQ(got & 0xFFFF, arch ? 0x6800u : 0x6801u);
+            CHECK_EQ(got & 0xFFFF, arch ? 0x3C02u : 0x3C01u);
         }
+    }
+    set_path(0);
+}
+
+/* A2/A3's trowsum f32 (pto-isa npu/a2a3 TRowReduceOps.hpp), one row of N columns, worked by
+ * hand; a5 and --numerics=sim (left to right) give 2^25 (0x4C000000) for each: every 1 or 2
+ * added to 2^25 rounds back (ulp 4, 2 a tie to the even 2^25).
+ * - N = 128 (two repeats of 64): tmp = rep0 + rep1 lane by lane. 2^25 at 0, 1 at 1, 2 at 65:
+ *   tmp lane 1 = 3; vcadd: 2^25 + 3 rounds to 2^25 + 4 (0x4C000001).
+ * - N = 197 (three repeats and a tail of 5): tmp = rep0 + rep1, + rep2, then lanes 0..4 + the
+ *   tail. 2^25 at 0 and 1 at 65, 129, 193: tmp lane 1 = 3: 0x4C000001.
+ * - N = 320 (five repeats): tmp0 = rep0 + rep1, tmp1 = rep2 + rep3, tmp0 += rep4, then
+ *   tmp0 += tmp1. 2^25 at 0, 1 at 128, 2 at 192: lane 0 = 2^25 + (1 + 2): 0x4C000001.
+ * - [64, 128] into a DN [64, 1] dst (TryOptimizeFP32Reduce): g = sums of 8, t[k] = g[k] +
+ *   g[k + 8], vcgadd(t). Row 0: 2^25 at 0, 1 at 8, 9, 10: g1 = 3, t1 = 3: 0x4C000001. The same
+ *   row in a 1 x 128 tile (the general path: vcadd of 2^25, 1, 1, 1 left to right): 0x4C000000.
+ *   Row 1 (1 at 0 and 64, 0x1p-22 at 127): t0 = 2, t7 = 0x1p-22, sum 2 + 0x1p-22 (0x40000001,
+ *   exact); the general path gives the same there. */
+static void rowsum_a3(void)
+{
+    static const struct {
+        int64_t n;
+        int idx[3];
+        float v[3];
+    } cases[] = {
+        {128, {1, 65, 0}, {1, 2, 0}},
+        {197, {65, 129, 193}, {1, 1, 1}},
+        {320, {128, 192, 0}, {1, 2, 0}},
+    };
+    static float x[8192];
+    ptort_tile d = T(PTORT_F32, 64, 1, 40960);
+    d.blayout = PTORT_BL_COL_MAJOR;
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            ptort_tile s = T(PTORT_F32, 1, 320, 0), d1 = d;
+            s.valid_cols = cases[i].n;
+            d1.valid_rows = 1;
+            memset(x, 0, sizeof x);
+            x[0] = 0x1p25f;
+            for (int k = 0; k < 3; k++)
+                x[cases[i].idx[k]] += cases[i].v[k];
+            for (int arch = 0; arch < 2; arch++) {
+                ptort_ctx *c = arch ? a5 : a3;
+                memcpy(vec(c), x, 320 * 4);
+                CHECK(ptort_vrowreduce(c, PTORT_VOP_SUM, &s, NULL, &d1) == PTORT_OK);
+                uint32_t got;
+                memcpy(&got, vec(c) + 40960, 4);
+                CHECK_EQ(got, arch ? 0x4C000000u : 0x4C000001u);
+            }
+        }
+        memset(x, 0, sizeof x);
+        x[0] = 0x1p25f;
+        x[8] = x[9] = x[10] = 1.0f;
+        x[128] = x[192] = 1.0f;
+        x[255] = 0x1p-22f;
+        ptort_tile s = T(PTORT_F32, 64, 128, 0), one = T(PTORT_F32, 1, 128, 0), d1 = d;
+        d1.valid_rows = 1;
+        uint32_t got[2];
+        memcpy(vec(a3), x, sizeof x);
+        CHECK(ptort_vrowreduce(a3, PTORT_VOP_SUM, &s, NULL, &d) == PTORT_OK);
+        memcpy(got, vec(a3) + 40960, 8);
+        CHECK_EQ(got[0], 0x4C000001u);
+        CHECK_EQ(got[1], 0x40000001u);
+        CHECK(ptort_vrowreduce(a3, PTORT_VOP_SUM, &one, NULL, &d1) == PTORT_OK);
+        memcpy(got, vec(a3) + 40960, 4);
+        CHECK_EQ(got[0], 0x4C000000u);
+    }
+    set_path(0);
+}
+
+/* trsqrt with a tmp on A2/A3 is vsqrt then vdiv (pto-isa npu/a2a3 TUnaryOp.hpp,
+ * TRsqrtHighPrecision): x = 1.1506855 (0x3F9349AA) gives A5's 0x3F6EA66D (rsqrt_per_arch), and
+ * tmp's first 32 bytes hold eight f32 1.0 (0x3F800000); its byte 32 keeps 0xEE. Without tmp
+ * (vrsqrt) 0x3F6EA66E. f16 x = 3 (0x4200): sqrt(3) = 1.7320508 rounds to f16 1.7324219
+ * (0x3EEE), 1 / 1.7324219 = 0.5772266 lies between 0x389E (0.57714844) and 0x389F
+ * (0.57763672), 0.16 of the way: 0x389E; tmp holds sixteen 0x3C00. */
+static void rsqrt_tmp_a3(void)
+{
+    ptort_tile s = T(PTORT_F32, 1, 8, 0), d = T(PTORT_F32, 1, 8, 64), t = T(PTORT_F32, 1, 16, 128);
+    ptort_tile hs = T(PTORT_F16, 1, 16, 0), hd = T(PTORT_F16, 1, 16, 64), ht = T(PTORT_F16, 1, 32, 128);
+    s.valid_cols = d.valid_cols = 1;
+    hs.valid_cols = hd.valid_cols = 1;
+    uint32_t x = 0x3F9349AAu, got, one;
+    uint16_t h = 0x4200, hg, hone;
+    for (int path = 0; path < 3; path++) {
+        set_path(path);
+        memset(vec(a3), 0xEE, 256);
+        memcpy(vec(a3), &x, 4);
+        CHECK(ptort_vunary_tmp(a3, PTORT_VOP_RSQRT, &s, &t, &d) == PTORT_OK);
+        memcpy(&got, vec(a3) + 64, 4);
+        CHECK_EQ(got, 0x3F6EA66Du);
+        for (int k = 0; k < 8; k++) {
+            memcpy(&one, vec(a3) + 128 + 4 * k, 4);
+            CHECK_EQ(one, 0x3F800000u);
+        }
+        CHECK_EQ(vec(a3)[160], 0xEE);
+        CHECK(ptort_vunary_tmp(a3, PTORT_VOP_RSQRT, &s, NULL, &d) == PTORT_OK);
+        memcpy(&got, vec(a3) + 64, 4);
+        CHECK_EQ(got, 0x3F6EA66Eu);
+        memset(vec(a3), 0xEE, 256);
+        memcpy(vec(a3), &h, 2);
+        CHECK(ptort_vunary_tmp(a3, PTORT_VOP_RSQRT, &hs, &ht, &hd) == PTORT_OK);
+        memcpy(&hg, vec(a3) + 64, 2);
+        CHECK_EQ(hg, 0x389Eu);
+        for (int k = 0; k < 16; k++) {
+            memcpy(&hone, vec(a3) + 128 + 2 * k, 2);
+            CHECK_EQ(hone, 0x3C00u);
+        }
+        /* a5 ignores tmp: the same quotient, tmp untouched */
+        memset(vec(a5), 0xEE, 256);
+        memcpy(vec(a5), &x, 4);
+        CHECK(ptort_vunary_tmp(a5, PTORT_VOP_RSQRT, &s, &t, &d) == PTORT_OK);
+        memcpy(&got, vec(a5) + 64, 4);
+        CHECK_EQ(got, 0x3F6EA66Du);
+        CHECK_EQ(vec(a5)[128], 0xEE);
     }
     set_path(0);
 }
@@ -1440,6 +1604,9 @@ int main(void)
     cvt_rmode_float();
     rsqrt_per_arch();
     rowsum_blocks();
+    rowsum_a3();
+    prelu16_patterns();
+    rsqrt_tmp_a3();
     int_div();
     cvt_i32_f16();
     cvt_f16_exhaustive();
