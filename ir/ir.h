@@ -357,6 +357,8 @@ typedef enum {
     OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
     OC_HISTOGRAM,   /* thistogram: a cumulative 256-bin histogram of one byte per row (A5) */
     OC_CONCAT,      /* tconcat: dst's rows = src0's valid columns, then src1's */
+    OC_MGATHER,     /* mgather: a vec (or mat) tile gathered from a global table by index */
+    OC_MSCATTER,    /* mscatter: a vec tile scattered into a global table by index */
 
     /* == SCALAR == */
     OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */
@@ -448,6 +450,7 @@ typedef enum {
     \
     /* == REARR == */ \
     X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \
+    X(MEM, "mem") X(GM_SCRATCH, "scratch") \
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
@@ -492,7 +495,7 @@ typedef struct OpAttr {
     const char *summary;          /* MLIR's constraint summary, for the message */
 } OpAttr;
 
-#define MAX_OP_ATTRS 2
+#define MAX_OP_ATTRS 4
 
 typedef struct OpInfo {
     const char *name, *alias;

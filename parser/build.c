@@ -559,8 +559,19 @@ static OpKind classify_tdivs(const Draft *d)
 /* pto.tgather has three forms (PTOAS's custom parser tells them apart): a maskPattern
  * attribute is the mask-pattern form; two outs (or results), or a scalar after src, the
  * compare form; else the index form. Each its own row. */
+/* pto.mgather's GM -> L1 form (its own row): the index (second ins) a view */
+static OpKind classify_mgather(const Draft *d)
+{
+    const Type *ix = d->n >= 2 && d->utys ? d->utys[1] : NULL;
+    if (ix && (ix->kind == TY_PART_VIEW || ix->kind == TY_TENSOR_VIEW))
+        return OP_MGATHER_L1;
+    return d->kind;
+}
+
 static OpKind classify_tgather(const Draft *d, uint32_t nouts)
 {
+    if (d->kind == OP_MGATHER) /* the other op with a form of its own by operand types */
+        return classify_mgather(d);
     if (d->kind != OP_TGATHER)
         return d->kind;
     if (find_attr(d, "maskPattern"))
