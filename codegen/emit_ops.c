@@ -762,6 +762,8 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
     case OC_MGATHER:
     case OC_MSCATTER:
         return mgather_args(e, op, args);
+    case OC_SCATTER:
+        return op->kind == OP_TSCATTER_MASK ? gather_mask_args(e, op, args) : true;
     case OC_GATHER_MASK:
         return gather_mask_args(e, op, args);
     case OC_HISTOGRAM: { /* the byte (the verifier checked it: 0 .. 3, isMSB folded in) */

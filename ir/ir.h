@@ -359,6 +359,7 @@ typedef enum {
     OC_CONCAT,      /* tconcat: dst's rows = src0's valid columns, then src1's */
     OC_MGATHER,     /* mgather: a vec (or mat) tile gathered from a global table by index */
     OC_MSCATTER,    /* mscatter: a vec tile scattered into a global table by index */
+    OC_SCATTER,     /* tscatter: index form dst[indexes[i][j]] = src[i][j], or a mask pattern's */
 
     /* == SCALAR == */
     OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */
@@ -450,7 +451,7 @@ typedef enum {
     \
     /* == REARR == */ \
     X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \
-    X(MEM, "mem") X(GM_SCRATCH, "scratch") \
+    X(MEM, "mem") X(GM_SCRATCH, "scratch") X(INDEXES, "indexes") \
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \

@@ -570,8 +570,10 @@ static OpKind classify_mgather(const Draft *d)
 
 static OpKind classify_tgather(const Draft *d, uint32_t nouts)
 {
-    if (d->kind == OP_MGATHER) /* the other op with a form of its own by operand types */
+    if (d->kind == OP_MGATHER) /* the other ops with forms of their own */
         return classify_mgather(d);
+    if (d->kind == OP_TSCATTER && find_attr(d, "maskPattern"))
+        return OP_TSCATTER_MASK;
     if (d->kind != OP_TGATHER)
         return d->kind;
     if (find_attr(d, "maskPattern"))
@@ -2036,7 +2038,9 @@ void pb_op_tgather_mask(Parser *p, Span name, TypedUses ins, uint32_t nattrs_in,
                         uint32_t nclauses, Span whole)
 {
     if (ins.state >= 0 && (ins.uses != 1 || ins.types != 0)) {
-        ERR(name, "'pto.tgather' op mask-pattern tgather does not take extra ins operands");
+        Str op = pb_text(p, name);
+        ERR(name, "'%.*s' op mask-pattern %.*s does not take extra ins operands", (int)op.len, op.p, (int)op.len - 4,
+            op.p + 4);
         ins.state = -1;
     }
     ins.types = 1;

@@ -887,6 +887,84 @@ static bool verify_mscatter(V *v)
     return true;
 }
 
+/* ---- tscatter (TScatterOp::verify) --------------------------------------------------------- */
+/* isAllowedDataElem: f16 / f32 / bf16, 8/16/32-bit integers */
+static bool scatter_elem(DType d)
+{
+    unsigned w = dtype_is_int(d) ? dtype_int_width(d) : 0;
+    return d == DT_F16 || d == DT_F32 || d == DT_BF16 || w == 8 || w == 16 || w == 32;
+}
+
+static bool scatter_index(V *v)
+{
+    const TileBody *s = rk_tile(v, ROLE_SRC), *ix = rk_tile(v, ROLE_INDEXES), *d = rk_tile(v, ROLE_DST);
+    if (!vec_common(v, ROLE_SRC) || !vec_common(v, ROLE_INDEXES) || !vec_common(v, ROLE_DST))
+        return false;
+    if (s->dtype != d->dtype)
+        return fail(v, -1, "expects src/dst to have the same element type");
+    if (!scatter_elem(s->dtype))
+        return fail(v, -1, "expects src/dst element type to be i8/i16/i32/f16/bf16/f32");
+    unsigned iw = dtype_is_int(ix->dtype) ? dtype_int_width(ix->dtype) : 0;
+    if (iw != 16 && iw != 32)
+        return fail(v, -1, "expects indexes element type to be i16/i32");
+    unsigned db = dtype_bits(s->dtype) / 8;
+    if (iw / 8 != (db == 1 ? 2 : db))
+        return fail(v, -1, "expects indexes element size to match the documented scatter rule");
+    int64_t sv[2] = {s->vrow, s->vcol}, iv[2] = {ix->vrow, ix->vcol}, dv[2] = {d->vrow, d->vcol};
+    for (int k = 0; k < 2; k++) {
+        if (rk_known(sv[k]) && rk_known(iv[k]) && sv[k] != iv[k])
+            return fail(v, -1, "expects src and indexes to have the same valid_shape");
+        if (rk_known(sv[k]) && rk_known(dv[k]) && dv[k] < sv[k])
+            return fail(v, -1, "expects dst valid_shape to be >= src valid_shape");
+    }
+    return true;
+}
+
+static bool scatter_mask(V *v)
+{
+    const TileBody *s = rk_tile(v, ROLE_SRC), *d = rk_tile(v, ROLE_DST);
+    if (!vec_common(v, ROLE_SRC) || !vec_common(v, ROLE_DST))
+        return false;
+    if (s->dtype != d->dtype)
+        return fail(v, -1, "expects src and dst to have the same element type");
+    if (!scatter_elem(s->dtype))
+        return fail(v, -1, "expects src/dst element type to be i8/i16/i32/f16/bf16/f32");
+    const Attr *ax = ir_attr_find(v->op->attrs, v->op->nattrs, "axis");
+    if (!ax)
+        return fail(v, -1, "expects mask-pattern tscatter to provide axis attribute");
+    int64_t times = mask_times(v);
+    bool row = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "row");
+    bool col = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "col");
+    if (row) {
+        if (rk_known(s->vrow) && rk_known(d->vrow) && d->vrow != s->vrow)
+            return fail(v, -1, "expects dst valid rows to equal src valid rows for row direction");
+        if (rk_known(s->vcol) && rk_known(d->vcol) && d->vcol != s->vcol * times)
+            return fail(v, -1, "expects dst valid cols to equal src valid cols times the mask expansion factor for row "
+                               "direction");
+    } else if (col) {
+        if (rk_known(s->vcol) && rk_known(d->vcol) && d->vcol != s->vcol)
+            return fail(v, -1, "expects dst valid cols to equal src valid cols for col direction");
+        if (rk_known(s->vrow) && rk_known(d->vrow) && d->vrow != s->vrow * times)
+            return fail(v, -1, "expects dst valid rows to equal src valid rows times the mask expansion factor for col "
+                               "direction");
+    } else {
+        return fail(v, -1, "Invalid axis value, expected \"row\" or \"col\"");
+    }
+    return true;
+}
+
+static bool verify_scatter(V *v)
+{
+    int ir = rk_role(v, ROLE_INDEXES);
+    bool has_idx = ir >= 0 && v->val[ir] != NO_VALUE;
+    bool has_mask = ir_attr_find(v->op->attrs, v->op->nattrs, "maskPattern") != NULL;
+    if (has_idx == has_mask)
+        return fail(v, -1, "expects exactly one of indexes operand or maskPattern attribute");
+    if (has_idx && ir_attr_find(v->op->attrs, v->op->nattrs, "axis"))
+        return fail(v, -1, "axis attribute must not be provided with indexes operand");
+    return has_idx ? scatter_index(v) : scatter_mask(v);
+}
+
 bool verify_rearr_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
@@ -902,6 +980,7 @@ bool verify_rearr_op(V *v)
     case OC_CONCAT: return verify_concat(v);
     case OC_MGATHER: return verify_mgather(v);
     case OC_MSCATTER: return verify_mscatter(v);
+    case OC_SCATTER: return verify_scatter(v);
     default: return true;
     }
 }

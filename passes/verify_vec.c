@@ -1071,6 +1071,7 @@ bool verify_vec_op(V *v)
     case OC_SORT32:
     case OC_HISTOGRAM:
     case OC_CONCAT:
+    case OC_SCATTER:
     case OC_FILLPAD: ok = verify_rearr_op(v); break;
     default: ok = true; break;
     }

@@ -710,6 +710,19 @@ ptort_status ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_t
  * sizes equal, dst at least src's shape; src and dst may be the same tile. */
 ptort_status ptort_tfillpad(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
+/* tscatter, index form: dst (its whole storage) is zeroed, then in row-major order of src's
+ * valid region `dst[k] = src[i][j]`, k = indexes[i][j] (read unsigned) a flat element index
+ * into dst's row-major storage; of equal indices the last wins. indexes: 32-bit for 4-byte
+ * elements, 16-bit for 2- and 1-byte ones. An index past dst's storage: PTORT_E_SHAPE before
+ * anything is written. */
+ptort_status ptort_tscatter(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *indexes, const ptort_tile *dst);
+/* tscatter, mask-pattern form: the inverse of ptort_tgather_mask: src's valid columns (COL_AXIS
+ * 0: dst[i][t * j + p] = src[i][j]) or rows (1: dst row t * i + p = src row i) go to the
+ * positions PAT selects (t = 1, 2 or 4, p its offset); every other element of dst's storage
+ * is 0, except under P1111, which copies src's valid region and leaves the rest. */
+ptort_status ptort_tscatter_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_axis, const ptort_tile *src,
+                                 const ptort_tile *dst);
+
 /* mgather / mscatter's modes (pto-isa's Coalesce, GatherOOB and ScatterOOB, ScatterAtomicOp) */
 typedef enum { PTORT_COALESCE_ROW, PTORT_COALESCE_ELEM } ptort_coalesce;
 typedef enum { PTORT_OOB_UNDEFINED, PTORT_OOB_CLAMP, PTORT_OOB_WRAP, PTORT_OOB_ZERO, PTORT_OOB_SKIP } ptort_oob;

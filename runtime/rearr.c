@@ -847,3 +847,110 @@ ptort_status ptort_mscatter(ptort_ctx *ctx, int coalesce, int atomic, int oob, c
             }
     return PTORT_OK;
 }
+
+/* ---- tscatter -------------------------------------------------------------------------------
+ * pto-isa's NPU kernels (A2/A3 and A5): dst's whole storage is zeroed first (InitUBBuffer),
+ * then the index form stores src[i][j] at flat element indexes[i][j] of dst, row-major and in
+ * order, so that the last of equal indices wins; the mask form places src's columns or rows
+ * at the pattern's positions. P1111 is a plain copy (TMOV) that zeroes nothing. */
+static ptort_status scatter_tiles(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst)
+{
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if (src->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    if (src->dtype != dst->dtype || ptort_dtype_size(src->dtype) > 4 || src->dtype == PTORT_F4E2M1X2)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src and dst of one element type of 1, 2 or 4 bytes, but got "
+                          "%s and %s", op, ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    return PTORT_OK;
+}
+
+ptort_status ptort_tscatter(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *indexes, const ptort_tile *dst)
+{
+    static const char op[] = "tscatter";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = scatter_tiles(ctx, op, src, dst)) || (st = ptort_check_operand(ctx, op, "indexes", indexes)))
+        return st;
+    int esz = ptort_dtype_size(dst->dtype), isz = ptort_dtype_size(indexes->dtype);
+    int want = esz == 1 ? 2 : esz;
+    if (indexes->loc != PTORT_VEC || !tile_is_row_major(indexes))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects a row-major none_box vec indexes tile", op);
+    if (isz != want || !(indexes->dtype == PTORT_I16 || indexes->dtype == PTORT_U16 || indexes->dtype == PTORT_I32 ||
+                         indexes->dtype == PTORT_U32))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects %d-bit indexes for %s elements, but got %s", op, 8 * want,
+                          ptort_dtype_name(dst->dtype), ptort_dtype_name(indexes->dtype));
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    if (indexes->valid_rows < vr || indexes->valid_cols < vc)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: indexes [%lld, %lld] do not cover src's valid shape [%lld, %lld]", op,
+                          (long long)indexes->valid_rows, (long long)indexes->valid_cols, (long long)vr, (long long)vc);
+    int64_t n = dst->rows * tile_row_stride(dst);
+    const uint8_t *ib = tile_base(ctx, indexes), *sb = tile_base(ctx, src);
+    int64_t is = tile_row_stride(indexes), ss = tile_row_stride(src);
+    for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < vc; j++) {
+            uint32_t k = load_elem(ib + i * is * isz, isz, j);
+            if ((int64_t)k >= n)
+                return ptort_fail(ctx, PTORT_E_SHAPE, "%s: index %u at (%lld, %lld) is outside dst's %lld elements", op, k,
+                                  (long long)i, (long long)j, (long long)n);
+        }
+    uint8_t *d = tile_base(ctx, dst);
+    uint8_t *out = ptort_scratch(ctx, (size_t)(n * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    memset(out, 0, (size_t)(n * esz)); /* src may share bytes with dst: build the result apart */
+    for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < vc; j++)
+            store_elem(out, esz, load_elem(ib + i * is * isz, isz, j), load_elem(sb + i * ss * esz, esz, j));
+    memcpy(d, out, (size_t)(n * esz));
+    return PTORT_OK;
+}
+
+/* The offset of the pattern's first selected position in a group of 1, 2 or 4. */
+static int64_t mask_first(ptort_mask_pattern pat)
+{
+    int64_t k = 0;
+    while (k < 4 && !mask_select(pat, k))
+        k++;
+    return k;
+}
+
+ptort_status ptort_tscatter_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_axis, const ptort_tile *src,
+                                 const ptort_tile *dst)
+{
+    static const char op[] = "tscatter";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (pat < PTORT_MASK_P0101 || pat > PTORT_MASK_P1111)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: mask pattern %d is out of range", op, (int)pat);
+    ptort_status st;
+    if ((st = scatter_tiles(ctx, op, src, dst)))
+        return st;
+    int64_t t = pat == PTORT_MASK_P1111 ? 1 : pat <= PTORT_MASK_P1010 ? 2 : 4, p = mask_first(pat);
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    int64_t dr = col_axis ? t * vr : vr, dc = col_axis ? vc : t * vc;
+    if (dr > dst->rows || dc > dst->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: src's valid [%lld, %lld] scattered is [%lld, %lld], larger than dst "
+                          "[%lld, %lld]", op, (long long)vr, (long long)vc, (long long)dr, (long long)dc,
+                          (long long)dst->rows, (long long)dst->cols);
+    int esz = ptort_dtype_size(dst->dtype);
+    int64_t ds = tile_row_stride(dst), ss = tile_row_stride(src), n = dst->rows * ds;
+    uint8_t *out = ptort_scratch(ctx, (size_t)(n * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    uint8_t *d = tile_base(ctx, dst);
+    const uint8_t *sb = tile_base(ctx, src);
+    if (t == 1)
+        memcpy(out, d, (size_t)(n * esz)); /* P1111: a copy of the valid region only */
+    else
+        memset(out, 0, (size_t)(n * esz));
+    for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < vc; j++) {
+            int64_t r = col_axis ? t * i + p : i, c = col_axis ? j : t * j + p;
+            store_elem(out, esz, r * ds + c, load_elem(sb + i * ss * esz, esz, j));
+        }
+    memcpy(d, out, (size_t)(n * esz));
+    return PTORT_OK;
+}

@@ -2521,6 +2521,14 @@ class Machine:
             dst = re.search(r'\bouts\s*\(\s*%([\w.$-]+)', text).group(1)
             op_tgather_mask(pat, axis, self.tile(src), self.tile(dst))
             return
+        if op == 'pto.tscatter':
+            ins, dst = self.one_out(text, res)
+            if 'maskPattern' in text:
+                op_tscatter_mask(re.search(r'mask_pattern<(P[01]{4})>', text).group(1),
+                                 re.search(r'"(row|col)"', text).group(1), self.tile(ins[0]), dst)
+            else:
+                op_tscatter(self.tile(ins[0]), self.tile(ins[1]), dst)
+            return
         if op == 'pto.thistogram':
             ins, dst = self.one_out(text, res)
             m = re.search(r'\bbyte\s*=\s*(\d+)', text)
@@ -2623,6 +2631,37 @@ def op_tgather_mask(pattern, axis, src, dst):
     for i, row in enumerate(rows):
         for c, v in enumerate(row):
             dst.set(i, c, v)
+
+
+def _zero_tile(t):
+    for r in range(t.tt.rows):
+        for c in range(t.tt.cols):
+            t.set(r, c, 0)
+
+
+def op_tscatter(src, idx, dst):
+    """Index form (pto-isa's NPU kernels): dst is zeroed, then element k = idx[i][j] (unsigned)
+    of dst's row-major storage gets src[i][j], row by row, so the last of equal k wins."""
+    vals = [(idx.get(i, j), src.get(i, j)) for i in range(src.vr) for j in range(src.vc)]
+    n = dst.tt.rows * dst.tt.cols
+    if any(k >= n for k, _ in vals):
+        raise RefError('tscatter index past dst')
+    _zero_tile(dst)
+    for k, v in vals:
+        dst.set(k // dst.tt.cols, k % dst.tt.cols, v)
+
+
+def op_tscatter_mask(pattern, axis, src, dst):
+    """Mask-pattern form: with t the pattern's group (1, 2, 4) and p its selected position, axis
+    'row' puts src[i][j] at dst[i][t j + p], 'col' src row i at dst row t i + p; the rest of
+    dst is 0 (P1111 copies the valid region and keeps the rest)."""
+    t = {'P1111': 1, 'P0101': 2, 'P1010': 2}.get(pattern, 4)
+    p = next(k for k in range(4) if mask_selects(pattern, k))
+    vals = [(i, j, src.get(i, j)) for i in range(src.vr) for j in range(src.vc)]
+    if t > 1:
+        _zero_tile(dst)
+    for i, j, v in vals:
+        dst.set(t * i + p if axis == 'col' else i, j if axis == 'col' else t * j + p, v)
 
 
 def op_tgatherb(src, offs, dst):

@@ -115,6 +115,7 @@ SECTIONS = [
     ("mgather.pto", "8. mgather and mscatter (A2/A3 and A5)"),
     ("mgather-a3.pto", "8. mgather and mscatter (A2/A3)"),
     ("mgather-a5.pto", "8. mgather and mscatter (A5)"),
+    ("tscatter.pto", "8. Vector ops: tscatter (A2/A3 and A5)"),
 
 
     # == SCALAR ==
