@@ -406,7 +406,9 @@ typedef enum {
     VB_XOR, VB_SHIFT, VB_POW, VB_PRELU, VB_REM,           /* OC_BINARY: txor, tshl/tshr, tpow, tprelu, trem */
     VU_NOT,                                               /* OC_UNARY: tnot */
     VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS,       /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
-    VS_REMS, VS_FMODS, VS_LRELU                           /* OC_TILE_SCALAR: trems, tfmods, tlrelu */
+    VS_REMS, VS_FMODS, VS_LRELU,                          /* OC_TILE_SCALAR: trems, tfmods, tlrelu */
+    /* == REARR == */
+    VCR_PROD, VR_EXPDIF                                   /* tcolprod (src may be empty on A5), trowexpandexpdif */
 } OpVariant;
 
 /* The attributes whose value is a runtime call argument (A_ATTR in ops.def): codegen's
