@@ -709,6 +709,52 @@ static bool gather_mask_args(Emit *e, const Op *op, OpArg *args)
     return true;
 }
 
+/* The index of an enum attribute's value word (kept as written, `#pto<K word>`) in words,
+ * or 0 (the default) when absent. */
+static int opaque_index(const Op *op, const char *key, const char *const *words, int n)
+{
+    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
+    if (!a || !a->val || a->val->kind != AV_OPAQUE)
+        return 0;
+    Str t = a->val->u.s;
+    for (int k = n - 1; k > 0; k--) {
+        size_t w = strlen(words[k]);
+        if (t.len >= w + 1 && memcmp(t.p + t.len - w - 1, words[k], w) == 0 && t.p[t.len - 1] == '>' &&
+            (t.p[t.len - w - 2] == ' ' || t.p[t.len - w - 2] == '<'))
+            return k;
+    }
+    return 0;
+}
+
+/* mgather / mscatter: the coalesce mode (omitted, mscatter's: row, pto-isa's NPU default), the
+ * out-of-bounds mode and mscatter's atomic op as
+ * the runtime's PTORT_COALESCE_*, PTORT_OOB_* and PTORT_ATOMIC_* (the row's leading NULLs) */
+static bool mgather_args(Emit *e, const Op *op, OpArg *args)
+{
+    static const char *const coal[] = {"row", "elem"}, *const goob[] = {"undefined", "clamp", "wrap", "zero"},
+                             *const soob[] = {"undefined", "skip", "clamp", "wrap"},
+                             *const atom[] = {"none", "add", "max", "min"};
+    static const char *const lcoal[] = {"PTORT_COALESCE_ROW", "PTORT_COALESCE_ELEM"},
+                             *const loob[] = {"PTORT_OOB_UNDEFINED", "PTORT_OOB_CLAMP", "PTORT_OOB_WRAP",
+                                              "PTORT_OOB_ZERO", "PTORT_OOB_SKIP"},
+                             *const latom[] = {"PTORT_ATOMIC_NONE", "PTORT_ATOMIC_ADD", "PTORT_ATOMIC_MAX",
+                                               "PTORT_ATOMIC_MIN"};
+    (void)e;
+    bool gather = op_info(op->kind)->cls == OC_MGATHER;
+    int c = opaque_index(op, "coalesce", coal, 2);
+    args[0] = (OpArg){ARG_LIT, -1, RA_COUNT, lcoal[c], c};
+    if (gather) {
+        int o = opaque_index(op, "gatherOob", goob, 4);
+        args[1] = (OpArg){ARG_LIT, -1, RA_COUNT, loob[o], o};
+        return true;
+    }
+    int a = opaque_index(op, "scatterAtomicOp", atom, 4), o = opaque_index(op, "scatterOob", soob, 4);
+    static const int sk[] = {0, 4, 1, 2}; /* scatter_oob's order: undefined skip clamp wrap */
+    args[1] = (OpArg){ARG_LIT, -1, RA_COUNT, latom[a], a};
+    args[2] = (OpArg){ARG_LIT, -1, RA_COUNT, loob[sk[o]], sk[o]};
+    return true;
+}
+
 /* The forms a class's runtime lacks (reported), and the entry point a form takes:
  * *rt and args[0, *nargs) start as the row's. */
 static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, int *nargs)
@@ -823,6 +869,16 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
     }
     case OC_GATHER_CMP:
         return emit_fail(e, op->name_span, "codegen does not support 'pto.tgather' in its compare form");
+    case OC_MGATHER:
+    case OC_MSCATTER:
+        return mgather_args(e, op, args);
+    case OC_SCATTER:
+        return op->kind == OP_TSCATTER_MASK ? gather_mask_args(e, op, args) : true;
+    case OC_ROW_REDUCE: case OC_COL_REDUCE: case OC_ROW_EXPAND: case OC_COL_EXPAND:
+        if (!in->rt) /* trowprod, tcolprod, the exp-differences: verified only */
+            return emit_fail(e, op->name_span, "codegen does not support '%s' yet (the runtime has no kernel for it)",
+                             in->name);
+        return true;
     case OC_GATHER_MASK:
         return gather_mask_args(e, op, args);
     case OC_HISTOGRAM: { /* the byte (the verifier checked it: 0 .. 3, isMSB folded in) */

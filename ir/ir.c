@@ -23,6 +23,7 @@ typedef struct ArgSpec {
 #define IN_OPT(r) {ROLE_##r, ROLE_OPT},
 #define IN_VAR(r) {ROLE_##r, ROLE_VAR},
 #define IN_GM(r) {ROLE_##r, ROLE_GM},
+#define IN_GM_OPT(r) {ROLE_##r, ROLE_GM | ROLE_OPT},
 #define IN_NUM(r) {ROLE_##r, ROLE_NUM},
 #define IN_NUM_OPT(r) {ROLE_##r, ROLE_NUM | ROLE_OPT},
 #define NUM(r) {ROLE_##r, ROLE_NUM},
@@ -97,6 +98,7 @@ static const struct {
 #undef IN_OPT
 #undef IN_VAR
 #undef IN_GM
+#undef IN_GM_OPT
 #undef IN_NUM
 #undef IN_NUM_OPT
 #undef NUM

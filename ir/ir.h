@@ -357,6 +357,9 @@ typedef enum {
     OC_SORT32,      /* tsort32: each 32-element block sorted descending, as (value, index) pairs */
     OC_HISTOGRAM,   /* thistogram: a cumulative 256-bin histogram of one byte per row (A5) */
     OC_CONCAT,      /* tconcat: dst's rows = src0's valid columns, then src1's */
+    OC_MGATHER,     /* mgather: a vec (or mat) tile gathered from a global table by index */
+    OC_MSCATTER,    /* mscatter: a vec tile scattered into a global table by index */
+    OC_SCATTER,     /* tscatter: index form dst[indexes[i][j]] = src[i][j], or a mask pattern's */
 
     /* == SCALAR == */
     OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */
@@ -407,7 +410,9 @@ typedef enum {
     VB_XOR, VB_SHIFT, VB_POW, VB_PRELU, VB_REM,           /* OC_BINARY: txor, tshl/tshr, tpow, tprelu, trem */
     VU_NOT,                                               /* OC_UNARY: tnot */
     VS_BITWISE, VS_XORS, VS_SHLS, VS_SHRS, VS_POWS,       /* OC_TILE_SCALAR: tands/tors, txors, tshls, tshrs, tpows */
-    VS_REMS, VS_FMODS, VS_LRELU                           /* OC_TILE_SCALAR: trems, tfmods, tlrelu */
+    VS_REMS, VS_FMODS, VS_LRELU,                          /* OC_TILE_SCALAR: trems, tfmods, tlrelu */
+    /* == REARR == */
+    VCR_PROD, VR_EXPDIF                                   /* tcolprod (src may be empty on A5), trowexpandexpdif */
 } OpVariant;
 
 /* The attributes whose value is a runtime call argument (A_ATTR in ops.def): codegen's
@@ -452,6 +457,7 @@ typedef enum {
     \
     /* == REARR == */ \
     X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \
+    X(MEM, "mem") X(GM_SCRATCH, "scratch") X(INDEXES, "indexes") \
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
@@ -499,7 +505,7 @@ typedef struct OpAttr {
     const char *summary;          /* MLIR's constraint summary, for the message */
 } OpAttr;
 
-#define MAX_OP_ATTRS 2
+#define MAX_OP_ATTRS 4
 
 typedef struct OpInfo {
     const char *name, *alias;

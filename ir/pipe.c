@@ -68,7 +68,10 @@ Pipe op_pipe(const Func *f, const Op *op)
     case OC_GEMV:
         return PIPE_M;
     case OC_LOAD:
+    case OC_MGATHER:
         return PIPE_MTE2;
+    case OC_MSCATTER:
+        return PIPE_MTE3;
     case OC_STORE:
         return role_loc(f, op, ROLE_SRC) == LOC_ACC ? PIPE_FIX : PIPE_MTE3;
     case OC_MOVE:

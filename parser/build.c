@@ -560,8 +560,21 @@ static OpKind classify_tdivs(const Draft *d)
 /* pto.tgather has three forms (PTOAS's custom parser tells them apart): a maskPattern
  * attribute is the mask-pattern form; two outs (or results), or a scalar after src, the
  * compare form; else the index form. Each its own row. */
+/* pto.mgather's GM -> L1 form (its own row): the index (second ins) a view */
+static OpKind classify_mgather(const Draft *d)
+{
+    const Type *ix = d->n >= 2 && d->utys ? d->utys[1] : NULL;
+    if (ix && (ix->kind == TY_PART_VIEW || ix->kind == TY_TENSOR_VIEW))
+        return OP_MGATHER_L1;
+    return d->kind;
+}
+
 static OpKind classify_tgather(const Draft *d, uint32_t nouts)
 {
+    if (d->kind == OP_MGATHER) /* the other ops with forms of their own */
+        return classify_mgather(d);
+    if (d->kind == OP_TSCATTER && find_attr(d, "maskPattern"))
+        return OP_TSCATTER_MASK;
     if (d->kind != OP_TGATHER)
         return d->kind;
     if (find_attr(d, "maskPattern"))
@@ -2108,7 +2121,9 @@ void pb_op_tgather_mask(Parser *p, Span name, TypedUses ins, uint32_t nattrs_in,
                         uint32_t nclauses, Span whole)
 {
     if (ins.state >= 0 && (ins.uses != 1 || ins.types != 0)) {
-        ERR(name, "'pto.tgather' op mask-pattern tgather does not take extra ins operands");
+        Str op = pb_text(p, name);
+        ERR(name, "'%.*s' op mask-pattern %.*s does not take extra ins operands", (int)op.len, op.p, (int)op.len - 4,
+            op.p + 4);
         ins.state = -1;
     }
     ins.types = 1;

@@ -1405,6 +1405,9 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_PTR] = verify_scal_op,
     [OC_QUERY] = verify_scal_op,
     [OC_DEBUG] = verify_scal_op,
+    /* == REARR: the DMA ones (the others are vector ops) == */
+    [OC_MGATHER] = verify_rearr_op,
+    [OC_MSCATTER] = verify_rearr_op,
 };
 
 

@@ -678,6 +678,293 @@ static bool verify_concat(V *v)
     return true;
 }
 
+/* ---- mgather / mscatter (MGatherOp::verify, MScatterOp::verify) ------------------------ */
+
+/* The value word of an enum attribute kept as written (`#pto<coalesce row>`, or
+ * `#pto.coalesce<row>`): its last word before '>', in buf; false when absent. */
+static bool m_word(const V *v, const char *key, char *buf, size_t n)
+{
+    const Attr *a = ir_attr_find(v->op->attrs, v->op->nattrs, key);
+    buf[0] = 0;
+    if (!a || !a->val || a->val->kind != AV_OPAQUE)
+        return false;
+    Str t = a->val->u.s;
+    size_t end = t.len;
+    while (end > 0 && (t.p[end - 1] == '>' || t.p[end - 1] == ' '))
+        end--;
+    size_t b = end;
+    while (b > 0 && t.p[b - 1] != ' ' && t.p[b - 1] != '<')
+        b--;
+    snprintf(buf, n, "%.*s", (int)(end - b), t.p + b);
+    return true;
+}
+
+/* isSupportedMGatherMScatterPayloadElemType: 8/16/32-bit integers of any signedness, f16,
+ * bf16, f32; on A5 also the fp8 family and hif8 */
+static bool m_payload(const V *v, DType d)
+{
+    unsigned w = dtype_is_int(d) ? dtype_int_width(d) : 0;
+    return d == DT_F16 || d == DT_BF16 || d == DT_F32 || w == 8 || w == 16 || w == 32 ||
+           (rk_a5(v) && (dtype_is_fp8(d) || d == DT_HIF8));
+}
+
+/* verifyNDStyleVecTile: vec, row_major, none_box (low precision on A5 only) */
+static bool m_nd_vec(V *v, RoleId r)
+{
+    const TileBody *t = rk_tile(v, r);
+    if (!rk_common(v, r, rk_a5(v)))
+        return false;
+    if (t->loc != LOC_VEC)
+        return fail(v, rk_role(v, r), "expects %s to be in the vec address space", role_name(r));
+    if (t->blayout != BL_ROW_MAJOR)
+        return fail(v, rk_role(v, r), "expects %s to use the row_major blayout", role_name(r));
+    if (t->slayout != SL_NONE_BOX)
+        return fail(v, rk_role(v, r), "expects %s to use the none_box slayout", role_name(r));
+    return true;
+}
+
+/* verifyMGatherMScatterIdxTile: a vec none_box tile (either blayout) */
+static bool m_idx_tile(V *v)
+{
+    const TileBody *t = rk_tile(v, ROLE_IDX);
+    if (!t)
+        return fail(v, rk_role(v, ROLE_IDX), "expects idx to be a !pto.tile_buf");
+    if (!rk_common(v, ROLE_IDX, false))
+        return false;
+    if (t->loc != LOC_VEC)
+        return fail(v, rk_role(v, ROLE_IDX), "expects idx to be in the vec address space");
+    if (t->slayout != SL_NONE_BOX)
+        return fail(v, rk_role(v, ROLE_IDX), "expects idx to use the none_box slayout");
+    return true;
+}
+
+/* verifyMGatherMScatterMemOperand: the table's element type, a partition view */
+static bool m_mem(V *v, DType data, const char *label)
+{
+    const Type *m = v->ty[rk_role(v, ROLE_MEM)];
+    if (!m || m->dtype != data)
+        return fail(v, rk_role(v, ROLE_MEM), "expects mem element type to match %s element type", label);
+    if (m->kind != TY_PART_VIEW)
+        return fail(v, rk_role(v, ROLE_MEM), "expects mem to be !pto.partition_tensor_view");
+    return true;
+}
+
+/* verifyMGatherMScatterTileShape: idx's valid shape against the data tile's, by coalesce
+ * mode ("" when omitted: mscatter infers it) */
+static bool m_shape(V *v, const TileBody *t, const char *name, const char *mode)
+{
+    const TileBody *ix = rk_tile(v, ROLE_IDX);
+    bool row_major = ix->blayout == BL_ROW_MAJOR, col_major = ix->blayout == BL_COL_MAJOR;
+    bool unit0 = !rk_known(ix->vrow) || ix->vrow <= 1, unit1 = !rk_known(ix->vcol) || ix->vcol <= 1;
+    bool row_1xr = row_major && unit0 && compatible(ix->vcol, t->vrow);
+    bool row_rx1 = col_major && compatible(ix->vrow, t->vrow) && unit1;
+    bool base_row = row_major && compatible(ix->vrow, t->vrow) && unit1;
+    bool elem = compatible(ix->vrow, t->vrow) && compatible(ix->vcol, t->vcol);
+    if (!mode[0]) {
+        if (base_row || elem)
+            return true;
+        return fail(v, -1, "expects idx valid_shape to be [%s.valid_row, 0|1] or match %s valid_shape when coalesce "
+                           "is omitted", name, name);
+    }
+    bool row = strcmp(mode, "row") == 0;
+    if (row && (row_1xr || row_rx1))
+        return true;
+    if (!row && elem)
+        return true;
+    if (row)
+        return fail(v, -1, "expects row-coalesce idx valid_shape to be [0|1, %s.valid_row] or [%s.valid_row, 0|1]",
+                    name, name);
+    return fail(v, -1, "expects elem-coalesce idx valid_shape to match %s valid_shape", name);
+}
+
+/* verifyMGatherGm2L1: a mat NZ dst, the index (and elem's scratch) in global memory */
+static bool m_gather_l1(V *v, const char *mode)
+{
+    const TileBody *d = rk_tile(v, ROLE_DST);
+    if (d->blayout != BL_COL_MAJOR || d->slayout != SL_ROW_MAJOR)
+        return fail(v, -1, "expects GM->L1 mgather dst (loc=mat) to use blayout=col_major and slayout=row_major (NZ)");
+    if (d->fractal != 512)
+        return fail(v, -1, "expects GM->L1 mgather dst fractal size to be 512");
+    if (!m_payload(v, d->dtype))
+        return fail(v, -1, "expects GM->L1 mgather dst element type to be i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32 (and on "
+                           "A5 targets also float8_e4m3/float8_e5m2 family types)");
+    int64_t c0 = 32 / (dtype_bits(d->dtype) / 8 > 0 ? dtype_bits(d->dtype) / 8 : 1);
+    if (d->cols % c0 != 0)
+        return fail(v, -1, "expects GM->L1 mgather dst padded cols to be a multiple of %lld (C0 = 32 / sizeof(elem))",
+                    (long long)c0);
+    if (d->rows % 16 != 0)
+        return fail(v, -1, "expects GM->L1 mgather dst padded rows to be a multiple of 16 (FRACTAL_NZ_ROW)");
+    if (!m_mem(v, d->dtype, "dst"))
+        return false;
+    const Type *ix = v->ty[rk_role(v, ROLE_IDX)];
+    if (ix->kind == TY_TILE_BUF || ix->kind == TY_TILE)
+        return fail(v, -1, "expects GM->L1 mgather idx to be a GM tensor partition_tensor_view, not a tile_buf");
+    if (ix->kind != TY_PART_VIEW)
+        return fail(v, -1, "expects GM->L1 mgather idx to be a partition_tensor_view");
+    if (!dtype_is_int(ix->dtype) || dtype_int_width(ix->dtype) != 32)
+        return fail(v, -1, "expects GM->L1 mgather idx element type to be i32");
+    if (!mode[0])
+        return fail(v, -1, "expects GM->L1 mgather to specify an explicit coalesce attribute (row or elem)");
+    int sr = rk_role(v, ROLE_GM_SCRATCH);
+    const Type *sc = sr >= 0 && v->val[sr] != NO_VALUE ? v->ty[sr] : NULL;
+    if (strcmp(mode, "elem") == 0) {
+        if (!sc)
+            return fail(v, -1, "expects GM->L1 mgather with coalesce=elem to provide a GM scratch operand");
+        if (sc->kind != TY_PART_VIEW)
+            return fail(v, sr, "expects GM->L1 mgather scratch to be a partition_tensor_view");
+        if (sc->dtype != d->dtype)
+            return fail(v, sr, "expects GM->L1 mgather scratch element type to match dst element type");
+    } else if (sc) {
+        return fail(v, sr, "expects GM->L1 mgather with coalesce=row to omit the scratch operand");
+    }
+    return true;
+}
+
+static bool verify_mgather(V *v)
+{
+    char mode[16], oob[16];
+    if (!m_word(v, "coalesce", mode, sizeof mode))
+        return fail(v, -1, "requires attribute 'coalesce'");
+    m_word(v, "gatherOob", oob, sizeof oob);
+    if (!verify_declared_attrs(v))
+        return false;
+    const TileBody *d = rk_tile(v, ROLE_DST);
+    if (d->loc == LOC_MAT)
+        return m_gather_l1(v, mode);
+    int sr = rk_role(v, ROLE_GM_SCRATCH);
+    if (sr >= 0 && v->val[sr] != NO_VALUE)
+        return fail(v, sr, "expects scratch operand only on GM->L1 (loc=mat) mgather");
+    if (!m_nd_vec(v, ROLE_DST) || !m_idx_tile(v))
+        return false;
+    const TileBody *ix = rk_tile(v, ROLE_IDX);
+    if (!m_payload(v, d->dtype))
+        return fail(v, -1, "expects dst element type to be i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32 (and on A5 targets "
+                           "also float8_e4m3/float8_e5m2 family types)");
+    if (!dtype_is_int(ix->dtype) || dtype_int_width(ix->dtype) != 32)
+        return fail(v, rk_role(v, ROLE_IDX), "expects idx element type to be signless i32");
+    return m_mem(v, d->dtype, "dst") && m_shape(v, d, "dst", mode);
+}
+
+/* isSupportedMScatterAtomicPayloadElemType: add i32 (any signedness) / f16 / f32, max and
+ * min i32 / f32 */
+static bool m_atomic_ok(DType d, const char *atomic)
+{
+    bool i32 = dtype_is_int(d) && dtype_int_width(d) == 32;
+    if (!atomic[0] || strcmp(atomic, "none") == 0)
+        return true;
+    if (strcmp(atomic, "add") == 0)
+        return i32 || d == DT_F16 || d == DT_F32;
+    return i32 || d == DT_F32;
+}
+
+static bool verify_mscatter(V *v)
+{
+    char mode[16], atomic[16], oob[16], conflict[16];
+    bool has_mode = m_word(v, "coalesce", mode, sizeof mode);
+    m_word(v, "scatterAtomicOp", atomic, sizeof atomic);
+    m_word(v, "scatterOob", oob, sizeof oob);
+    bool has_conflict = m_word(v, "scatterConflict", conflict, sizeof conflict);
+    if (!verify_declared_attrs(v))
+        return false;
+    if (!m_nd_vec(v, ROLE_SRC) || !m_idx_tile(v))
+        return false;
+    const TileBody *s = rk_tile(v, ROLE_SRC), *ix = rk_tile(v, ROLE_IDX);
+    if (!m_payload(v, s->dtype))
+        return fail(v, -1, "expects src element type to be i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32 (and on A5 targets "
+                           "also float8_e4m3/float8_e5m2 family types)");
+    if (!dtype_is_int(ix->dtype) || dtype_int_width(ix->dtype) != 32)
+        return fail(v, rk_role(v, ROLE_IDX), "expects idx element type to be signless i32");
+    if (!m_mem(v, s->dtype, "src") || !m_shape(v, s, "src", has_mode ? mode : ""))
+        return false;
+    bool atomic_set = atomic[0] && strcmp(atomic, "none") != 0, oob_set = oob[0] && strcmp(oob, "undefined") != 0;
+    if (!has_mode && (atomic_set || oob_set || has_conflict))
+        return fail(v, -1, "expects coalesce when scatterAtomicOp/scatterOob/scatterConflict is specified");
+    if (has_conflict && !rk_a5(v))
+        return fail(v, -1, "expects scatterConflict only on A5 targets");
+    if (!m_atomic_ok(s->dtype, atomic))
+        return fail(v, -1, "expects scatterAtomicOp-compatible src element type: add supports i32/ui32/f16/f32, "
+                           "max/min support signless i32/f32");
+    return true;
+}
+
+/* ---- tscatter (TScatterOp::verify) --------------------------------------------------------- */
+/* isAllowedDataElem: f16 / f32 / bf16, 8/16/32-bit integers */
+static bool scatter_elem(DType d)
+{
+    unsigned w = dtype_is_int(d) ? dtype_int_width(d) : 0;
+    return d == DT_F16 || d == DT_F32 || d == DT_BF16 || w == 8 || w == 16 || w == 32;
+}
+
+static bool scatter_index(V *v)
+{
+    const TileBody *s = rk_tile(v, ROLE_SRC), *ix = rk_tile(v, ROLE_INDEXES), *d = rk_tile(v, ROLE_DST);
+    if (!vec_common(v, ROLE_SRC) || !vec_common(v, ROLE_INDEXES) || !vec_common(v, ROLE_DST))
+        return false;
+    if (s->dtype != d->dtype)
+        return fail(v, -1, "expects src/dst to have the same element type");
+    if (!scatter_elem(s->dtype))
+        return fail(v, -1, "expects src/dst element type to be i8/i16/i32/f16/bf16/f32");
+    unsigned iw = dtype_is_int(ix->dtype) ? dtype_int_width(ix->dtype) : 0;
+    if (iw != 16 && iw != 32)
+        return fail(v, -1, "expects indexes element type to be i16/i32");
+    unsigned db = dtype_bits(s->dtype) / 8;
+    if (iw / 8 != (db == 1 ? 2 : db))
+        return fail(v, -1, "expects indexes element size to match the documented scatter rule");
+    int64_t sv[2] = {s->vrow, s->vcol}, iv[2] = {ix->vrow, ix->vcol}, dv[2] = {d->vrow, d->vcol};
+    for (int k = 0; k < 2; k++) {
+        if (rk_known(sv[k]) && rk_known(iv[k]) && sv[k] != iv[k])
+            return fail(v, -1, "expects src and indexes to have the same valid_shape");
+        if (rk_known(sv[k]) && rk_known(dv[k]) && dv[k] < sv[k])
+            return fail(v, -1, "expects dst valid_shape to be >= src valid_shape");
+    }
+    return true;
+}
+
+static bool scatter_mask(V *v)
+{
+    const TileBody *s = rk_tile(v, ROLE_SRC), *d = rk_tile(v, ROLE_DST);
+    if (!vec_common(v, ROLE_SRC) || !vec_common(v, ROLE_DST))
+        return false;
+    if (s->dtype != d->dtype)
+        return fail(v, -1, "expects src and dst to have the same element type");
+    if (!scatter_elem(s->dtype))
+        return fail(v, -1, "expects src/dst element type to be i8/i16/i32/f16/bf16/f32");
+    const Attr *ax = ir_attr_find(v->op->attrs, v->op->nattrs, "axis");
+    if (!ax)
+        return fail(v, -1, "expects mask-pattern tscatter to provide axis attribute");
+    int64_t times = mask_times(v);
+    bool row = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "row");
+    bool col = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "col");
+    if (row) {
+        if (rk_known(s->vrow) && rk_known(d->vrow) && d->vrow != s->vrow)
+            return fail(v, -1, "expects dst valid rows to equal src valid rows for row direction");
+        if (rk_known(s->vcol) && rk_known(d->vcol) && d->vcol != s->vcol * times)
+            return fail(v, -1, "expects dst valid cols to equal src valid cols times the mask expansion factor for row "
+                               "direction");
+    } else if (col) {
+        if (rk_known(s->vcol) && rk_known(d->vcol) && d->vcol != s->vcol)
+            return fail(v, -1, "expects dst valid cols to equal src valid cols for col direction");
+        if (rk_known(s->vrow) && rk_known(d->vrow) && d->vrow != s->vrow * times)
+            return fail(v, -1, "expects dst valid rows to equal src valid rows times the mask expansion factor for col "
+                               "direction");
+    } else {
+        return fail(v, -1, "Invalid axis value, expected \"row\" or \"col\"");
+    }
+    return true;
+}
+
+static bool verify_scatter(V *v)
+{
+    int ir = rk_role(v, ROLE_INDEXES);
+    bool has_idx = ir >= 0 && v->val[ir] != NO_VALUE;
+    bool has_mask = ir_attr_find(v->op->attrs, v->op->nattrs, "maskPattern") != NULL;
+    if (has_idx == has_mask)
+        return fail(v, -1, "expects exactly one of indexes operand or maskPattern attribute");
+    if (has_idx && ir_attr_find(v->op->attrs, v->op->nattrs, "axis"))
+        return fail(v, -1, "axis attribute must not be provided with indexes operand");
+    return has_idx ? scatter_index(v) : scatter_mask(v);
+}
+
 bool verify_rearr_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
@@ -691,6 +978,9 @@ bool verify_rearr_op(V *v)
     case OC_SORT32: return verify_sort32(v);
     case OC_HISTOGRAM: return verify_histogram(v);
     case OC_CONCAT: return verify_concat(v);
+    case OC_MGATHER: return verify_mgather(v);
+    case OC_MSCATTER: return verify_mscatter(v);
+    case OC_SCATTER: return verify_scatter(v);
     default: return true;
     }
 }

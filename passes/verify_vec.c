@@ -549,7 +549,8 @@ static bool col_reduce_region(V *v)
     const TileBody *d = T(v, ROLE_DST);
     if (d->vrow == 0 && d->vcol == 0)
         return true;
-    if (a5(v) && (!nonzero(v, ROLE_SRC, 0) || !nonzero(v, ROLE_SRC, 1)))
+    /* tcolprod may have an empty src on A5 too (PTOAS's requireNonZeroSrcOnA5) */
+    if (a5(v) && op_info(v->op->kind)->variant != VCR_PROD && (!nonzero(v, ROLE_SRC, 0) || !nonzero(v, ROLE_SRC, 1)))
         return false;
     return same_valid_dim(v, ROLE_SRC, ROLE_DST, 1);
 }
@@ -559,7 +560,7 @@ static bool verify_col_reduce(V *v, const VecOp *o)
     const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
     if (!nd_vec_tile(v, ROLE_SRC) || !nd_vec_tile(v, ROLE_DST))
         return false;
-    if (o->variant == VCR_MAXMIN) {
+    if (o->variant == VCR_MAXMIN || o->variant == VCR_PROD) {
         if (!same_elem(v, ROLE_SRC, ROLE_DST) || !col_reduce_region(v))
             return false;
         return elem_ok(v, o, s->dtype) || elem_fail(v, o);
@@ -692,10 +693,12 @@ static bool verify_row_expand_maxmin(V *v, const VecOp *o)
      * failed check reports */
     if (s0m && s1m && row_src1_path_ok(v))
         return true;
+    /* trowexpandexpdif: PTOAS's enforceTmpContract false */
+    bool contract = o->variant != VR_EXPDIF;
     if (s0m)
-        return row_full_and_bcast(v, ROLE_SRC0, ROLE_SRC1) && row_expand_tmp_contract(v);
+        return row_full_and_bcast(v, ROLE_SRC0, ROLE_SRC1) && (!contract || row_expand_tmp_contract(v));
     if (s1m)
-        return row_full_and_bcast(v, ROLE_SRC1, ROLE_SRC0) && row_expand_tmp_contract(v);
+        return row_full_and_bcast(v, ROLE_SRC1, ROLE_SRC0) && (!contract || row_expand_tmp_contract(v));
     return fail(v, -1, "expects one of src0/src1 to match dst valid_shape and the other to be a per-row scalar vector");
 }
 
@@ -716,7 +719,7 @@ static bool verify_row_expand(V *v, const VecOp *o)
         return same_valid_dim(v, ROLE_SRC, ROLE_DST, 0) && nonzero(v, ROLE_SRC, 0) && nonzero(v, ROLE_SRC, 1) &&
                nonzero(v, ROLE_DST, 0) && nonzero(v, ROLE_DST, 1);
     }
-    if (o->variant == VR_MAXMIN)
+    if (o->variant == VR_MAXMIN || o->variant == VR_EXPDIF)
         return verify_row_expand_maxmin(v, o);
     /* verifyTRowExpandBinaryCore */
     const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
@@ -1071,6 +1074,7 @@ bool verify_vec_op(V *v)
     case OC_SORT32:
     case OC_HISTOGRAM:
     case OC_CONCAT:
+    case OC_SCATTER:
     case OC_FILLPAD: ok = verify_rearr_op(v); break;
     default: ok = true; break;
     }

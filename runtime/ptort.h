@@ -809,6 +809,44 @@ ptort_status ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_t
  * sizes equal, dst at least src's shape; src and dst may be the same tile. */
 ptort_status ptort_tfillpad(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
+/* tscatter, index form: dst (its whole storage) is zeroed, then in row-major order of src's
+ * valid region `dst[k] = src[i][j]`, k = indexes[i][j] (read unsigned) a flat element index
+ * into dst's row-major storage; of equal indices the last wins. indexes: 32-bit for 4-byte
+ * elements, 16-bit for 2- and 1-byte ones. An index past dst's storage: PTORT_E_SHAPE before
+ * anything is written. */
+ptort_status ptort_tscatter(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *indexes, const ptort_tile *dst);
+/* tscatter, mask-pattern form: the inverse of ptort_tgather_mask: src's valid columns (COL_AXIS
+ * 0: dst[i][t * j + p] = src[i][j]) or rows (1: dst row t * i + p = src row i) go to the
+ * positions PAT selects (t = 1, 2 or 4, p its offset); every other element of dst's storage
+ * is 0, except under P1111, which copies src's valid region and leaves the rest. */
+ptort_status ptort_tscatter_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_axis, const ptort_tile *src,
+                                 const ptort_tile *dst);
+
+/* mgather / mscatter's modes (pto-isa's Coalesce, GatherOOB and ScatterOOB, ScatterAtomicOp) */
+typedef enum { PTORT_COALESCE_ROW, PTORT_COALESCE_ELEM } ptort_coalesce;
+typedef enum { PTORT_OOB_UNDEFINED, PTORT_OOB_CLAMP, PTORT_OOB_WRAP, PTORT_OOB_ZERO, PTORT_OOB_SKIP } ptort_oob;
+typedef enum { PTORT_ATOMIC_NONE, PTORT_ATOMIC_ADD, PTORT_ATOMIC_MAX, PTORT_ATOMIC_MIN } ptort_scatter_atomic;
+
+/* mgather (docs/vector-ops.md): COALESCE row: dst row r = the table row idx[r] of MEM (its
+ * second-to-last dimension; idx[r] is element r of idx's storage), elem: dst[i][j] = the
+ * element idx[i][j] of MEM counted flat from its first element. Indices are read as u32; OOB
+ * (an index at or past the capacity: MEM's rows, or all its elements): UNDEFINED is an error
+ * (PTORT_E_VIEW), CLAMP takes the last, WRAP the index modulo the capacity, ZERO gives 0.
+ * DST is a vec tile (a mat one too: the GM -> L1 form), of MEM's element type; nothing is
+ * written when an error is reported. */
+ptort_status ptort_mgather(ptort_ctx *ctx, int coalesce, int oob, const ptort_view *mem, const ptort_tile *idx,
+                           const ptort_tile *dst);
+/* The GM -> L1 form: the indices in global memory (IDX, a row-major view of i32 / u32). */
+ptort_status ptort_mgather_gm(ptort_ctx *ctx, int coalesce, int oob, const ptort_view *mem, const ptort_view *idx,
+                              const ptort_tile *dst);
+
+/* mscatter: the inverse of mgather's vec form, in row-major order of SRC's valid region, so
+ * that of equal indices the last wins; ATOMIC add / max / min combine with the table's
+ * element instead (docs/vector-ops.md); OOB SKIP drops the write (ZERO is not a scatter
+ * mode). An index out of the table under UNDEFINED: PTORT_E_VIEW, before anything is written. */
+ptort_status ptort_mscatter(ptort_ctx *ctx, int coalesce, int atomic, int oob, const ptort_tile *src,
+                            const ptort_tile *idx, const ptort_view *mem);
+
 /* == SCALAR: pointers, declarations, scalar access, debug, local arrays, structs, comm (issue 24) == */
 
 /* pto.tgetval / pto.tsetval: element OFFSET of a vec tile's storage, counted in elements from

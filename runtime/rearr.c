@@ -589,3 +589,368 @@ ptort_status ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_t
         memcpy(d + r * tile_row_stride(dst) * esz, out + r * (c0 + c1) * esz, (size_t)((c0 + c1) * esz));
     return PTORT_OK;
 }
+
+/* ---- mgather / mscatter ------------------------------------------------------------------
+ * The table is a partition view of global memory. Row mode addresses MEM's rows (its
+ * second-to-last dimension, stride[rank-2]) and walks a row with stride[rank-1]; elem mode
+ * counts MEM's elements flat from its first one, as pto-isa's kernels do (the table is
+ * contiguous there). Indices are u32 (the NPU kernels' cast); docs/vector-ops.md. */
+
+/* The capacity an index is checked against: MEM's rows (row mode) or all its elements. */
+static int64_t m_capacity(const ptort_view *mem, int coalesce)
+{
+    if (coalesce == PTORT_COALESCE_ROW)
+        return mem->shape[mem->rank - 2];
+    int64_t n = 1;
+    for (int k = 0; k < mem->rank; k++)
+        n *= mem->shape[k];
+    return n;
+}
+
+/* An index remapped by the OOB mode: *skip when it selects nothing (ZERO, SKIP); -1 when it
+ * is out of the table under UNDEFINED. */
+static int64_t m_remap(uint32_t raw, int64_t cap, int oob, int *skip)
+{
+    int64_t k = raw;
+    *skip = 0;
+    if (k < cap)
+        return k;
+    switch (oob) {
+    case PTORT_OOB_CLAMP: return cap - 1;
+    case PTORT_OOB_WRAP: return k % cap;
+    case PTORT_OOB_ZERO:
+    case PTORT_OOB_SKIP: *skip = 1; return 0;
+    default: return -1;
+    }
+}
+
+/* The element offset in MEM's buffer of table position K (elem) or of row K, column J (row);
+ * -1 when it lies outside the host buffer. */
+static int64_t m_offset(const ptort_view *mem, int coalesce, int64_t k, int64_t j)
+{
+    int64_t off = coalesce == PTORT_COALESCE_ROW
+                      ? mem->offset + k * mem->stride[mem->rank - 2] + j * mem->stride[mem->rank - 1]
+                      : mem->offset + k;
+    int64_t n = (int64_t)(mem->size / (size_t)ptort_dtype_size(mem->dtype));
+    return off >= 0 && off < n ? off : -1;
+}
+
+/* The checks mgather and mscatter share: MEM against the data tile T and the modes. */
+static ptort_status m_check(ptort_ctx *ctx, const char *op, int coalesce, int oob, const ptort_view *mem,
+                            const ptort_tile *t)
+{
+    if (!mem || !mem->base || mem->rank < 2 || mem->rank > PTORT_VIEW_MAX_RANK)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: expects a table view of rank 2 to 5", op);
+    if (coalesce != PTORT_COALESCE_ROW && coalesce != PTORT_COALESCE_ELEM)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown coalesce mode %d", op, coalesce);
+    if (oob < PTORT_OOB_UNDEFINED || oob > PTORT_OOB_SKIP)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: unknown out-of-bounds mode %d", op, oob);
+    if (mem->dtype != t->dtype || ptort_dtype_size(t->dtype) > 4 || t->dtype == PTORT_F4E2M1X2)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects the table to have the tile's element type (8, 16 or 32 "
+                          "bits), but got %s and %s", op, ptort_dtype_name(mem->dtype), ptort_dtype_name(t->dtype));
+    if (coalesce == PTORT_COALESCE_ROW && t->valid_cols > mem->shape[mem->rank - 1])
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects the table's rows to hold the tile's %lld valid columns, "
+                          "but they have %lld", op, (long long)t->valid_cols, (long long)mem->shape[mem->rank - 1]);
+    return PTORT_OK;
+}
+
+/* The u32 index of tile element (I, J) (elem) or of row I (row: element I of idx's storage). */
+static uint32_t m_index(ptort_ctx *ctx, const ptort_tile *idx, const Layout *l, int coalesce, int64_t i, int64_t j)
+{
+    const uint8_t *b = tile_base(ctx, idx);
+    return coalesce == PTORT_COALESCE_ROW ? load_elem(b, 4, i) : load_elem(b, 4, layout_row_off(l, i) + layout_col_off(l, j));
+}
+
+static ptort_status m_idx_check(ptort_ctx *ctx, const char *op, int coalesce, const ptort_tile *idx,
+                                const ptort_tile *t)
+{
+    ptort_status st = ptort_check_operand(ctx, op, "idx", idx);
+    if (st)
+        return st;
+    if (idx->dtype != PTORT_I32 && idx->dtype != PTORT_U32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects idx of i32 or u32, but got %s", op, ptort_dtype_name(idx->dtype));
+    if (idx->slayout != PTORT_SL_NONE_BOX)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects a none_box idx tile", op);
+    if (coalesce == PTORT_COALESCE_ROW ? idx->rows * idx->cols < t->valid_rows
+                                       : idx->valid_rows < t->valid_rows || idx->valid_cols < t->valid_cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: idx [%lld, %lld] does not cover the %s tile's valid shape [%lld, %lld]",
+                          op, (long long)idx->valid_rows, (long long)idx->valid_cols,
+                          coalesce == PTORT_COALESCE_ROW ? "rows of the" : "", (long long)t->valid_rows,
+                          (long long)t->valid_cols);
+    return PTORT_OK;
+}
+
+/* Where dst element (I, J) comes from: *from the table offset, -1 for a zero; an error under
+ * UNDEFINED or outside the host buffer. */
+static ptort_status m_source(ptort_ctx *ctx, const char *op, int coalesce, int oob, const ptort_view *mem,
+                             uint32_t raw, int64_t j, int64_t *from)
+{
+    int skip;
+    int64_t k = m_remap(raw, m_capacity(mem, coalesce), oob, &skip);
+    if (skip) {
+        *from = -1;
+        return PTORT_OK;
+    }
+    *from = k < 0 ? -1 : m_offset(mem, coalesce, k, j);
+    if (k < 0 || *from < 0)
+        return ptort_fail(ctx, PTORT_E_VIEW, "%s: index %u is outside the table (%lld %s)", op, raw,
+                          (long long)m_capacity(mem, coalesce), coalesce == PTORT_COALESCE_ROW ? "rows" : "elements");
+    return PTORT_OK;
+}
+
+/* The gather of both forms: RAW(i, j) gives the index. Two passes, so that an error leaves
+ * dst as it was. */
+typedef uint32_t (*m_raw_fn)(ptort_ctx *ctx, const void *src, const Layout *l, int coalesce, int64_t i, int64_t j);
+
+static ptort_status m_gather(ptort_ctx *ctx, const char *op, int coalesce, int oob, const ptort_view *mem,
+                             const void *isrc, const Layout *il, m_raw_fn raw, const ptort_tile *dst)
+{
+    Layout l;
+    layout_of(dst, &l);
+    int sz = ptort_dtype_size(dst->dtype);
+    uint8_t *d = tile_base(ctx, dst);
+    const uint8_t *tb = mem->base;
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = 0; i < dst->valid_rows; i++)
+            for (int64_t j = 0; j < dst->valid_cols; j++) {
+                int64_t from;
+                ptort_status st = m_source(ctx, op, coalesce, oob, mem, raw(ctx, isrc, il, coalesce, i, j), j, &from);
+                if (st)
+                    return st;
+                if (pass)
+                    store_elem(d, sz, layout_row_off(&l, i) + layout_col_off(&l, j),
+                               from < 0 ? 0 : load_elem(tb, sz, from));
+            }
+    return PTORT_OK;
+}
+
+static uint32_t m_raw_tile(ptort_ctx *ctx, const void *src, const Layout *l, int coalesce, int64_t i, int64_t j)
+{
+    return m_index(ctx, src, l, coalesce, i, j);
+}
+
+/* a view of indices: row mode element i of its first row, elem mode element (i, j) */
+static uint32_t m_raw_view(ptort_ctx *ctx, const void *src, const Layout *l, int coalesce, int64_t i, int64_t j)
+{
+    (void)ctx;
+    (void)l;
+    const ptort_view *v = src;
+    int64_t r = coalesce == PTORT_COALESCE_ROW ? 0 : i, c = coalesce == PTORT_COALESCE_ROW ? i : j;
+    return load_elem(v->base, 4, v->offset + r * v->stride[v->rank - 2] + c * v->stride[v->rank - 1]);
+}
+
+ptort_status ptort_mgather(ptort_ctx *ctx, int coalesce, int oob, const ptort_view *mem, const ptort_tile *idx,
+                           const ptort_tile *dst)
+{
+    static const char op[] = "mgather";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "dst", dst)) || (st = m_check(ctx, op, coalesce, oob, mem, dst)) ||
+        (st = m_idx_check(ctx, op, coalesce, idx, dst)))
+        return st;
+    if (oob == PTORT_OOB_SKIP)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: skip is not a gather mode", op);
+    Layout il;
+    layout_of(idx, &il);
+    return m_gather(ctx, op, coalesce, oob, mem, idx, &il, m_raw_tile, dst);
+}
+
+ptort_status ptort_mgather_gm(ptort_ctx *ctx, int coalesce, int oob, const ptort_view *mem, const ptort_view *idx,
+                              const ptort_tile *dst)
+{
+    static const char op[] = "mgather";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "dst", dst)) || (st = m_check(ctx, op, coalesce, oob, mem, dst)))
+        return st;
+    if (oob == PTORT_OOB_SKIP)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: skip is not a gather mode", op);
+    if (!idx || !idx->base || idx->rank < 2 || idx->rank > PTORT_VIEW_MAX_RANK ||
+        (idx->dtype != PTORT_I32 && idx->dtype != PTORT_U32))
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: expects an index view of i32 or u32", op);
+    /* every index the gather reads lies inside the index view's buffer */
+    int64_t rows = coalesce == PTORT_COALESCE_ROW ? 1 : dst->valid_rows;
+    int64_t cols = coalesce == PTORT_COALESCE_ROW ? dst->valid_rows : dst->valid_cols;
+    int64_t n = (int64_t)(idx->size / 4);
+    if (rows > idx->shape[idx->rank - 2] || cols > idx->shape[idx->rank - 1])
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: the index view does not cover the dst's valid shape", op);
+    for (int64_t r = 0; r < rows && cols > 0; r++) {
+        int64_t a = idx->offset + r * idx->stride[idx->rank - 2], b = a + (cols - 1) * idx->stride[idx->rank - 1];
+        if (a < 0 || b < 0 || a >= n || b >= n)
+            return ptort_fail(ctx, PTORT_E_VIEW, "%s: the index view reaches outside its buffer", op);
+    }
+    return m_gather(ctx, op, coalesce, oob, mem, idx, NULL, m_raw_view, dst);
+}
+
+/* One scattered element: X (the tile's bits) into the table element at P by the atomic op. */
+static void m_combine(uint8_t *p, ptort_dtype dt, int atomic, uint32_t x)
+{
+    int sz = ptort_dtype_size(dt);
+    uint32_t old = load_elem(p, sz, 0), out = x;
+    if (atomic == PTORT_ATOMIC_ADD) {
+        if (dt == PTORT_F32) {
+            float s = u2f(old) + u2f(x);
+            out = s != s ? 0x7FC00000u : f2u(s);
+        } else if (dt == PTORT_F16) { /* exact in double, then one rounding to f16 (round to odd to f32 first) */
+            double s = (double)u2f(f16_bits_to_f32_bits((uint16_t)old)) + (double)u2f(f16_bits_to_f32_bits((uint16_t)x));
+            float f = (float)s;
+            double as = s < 0 ? -s : s, af = f < 0 ? -(double)f : (double)f;
+            if (af != as && !(f2u(f) & 1u)) /* the neighbour on s's side has the odd last bit */
+                f = u2f(as > af ? f2u(f) + 1u : f2u(f) - 1u);
+            out = s != s ? 0x7E00u : f32_to_f16_bits(f);
+        } else {
+            out = old + x;
+        }
+    } else if (atomic == PTORT_ATOMIC_MAX || atomic == PTORT_ATOMIC_MIN) {
+        int gt = dt == PTORT_F32 ? u2f(x) > u2f(old) : dt == PTORT_I32 ? (int32_t)x > (int32_t)old : x > old;
+        int lt = dt == PTORT_F32 ? u2f(x) < u2f(old) : dt == PTORT_I32 ? (int32_t)x < (int32_t)old : x < old;
+        out = (atomic == PTORT_ATOMIC_MAX ? gt : lt) ? x : old;
+    }
+    store_elem(p, sz, 0, out);
+}
+
+ptort_status ptort_mscatter(ptort_ctx *ctx, int coalesce, int atomic, int oob, const ptort_tile *src,
+                            const ptort_tile *idx, const ptort_view *mem)
+{
+    static const char op[] = "mscatter";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = m_check(ctx, op, coalesce, oob, mem, src)) ||
+        (st = m_idx_check(ctx, op, coalesce, idx, src)))
+        return st;
+    if (oob == PTORT_OOB_ZERO)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: zero is not a scatter mode", op);
+    int sz = ptort_dtype_size(src->dtype);
+    int i32 = src->dtype == PTORT_I32 || src->dtype == PTORT_U32;
+    if (atomic < PTORT_ATOMIC_NONE || atomic > PTORT_ATOMIC_MIN ||
+        (atomic == PTORT_ATOMIC_ADD && !(i32 || src->dtype == PTORT_F32 || src->dtype == PTORT_F16)) ||
+        (atomic > PTORT_ATOMIC_ADD && !(i32 || src->dtype == PTORT_F32)))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: atomic op %d does not take %s elements", op, atomic,
+                          ptort_dtype_name(src->dtype));
+    Layout il, sl;
+    layout_of(idx, &il);
+    layout_of(src, &sl);
+    const uint8_t *s = tile_base(ctx, src);
+    uint8_t *tb = mem->base;
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = 0; i < src->valid_rows; i++)
+            for (int64_t j = 0; j < src->valid_cols; j++) {
+                int64_t to;
+                if ((st = m_source(ctx, op, coalesce, oob, mem, m_index(ctx, idx, &il, coalesce, i, j), j, &to)))
+                    return st;
+                if (pass && to >= 0)
+                    m_combine(tb + to * sz, src->dtype, atomic,
+                              load_elem(s, sz, layout_row_off(&sl, i) + layout_col_off(&sl, j)));
+            }
+    return PTORT_OK;
+}
+
+/* ---- tscatter -------------------------------------------------------------------------------
+ * pto-isa's NPU kernels (A2/A3 and A5): dst's whole storage is zeroed first (InitUBBuffer),
+ * then the index form stores src[i][j] at flat element indexes[i][j] of dst, row-major and in
+ * order, so that the last of equal indices wins; the mask form places src's columns or rows
+ * at the pattern's positions. P1111 is a plain copy (TMOV) that zeroes nothing. */
+static ptort_status scatter_tiles(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst)
+{
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, op, "src", src)) || (st = ptort_check_operand(ctx, op, "dst", dst)))
+        return st;
+    if (src->loc != PTORT_VEC || dst->loc != PTORT_VEC || !tile_is_row_major(src) || !tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects row-major none_box vec tiles", op);
+    if (src->dtype != dst->dtype || ptort_dtype_size(src->dtype) > 4 || src->dtype == PTORT_F4E2M1X2)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects src and dst of one element type of 1, 2 or 4 bytes, but got "
+                          "%s and %s", op, ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    return PTORT_OK;
+}
+
+ptort_status ptort_tscatter(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *indexes, const ptort_tile *dst)
+{
+    static const char op[] = "tscatter";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = scatter_tiles(ctx, op, src, dst)) || (st = ptort_check_operand(ctx, op, "indexes", indexes)))
+        return st;
+    int esz = ptort_dtype_size(dst->dtype), isz = ptort_dtype_size(indexes->dtype);
+    int want = esz == 1 ? 2 : esz;
+    if (indexes->loc != PTORT_VEC || !tile_is_row_major(indexes))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects a row-major none_box vec indexes tile", op);
+    if (isz != want || !(indexes->dtype == PTORT_I16 || indexes->dtype == PTORT_U16 || indexes->dtype == PTORT_I32 ||
+                         indexes->dtype == PTORT_U32))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects %d-bit indexes for %s elements, but got %s", op, 8 * want,
+                          ptort_dtype_name(dst->dtype), ptort_dtype_name(indexes->dtype));
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    if (indexes->valid_rows < vr || indexes->valid_cols < vc)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: indexes [%lld, %lld] do not cover src's valid shape [%lld, %lld]", op,
+                          (long long)indexes->valid_rows, (long long)indexes->valid_cols, (long long)vr, (long long)vc);
+    int64_t n = dst->rows * tile_row_stride(dst);
+    const uint8_t *ib = tile_base(ctx, indexes), *sb = tile_base(ctx, src);
+    int64_t is = tile_row_stride(indexes), ss = tile_row_stride(src);
+    for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < vc; j++) {
+            uint32_t k = load_elem(ib + i * is * isz, isz, j);
+            if ((int64_t)k >= n)
+                return ptort_fail(ctx, PTORT_E_SHAPE, "%s: index %u at (%lld, %lld) is outside dst's %lld elements", op, k,
+                                  (long long)i, (long long)j, (long long)n);
+        }
+    uint8_t *d = tile_base(ctx, dst);
+    uint8_t *out = ptort_scratch(ctx, (size_t)(n * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    memset(out, 0, (size_t)(n * esz)); /* src may share bytes with dst: build the result apart */
+    for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < vc; j++)
+            store_elem(out, esz, load_elem(ib + i * is * isz, isz, j), load_elem(sb + i * ss * esz, esz, j));
+    memcpy(d, out, (size_t)(n * esz));
+    return PTORT_OK;
+}
+
+/* The offset of the pattern's first selected position in a group of 1, 2 or 4. */
+static int64_t mask_first(ptort_mask_pattern pat)
+{
+    int64_t k = 0;
+    while (k < 4 && !mask_select(pat, k))
+        k++;
+    return k;
+}
+
+ptort_status ptort_tscatter_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_axis, const ptort_tile *src,
+                                 const ptort_tile *dst)
+{
+    static const char op[] = "tscatter";
+    if (!ctx)
+        return PTORT_E_ARG;
+    if (pat < PTORT_MASK_P0101 || pat > PTORT_MASK_P1111)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: mask pattern %d is out of range", op, (int)pat);
+    ptort_status st;
+    if ((st = scatter_tiles(ctx, op, src, dst)))
+        return st;
+    int64_t t = pat == PTORT_MASK_P1111 ? 1 : pat <= PTORT_MASK_P1010 ? 2 : 4, p = mask_first(pat);
+    int64_t vr = src->valid_rows, vc = src->valid_cols;
+    int64_t dr = col_axis ? t * vr : vr, dc = col_axis ? vc : t * vc;
+    if (dr > dst->rows || dc > dst->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: src's valid [%lld, %lld] scattered is [%lld, %lld], larger than dst "
+                          "[%lld, %lld]", op, (long long)vr, (long long)vc, (long long)dr, (long long)dc,
+                          (long long)dst->rows, (long long)dst->cols);
+    int esz = ptort_dtype_size(dst->dtype);
+    int64_t ds = tile_row_stride(dst), ss = tile_row_stride(src), n = dst->rows * ds;
+    uint8_t *out = ptort_scratch(ctx, (size_t)(n * esz) + 1);
+    if (!out)
+        return PTORT_E_NOMEM;
+    uint8_t *d = tile_base(ctx, dst);
+    const uint8_t *sb = tile_base(ctx, src);
+    if (t == 1)
+        memcpy(out, d, (size_t)(n * esz)); /* P1111: a copy of the valid region only */
+    else
+        memset(out, 0, (size_t)(n * esz));
+    for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < vc; j++) {
+            int64_t r = col_axis ? t * i + p : i, c = col_axis ? j : t * j + p;
+            store_elem(out, esz, r * ds + c, load_elem(sb + i * ss * esz, esz, j));
+        }
+    memcpy(d, out, (size_t)(n * esz));
+    return PTORT_OK;
+}

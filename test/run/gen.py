@@ -19,6 +19,9 @@ as `ptoas run` expects it (bf16 as <u2 bits, fp8 as |u1 bytes). PATTERN:
                finite of both signs, the smallest subnormal, -0.0 and (e5m2) +Inf, row 1 with NaN
   e8m0         MX scale exponents 118 .. 136 (2^-9 .. 2^9), row 0 (of several) starting 0xFF (NaN), 0, 254, 127
   shifts       shift amounts in [0, 31] (tshl, tshr)
+  rowidx       mgather/mscatter row indices in [0, 31] with repeats; elemidx: [0, 1023]; idx256:
+               [0, 255] (tscatter)
+  oobidx       indices in and out of a 32-row / 1024-element table, negative ones too
   ramp         r * COLS + c (for moves and views; exact in every dtype used)
   zero         all 0
 The seed defaults to a hash of NAME, so every file is reproducible.
@@ -126,6 +129,15 @@ def values(dt, rows, cols, pattern, rng):
                 row[:4] = [0xFF, 0, 254, 127][:cols]
         elif pattern == 'shifts':
             row = [rng.choice((0, 1, 7, 8, 15, 16, 31, rng.randint(0, 31))) for _ in range(cols)]
+        elif pattern == 'rowidx':     # table rows 0 .. 31, with repeats (scatter conflicts)
+            row = [rng.choice((0, 1, 31, 5, 5, rng.randint(0, 31))) for _ in range(cols)]
+        elif pattern == 'elemidx':    # table elements 0 .. 1023, with repeats
+            row = [rng.choice((0, 1023, 7, 7, rng.randint(0, 1023), rng.randint(0, 1023))) for _ in range(cols)]
+        elif pattern == 'idx256':     # tscatter: elements 0 .. 255 of a dst, with repeats
+            row = [rng.choice((0, 255, 9, 9, rng.randint(0, 255), rng.randint(0, 255))) for _ in range(cols)]
+        elif pattern == 'oobidx':     # in range for 32 rows, past them, past 1024, negative (huge as u32)
+            row = [rng.choice((0, 31, 32, 33, 1000, 1024, 4096, -1, -(1 << 31), (1 << 31) - 1, rng.randint(0, 31)))
+                   for _ in range(cols)]
         elif pattern == 'ramp':
             row = [r * cols + c for c in range(cols)]
         elif pattern == 'zero':

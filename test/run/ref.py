@@ -2090,6 +2090,29 @@ class Machine:
         self.spaces = {}               # loc -> bytearray: the tiles placed with alloc_tile addr
         self.funcs = funcs or [func]   # the module's functions (func.call's callees)
 
+    def mgather_scatter(self, op, text, res):
+        """pto.mgather (both forms) and pto.mscatter, Level 2 or Level 1."""
+        env = self.env
+        if 'ins' in text:
+            ins, outs = _ins_outs(text)
+        else:
+            ins, outs = _l1_operands(text), []
+        coalesce = _attr(text, 'coalesce', 'coalesce') or 'row'
+        if op == 'pto.mscatter':
+            mem = env[outs[0]] if outs else env[ins[2]]
+            op_mscatter(coalesce, _attr(text, 'scatterAtomicOp', 'scatter_atomic_op') or 'none',
+                        _attr(text, 'scatterOob', 'scatter_oob') or 'undefined',
+                        self.tile(ins[0]), self.tile(ins[1]), mem)
+            return
+        if outs:
+            dst = self.tile(outs[0])
+        else:
+            dst = Tile(_l1_result_types(text)[0])
+            env[res[0]] = dst
+        idx = env[ins[1]]
+        op_mgather(coalesce, _attr(text, 'gatherOob', 'gather_oob') or 'undefined', env[ins[0]],
+                   idx if isinstance(idx, View) else self.tile(ins[1]), dst)
+
     def one_out(self, text, res):
         """The ins operand names and the dst tile of an op with one output, in
         either level (a Level 1 result becomes a fresh tile bound to its name)."""
@@ -2496,6 +2519,9 @@ class Machine:
                 tile, view = self.tile(a[0]), env[a[1]]
             op_tstore(tile, view, _attr(text, 'atomicType', 'atomic_type') == 'atomic_add')
             return
+        if op in ('pto.mgather', 'pto.mscatter'):
+            self.mgather_scatter(op, text, res)
+            return
         if op == 'pto.tmov':
             ins, dst = self.one_out(text, res)
             if len(ins) > 1:
@@ -2572,6 +2598,14 @@ class Machine:
             src = re.search(r'\bins\s*\(\s*%([\w.$-]+)', text).group(1)
             dst = re.search(r'\bouts\s*\(\s*%([\w.$-]+)', text).group(1)
             op_tgather_mask(pat, axis, self.tile(src), self.tile(dst))
+            return
+        if op == 'pto.tscatter':
+            ins, dst = self.one_out(text, res)
+            if 'maskPattern' in text:
+                op_tscatter_mask(re.search(r'mask_pattern<(P[01]{4})>', text).group(1),
+                                 re.search(r'"(row|col)"', text).group(1), self.tile(ins[0]), dst)
+            else:
+                op_tscatter(self.tile(ins[0]), self.tile(ins[1]), dst)
             return
         if op == 'pto.thistogram':
             ins, dst = self.one_out(text, res)
@@ -2680,6 +2714,37 @@ def op_tgather_mask(pattern, axis, src, dst):
             dst.set(i, c, v)
 
 
+def _zero_tile(t):
+    for r in range(t.tt.rows):
+        for c in range(t.tt.cols):
+            t.set(r, c, 0)
+
+
+def op_tscatter(src, idx, dst):
+    """Index form (pto-isa's NPU kernels): dst is zeroed, then element k = idx[i][j] (unsigned)
+    of dst's row-major storage gets src[i][j], row by row, so the last of equal k wins."""
+    vals = [(idx.get(i, j), src.get(i, j)) for i in range(src.vr) for j in range(src.vc)]
+    n = dst.tt.rows * dst.tt.cols
+    if any(k >= n for k, _ in vals):
+        raise RefError('tscatter index past dst')
+    _zero_tile(dst)
+    for k, v in vals:
+        dst.set(k // dst.tt.cols, k % dst.tt.cols, v)
+
+
+def op_tscatter_mask(pattern, axis, src, dst):
+    """Mask-pattern form: with t the pattern's group (1, 2, 4) and p its selected position, axis
+    'row' puts src[i][j] at dst[i][t j + p], 'col' src row i at dst row t i + p; the rest of
+    dst is 0 (P1111 copies the valid region and keeps the rest)."""
+    t = {'P1111': 1, 'P0101': 2, 'P1010': 2}.get(pattern, 4)
+    p = next(k for k in range(4) if mask_selects(pattern, k))
+    vals = [(i, j, src.get(i, j)) for i in range(src.vr) for j in range(src.vc)]
+    if t > 1:
+        _zero_tile(dst)
+    for i, j, v in vals:
+        dst.set(t * i + p if axis == 'col' else i, j if axis == 'col' else t * j + p, v)
+
+
 def op_tgatherb(src, offs, dst):
     """32-byte block b of dst row i = src's bytes [o, o + 32) with o = offsets[i][b]; a
     block past src's bytes leaves dst's block as it was."""
@@ -2784,6 +2849,87 @@ def op_tconcat(src0, src1, dst):
     for r, row in enumerate(rows):
         for c, v in enumerate(row):
             dst.set(r, c, v)
+
+
+# mgather / mscatter (pto-isa's MGATHER / MSCATTER pages): a table in global memory, indices
+# read as u32. Row mode: table row k (the view's second-to-last dimension) is elements
+# base + k * strides[-2] + j * strides[-1]; elem mode: element k counted flat from the view's
+# first element. An index at or past the capacity (rows, or all elements) is remapped by the
+# out-of-bounds mode: clamp -> capacity - 1, wrap -> k mod capacity, zero -> 0 (gather),
+# skip -> no write (scatter); undefined is an error here.
+
+def _m_capacity(view, coalesce):
+    return view.shape[-2] if coalesce == 'row' else math.prod(view.shape)
+
+
+def _m_where(view, coalesce, oob, k, j):
+    """The table element for index k (column j in row mode), or None (zero / skip)."""
+    cap = _m_capacity(view, coalesce)
+    if k >= cap:
+        if oob == 'clamp':
+            k = cap - 1
+        elif oob == 'wrap':
+            k %= cap
+        elif oob in ('zero', 'skip'):
+            return None
+        else:
+            raise RefError('index %d outside the table of %d' % (k, cap))
+    a = view.base + (k * view.strides[-2] + j * view.strides[-1] if coalesce == 'row' else k)
+    if not 0 <= a < len(view.mem.data):
+        raise RefError('table element %d outside the buffer' % a)
+    return a
+
+
+def _m_index(idx, coalesce, i, j):
+    """Row mode: the i-th 32-bit word of idx's storage (a tile) or of its first row (a view);
+    elem mode: idx[i][j]. Unsigned."""
+    if isinstance(idx, View):
+        return idx.mem.data[idx.base + (i * idx.strides[-1] if coalesce == 'row'
+                                        else i * idx.strides[-2] + j * idx.strides[-1])] & 0xFFFFFFFF
+    if coalesce == 'row':
+        k = idx.base + 4 * i
+        return int.from_bytes(idx.mem[k:k + 4], 'little')
+    return idx.get(i, j)
+
+
+def op_mgather(coalesce, oob, view, idx, dst):
+    out = {}
+    for i in range(dst.vr):
+        for j in range(dst.vc):
+            a = _m_where(view, coalesce, oob, _m_index(idx, coalesce, i, j), j)
+            out[i, j] = 0 if a is None else view.mem.data[a]
+    for (i, j), v in out.items():
+        dst.set(i, j, v)
+
+
+def _m_combine(dt, atomic, old, x):
+    if atomic == 'none':
+        return x
+    if atomic == 'add':
+        if dt in ('f32', 'f16'):
+            a, b = to_float(dt, old), to_float(dt, x)
+            if math.isnan(a) or math.isnan(b) or (math.isinf(a) and math.isinf(b) and a != b):
+                return QNAN[dt]
+            if math.isinf(a) or math.isinf(b):
+                return float_to_bits(dt, a + b)
+            fr = Fraction(a) + Fraction(b)            # exact, then one rounding
+            neg = fr < 0 or (fr == 0 and math.copysign(1, a) < 0 and math.copysign(1, b) < 0)
+            return (F32 if dt == 'f32' else F16).encode_exact(neg, abs(fr), False)
+        return (old + x) & 0xFFFFFFFF
+    a, b = to_float(dt, old), to_float(dt, x)
+    return x if (b > a if atomic == 'max' else b < a) else old
+
+
+def op_mscatter(coalesce, atomic, oob, src, idx, view):
+    """In row-major order over src's valid region: the last of equal indices wins, or the
+    atomic op combines."""
+    todo = []
+    for i in range(src.vr):
+        for j in range(src.vc):
+            todo.append((_m_where(view, coalesce, oob, _m_index(idx, coalesce, i, j), j), src.get(i, j)))
+    for a, x in todo:
+        if a is not None:
+            view.mem.data[a] = _m_combine(src.tt.dtype, atomic, view.mem.data[a], x)
 
 
 # tfillpad's pad values (pto-isa's PadValueMap): the floats pad with infinities, the

@@ -112,6 +112,13 @@ SECTIONS = [
     ("thistogram-a3.pto", "8. Vector ops: thistogram (A2/A3)"),
     ("tconcat.pto", "8. Vector ops: tconcat (A2/A3 and A5)"),
     ("tfillpad.pto", "8. Vector ops: tfillpad (A2/A3 and A5)"),
+    ("mgather.pto", "8. mgather and mscatter (A2/A3 and A5)"),
+    ("mgather-a3.pto", "8. mgather and mscatter (A2/A3)"),
+    ("mgather-a5.pto", "8. mgather and mscatter (A5)"),
+    ("tscatter.pto", "8. Vector ops: tscatter (A2/A3 and A5)"),
+    ("prod-expdif.pto", "8. Vector ops: trowprod, tcolprod, trowexpandexpdif, tcolexpandexpdif"),
+    ("prod-expdif-a3.pto", "8. Vector ops: trowprod, tcolprod (A2/A3)"),
+    ("prod-expdif-a5.pto", "8. Vector ops: trowprod, tcolprod (A5)"),
 
 
     # == SCALAR ==
