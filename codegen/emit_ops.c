@@ -337,6 +337,15 @@ static int enum_attr(const Op *op, const char *key, EnumKind k, int dflt)
     const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
     if (a && a->val->kind == AV_ENUM && a->val->u.e.kind == k)
         return a->val->u.e.value;
+    if (a && a->val->kind == AV_OPAQUE && enum_info[k].kept) {
+        /* a kept kind (#pto<cmp lt>, #pto.cmp<lt>): the word before the closing '>' */
+        Str t = a->val->u.s;
+        size_t e = t.len && t.p[t.len - 1] == '>' ? t.len - 1 : t.len, b = e;
+        while (b > 0 && t.p[b - 1] != ' ' && t.p[b - 1] != '<')
+            b--;
+        int v = enum_lookup(k, t.p + b, e - b);
+        return v >= 0 ? v : dflt;
+    }
     return dflt;
 }
 
@@ -507,6 +516,8 @@ static const char *const rt_rmode[] = {"PTORT_RM_NONE", "PTORT_RM_RINT", "PTORT_
                                        "PTORT_RM_CEIL", "PTORT_RM_TRUNC", "PTORT_RM_ODD", "PTORT_RM_RINT"};
 static const char *const rt_sat[] = {"1", "0"}; /* ON, OFF: the saturate flag */
 static const char *const rt_bool[] = {"0", "1"};
+static const char *const rt_cmp[] = {"PTORT_CMP_EQ", "PTORT_CMP_NE", "PTORT_CMP_LT",
+                                     "PTORT_CMP_LE", "PTORT_CMP_GT", "PTORT_CMP_GE"};
 
 static const AttrArg attr_args[RA_COUNT] = {
     [RA_QUANT_TYPE] = {"quant_type", NULL, EK_QUANT_TYPE, QT_INT8_SYM, 4, rt_qt_int8},
@@ -518,6 +529,7 @@ static const AttrArg attr_args[RA_COUNT] = {
     [RA_RMODE] = {"rmode", NULL, EK_ROUND_MODE, RM_CAST_RINT, 8, rt_rmode},
     [RA_SAT_MODE] = {"sat_mode", "satmode", EK_SAT_MODE, SAT_OFF, 2, rt_sat},
     [RA_DESCENDING] = {"descending", NULL, EK_COUNT, 0, 2, rt_bool},
+    [RA_CMP_MODE] = {"cmpMode", NULL, EK_CMP_MODE, 0, 6, rt_cmp},
 };
 
 static const char *attr_arg(const Op *op, RtAttr ra)
@@ -664,10 +676,13 @@ static const char *call_arg(Emit *e, const Op *op, const OpArg *a)
     }
     if (fl & ROLE_GM)
         return use_view(e, v, op);
-    if (fl & ROLE_NUM)
-        /* a tile-scalar op's scalar (tlrelu: its slope) as the bits of one dst element */
-        return in->rid[r] == ROLE_SCALAR || in->rid[r] == ROLE_SLOPE ? scalar_bits(e, v, val(e, role(op, ROLE_DST))->type->tile.dtype, op)
+    if (fl & ROLE_NUM) {
+        /* a tile-scalar op's scalar (tlrelu: its slope) as the bits of one dst element (tcmps:
+         * of one src element, dst being the mask) */
+        RoleId like = in->cls == OC_CMP ? ROLE_SRC : ROLE_DST;
+        return in->rid[r] == ROLE_SCALAR || in->rid[r] == ROLE_SLOPE ? scalar_bits(e, v, val(e, role(op, like))->type->tile.dtype, op)
                                          : emit_scalar(e, v, op);
+    }
     return emit_use_tile(e, v, op);
 }
 

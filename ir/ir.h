@@ -140,6 +140,7 @@ typedef enum {
     /* the vector ops' precisionType kinds: checked, then kept as written */
     EK_DIV_PRECISION, EK_EXP_PRECISION, EK_LOG_PRECISION, EK_RECIP_PRECISION, EK_REM_PRECISION,
     EK_RSQRT_PRECISION, EK_SQRT_PRECISION, EK_FMOD_PRECISION, EK_POW_PRECISION,
+    EK_CMP_MODE,    /* #pto<cmp eq|ne|lt|le|gt|ge>: tcmp, tcmps, tgather's compare form */
     EK_COUNT
 } EnumKind;
 
@@ -344,7 +345,8 @@ typedef enum {
 
 
     /* == ELEM == */
-
+    OC_CMP,         /* tcmp tcmps: a packed bit mask of src0 CMP src1 (or a scalar) */
+    OC_SEL,         /* tsel tsels: dst = mask bit ? src0 : src1 (or a scalar) */
 
     /* == REARR == */
     OC_GATHER,      /* tgather (index form): dst[i][j] = src's element indices[i][j] */
@@ -419,7 +421,7 @@ typedef enum {
  * attr_args spells each value as the runtime's enum. */
 typedef enum {
     RA_QUANT_TYPE, RA_QUANT_TYPE_MX, RA_QUANT_SCALE_ALG, RA_GRP_AXIS, RA_ACC_PHASE, RA_INTERLEAVE,
-    RA_RMODE, RA_SAT_MODE, RA_DESCENDING, RA_COUNT
+    RA_RMODE, RA_SAT_MODE, RA_DESCENDING, RA_CMP_MODE, RA_COUNT
 } RtAttr;
 
 /* Operand roles, one global list: a role's index in an op's row is found with
@@ -453,7 +455,7 @@ typedef enum {
     X(SCALING_TILE, "scaling_tile") \
     \
     /* == ELEM == */ \
-    X(BASE, "base") X(SLOPE, "slope") \
+    X(BASE, "base") X(SLOPE, "slope") X(MASK, "mask") \
     \
     /* == REARR == */ \
     X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \

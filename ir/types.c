@@ -178,6 +178,7 @@ static const char *const rmode_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEI
 static const char *const sat_names[] = {"ON", "OFF"};
 static const char *const pad_mode_names[] = {"PadNull", "PadFirstElem", "PadValue"};
 static const char *const precision_names[] = {"default", "high_precision"};
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 
 #define N(arr) arr, (int)(sizeof arr / sizeof arr[0])
 #define KEY(kind, arr) {kind, false, false, N(arr), NULL, NULL, NULL}
@@ -212,6 +213,7 @@ const EnumInfo enum_info[EK_COUNT] = {
     [EK_SQRT_PRECISION] = KEPT_ATTR("sqrt_precision", precision_names, "SqrtPrecision"),
     [EK_FMOD_PRECISION] = KEPT_ATTR("fmod_precision", precision_names, "FmodPrecision"),
     [EK_POW_PRECISION] = KEPT_ATTR("pow_precision", precision_names, "PowPrecision"),
+    [EK_CMP_MODE] = KEPT_ATTR("cmp", cmp_names, "CmpMode"),
 };
 
 int enum_lookup(EnumKind k, const char *s, size_t n)

@@ -231,7 +231,7 @@ AttrValue *pb_attr_dense(Parser *p, Span elt, uint32_t n, Span s)
  * attribute kinds of enum_info. */
 static const char *const opaque_kinds[] = {
     "acc_push_epilogue", "acc_store_atomic_op", "acc_store_atomic_type", "acc_store_mode",
-    "acc_store_sat_mode", "acc_store_ub_dst_mode", "acc_to_vec_mode", "atomic_type", "cmp", "coalesce",
+    "acc_store_sat_mode", "acc_store_ub_dst_mode", "acc_to_vec_mode", "atomic_type", "coalesce",
     "compact_mode", "cube_load_frac_mode", "dcci_cache_line", "dcci_dst", "dsb_mem", "event",
     "fence_scope", "func_core_type", "gather_oob", "l1cache", "ld_l2cache",
     "mad_sat_mode", "mad_unit_flag_mode", "mask_pattern", "membar", "module_core_type",

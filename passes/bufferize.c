@@ -168,6 +168,31 @@ static int pow_tmp(B *b, const Op *op, const TileBody *dst, TileBody *t)
 /* The tmp PTOAS materializes for a vector op that omits it (its
  * PTOMaterializeImplicitTmp pass, docs/memory.md 2): 1 with *t set, 0 when none is
  * needed, -1 when it is reported (level3 wants it written, or a shape is dynamic). */
+/* tsel, tsels (PTOAS's implicit tmp): A5 a 32-byte placeholder (i32 for tsel, src's type for
+ * tsels) the instruction never touches; A2/A3 tsel a 1 x 16 i32 compare-mask buffer, tsels
+ * one row of src's. 1: made into *t, 0: none, -1: not possible (*why). */
+static int sel_tmp(B *b, const Op *op, const ValueId *val, TileBody *t, const char **why)
+{
+    const TileBody *src = role_body(b, op, val, op->kind == OP_TSELS ? ROLE_SRC : ROLE_DST);
+    bool level3 = b->cfg->level == LEVEL3;
+    if (b->arch == ARCH_A5)
+        return a5_placeholder(op->kind == OP_TSELS ? src->dtype : DT_I32, level3, t);
+    if (level3) {
+        *why = "requires explicit tmp when PlanMemory is skipped";
+        return -1;
+    }
+    if (op->kind != OP_TSELS) {
+        *t = plain_body(DT_I32, 1, 16, 1, 16);
+        return 1;
+    }
+    if (!known_dims(src->vrow, src->vcol)) {
+        *why = "requires static tile_buf src to materialize implicit tsels tmp";
+        return -1;
+    }
+    *t = plain_body(src->dtype, 1, src->cols, 1, src->vcol);
+    return 1;
+}
+
 static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
 {
     const OpInfo *in = op_info(op->kind);
@@ -326,6 +351,12 @@ static int vec_tmp(B *b, const Op *op, const ValueId *val, TileBody *t)
         }
         *t = plain_body(dst->dtype, dst->rows, dst->cols, dst->vrow, dst->vcol);
         return 1;
+    case OC_SEL: {
+        int k = sel_tmp(b, op, val, t, &why);
+        if (k >= 0)
+            return k;
+        break;
+    }
     case OC_CI: /* A2/A3: 768 bytes for an i32 dst, 1792 for i16 */
         if (a5)
             return 0;

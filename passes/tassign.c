@@ -225,13 +225,13 @@ static bool role_is_write(const OpInfo *in, int r)
 
 /* An operand the op never touches, so it keeps no tile live (PTOAS's planner does not count
  * it as an access, its A5 unused-tmp overflow tests and issue 558): on A5, the tmp of txor,
- * txors and tprelu (kept in the operand list, never touched by the instruction) and of the
- * arg reductions (a placeholder). */
+ * txors, tprelu, tsel and tsels (kept in the operand list, never touched by the instruction)
+ * and of the arg reductions (a placeholder). */
 static bool untouched(const T *t, const OpInfo *in, int r)
 {
     return t->arch == ARCH_A5 && in->rid[r] == ROLE_TMP &&
            (in->variant == VB_XOR || in->variant == VS_XORS || in->variant == VB_PRELU ||
-            in->cls == OC_ROW_ARG || in->cls == OC_COL_ARG);
+            in->cls == OC_ROW_ARG || in->cls == OC_COL_ARG || in->cls == OC_SEL);
 }
 
 /* docs/memory.md section 3, loops: an entry used inside a loop is live over the whole

@@ -974,6 +974,134 @@ static bool verify_ci(V *v)
     return true;
 }
 
+/* ---- compare and select (PTOAS's TCmpOp, TCmpSOp, TSelOp, TSelSOp) ------------------------- */
+/* verifyVecTileStorage: verifyTileBufCommon, then the vec space */
+static bool vec_storage(V *v, RoleId r) { return tile_common(v, r, false) && in_vec(v, r); }
+
+/* MLIR's isInteger(8): an 8-bit integer of any signedness */
+static bool int8(DType d) { return is_int(d) && dtype_int_width(d) == 8; }
+
+/* tcmp: A2/A3 vec tiles whose valid rows (and src0/src1's valid columns) agree; A5 any
+ * tile_bufs of one shape. dst is the i8 mask on both. */
+static bool verify_tcmp(V *v, const VecOp *o)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST);
+    bool ok = a5(v) ? tile_common(v, ROLE_SRC0, false) && tile_common(v, ROLE_SRC1, false) && tile_common(v, ROLE_DST, false)
+                    : vec_storage(v, ROLE_SRC0) && vec_storage(v, ROLE_SRC1) && vec_storage(v, ROLE_DST);
+    if (!ok)
+        return false;
+    if (s0->dtype != s1->dtype)
+        return fail(v, -1, "expects src0 and src1 to have the same element type");
+    if (!elem_ok(v, o, s0->dtype))
+        return elem_fail(v, o);
+    if (!int8(d->dtype))
+        return fail(v, -1, "expects dst element type to be i8");
+    if (a5(v)) {
+        if (s0->rows != s1->rows || s0->cols != s1->cols || s0->rows != d->rows || s0->cols != d->cols)
+            return fail(v, -1, "expects src0, src1, and dst to have the same shape");
+        return true;
+    }
+    if (differ(s0->vrow, s1->vrow))
+        return fail(v, -1, "expects src0 and src1 to have the same valid row");
+    if (differ(s0->vcol, s1->vcol))
+        return fail(v, -1, "expects src0 and src1 to have the same valid column");
+    if (differ(s0->vrow, d->vrow))
+        return fail(v, -1, "expects src0 valid row to equal dst valid row");
+    return true;
+}
+
+/* tcmps: vec tiles with the same valid rows, any numeric scalar (MLIR's ScalarType first);
+ * dst's element type is not checked (pto-isa's A5 writes u32 masks) */
+static bool verify_tcmps(V *v, const VecOp *o)
+{
+    const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST);
+    if (!scalar_ods(v))
+        return false;
+    if (!vec_storage(v, ROLE_SRC) || !vec_storage(v, ROLE_DST))
+        return false;
+    if (!elem_ok(v, o, s->dtype))
+        return elem_fail(v, o);
+    if (differ(s->vrow, d->vrow))
+        return fail(v, -1, "expects src and dst to have the same valid_shape[0]");
+    return true;
+}
+
+/* tsel: src0, src1, dst of one element type, row-major (the mask is not checked); an A2/A3
+ * tmp holds the compare mask: 4-byte elements, 16 bytes for 16-bit data, 8 for 32-bit */
+static bool verify_tsel(V *v, const VecOp *o)
+{
+    const TileBody *s0 = T(v, ROLE_SRC0), *s1 = T(v, ROLE_SRC1), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!tile_common(v, ROLE_SRC0, false) || !tile_common(v, ROLE_SRC1, false) || !tile_common(v, ROLE_DST, false) ||
+        (t && !vec_tile(v, ROLE_TMP)))
+        return false;
+    if (s0->dtype != s1->dtype || s0->dtype != d->dtype)
+        return fail(v, -1, "expects src0, src1, and dst to have the same element type");
+    if (!is_row_major(s0) || !is_row_major(s1) || !is_row_major(d))
+        return fail(v, -1, "expects src0, src1, and dst to use row-major layout");
+    if (!elem_ok(v, o, s0->dtype))
+        return elem_fail(v, o);
+    if (a5(v) || !t)
+        return true;
+    if (dtype_size(t->dtype) != 4)
+        return fail(v, R(v, ROLE_TMP), "expects A2/A3 tsel tmp element type to be 4 bytes wide");
+    return tmp_capacity(v, dtype_size(d->dtype) == 2 ? 16 : 8);
+}
+
+/* MLIR's "operand #N must be numeric (integer/float)" for tsels's scalar, which comes after
+ * the optional tmp */
+static bool tsels_scalar_ods(V *v)
+{
+    const Type *t = v->ty[R(v, ROLE_SCALAR)];
+    if (t && t->kind == TY_SCALAR && (is_signless(t->dtype) || is_float(t->dtype)))
+        return true;
+    char b[128];
+    int at = R(v, ROLE_SCALAR) - (T(v, ROLE_TMP) ? 0 : 1);
+    return fail(v, R(v, ROLE_SCALAR), "operand #%d must be numeric (integer/float), but got '%s'", at,
+                t ? type_str(t, b, sizeof b) : "?");
+}
+
+/* tsels: src and dst of one element type and valid shape; A2/A3 row-major src and dst and a
+ * tmp of their element type holding one src row, A5 a row-major mask too */
+static bool verify_tsels(V *v, const VecOp *o)
+{
+    const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST), *t = T(v, ROLE_TMP);
+    if (!tsels_scalar_ods(v))
+        return false;
+    if (!tile_common(v, ROLE_MASK, false) || !tile_common(v, ROLE_SRC, false) || !tile_common(v, ROLE_DST, false) ||
+        (t && !tile_common(v, ROLE_TMP, false)))
+        return false;
+    if (s->dtype != d->dtype)
+        return fail(v, -1, "expects src and dst to have the same element type");
+    if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
+        return fail(v, -1, "expects src and dst to have the same valid_shape");
+    if (a5(v)) {
+        if (!is_row_major(T(v, ROLE_MASK)) || !is_row_major(s) || !is_row_major(d))
+            return fail(v, -1, "expects mask, src, and dst to use row-major layout");
+        return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+    }
+    if (!is_row_major(s) || !is_row_major(d))
+        return fail(v, -1, "expects src and dst to use row-major layout");
+    if (t) {
+        if (t->dtype != s->dtype)
+            return fail(v, R(v, ROLE_TMP), "expects A2/A3 tsels tmp to have the same element type as src and dst");
+        if (!is_row_major(t))
+            return fail(v, R(v, ROLE_TMP), "expects A2/A3 tsels tmp to use row-major layout");
+        if (!tmp_capacity(v, s->cols * (int64_t)dtype_size(s->dtype)))
+            return false;
+    }
+    return elem_ok(v, o, s->dtype) || elem_fail(v, o);
+}
+
+static bool verify_cmp_sel(V *v, const VecOp *o)
+{
+    switch (v->op->kind) {
+    case OP_TCMP: return verify_tcmp(v, o);
+    case OP_TCMPS: return verify_tcmps(v, o);
+    case OP_TSEL: return verify_tsel(v, o);
+    default: return verify_tsels(v, o);
+    }
+}
+
 /* ---- declared attributes ---------------------------------------------------------------- */
 /* The attributes PTOAS's op declares (the row's attrs): their kind (an enum of ours, an
  * opaque #pto kind, a bool) and the summary MLIR prints when the value has another kind. */
@@ -1065,6 +1193,8 @@ bool verify_vec_op(V *v)
     case OC_COL_EXPAND: ok = verify_col_expand(v, o); break;
     case OC_CONVERT: ok = verify_cvt(v); break;
     case OC_CI: ok = verify_ci(v); break;
+    case OC_CMP:
+    case OC_SEL: ok = verify_cmp_sel(v, o); break;
     case OC_GATHER:
     case OC_GATHER_CMP:
     case OC_GATHER_MASK:

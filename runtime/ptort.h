@@ -747,6 +747,28 @@ void ptort_race_sync(ptort_ctx *ctx, ptort_race_sync_kind kind, int pipe, int ds
 
 
 /* == ELEM: elementwise arithmetic, bitwise, compare/select (issue 24) == */
+/* tcmp / tcmps compare modes (PTOAS's CmpMode, in its order). */
+typedef enum { PTORT_CMP_EQ, PTORT_CMP_NE, PTORT_CMP_LT, PTORT_CMP_LE, PTORT_CMP_GT, PTORT_CMP_GE } ptort_cmp_mode;
+
+/* tcmp: dst's row r gets the bits of src0 (r, c) MODE src1 (r, c) for the columns c of src0's
+ * valid region, packed 8 per byte (column c: bit c % 8 of byte c / 8, least significant bit
+ * first), the bytes of dst's valid region past them 0, for the rows both src0's and dst's
+ * valid regions have. Element types: i32, u32, f16, f32; i16, u16, i8, u8, bf16 on a5. The
+ * comparisons per arch: docs/numerics.md 11. */
+ptort_status ptort_vcmp(ptort_ctx *ctx, ptort_cmp_mode mode, const ptort_tile *src0, const ptort_tile *src1,
+                        const ptort_tile *dst);
+/* tcmps: as ptort_vcmp against SCALAR (the bits of one src element, as ptort_vscalar's).
+ * Element types: i32, u32, i16, u16, f16, f32; i8, u8 on a5. */
+ptort_status ptort_vcmps(ptort_ctx *ctx, ptort_cmp_mode mode, const ptort_tile *src, uint32_t scalar,
+                         const ptort_tile *dst);
+/* tsel: dst (r, c) = bit c of MASK's row r (as ptort_vcmp packs it, in the mask tile's storage:
+ * at least ceil(valid cols / 8) bytes per row) ? src0 (r, c) : src1 (r, c), over dst's valid
+ * region. Element types: 16- and 32-bit; i8, u8 on a5. */
+ptort_status ptort_vsel(ptort_ctx *ctx, const ptort_tile *mask, const ptort_tile *src0, const ptort_tile *src1,
+                        const ptort_tile *dst);
+/* tsels: as ptort_vsel with SCALAR (the bits of one dst element) for src1. No bf16. */
+ptort_status ptort_vsels(ptort_ctx *ctx, const ptort_tile *mask, const ptort_tile *src, uint32_t scalar,
+                         const ptort_tile *dst);
 
 
 /* == REARR: reductions, gather/scatter, concat, fillpad, sort (issue 24) == */

@@ -2626,6 +2626,19 @@ class Machine:
             ins, dst = self.one_out(text, res)
             (op_tgather if op == 'pto.tgather' else op_tgatherb)(self.tile(ins[0]), self.tile(ins[1]), dst)
             return
+        if op in ('pto.tcmp', 'pto.tcmps', 'pto.tsel', 'pto.tsels'):
+            ins, dst = self.one_out(text, res)
+            tiles = [self.tile(n) for n in ins if isinstance(self.env.get(n), Tile)]
+            scal = [n for n in ins if not isinstance(self.env.get(n), Tile)]
+            if op == 'pto.tcmp':
+                op_tcmp(cmp_mode(text), tiles[0], tiles[1], None, dst)
+            elif op == 'pto.tcmps':
+                op_tcmp(cmp_mode(text), tiles[0], None, self.scalar_bits(scal[0], tiles[0].tt.dtype), dst)
+            elif op == 'pto.tsel':
+                op_tsel(tiles[0], tiles[1], tiles[2], None, dst)
+            else:
+                op_tsel(tiles[0], tiles[1], None, self.scalar_bits(scal[0], dst.tt.dtype), dst)
+            return
         short = op[4:] if op.startswith('pto.') else op
         if short in VEC_OPS:
             self.vector_op(short, text, res, line)
@@ -2964,6 +2977,64 @@ def op_tfillpad(src, dst):
 
 
 # op name -> (class, op) for Machine.vector_op
+# ============================================================================================
+# Compare and select (docs/vector-ops.md, "Compare and select"): the packed bit mask
+# ============================================================================================
+# Written from pto-isa's TCMP / TCMPS / TSEL / TSELS pages and the NPU code they name
+# (include/pto/npu/a2a3, a5): the mask of row r starts at the mask tile's row r; data column c
+# is bit c % 8, least significant first, of byte c / 8 of that row.
+
+CMP_MODES = ('eq', 'ne', 'lt', 'le', 'gt', 'ge')
+
+
+def cmp_mode(text):
+    m = re.search(r'#pto<cmp\s+(\w+)>|#pto\.cmp<(\w+)>', text)
+    return (m.group(1) or m.group(2)) if m else 'eq'
+
+
+def _cmp(mode, x, y):
+    """IEEE comparisons on exact values: a NaN is unequal to everything and unordered."""
+    return {'eq': x == y, 'ne': x != y, 'lt': x < y, 'le': x <= y, 'gt': x > y, 'ge': x >= y}[mode]
+
+
+def _row_byte(tile, r, j):
+    """Index in tile.mem of byte j of tile's row r (a row-major tile)."""
+    return tile.base + tile.tt.offset(r, 0) * tile.size + j
+
+
+def op_tcmp(mode, src0, src1, scalar, dst):
+    """dst's row r, byte j of its valid region: the results of columns 8j .. 8j + 7 of src0's
+    valid columns (bit c % 8), the rest 0; rows both src0 and dst have valid. On A2/A3 32-bit
+    integers compare for equality whatever the mode (ne: its inverse: vcmpv_eq, then vnot),
+    and tcmps's 16-bit integers compare as the f16 values of their bits (vcmpvs on half)."""
+    dt = src0.tt.dtype
+    if ARCH != 'a5' and dsize(dt) == 4 and not is_float(dt):
+        mode = 'ne' if mode == 'ne' else 'eq'
+    vt = 'f16' if ARCH != 'a5' and src1 is None and dsize(dt) == 2 and not is_float(dt) else dt
+    nbytes = dst.vc * dst.size
+    s = to_float(vt, scalar) if src1 is None else None
+    for r in range(min(src0.vr, dst.vr)):
+        row = [0] * nbytes
+        for c in range(src0.vc):
+            if c // 8 >= nbytes:
+                break
+            x = to_float(vt, src0.get(r, c))
+            y = to_float(vt, src1.get(r, c)) if src1 is not None else s
+            if _cmp(mode, x, y):
+                row[c // 8] |= 1 << (c % 8)
+        k = _row_byte(dst, r, 0)
+        dst.mem[k:k + nbytes] = bytes(row)
+
+
+def op_tsel(mask, src0, src1, scalar, dst):
+    """dst (r, c) = bit c of mask's row r ? src0 (r, c) : src1 (r, c) (tsels: the scalar's
+    bits), over dst's valid region."""
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            bit = (mask.mem[_row_byte(mask, r, c // 8)] >> (c % 8)) & 1
+            dst.set(r, c, src0.get(r, c) if bit else (src1.get(r, c) if src1 is not None else scalar))
+
+
 VEC_OPS = {'texpands': ('expands', 'copy'), 'tcvt': ('tcvt', '-'), 'tci': ('tci', '-'),
            'trowexpand': ('rowexpand', 'copy'), 'tcolexpand': ('colexpand', 'copy')}
 for _o in ('add', 'sub', 'mul', 'div', 'max', 'min'):

@@ -99,6 +99,10 @@ SECTIONS = [
     ("trem-a3.pto", "8. Vector ops: trem's and trems's tmp (A2/A3)"),
     ("tlrelu.pto", "8. Vector ops: tlrelu"),
     ("tlrelu-a5.pto", "8. Vector ops: tlrelu's element types"),
+    ("tcmp-a3.pto", "8. Vector ops: tcmp and tcmps (A2/A3)"),
+    ("tcmp-a5.pto", "8. Vector ops: tcmp and tcmps (A5)"),
+    ("tsel-a3.pto", "8. Vector ops: tsel and tsels (A2/A3)"),
+    ("tsel-a5.pto", "8. Vector ops: tsel and tsels (A5)"),
 
 
     # == REARR ==
