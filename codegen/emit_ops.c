@@ -767,6 +767,29 @@ static bool mgather_args(Emit *e, const Op *op, OpArg *args)
     static const int sk[] = {0, 4, 1, 2}; /* scatter_oob's order: undefined skip clamp wrap */
     args[1] = (OpArg){ARG_LIT, -1, RA_COUNT, latom[a], a};
     args[2] = (OpArg){ARG_LIT, -1, RA_COUNT, loob[sk[o]], sk[o]};
+/* An acc-source move with relu or a preQuantScalar: ptort_tmove_fix (docs/numerics.md 8.6),
+ * whose runtime checks the element-type pair. False for the plain forms. */
+static bool fix_form(Emit *e, const Op *op, ptort_move_kind kind, const char **rt, OpArg *args, int *nargs)
+{
+    static const char *const kinds[] = {"PTORT_MOVE_TMOV", "PTORT_MOVE_TEXTRACT", "PTORT_MOVE_TINSERT"};
+    bool relu = opaque_set(op, "reluPreMode", "no_relu");
+    bool quant = role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE;
+    (void)e;
+    if (!relu && !quant)
+        return false;
+    *rt = "ptort_tmove_fix";
+    args[0] = (OpArg){ARG_LIT, -1, RA_COUNT, kinds[kind], (int)kind};
+    args[1] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_SRC), RA_COUNT, NULL, 0};
+    args[2] = kind == PTORT_MOVE_TMOV ? (OpArg){ARG_LIT, -1, RA_COUNT, "0", 0}
+                                      : (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_INDEX_ROW), RA_COUNT, NULL, 0};
+    args[3] = kind == PTORT_MOVE_TMOV ? (OpArg){ARG_LIT, -1, RA_COUNT, "0", 0}
+                                      : (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_INDEX_COL), RA_COUNT, NULL, 0};
+    args[4] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_DST), RA_COUNT, NULL, 0};
+    args[5] = (OpArg){ARG_LIT, -1, RA_COUNT, relu ? "1" : "0", relu};
+    args[6] = (OpArg){ARG_LIT, -1, RA_COUNT, quant ? "1" : "0", quant};
+    args[7] = quant ? (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_PRE_QUANT_SCALAR), RA_COUNT, NULL, 0}
+                    : (OpArg){ARG_LIT, -1, RA_COUNT, "0", 0};
+    *nargs = 8;
     return true;
 }
 
@@ -805,12 +828,14 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         return true;
     }
     case OC_MOVE: {
-        if (role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
-            return emit_fail(e, op->name_span,
-                        "codegen does not support 'pto.tmov' with a preQuantScalar (the quantizing form)");
-        if (opaque_set(op, "reluPreMode", "no_relu"))
-            return emit_fail(e, op->name_span, "codegen does not support 'pto.tmov' with a reluPreMode");
         ValueId tmp = role(op, ROLE_TMP);
+        if (opaque_set(op, "accToVecMode", "single_mode"))
+            return emit_fail(e, op->name_span, "codegen does not support 'pto.tmov' with accToVecMode dual_mode");
+        if (tmp != NO_VALUE && type_is_tile(val(e, tmp)->type) && val(e, tmp)->type->tile.loc == LOC_SCALING)
+            return emit_fail(e, op->name_span,
+                        "codegen does not support 'pto.tmov' with a scaling tile (the fp quantization form)");
+        if (fix_form(e, op, PTORT_MOVE_TMOV, rt, args, nargs))
+            return true;
         const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile, *d = &val(e, role(op, ROLE_DST))->type->tile;
         if (tmp == NO_VALUE && s->dtype != d->dtype && !target_move_converts(s, d)) /* docs/numerics.md 8.4 */
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tmov' between tiles of different element types "
@@ -818,9 +843,6 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
                                           "f16/bf16 tile's into an f32 bias tile)");
         if (tmp == NO_VALUE)
             return true;
-        if (type_is_tile(val(e, tmp)->type) && val(e, tmp)->type->tile.loc == LOC_SCALING)
-            return emit_fail(e, op->name_span,
-                        "codegen does not support 'pto.tmov' with a scaling tile (the fp quantization form)");
         /* with a tmp: the X-to-ZZ exponent move */
         *rt = "ptort_tmov_zz";
         args[0] = (OpArg){ARG_ATTR, -1, RA_GRP_AXIS, NULL, 0};
@@ -834,16 +856,16 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
     case OC_INSERT: {
         /* the runtime moves and converts as the fixpipe does without its quantization, relu
          * and dual-destination stages (docs/numerics.md 8.4) */
-        if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
-            return emit_fail(e, op->name_span, "codegen does not support '%s' with an fp tile or a preQuantScalar "
-                                               "(the quantizing forms)", in->name);
-        if (opaque_set(op, "reluPreMode", "no_relu"))
-            return emit_fail(e, op->name_span, "codegen does not support '%s' with a reluPreMode", in->name);
+        if (role(op, ROLE_FP) != NO_VALUE)
+            return emit_fail(e, op->name_span, "codegen does not support '%s' with an fp tile (the vector "
+                                               "quantization form)", in->name);
         if (opaque_set(op, "accToVecMode", "single_mode"))
             return emit_fail(e, op->name_span, "codegen does not support '%s' with accToVecMode dual_mode", in->name);
         if (ir_attr_find(op->attrs, op->nattrs, "tinsertMode"))
             return emit_fail(e, op->name_span, "codegen does not support '%s' with a tinsertMode (the NZ split forms)",
                              in->name);
+        if (fix_form(e, op, in->cls == OC_EXTRACT ? PTORT_MOVE_TEXTRACT : PTORT_MOVE_TINSERT, rt, args, nargs))
+            return true;
         const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile, *d = &val(e, role(op, ROLE_DST))->type->tile;
         if (s->dtype != d->dtype && !target_move_converts(s, d))
             return emit_fail(e, op->name_span, "codegen does not support '%s' from %s to %s (only an acc f32 src "

@@ -22,8 +22,9 @@
 
 /* Room for a .npy header in the size cap of an input (see load_input). */
 #define NPY_HEADER_ROOM ((size_t)1 << 20)
-/* A pointer argument has no declared shape: its input is capped at 1 GiB. */
-#define PTORT_RUN_MAX_PTR_INPUT ((size_t)1 << 30)
+/* A pointer argument has no declared shape: its input is capped at 2 GiB (PTOAS's largest
+ * sample kernel, Qwen3-14B's lm_head, reads 1.5 GB of weights). */
+#define PTORT_RUN_MAX_PTR_INPUT ((size_t)1 << 31)
 
 typedef struct {
     const char *file;      /* --in FILE */

@@ -5,9 +5,12 @@
  * NN boxes), so a move reads and writes element (r, c) through both tiles' layouts and a
  * kernel that reinterprets the bytes afterwards sees the hardware's arrangement. An acc
  * source is converted on the way out as the fixpipe does (f32 -> f16/bf16 round to nearest
- * even, f32 -> f32 and i32 -> i32 unchanged); the quantizing forms (fp tile,
- * preQuantScalar) and relu are not computed here: codegen rejects them.
+ * even, f32 -> f32 and i32 -> i32 unchanged). The fixpipe's optional stages, a scalar
+ * pre-quantization (preQuantScalar) and relu, are ptort_tmove_fix's (docs/numerics.md 8.6);
+ * the vector quantization (an fp scaling tile) is not computed: codegen rejects it.
  */
+#include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "internal.h"
@@ -49,7 +52,58 @@ typedef struct Window {
     int64_t sr, sc, dr, dc, rows, cols;
 } Window;
 
-static ptort_status move_window(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, const Window *w, Conv cv)
+/* The fixpipe's optional stages for an acc source: relu, and a scalar pre-quantization
+ * whose 64-bit word holds the f32 scale (bits 0..31), an offset (bits 37..45) and the
+ * signed-range bit (46), as pto-isa's SET_QUANT_SCALAR builds it. */
+typedef struct Fix {
+    int relu, quant;
+    float scale, offset;
+    int sign;
+} Fix;
+
+static float relu_f(float f) { return f > 0.0f ? f : 0.0f; } /* NaN and -0 become +0 */
+
+/* One element through the fixpipe (docs/numerics.md 8.6: pto-isa's quantize_element). */
+static void fix_element(const uint8_t *x, uint8_t *y, ptort_dtype sd, ptort_dtype dd, const Fix *fx)
+{
+    float f;
+    int32_t iv;
+    if (sd == PTORT_I32 && !fx->quant) { /* i32 -> i32 with relu */
+        memcpy(&iv, x, 4);
+        iv = fx->relu && iv < 0 ? 0 : iv;
+        memcpy(y, &iv, 4);
+        return;
+    }
+    if (sd == PTORT_I32) {
+        memcpy(&iv, x, 4);
+        f = (float)iv;
+    } else {
+        memcpy(&f, x, 4);
+    }
+    if (fx->quant)
+        f *= fx->scale;
+    if (fx->quant && (dd == PTORT_I8 || dd == PTORT_U8)) {
+        float t = nearbyintf(f + fx->offset), lo = fx->sign ? -128.0f : 0.0f, hi = fx->sign ? 127.0f : 255.0f;
+        t = t < lo ? lo : t > hi ? hi : t;
+        if (fx->relu)
+            t = relu_f(t);
+        y[0] = isnan(t) ? 0 : (uint8_t)(int32_t)t; /* the low byte of the integer, NaN 0 */
+        return;
+    }
+    if (fx->quant && dd == PTORT_F16 && (sd == PTORT_I32 || isfinite(f))) /* DEQF16 clamps always */
+        f = f < -65504.0f ? -65504.0f : f > 65504.0f ? 65504.0f : f;
+    if (fx->relu)
+        f = relu_f(f);
+    if (dd == PTORT_F32) {
+        memcpy(y, &f, 4);
+        return;
+    }
+    uint16_t h = dd == PTORT_F16 ? f32_to_f16_bits(f) : f32_to_bf16_bits(f);
+    memcpy(y, &h, 2);
+}
+
+static ptort_status move_window(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, const Window *w, Conv cv,
+                                const Fix *fx)
 {
     if (w->rows <= 0 || w->cols <= 0)
         return PTORT_OK;
@@ -73,6 +127,10 @@ static ptort_status move_window(ptort_ctx *ctx, const ptort_tile *src, const pto
         for (int64_t j = 0; j < w->cols; j++) {
             const uint8_t *x = sp + scol[j] * ssz;
             uint8_t *y = dp + dcol[j] * dsz;
+            if (fx) {
+                fix_element(x, y, src->dtype, dst->dtype, fx);
+                continue;
+            }
             if (cv == CV_COPY) {
                 memmove(y, x, (size_t)ssz); /* hand-placed level3 tiles may overlap */
                 continue;
@@ -100,7 +158,7 @@ ptort_status moves_convert(ptort_ctx *ctx, const char *op, const ptort_tile *src
     if (st)
         return st;
     Window w = {0, 0, 0, 0, src->valid_rows, src->valid_cols};
-    return move_window(ctx, src, dst, &w, cv);
+    return move_window(ctx, src, dst, &w, cv, NULL);
 }
 
 static ptort_status check_pair(ptort_ctx *ctx, const char *op, const ptort_tile *src, const ptort_tile *dst)
@@ -126,7 +184,7 @@ ptort_status ptort_textract(ptort_ctx *ctx, const ptort_tile *src, int64_t index
                           (long long)dst->valid_rows, (long long)dst->valid_cols, (long long)index_row,
                           (long long)index_col, (long long)src->rows, (long long)src->cols);
     Window w = {index_row, index_col, 0, 0, dst->valid_rows, dst->valid_cols};
-    return move_window(ctx, src, dst, &w, cv);
+    return move_window(ctx, src, dst, &w, cv, NULL);
 }
 
 ptort_status ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
@@ -142,7 +200,7 @@ ptort_status ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, int64_t index_
                           (long long)src->valid_rows, (long long)src->valid_cols, (long long)index_row,
                           (long long)index_col, (long long)dst->rows, (long long)dst->cols);
     Window w = {0, 0, index_row, index_col, src->valid_rows, src->valid_cols};
-    return move_window(ctx, src, dst, &w, cv);
+    return move_window(ctx, src, dst, &w, cv, NULL);
 }
 
 ptort_status ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
@@ -187,4 +245,54 @@ ptort_status ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_til
             memcpy(dp + tab[i] * sz, tmp + (j * rows + i) * sz, (size_t)sz);
     }
     return PTORT_OK;
+}
+
+/* The pairs the fixpipe's stages compute: relu keeps the plain move's pairs (f32 -> f32/f16/
+ * bf16, i32 -> i32); the scalar quantization has pto-isa's simulator's modes QF322B8,
+ * QF322F16, QF322BF16 (f32 -> i8/ui8/f16/bf16), REQ8 and DEQF16 (i32 -> i8/ui8/f16). */
+static bool fix_pair(ptort_dtype s, ptort_dtype d, int quant)
+{
+    if (!quant)
+        return (s == PTORT_F32 && (d == PTORT_F32 || d == PTORT_F16 || d == PTORT_BF16)) ||
+               (s == PTORT_I32 && d == PTORT_I32);
+    if (s == PTORT_F32)
+        return d == PTORT_I8 || d == PTORT_U8 || d == PTORT_F16 || d == PTORT_BF16;
+    return s == PTORT_I32 && (d == PTORT_I8 || d == PTORT_U8 || d == PTORT_F16);
+}
+
+ptort_status ptort_tmove_fix(ptort_ctx *ctx, ptort_move_kind kind, const ptort_tile *src, int64_t index_row,
+                             int64_t index_col, const ptort_tile *dst, int relu, int quant, int64_t pre_quant)
+{
+    static const char *const names[] = {"tmov", "textract", "tinsert"};
+    if ((unsigned)kind > PTORT_MOVE_TINSERT)
+        return ctx ? ptort_fail(ctx, PTORT_E_ARG, "tmove_fix: unknown move kind %d", (int)kind) : PTORT_E_ARG;
+    const char *op = names[kind];
+    ptort_status st = check_pair(ctx, op, src, dst);
+    if (st)
+        return st;
+    if (src->loc != PTORT_ACC)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: relu and preQuantScalar need an acc src, but got %s", op,
+                          ptort_loc_name(src->loc));
+    if (!fix_pair(src->dtype, dst->dtype, quant))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: the fixpipe's %s of %s into %s is not computed", op,
+                          quant ? "scalar quantization" : "relu", ptort_dtype_name(src->dtype),
+                          ptort_dtype_name(dst->dtype));
+    Window w = {index_row, index_col, 0, 0, dst->valid_rows, dst->valid_cols};
+    if (kind == PTORT_MOVE_TMOV && (src->valid_rows != dst->valid_rows || src->valid_cols != dst->valid_cols))
+        return ptort_fail(ctx, PTORT_E_SHAPE, "tmov: expects src and dst to have the same valid_shape, but got [%lld, "
+                          "%lld] vs [%lld, %lld]", (long long)src->valid_rows, (long long)src->valid_cols,
+                          (long long)dst->valid_rows, (long long)dst->valid_cols);
+    if (kind == PTORT_MOVE_TINSERT)
+        w = (Window){0, 0, index_row, index_col, src->valid_rows, src->valid_cols};
+    const ptort_tile *big = kind == PTORT_MOVE_TINSERT ? dst : src;
+    int64_t wr = kind == PTORT_MOVE_TINSERT ? w.dr : w.sr, wc = kind == PTORT_MOVE_TINSERT ? w.dc : w.sc;
+    if (wr < 0 || wc < 0 || wr + w.rows > big->rows || wc + w.cols > big->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: the %lldx%lld window at (%lld, %lld) leaves the %lldx%lld %s", op,
+                          (long long)w.rows, (long long)w.cols, (long long)wr, (long long)wc, (long long)big->rows,
+                          (long long)big->cols, kind == PTORT_MOVE_TINSERT ? "dst" : "src");
+    uint64_t word = (uint64_t)pre_quant;
+    uint32_t sb = (uint32_t)word;
+    Fix fx = {relu != 0, quant != 0, 0.0f, (float)((word >> 37) & 0x1FF), (int)((word >> 46) & 1)};
+    memcpy(&fx.scale, &sb, 4);
+    return move_window(ctx, src, dst, &w, CV_COPY, &fx);
 }

@@ -614,6 +614,18 @@ ptort_status ptort_textract(ptort_ctx *ctx, const ptort_tile *src, int64_t index
 ptort_status ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
                            const ptort_tile *dst);
 
+/* The acc-source moves with the fixpipe's optional stages (docs/numerics.md 8.6): KIND's
+ * window (tmov: the whole valid region, textract/tinsert: as ptort_textract/ptort_tinsert)
+ * with RELU != 0 (negatives, -0 and NaN become +0) and, when QUANT != 0, the scalar
+ * pre-quantization by the 64-bit word PRE_QUANT (f32 scale in bits 0..31, offset in
+ * 37..45, signed range in bit 46): f32 -> i8/ui8/f16/bf16, i32 -> i8/ui8/f16; without QUANT
+ * relu on f32 -> f32/f16/bf16 and i32 -> i32. Errors: descriptor errors, PTORT_E_LAYOUT (src
+ * not acc), PTORT_E_DTYPE (another pair), PTORT_E_SHAPE (the window leaves its tile, tmov's
+ * valid shapes differ). */
+typedef enum { PTORT_MOVE_TMOV, PTORT_MOVE_TEXTRACT, PTORT_MOVE_TINSERT } ptort_move_kind;
+ptort_status ptort_tmove_fix(ptort_ctx *ctx, ptort_move_kind kind, const ptort_tile *src, int64_t index_row,
+                             int64_t index_col, const ptort_tile *dst, int relu, int quant, int64_t pre_quant);
+
 /* ttrans: dst element (j, i) = src element (i, j) over src's valid region (the rest of dst is
  * unchanged); src and dst may be the same tile. Errors: descriptor errors, PTORT_E_DTYPE,
  * PTORT_E_SHAPE (the transposed region does not fit dst). */

@@ -709,6 +709,57 @@ def acc_convert(src, dst, bits):
     return float_to_bits(dst.tt.dtype, to_float('f32', bits))
 
 
+def _nan_to(dt, b):
+    """An f32 NaN (bits b) converted as x86 does: quieted, sign and top payload kept."""
+    b |= 0x400000
+    if dt == 'f32':
+        return b
+    if dt == 'f16':
+        return (b >> 16) & 0x8000 | 0x7E00 | (b >> 13) & 0x1FF
+    return (b >> 16) | 0x40
+
+
+def fix_convert(src, dst, bits, relu, word):
+    """An acc element through the fixpipe's relu and scalar pre-quantization (docs/numerics.md
+    8.6; pto-isa's quantize_element): word None is no quantization."""
+    sd, dd = src.tt.dtype, dst.tt.dtype
+    if sd == 'i32' and word is None:
+        if dd != 'i32':
+            raise RefError('no relu pair %s -> %s' % (sd, dd))
+        v = to_int('i32', bits)
+        return from_int('i32', max(v, 0) if relu else v)
+    if sd not in ('f32', 'i32'):
+        raise RefError('fixpipe source %s' % sd)
+    x = to_float('f32', bits) if sd == 'f32' else f32(float(to_int('i32', bits)))
+    nan_bits = bits if sd == 'f32' and math.isnan(x) else None
+    if word is not None:
+        scale = f32_val(word & 0xFFFFFFFF)
+        x = fmul(x, scale)
+        if dd in ('i8', 'si8', 'ui8', 'u8'):
+            off, sign = (word >> 37) & 0x1FF, (word >> 46) & 1
+            t = fadd(x, float(off))
+            if not math.isnan(t) and not math.isinf(t):
+                t = float(round(t))                    # Python's round: half to even
+            lo, hi = (-128.0, 127.0) if sign else (0.0, 255.0)
+            if not math.isnan(t):
+                t = min(max(t, lo), hi)
+            if relu:
+                t = t if t > 0 else 0.0
+            return 0 if math.isnan(t) else int(t) & 0xFF
+        if dd == 'f16' and (sd == 'i32' or math.isfinite(x)):
+            x = min(max(x, -65504.0), 65504.0)
+        elif dd not in ('f16', 'bf16'):
+            raise RefError('no scalar quantization %s -> %s' % (sd, dd))
+    if relu:
+        x = x if x > 0 else 0.0
+        nan_bits = None
+    if math.isnan(x):
+        return _nan_to(dd, nan_bits if nan_bits is not None else 0x7FC00000)
+    if dd == 'f32':
+        return f32_bits(x)
+    return float_to_bits(dd, x)
+
+
 def op_textract(src, r0, c0, dst):
     """dst[i][j] = src[r0 + i][c0 + j] over dst's valid region."""
     if r0 < 0 or c0 < 0 or r0 + dst.vr > src.tt.rows or c0 + dst.vc > src.tt.cols:
@@ -725,6 +776,18 @@ def op_tinsert(src, r0, c0, dst):
     for i in range(src.vr):
         for j in range(src.vc):
             dst.set(r0 + i, c0 + j, acc_convert(src, dst, src.get(i, j)))
+
+
+def op_fix_window(src, r0, c0, dst, relu, word, kind):
+    """tmov / textract / tinsert of an acc tile through fix_convert."""
+    if kind == 'tinsert':
+        for i in range(src.vr):
+            for j in range(src.vc):
+                dst.set(r0 + i, c0 + j, fix_convert(src, dst, src.get(i, j), relu, word))
+        return
+    for i in range(dst.vr):
+        for j in range(dst.vc):
+            dst.set(i, j, fix_convert(src, dst, src.get(r0 + i, c0 + j), relu, word))
 
 
 def op_ttrans(src, dst):
@@ -2524,7 +2587,11 @@ class Machine:
             return
         if op == 'pto.tmov':
             ins, dst = self.one_out(text, res)
-            if len(ins) > 1:
+            relu = _attr(text, 'reluPreMode', 'relu_pre_mode') == 'normal_relu'
+            if relu or (len(ins) > 1 and ins[1] in env and isinstance(env[ins[1]], int)):
+                word = self.scalar(ins[1]) if len(ins) > 1 else None
+                op_fix_window(self.tile(ins[0]), 0, 0, dst, relu, word, 'tmov')
+            elif len(ins) > 1:
                 op_tmov_zz(_attr(text, 'grpAxis', 'mx_group_axis') or 'axis1', self.tile(ins[0]), dst)
             else:
                 op_tmov(self.tile(ins[0]), dst)
@@ -2535,8 +2602,14 @@ class Machine:
             return
         if op in ('pto.textract', 'pto.tinsert'):
             ins, dst = self.one_out(text, res)
+            relu = _attr(text, 'reluPreMode', 'relu_pre_mode') == 'normal_relu'
+            if len(ins) == 4 and isinstance(env.get(ins[3]), int) or relu and len(ins) == 3:
+                word = self.scalar(ins[3]) if len(ins) == 4 else None
+                op_fix_window(self.tile(ins[0]), self.scalar(ins[1]), self.scalar(ins[2]), dst, relu, word,
+                              op[4:])
+                return
             if len(ins) != 3:
-                self.fail(line, '%s with an fp tile or a preQuantScalar' % op)
+                self.fail(line, '%s with an fp tile' % op)
             f = op_textract if op == 'pto.textract' else op_tinsert
             f(self.tile(ins[0]), self.scalar(ins[1]), self.scalar(ins[2]), dst)
             return

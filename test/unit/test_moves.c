@@ -153,6 +153,65 @@ static void atomic_stores(void)
     CHECK_EQ(ptort_tstore_ex(ctx, &h, &vh, 1), PTORT_E_DTYPE);
 }
 
+/* The fixpipe's relu and scalar pre-quantization (docs/numerics.md 8.6), worked by hand. */
+static void fixpipe_quant(void)
+{
+    ptort_tile a = boxed(PTORT_ACC, PTORT_F32, 1, 16, PTORT_BL_COL_MAJOR, PTORT_SL_ROW_MAJOR, 1024, 0);
+    a.valid_cols = 8;
+    /* 2, 3, -200, 1000, NaN, -1, 100, -0 */
+    uint32_t v[8] = {0x40000000u, 0x40400000u, 0xC3480000u, 0x447A0000u, 0x7FC00000u, 0xBF800000u, 0x42C80000u,
+                     0x80000000u};
+    CHECK_EQ(ptort_tile_fill(ctx, &a, v, 1, 8), PTORT_OK);
+    ptort_tile q = ptort_tile_make(PTORT_VEC, PTORT_I8, 1, 32, 0);
+    q.valid_cols = 8;
+    int64_t w = (1LL << 46) | (5LL << 37) | 0x3F400000LL; /* 0.75, offset 5, signed */
+    uint8_t o[8];
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &a, 0, 0, &q, 0, 1, w), PTORT_OK);
+    CHECK_EQ(ptort_tile_read(ctx, &q, o, 1, 8), PTORT_OK);
+    /* 6.5 -> 6, 7.25 -> 7, -145 -> -128, 755 -> 127, NaN -> 0, 4.25 -> 4, 80, 5 */
+    static const uint8_t wq[8] = {6, 7, 0x80, 127, 0, 4, 80, 5};
+    CHECK_BYTES(o, wq, sizeof wq);
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &a, 0, 0, &q, 1, 1, w), PTORT_OK);
+    CHECK_EQ(ptort_tile_read(ctx, &q, o, 1, 8), PTORT_OK);
+    CHECK_EQ(o[2], 0); /* relu after the clamp */
+    /* unsigned range into an i8 tile: 100 * 2.5 + 3 = 253 stored as its low byte */
+    w = (3LL << 37) | 0x40200000LL;
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &a, 0, 0, &q, 0, 1, w), PTORT_OK);
+    CHECK_EQ(ptort_tile_read(ctx, &q, o, 1, 8), PTORT_OK);
+    CHECK_EQ(o[6], 0xFD);
+    CHECK_EQ(o[2], 0); /* -497 clamps to 0 */
+    /* f32 -> f16 by 0.1: 1000 * 0.1 = 100.00000149 -> 0x5640; -0 * 0.1 = -0; 1e6 would clamp */
+    ptort_tile h = ptort_tile_make(PTORT_VEC, PTORT_F16, 1, 16, 64);
+    h.valid_cols = 8;
+    uint16_t oh[8];
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &a, 0, 0, &h, 0, 1, 0x3DCCCCCDLL), PTORT_OK);
+    CHECK_EQ(ptort_tile_read(ctx, &h, oh, 1, 8), PTORT_OK);
+    CHECK_EQ(oh[3], 0x5640);
+    CHECK_EQ(oh[4], 0x7E00);
+    CHECK_EQ(oh[7], 0x8000);
+    /* relu alone, f32 -> f32: -1 and -0 become +0, NaN +0 */
+    ptort_tile r = ptort_tile_make(PTORT_VEC, PTORT_F32, 1, 16, 128);
+    r.valid_cols = 8;
+    uint32_t orr[8];
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &a, 0, 0, &r, 1, 0, 0), PTORT_OK);
+    CHECK_EQ(ptort_tile_read(ctx, &r, orr, 1, 8), PTORT_OK);
+    static const uint32_t wr[8] = {0x40000000u, 0x40400000u, 0, 0x447A0000u, 0, 0, 0x42C80000u, 0};
+    CHECK_BYTES(orr, wr, sizeof wr);
+    /* i32 -> f16 (DEQF16) by 0.1: INT32_MAX clamps to 65504, -5 -> -0.5 */
+    ptort_tile j = boxed(PTORT_ACC, PTORT_I32, 1, 16, PTORT_BL_COL_MAJOR, PTORT_SL_ROW_MAJOR, 1024, 4096);
+    j.valid_cols = 2;
+    int32_t iv[2] = {2147483647, -5};
+    CHECK_EQ(ptort_tile_fill(ctx, &j, iv, 1, 2), PTORT_OK);
+    h.valid_cols = 2;
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &j, 0, 0, &h, 0, 1, 0x3DCCCCCDLL), PTORT_OK);
+    CHECK_EQ(ptort_tile_read(ctx, &h, oh, 1, 2), PTORT_OK);
+    CHECK_EQ(oh[0], 0x7BFF);
+    CHECK_EQ(oh[1], 0xB800);
+    /* the pairs without numerics, a non-acc src */
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &j, 0, 0, &r, 0, 1, 1), PTORT_E_DTYPE);
+    CHECK_EQ(ptort_tmove_fix(ctx, PTORT_MOVE_TMOV, &h, 0, 0, &h, 1, 0, 0), PTORT_E_LAYOUT);
+}
+
 int main(void)
 {
     ctx = ptort_ctx_new(PTORT_A5, NULL);
@@ -163,6 +222,7 @@ int main(void)
     transposes();
     casts();
     atomic_stores();
+    fixpipe_quant();
     ptort_ctx_free(ctx);
     return unit_done();
 }
