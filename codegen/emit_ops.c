@@ -767,6 +767,9 @@ static bool mgather_args(Emit *e, const Op *op, OpArg *args)
     static const int sk[] = {0, 4, 1, 2}; /* scatter_oob's order: undefined skip clamp wrap */
     args[1] = (OpArg){ARG_LIT, -1, RA_COUNT, latom[a], a};
     args[2] = (OpArg){ARG_LIT, -1, RA_COUNT, loob[sk[o]], sk[o]};
+    return true;
+}
+
 /* An acc-source move with relu or a preQuantScalar: ptort_tmove_fix (docs/numerics.md 8.6),
  * whose runtime checks the element-type pair. False for the plain forms. */
 static bool fix_form(Emit *e, const Op *op, ptort_move_kind kind, const char **rt, OpArg *args, int *nargs)
