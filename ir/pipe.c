@@ -98,8 +98,9 @@ Pipe op_pipe(const Func *f, const Op *op)
     case OC_CAST: case OC_CALL: case OC_LOAD_SCALAR: case OC_STORE_SCALAR:
     case OC_FOR: case OC_IF: case OC_WHILE: case OC_CONDITION: case OC_YIELD: case OC_RETURN:
         return PIPE_S;
-    default:                 /* allocations, views, tassign, sections: no pipe */
-        return PIPE_NONE;
+    default:                 /* allocations, views, tassign, sections: no pipe; the other
+                                tile ops compute on the vector unit */
+        return in->opflags & (OF_READS | OF_WRITES) ? PIPE_V : PIPE_NONE;
     }
 }
 
@@ -236,10 +237,18 @@ bool sync_order(const Op *op, SyncOrder *o)
     }
 }
 
+/* The ops by which a kernel orders its own pipes (not the cross-core signals, not fences). */
+static bool orders_pipes(OpKind k)
+{
+    return k == OP_SET_FLAG || k == OP_WAIT_FLAG || k == OP_SET_FLAG_DYN || k == OP_WAIT_FLAG_DYN ||
+           k == OP_BARRIER || k == OP_BARRIER_SYNC || k == OP_RECORD_EVENT || k == OP_WAIT_EVENT ||
+           k == OP_GET_BUF || k == OP_RLS_BUF;
+}
+
 bool pipe_func_auto_synced(const Func *f)
 {
     for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
-        if (op_info(op->kind)->cls == OC_SYNC)
+        if (orders_pipes(op->kind))
             return false;
     return true;
 }

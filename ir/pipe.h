@@ -63,11 +63,11 @@ typedef struct SyncOrder {
  * (sync.set/wait, syncall: the launch's), fences, and ops whose pipes are not spelled out. */
 bool sync_order(const Op *op, SyncOrder *o);
 
-/* Whether f is automatically synchronized: it has no synchronization op at all, so its
- * author left the flags to the compiler (PTOAS's insert-sync), and a run neither has them
- * nor checks for their absence. THE ONE PLACE that decides which functions the race checker
- * skips (docs/launch.md 4); --enable-insert-sync, when it lands, makes such a function one
- * with flags, which is then checked. */
+/* Whether f is automatically synchronized: it has no op that orders its own pipes (flag,
+ * barrier, event, buffer token; cross-core signals and fences do not count), so its author
+ * left them to the compiler. The one place that decides both which functions `ptoas run`
+ * synchronizes by default (insert_sync_wanted) and which ones the race checker skips
+ * (docs/launch.md 3, 4): a function the insert-sync pass ran on has flags and is checked. */
 bool pipe_func_auto_synced(const Func *f);
 
 #endif

@@ -160,39 +160,19 @@ static int tile_loc(const Func *f, ValueId v)
     return type_is_tile(t) || (t && t->kind == TY_MULTI_TILE) ? t->tile.loc : -1;
 }
 
-/* The pipe an op's data moves on, for the ops op_pipe leaves to their class (cube, moves,
- * element access) and the FIFO ends: a push leaves from where its tile is, a pop fills its
- * entry by DMA (as PTOAS's A2/A3 lowering does), a free is a scalar signal. */
+/* The pipe an op's data moves on: op_pipe's, but the FIFO ends, which op_pipe puts on the
+ * scalar pipe as handshakes, by their data: a push leaves from where its tile is, a pop fills
+ * its entry by DMA (as PTOAS's A2/A3 lowering does), a free is a scalar signal. */
 static Pipe access_pipe(const Func *f, const Op *op)
 {
-    const OpInfo *in = op_info(op->kind);
-    int src = op->nopnds ? tile_loc(f, op->opnds[0]) : -1;
-    int dst = op->nopnds ? tile_loc(f, op->opnds[op->nopnds - 1]) : -1;
-    switch (in->cls) {
-    case OC_MATMUL:
-        return PIPE_M;
-    case OC_EXTRACT:
-    case OC_INSERT:
-        if (src == LOC_ACC)
-            return PIPE_FIX;
-        if (src == LOC_MAT)
-            return PIPE_MTE1;
-        return src == LOC_VEC && dst == LOC_MAT ? PIPE_MTE3 : PIPE_V;
-    case OC_GETVAL: case OC_SETVAL:
-        return PIPE_S;
-    case OC_FIFO:
+    if (op_info(op->kind)->cls == OC_FIFO) {
+        int src = op->nopnds ? tile_loc(f, op->opnds[0]) : -1;
         if (op->kind == OP_TPUSH_TO_AIV || op->kind == OP_TPUSH_TO_AIC)
             return src == LOC_ACC ? PIPE_FIX : src >= 0 ? PIPE_MTE3 : PIPE_S;
         if (op->kind == OP_TPOP_FROM_AIC || op->kind == OP_TPOP_FROM_AIV)
             return PIPE_MTE2;
-        return PIPE_S;
-    default:
-        break;
     }
-    Pipe p = op_pipe(f, op);
-    if (p == PIPE_NONE && (in->opflags & (OF_READS | OF_WRITES)))
-        p = PIPE_V; /* the remaining tile ops compute on the vector unit */
-    return p;
+    return op_pipe(f, op);
 }
 
 /* The placement tassign gave value v, or NULL. */
@@ -695,24 +675,13 @@ const char *insert_sync_flag(SyncMode mode)
     return mode > SYNC_AUTO && mode <= SYNC_BUFID ? mode_flags[mode] : NULL;
 }
 
-/* The ops by which a kernel orders its own pipes (not the cross-core signals). */
-static bool orders_pipes(OpKind k)
-{
-    return k == OP_SET_FLAG || k == OP_WAIT_FLAG || k == OP_SET_FLAG_DYN || k == OP_WAIT_FLAG_DYN ||
-           k == OP_BARRIER || k == OP_BARRIER_SYNC || k == OP_RECORD_EVENT || k == OP_WAIT_EVENT ||
-           k == OP_GET_BUF || k == OP_RLS_BUF;
-}
-
 bool insert_sync_wanted(const Func *f, const PassConfig *cfg)
 {
     if (f->decl || cfg->sync == SYNC_OFF)
         return false;
     if (cfg->sync != SYNC_AUTO)
         return true;
-    for (const Op *op = ir_first_op(f); op; op = ir_next_op(op))
-        if (orders_pipes(op->kind))
-            return false; /* hand-synchronized: runs as written */
-    return true;
+    return pipe_func_auto_synced(f); /* else hand-synchronized: runs as written */
 }
 
 /* PTOAS's conservative mode: a barrier on every pipe before each op that touches memory. */
