@@ -803,16 +803,29 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
     const OpInfo *in = op_info(op->kind);
     switch (in->cls) {
     case OC_STORE:
-        if (role(op, ROLE_FP) != NO_VALUE || role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE)
-            return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile or a preQuantScalar "
-                                          "(the quantizing store forms)");
+        if (role(op, ROLE_FP) != NO_VALUE)
+            return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with an fp tile (the vector "
+                                               "quantization form)");
     {
-        if (opaque_set(op, "reluPreMode", "no_relu"))
-            return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with a reluPreMode");
+        bool atomic = opaque_set(op, "atomicType", "atomic_none");
+        bool relu = opaque_set(op, "reluPreMode", "no_relu"), quant = role(op, ROLE_PRE_QUANT_SCALAR) != NO_VALUE;
+        if ((relu || quant) && atomic)
+            return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' with atomic_add and a reluPreMode "
+                                               "or a preQuantScalar");
+        if (relu || quant) { /* the fixpipe's stages (docs/numerics.md 8.6); the runtime checks the pair */
+            *rt = "ptort_tstore_fix";
+            args[0] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_SRC), RA_COUNT, NULL, 0};
+            args[1] = (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_DST), RA_COUNT, NULL, 0};
+            args[2] = (OpArg){ARG_LIT, -1, RA_COUNT, relu ? "1" : "0", relu};
+            args[3] = (OpArg){ARG_LIT, -1, RA_COUNT, quant ? "1" : "0", quant};
+            args[4] = quant ? (OpArg){ARG_ROLE, (int8_t)op_role(op->kind, ROLE_PRE_QUANT_SCALAR), RA_COUNT, NULL, 0}
+                            : (OpArg){ARG_LIT, -1, RA_COUNT, "0", 0};
+            *nargs = 5;
+            return true;
+        }
         /* the acc epilogue's f32 -> f16/bf16 cast and the atomic add (docs/numerics.md 8.4) */
         const TileBody *s = &val(e, role(op, ROLE_SRC))->type->tile;
         DType vd = val(e, role(op, ROLE_DST))->type->dtype;
-        bool atomic = opaque_set(op, "atomicType", "atomic_none");
         bool cast = s->loc == LOC_ACC && s->dtype != vd;
         if (cast && !(s->dtype == DT_F32 && (vd == DT_F16 || vd == DT_BF16)))
             return emit_fail(e, op->name_span, "codegen does not support 'pto.tstore' to a view of another element type "

@@ -153,6 +153,11 @@ ptort_status moves_convert(ptort_ctx *ctx, const char *op, const ptort_tile *src
 /* Whether moves_convert converts SRC into DST (an acc f32 tile into f16/bf16, a mat f16/bf16
  * tile into an f32 bias tile). */
 int moves_converts(const ptort_tile *src, const ptort_tile *dst);
+/* The fixpipe's relu / scalar pre-quantization of one acc element (docs/numerics.md 8.6): the
+ * SD bits at X into the DD element at Y; QUANT says whether WORD applies. moves_fix_pair says
+ * whether the pair is computed. */
+int moves_fix_pair(ptort_dtype sd, ptort_dtype dd, int quant);
+void moves_fix_one(const uint8_t *x, uint8_t *y, ptort_dtype sd, ptort_dtype dd, int relu, int quant, uint64_t word);
 
 /* ---- bit casts and conversions ----------------------------------------------------- */
 

@@ -618,3 +618,48 @@ ptort_status ptort_tstore_ex(ptort_ctx *ctx, const ptort_tile *src, const ptort_
     }
     return PTORT_OK;
 }
+
+/* tstore of an acc tile through the fixpipe's relu / scalar pre-quantization (docs/numerics.md
+ * 8.6): each valid element converted by moves_fix_one into the view's element type. */
+ptort_status ptort_tstore_fix(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int relu, int quant,
+                              int64_t pre_quant)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, "tstore", "src", src)))
+        return st;
+    if (!dst)
+        return ptort_fail(ctx, PTORT_E_ARG, "tstore: missing view");
+    if (src->loc != PTORT_ACC)
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "tstore: relu and preQuantScalar need an acc src, but got %s",
+                          ptort_loc_name(src->loc));
+    if (!moves_fix_pair(src->dtype, dst->dtype, quant))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: the fixpipe's %s of %s into %s is not computed",
+                          quant ? "scalar quantization" : "relu", ptort_dtype_name(src->dtype),
+                          ptort_dtype_name(dst->dtype));
+    ptort_tile shape = *src; /* the view's element type, for the shape and bounds checks */
+    shape.dtype = dst->dtype;
+    if ((st = check_view(ctx, "tstore", dst, &shape)))
+        return st;
+    Layout l;
+    layout_of(src, &l);
+    int64_t *table = ptort_scratch(ctx, (size_t)(src->valid_cols + 1) * sizeof(int64_t));
+    if (!table)
+        return PTORT_E_NOMEM;
+    for (int64_t j = 0; j < src->valid_cols; j++)
+        table[j] = layout_col_off(&l, j);
+    const uint8_t *base = tile_base(ctx, src);
+    int vsz = ptort_dtype_size(dst->dtype);
+    uint8_t *vb = (uint8_t *)dst->base;
+    int64_t cstride = dst->stride[dst->rank - 1];
+    for (int64_t i = 0; i < src->valid_rows; i++) {
+        const uint8_t *tp = base + layout_row_off(&l, i) * 4;
+        int64_t row;
+        view_row_offset(dst, i, &row); /* inside the buffer: checked */
+        for (int64_t j = 0; j < src->valid_cols; j++)
+            moves_fix_one(tp + table[j] * 4, vb + (row + j * cstride) * vsz, src->dtype, dst->dtype, relu, quant,
+                          (uint64_t)pre_quant);
+    }
+    return PTORT_OK;
+}

@@ -102,6 +102,14 @@ static void fix_element(const uint8_t *x, uint8_t *y, ptort_dtype sd, ptort_dtyp
     memcpy(y, &h, 2);
 }
 
+static Fix fix_of(int relu, int quant, uint64_t word)
+{
+    uint32_t sb = (uint32_t)word;
+    Fix fx = {relu != 0, quant != 0, 0.0f, (float)((word >> 37) & 0x1FF), (int)((word >> 46) & 1)};
+    memcpy(&fx.scale, &sb, 4);
+    return fx;
+}
+
 static ptort_status move_window(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, const Window *w, Conv cv,
                                 const Fix *fx)
 {
@@ -250,7 +258,7 @@ ptort_status ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_til
 /* The pairs the fixpipe's stages compute: relu keeps the plain move's pairs (f32 -> f32/f16/
  * bf16, i32 -> i32); the scalar quantization has pto-isa's simulator's modes QF322B8,
  * QF322F16, QF322BF16 (f32 -> i8/ui8/f16/bf16), REQ8 and DEQF16 (i32 -> i8/ui8/f16). */
-static bool fix_pair(ptort_dtype s, ptort_dtype d, int quant)
+int moves_fix_pair(ptort_dtype s, ptort_dtype d, int quant)
 {
     if (!quant)
         return (s == PTORT_F32 && (d == PTORT_F32 || d == PTORT_F16 || d == PTORT_BF16)) ||
@@ -273,7 +281,7 @@ ptort_status ptort_tmove_fix(ptort_ctx *ctx, ptort_move_kind kind, const ptort_t
     if (src->loc != PTORT_ACC)
         return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: relu and preQuantScalar need an acc src, but got %s", op,
                           ptort_loc_name(src->loc));
-    if (!fix_pair(src->dtype, dst->dtype, quant))
+    if (!moves_fix_pair(src->dtype, dst->dtype, quant))
         return ptort_fail(ctx, PTORT_E_DTYPE, "%s: the fixpipe's %s of %s into %s is not computed", op,
                           quant ? "scalar quantization" : "relu", ptort_dtype_name(src->dtype),
                           ptort_dtype_name(dst->dtype));
@@ -290,9 +298,12 @@ ptort_status ptort_tmove_fix(ptort_ctx *ctx, ptort_move_kind kind, const ptort_t
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: the %lldx%lld window at (%lld, %lld) leaves the %lldx%lld %s", op,
                           (long long)w.rows, (long long)w.cols, (long long)wr, (long long)wc, (long long)big->rows,
                           (long long)big->cols, kind == PTORT_MOVE_TINSERT ? "dst" : "src");
-    uint64_t word = (uint64_t)pre_quant;
-    uint32_t sb = (uint32_t)word;
-    Fix fx = {relu != 0, quant != 0, 0.0f, (float)((word >> 37) & 0x1FF), (int)((word >> 46) & 1)};
-    memcpy(&fx.scale, &sb, 4);
+    Fix fx = fix_of(relu, quant, (uint64_t)pre_quant);
     return move_window(ctx, src, dst, &w, CV_COPY, &fx);
+}
+
+void moves_fix_one(const uint8_t *x, uint8_t *y, ptort_dtype sd, ptort_dtype dd, int relu, int quant, uint64_t word)
+{
+    Fix fx = fix_of(relu, quant, word);
+    fix_element(x, y, sd, dd, &fx);
 }

@@ -626,6 +626,13 @@ typedef enum { PTORT_MOVE_TMOV, PTORT_MOVE_TEXTRACT, PTORT_MOVE_TINSERT } ptort_
 ptort_status ptort_tmove_fix(ptort_ctx *ctx, ptort_move_kind kind, const ptort_tile *src, int64_t index_row,
                              int64_t index_col, const ptort_tile *dst, int relu, int quant, int64_t pre_quant);
 
+/* tstore of an acc tile with the fixpipe's relu (RELU != 0) and / or scalar
+ * pre-quantization (QUANT != 0, the word PRE_QUANT), the pairs and steps of ptort_tmove_fix,
+ * into a view of the destination element type; no atomic add. Errors: as ptort_tstore_ex's;
+ * PTORT_E_LAYOUT (src not acc), PTORT_E_DTYPE (a pair without numerics). */
+ptort_status ptort_tstore_fix(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int relu, int quant,
+                              int64_t pre_quant);
+
 /* ttrans: dst element (j, i) = src element (i, j) over src's valid region (the rest of dst is
  * unchanged); src and dst may be the same tile. Errors: descriptor errors, PTORT_E_DTYPE,
  * PTORT_E_SHAPE (the transposed region does not fit dst). */

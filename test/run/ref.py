@@ -719,10 +719,9 @@ def _nan_to(dt, b):
     return (b >> 16) | 0x40
 
 
-def fix_convert(src, dst, bits, relu, word):
-    """An acc element through the fixpipe's relu and scalar pre-quantization (docs/numerics.md
-    8.6; pto-isa's quantize_element): word None is no quantization."""
-    sd, dd = src.tt.dtype, dst.tt.dtype
+def fix_convert(sd, dd, bits, relu, word):
+    """An acc element (dtype sd) through the fixpipe's relu and scalar pre-quantization into
+    dtype dd (docs/numerics.md 8.6; pto-isa's quantize_element): word None is none."""
     if sd == 'i32' and word is None:
         if dd != 'i32':
             raise RefError('no relu pair %s -> %s' % (sd, dd))
@@ -783,11 +782,11 @@ def op_fix_window(src, r0, c0, dst, relu, word, kind):
     if kind == 'tinsert':
         for i in range(src.vr):
             for j in range(src.vc):
-                dst.set(r0 + i, c0 + j, fix_convert(src, dst, src.get(i, j), relu, word))
+                dst.set(r0 + i, c0 + j, fix_convert(src.tt.dtype, dst.tt.dtype, src.get(i, j), relu, word))
         return
     for i in range(dst.vr):
         for j in range(dst.vc):
-            dst.set(i, j, fix_convert(src, dst, src.get(r0 + i, c0 + j), relu, word))
+            dst.set(i, j, fix_convert(src.tt.dtype, dst.tt.dtype, src.get(r0 + i, c0 + j), relu, word))
 
 
 def op_ttrans(src, dst):
@@ -1765,11 +1764,18 @@ def op_tload(view, tile):
             tile.set(i, j, view.mem.data[view.index(i, j)])
 
 
-def op_tstore(tile, view, atomic=False):
+def op_tstore(tile, view, atomic=False, relu=False, word=None):
     """The valid region into the view; an acc f32 tile into an f16/bf16 view rounds to nearest
     even, and an atomic add stores view + tile (f32: one rounding; i32: wrapping)
-    (docs/numerics.md 8.4)."""
+    (docs/numerics.md 8.4); relu / a preQuantScalar word go through fix_convert (8.6)."""
     check_view_shape(view, tile)
+    if relu or word is not None:
+        if tile.tt.loc != 'acc' or atomic:
+            raise RefError('tstore relu / preQuantScalar needs an acc tile and no atomic add')
+        for i in range(tile.vr):
+            for j in range(tile.vc):
+                view.mem.data[view.index(i, j)] = fix_convert(tile.tt.dtype, view.dtype, tile.get(i, j), relu, word)
+        return
     st, vt = tile.tt.dtype, view.dtype
     for i in range(tile.vr):
         for j in range(tile.vc):
@@ -2580,7 +2586,10 @@ class Machine:
             else:
                 a = _l1_operands(text)
                 tile, view = self.tile(a[0]), env[a[1]]
-            op_tstore(tile, view, _attr(text, 'atomicType', 'atomic_type') == 'atomic_add')
+                ins = []
+            relu = _attr(text, 'reluPreMode', 'relu_pre_mode') == 'normal_relu'
+            word = self.scalar(ins[1]) if len(ins) > 1 and isinstance(env.get(ins[1]), int) else None
+            op_tstore(tile, view, _attr(text, 'atomicType', 'atomic_type') == 'atomic_add', relu, word)
             return
         if op in ('pto.mgather', 'pto.mscatter'):
             self.mgather_scatter(op, text, res)
