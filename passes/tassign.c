@@ -226,12 +226,14 @@ static bool role_is_write(const OpInfo *in, int r)
 /* An operand the op never touches, so it keeps no tile live (PTOAS's planner does not count
  * it as an access, its A5 unused-tmp overflow tests and issue 558): on A5, the tmp of txor,
  * txors, tprelu, tsel and tsels (kept in the operand list, never touched by the instruction)
- * and of the arg reductions (a placeholder). */
+ * and of the row reductions, arg reductions and row / column broadcasts (a placeholder):
+ * PTOPlanMemory.cpp's isIgnoredA5TmpOperandUse. */
 static bool untouched(const T *t, const OpInfo *in, int r)
 {
     return t->arch == ARCH_A5 && in->rid[r] == ROLE_TMP &&
            (in->variant == VB_XOR || in->variant == VS_XORS || in->variant == VB_PRELU ||
-            in->cls == OC_ROW_ARG || in->cls == OC_COL_ARG || in->cls == OC_SEL);
+            in->cls == OC_ROW_ARG || in->cls == OC_COL_ARG || in->cls == OC_SEL || in->cls == OC_ROW_REDUCE ||
+            in->cls == OC_ROW_EXPAND || in->cls == OC_COL_EXPAND);
 }
 
 /* docs/memory.md section 3, loops: an entry used inside a loop is live over the whole

@@ -155,6 +155,16 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
         return ptort_tgather_mask(ctx, PTORT_MASK_P1111, 0, &full, &dst);
     if (!strcmp(rt, "ptort_tgatherb"))
         return ptort_tgatherb(ctx, &full, &idx, &dst);
+    /* compare and select: an 8-bit mask of 4 valid bytes per row */
+    ptort_tile mask = tile(ctx, PTORT_I8, 8, 32, 0, 8, 4, 53248);
+    if (!strcmp(rt, "ptort_vcmp"))
+        return ptort_vcmp(ctx, PTORT_CMP_LT, &full, &full2, &mask);
+    if (!strcmp(rt, "ptort_vcmps"))
+        return ptort_vcmps(ctx, PTORT_CMP_EQ, &full, 1, &mask);
+    if (!strcmp(rt, "ptort_vsel"))
+        return ptort_vsel(ctx, &mask, &full, &full2, &dst);
+    if (!strcmp(rt, "ptort_vsels"))
+        return ptort_vsels(ctx, &mask, &full, 1, &dst);
     if (!strcmp(rt, "ptort_tfillpad")) {
         dst.pad = PTORT_PAD_ZERO;
         return ptort_tfillpad(ctx, &full, &dst);
