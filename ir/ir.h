@@ -362,6 +362,7 @@ typedef enum {
     OC_MGATHER,     /* mgather: a vec (or mat) tile gathered from a global table by index */
     OC_MSCATTER,    /* mscatter: a vec tile scattered into a global table by index */
     OC_SCATTER,     /* tscatter: index form dst[indexes[i][j]] = src[i][j], or a mask pattern's */
+    OC_PREFETCH,    /* tprefetch: a partition view's elements into a tile (as pto-isa's simulator) */
 
     /* == SCALAR == */
     OC_GETVAL,      /* tgetval: one element of a vec tile -> a scalar */

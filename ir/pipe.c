@@ -69,6 +69,7 @@ Pipe op_pipe(const Func *f, const Op *op)
         return PIPE_M;
     case OC_LOAD:
     case OC_MGATHER:
+    case OC_PREFETCH:
         return PIPE_MTE2;
     case OC_MSCATTER:
         return PIPE_MTE3;

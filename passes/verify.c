@@ -1408,6 +1408,7 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     /* == REARR: the DMA ones (the others are vector ops) == */
     [OC_MGATHER] = verify_rearr_op,
     [OC_MSCATTER] = verify_rearr_op,
+    [OC_PREFETCH] = verify_rearr_op,
 };
 
 

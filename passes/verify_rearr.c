@@ -965,6 +965,39 @@ static bool verify_scatter(V *v)
     return has_idx ? scatter_index(v) : scatter_mask(v);
 }
 
+/* ---- tprefetch (TPrefetchOp::verify) --------------------------------------------------------- */
+/* isA5TLoadStoreTransferElemType: 8- to 64-bit integers, f16, bf16, f32, the low-precision types */
+static bool a5_transfer_elem(DType d)
+{
+    unsigned w = dtype_is_int(d) ? dtype_int_width(d) : 0;
+    return w == 8 || w == 16 || w == 32 || w == 64 || d == DT_F16 || d == DT_BF16 || d == DT_F32 ||
+           dtype_is_low_precision(d);
+}
+
+static bool verify_prefetch(V *v)
+{
+    int sr = rk_role(v, ROLE_SRC);
+    const Type *s = v->ty[sr];
+    const TileBody *d = rk_tile(v, ROLE_DST);
+    bool a5 = rk_a5(v);
+    if (s->kind != TY_PART_VIEW)
+        return fail(v, sr, "expects src to be !pto.partition_tensor_view");
+    for (uint32_t i = 0; i < s->rank; i++)
+        if (s->dims[i] != DIM_DYNAMIC && s->dims[i] <= 0)
+            return fail(v, sr, "expects src shape[%u] to be positive", i);
+    if (!rk_common(v, ROLE_DST, a5))
+        return false;
+    if (d->loc != LOC_VEC && d->loc != LOC_MAT)
+        return fail(v, rk_role(v, ROLE_DST), "expects dst to use loc=vec or loc=mat");
+    if (dtype_bits(s->dtype) != dtype_bits(d->dtype))
+        return fail(v, -1, "expects src and dst element types to have the same element size");
+    if (!a5 && (dtype_is_low_precision(s->dtype) || dtype_is_low_precision(d->dtype)))
+        return fail(v, -1, "expects A2/A3 tprefetch low-precision element types to be unsupported");
+    if (a5 && (!a5_transfer_elem(s->dtype) || !a5_transfer_elem(d->dtype)))
+        return fail(v, -1, "expects A5 tprefetch element types to be i8/i16/i32/i64/f16/bf16/f32/f8/hif8/fp4");
+    return true;
+}
+
 bool verify_rearr_op(V *v)
 {
     switch (op_info(v->op->kind)->cls) {
@@ -981,6 +1014,7 @@ bool verify_rearr_op(V *v)
     case OC_MGATHER: return verify_mgather(v);
     case OC_MSCATTER: return verify_mscatter(v);
     case OC_SCATTER: return verify_scatter(v);
+    case OC_PREFETCH: return verify_prefetch(v);
     default: return true;
     }
 }

@@ -863,6 +863,13 @@ ptort_status ptort_tscatter(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
 ptort_status ptort_tscatter_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col_axis, const ptort_tile *src,
                                  const ptort_tile *dst);
 
+/* tprefetch: what pto-isa's CPU simulator does (the NPU's caching is implementation-defined):
+ * dst[r][c] = the view's element at r * dst->cols + c from its first one, over dst's valid
+ * region (the view is read as contiguous). dst: a row-major none_box tile of the view's element
+ * size; every element read lies in the view's host buffer (else PTORT_E_VIEW, nothing
+ * written). */
+ptort_status ptort_tprefetch(ptort_ctx *ctx, const ptort_view *src, const ptort_tile *dst);
+
 /* mgather / mscatter's modes (pto-isa's Coalesce, GatherOOB and ScatterOOB, ScatterAtomicOp) */
 typedef enum { PTORT_COALESCE_ROW, PTORT_COALESCE_ELEM } ptort_coalesce;
 typedef enum { PTORT_OOB_UNDEFINED, PTORT_OOB_CLAMP, PTORT_OOB_WRAP, PTORT_OOB_ZERO, PTORT_OOB_SKIP } ptort_oob;

@@ -954,3 +954,35 @@ ptort_status ptort_tscatter_mask(ptort_ctx *ctx, ptort_mask_pattern pat, int col
     memcpy(d, out, (size_t)(n * esz));
     return PTORT_OK;
 }
+
+/* ---- tprefetch ------------------------------------------------------------------------------ */
+ptort_status ptort_tprefetch(ptort_ctx *ctx, const ptort_view *src, const ptort_tile *dst)
+{
+    static const char op[] = "tprefetch";
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st = ptort_check_operand(ctx, op, "dst", dst);
+    if (st)
+        return st;
+    if (!src || !src->base)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: the view has no host memory", op);
+    if (!tile_is_row_major(dst))
+        return ptort_fail(ctx, PTORT_E_LAYOUT, "%s: expects a row-major none_box dst", op);
+    int esz = ptort_dtype_size(dst->dtype);
+    if (esz != ptort_dtype_size(src->dtype))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: expects the view's element size, but got %s and %s", op,
+                          ptort_dtype_name(src->dtype), ptort_dtype_name(dst->dtype));
+    int64_t vr = dst->valid_rows, vc = dst->valid_cols;
+    if (vr == 0 || vc == 0)
+        return PTORT_OK;
+    int64_t last = src->offset + (vr - 1) * dst->cols + vc - 1, n = (int64_t)(src->size / (size_t)esz);
+    if (src->offset < 0 || last >= n)
+        return ptort_fail(ctx, PTORT_E_VIEW, "%s: reads elements [%lld, %lld], outside the host buffer of %lld elements",
+                          op, (long long)src->offset, (long long)last, (long long)n);
+    const uint8_t *sb = (const uint8_t *)src->base + src->offset * esz;
+    uint8_t *d = tile_base(ctx, dst);
+    int64_t ds = tile_row_stride(dst);
+    for (int64_t r = 0; r < vr; r++)
+        memcpy(d + r * ds * esz, sb + r * dst->cols * esz, (size_t)(vc * esz));
+    return PTORT_OK;
+}

@@ -2591,6 +2591,10 @@ class Machine:
             word = self.scalar(ins[1]) if len(ins) > 1 and isinstance(env.get(ins[1]), int) else None
             op_tstore(tile, view, _attr(text, 'atomicType', 'atomic_type') == 'atomic_add', relu, word)
             return
+        if op == 'pto.tprefetch':
+            ins, outs = _ins_outs(text)
+            op_tprefetch(env[ins[0]], self.tile(outs[0]))
+            return
         if op in ('pto.mgather', 'pto.mscatter'):
             self.mgather_scatter(op, text, res)
             return
@@ -2944,6 +2948,17 @@ def op_tconcat(src0, src1, dst):
     for r, row in enumerate(rows):
         for c, v in enumerate(row):
             dst.set(r, c, v)
+
+
+def op_tprefetch(view, dst):
+    """pto-isa's simulator: dst[r][c] = the view's element r * dst.cols + c, counted flat from
+    the view's first element."""
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            k = view.base + r * dst.tt.cols + c
+            if not 0 <= k < len(view.mem.data):
+                raise RefError('tprefetch reads element %d, outside the buffer' % k)
+            dst.set(r, c, view.mem.data[k])
 
 
 # mgather / mscatter (pto-isa's MGATHER / MSCATTER pages): a table in global memory, indices

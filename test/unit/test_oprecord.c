@@ -130,6 +130,16 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
                                     : ptort_vcolexpand(ctx, op, &full, &colv, &dst);
     ptort_tile idx = tile(ctx, PTORT_I32, 8, 32, 0, 8, 32, 20480);
     ptort_tile rowi = tile(ctx, PTORT_I32, 32, 1, 1, 8, 1, 24576), coli = tile(ctx, PTORT_U32, 1, 32, 0, 1, 32, 28672);
+    if (!strcmp(rt, "ptort_tscatter")) { /* every index 0: 32-bit for 4-byte elements, else 16-bit */
+        static const uint8_t zeros[32 * 32 * 4];
+        ptort_tile ix = tile(ctx, ptort_dtype_size(dt) == 4 ? PTORT_I32 : PTORT_I16, 8, 32, 0, 8, 32, 20480);
+        ptort_tile_fill(ctx, &ix, zeros, 8, 32);
+        return ptort_tscatter(ctx, &full, &ix, &dst);
+    }
+    if (!strcmp(rt, "ptort_tscatter_mask")) {
+        ptort_tile wide = tile(ctx, dt, 8, 64, 0, 8, 64, 49152);
+        return ptort_tscatter_mask(ctx, PTORT_MASK_P0101, 0, &full, &wide);
+    }
     if (!strcmp(rt, "ptort_tsort32")) {
         ptort_tile wide = tile(ctx, dt, 8, 32 * 8 / ptort_dtype_size(dt), 0, 8, 32 * 8 / ptort_dtype_size(dt), 32768);
         ptort_tile ui = tile(ctx, PTORT_U32, 8, 32, 0, 8, 32, 20480);

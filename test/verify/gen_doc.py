@@ -123,6 +123,8 @@ SECTIONS = [
     ("prod-expdif.pto", "8. Vector ops: trowprod, tcolprod, trowexpandexpdif, tcolexpandexpdif"),
     ("prod-expdif-a3.pto", "8. Vector ops: trowprod, tcolprod (A2/A3)"),
     ("prod-expdif-a5.pto", "8. Vector ops: trowprod, tcolprod (A5)"),
+    ("tprefetch.pto", "8. tprefetch (A2/A3 and A5)"),
+    ("tprefetch-a3.pto", "8. tprefetch (A2/A3)"),
 
 
     # == SCALAR ==
