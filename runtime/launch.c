@@ -535,7 +535,7 @@ ptort_status ptort_sync_set(ptort_ctx *ctx, int64_t event, int pipe, const char 
     Core *c = ctx ? ctx->core : NULL;
     (void)where;
     if (!c)
-        return ctx ? no_launch(ctx, op) : PTORT_E_ARG;
+        return ctx ? PTORT_OK : PTORT_E_ARG; /* one core alone: every signal already holds */
     ptort_status st = check_event(ctx, event, op);
     if (st)
         return st;
@@ -552,7 +552,7 @@ ptort_status ptort_sync_wait(ptort_ctx *ctx, int64_t event, int pipe, const char
 {
     Core *c = ctx ? ctx->core : NULL;
     if (!c)
-        return ctx ? no_launch(ctx, op) : PTORT_E_ARG;
+        return ctx ? PTORT_OK : PTORT_E_ARG; /* one core alone: every signal already holds */
     ptort_status st = check_event(ctx, event, op);
     if (st)
         return st;
@@ -585,7 +585,7 @@ ptort_status ptort_syncall(ptort_ctx *ctx, int core_type, const char *op, const 
 {
     Core *c = ctx ? ctx->core : NULL;
     if (!c)
-        return ctx ? no_launch(ctx, op) : PTORT_E_ARG;
+        return ctx ? PTORT_OK : PTORT_E_ARG; /* one core alone: every signal already holds */
     if (!takes_part(c->kind, core_type))
         return PTORT_OK;
     Launch *L = c->L;

@@ -129,7 +129,7 @@ def run_one(a, path, folder, tmp):
             write_npy(f, dt, n)
             cmd += ['--in', '%s=%s' % (an, f), '--out', '%s=%s.out.npy' % (an, f)]
         else:
-            cmd += ['--arg', '%s=0' % an]
+            cmd += ['--arg', '%s=%d' % (an, a.scalar)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return 'fail', first_error(r.stderr)
@@ -143,6 +143,7 @@ def main():
     ap.add_argument('--blocks', type=int, default=2)
     ap.add_argument('--jobs', type=int, default=1)
     ap.add_argument('--timeout', type=int, default=300)
+    ap.add_argument('--scalar', type=int, default=0)
     ap.add_argument('-v', action='store_true')
     a = ap.parse_args()
     work = []
