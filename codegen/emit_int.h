@@ -111,7 +111,7 @@ typedef struct Emit {
     Entry *entries;
     uint32_t nentries;
     const char *tag;
-    bool race;             /* its ops report to the race checker (docs/launch.md 4) */
+    bool race;             /* its ops report to the race checker (docs/launch.md 5) */
     const Op *race_op;     /* the op whose accesses were reported last */
 
     /* the module */

@@ -155,7 +155,7 @@ const char *emit_scalar(Emit *e, ValueId v, const Op *op)
               (int)x->name.len, x->name.p);
     return NULL;
 }
-/* ---- the race checker (docs/launch.md 4) ---------------------------------------------- */
+/* ---- the race checker (docs/launch.md 5) ---------------------------------------------- */
 
 /* `"%NAME"` of value v, escaped: the operand as the report names it. */
 static void race_name(Emit *e, StrBuf *b, ValueId v)

@@ -38,7 +38,7 @@ typedef struct PassConfig {
                                     pto-isa CPU simulator's numerics (docs/numerics.md 9) */
     SyncMode sync;               /* automatic synchronization (default SYNC_OFF) */
     bool no_race_check;          /* --no-race-check: codegen tells the race checker nothing
-                                    (docs/launch.md 4) */
+                                    (docs/launch.md 5) */
 } PassConfig;
 
 /* The defaults: a3, level2, nothing else. */

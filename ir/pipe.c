@@ -57,6 +57,22 @@ static Pipe move_pipe(int src, int dst)
     return PIPE_V;
 }
 
+/* The FIFO ops by the data they move: a push leaves from where its tile is (FIX from acc,
+ * MTE3 from vec), a pop fills its entry by DMA (MTE2, as PTOAS's A2/A3 lowering does); the
+ * other FIFO ops (initialization, talloc, tfree) are scalar handshakes. */
+static Pipe fifo_pipe(const Func *f, const Op *op)
+{
+    if (op->kind == OP_TPUSH_TO_AIV || op->kind == OP_TPUSH_TO_AIC) {
+        const Type *t = op->nopnds ? f->values[op->opnds[0]].type : NULL;
+        if (!type_is_tile(t) && !(t && t->kind == TY_MULTI_TILE))
+            return PIPE_S;
+        return t->tile.loc == LOC_ACC ? PIPE_FIX : PIPE_MTE3;
+    }
+    if (op->kind == OP_TPOP_FROM_AIC || op->kind == OP_TPOP_FROM_AIV)
+        return PIPE_MTE2;
+    return PIPE_S;
+}
+
 Pipe op_pipe(const Func *f, const Op *op)
 {
     const OpInfo *in = op_info(op->kind);
@@ -93,7 +109,8 @@ Pipe op_pipe(const Func *f, const Op *op)
         if (op->kind == OP_BARRIER || op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT)
             return attr_pipe(op, "pipe");
         return PIPE_S;
-    case OC_FIFO:            /* the FIFO handshakes are scalar flag operations */
+    case OC_FIFO:
+        return fifo_pipe(f, op);
     case OC_BLOCK_ID:
     case OC_CONSTANT: case OC_INT_BIN: case OC_FLOAT_BIN: case OC_FLOAT_UN: case OC_CMPI: case OC_SELECT:
     case OC_CAST: case OC_CALL: case OC_LOAD_SCALAR: case OC_STORE_SCALAR:

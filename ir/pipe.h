@@ -51,7 +51,7 @@ typedef struct SyncForm {
 const SyncForm *sync_form(OpKind k);
 
 /* What a synchronization op orders among one core's pipes, as the race checker follows it
- * (docs/launch.md 4); the kinds are in ptort_race_sync_kind's order. */
+ * (docs/launch.md 5); the kinds are in ptort_race_sync_kind's order. */
 typedef enum { SO_SET_FLAG, SO_WAIT_FLAG, SO_BARRIER, SO_GET_BUF, SO_RLS_BUF } SyncOrderKind;
 typedef struct SyncOrder {
     SyncOrderKind kind;
@@ -67,7 +67,7 @@ bool sync_order(const Op *op, SyncOrder *o);
  * barrier, event, buffer token; cross-core signals and fences do not count), so its author
  * left them to the compiler. The one place that decides both which functions `ptoas run`
  * synchronizes by default (insert_sync_wanted) and which ones the race checker skips
- * (docs/launch.md 3, 4): a function the insert-sync pass ran on has flags and is checked. */
+ * (docs/launch.md 4, 5): a function the insert-sync pass ran on has flags and is checked. */
 bool pipe_func_auto_synced(const Func *f);
 
 #endif

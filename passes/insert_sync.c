@@ -154,27 +154,6 @@ static Flag *flag_new(Ctx *c, Pipe src, Pipe dst)
 
 /* ---- what an op touches --------------------------------------------------------------- */
 
-static int tile_loc(const Func *f, ValueId v)
-{
-    const Type *t = v == NO_VALUE ? NULL : f->values[v].type;
-    return type_is_tile(t) || (t && t->kind == TY_MULTI_TILE) ? t->tile.loc : -1;
-}
-
-/* The pipe an op's data moves on: op_pipe's, but the FIFO ends, which op_pipe puts on the
- * scalar pipe as handshakes, by their data: a push leaves from where its tile is, a pop fills
- * its entry by DMA (as PTOAS's A2/A3 lowering does), a free is a scalar signal. */
-static Pipe access_pipe(const Func *f, const Op *op)
-{
-    if (op_info(op->kind)->cls == OC_FIFO) {
-        int src = op->nopnds ? tile_loc(f, op->opnds[0]) : -1;
-        if (op->kind == OP_TPUSH_TO_AIV || op->kind == OP_TPUSH_TO_AIC)
-            return src == LOC_ACC ? PIPE_FIX : src >= 0 ? PIPE_MTE3 : PIPE_S;
-        if (op->kind == OP_TPOP_FROM_AIC || op->kind == OP_TPOP_FROM_AIV)
-            return PIPE_MTE2;
-    }
-    return op_pipe(f, op);
-}
-
 /* The placement tassign gave value v, or NULL. */
 static const Placement *placement(const Ctx *c, ValueId v)
 {
@@ -314,7 +293,7 @@ static void leaf_accesses(const Ctx *c, const Op *op, Accs *out)
     }
     if (op->nregions)
         return;
-    Pipe p = access_pipe(c->f, op);
+    Pipe p = op_pipe(c->f, op);
     if (p == PIPE_NONE)
         return;
     if (op->kind == OP_TFREE_FROM_AIC || op->kind == OP_TFREE_FROM_AIV) {

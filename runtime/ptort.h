@@ -36,7 +36,7 @@ typedef enum {
     PTORT_E_UB,      /* a scalar op whose result MLIR leaves undefined (docs/scalars.md), an
                         integer vector division by zero (docs/vector-ops.md) */
     PTORT_E_TRAP,    /* pto.trap ran: the kernel stops there */
-    PTORT_E_RACE,    /* the race checker found two unordered accesses (docs/launch.md 4) */
+    PTORT_E_RACE,    /* the race checker found two unordered accesses (docs/launch.md 5) */
     PTORT_E_STOPPED  /* a launch stopped this core: another core failed or the launch deadlocked
                         (reported once, by the launch; docs/launch.md) */
 } ptort_status;
@@ -751,7 +751,7 @@ typedef struct {
 ptort_status ptort_race_op(ptort_ctx *ctx, int pipe, const char *where, const char *op, int n,
                            const ptort_race_ref *refs);
 
-/* The orders one core's pipes make among themselves (docs/launch.md 4):
+/* The orders one core's pipes make among themselves (docs/launch.md 5):
  * SET_FLAG (PIPE src, DST dst, ID event): what src did before happens before what dst does
  *   after the WAIT_FLAG of the same (src, dst, event) that consumes it (set and wait pair up
  *   first in, first out; a wait with no set orders nothing);

@@ -1,4 +1,4 @@
-/* race.c - the race checker (issue 23, docs/launch.md 4): which accesses of a run's ops are
+/* race.c - the race checker (issue 23, docs/launch.md 5): which accesses of a run's ops are
  * ordered by what, and a report when two that conflict are not.
  *
  * Every (core, pipe) is a thread of a vector-clock happens-before order (FastTrack's epochs):

@@ -1,4 +1,4 @@
-/* test_race.c - the race checker (runtime/race.c, docs/launch.md 4) through its C API: each
+/* test_race.c - the race checker (runtime/race.c, docs/launch.md 5) through its C API: each
  * order (program order, flags, barriers, buffer tokens, cross-core release/acquire with two
  * contexts on two threads, a FIFO's push/pop and free) with and without it, the exact
  * report, and the byte footprints of tiles and strided views. */
