@@ -927,11 +927,6 @@ static bool compute_form(Emit *e, const Op *op, const char **rt, OpArg *args, in
         return mgather_args(e, op, args);
     case OC_SCATTER:
         return op->kind == OP_TSCATTER_MASK ? gather_mask_args(e, op, args) : true;
-    case OC_ROW_REDUCE: case OC_COL_REDUCE: case OC_ROW_EXPAND: case OC_COL_EXPAND:
-        if (!in->rt) /* trowprod, tcolprod, the exp-differences: verified only */
-            return emit_fail(e, op->name_span, "codegen does not support '%s' yet (the runtime has no kernel for it)",
-                             in->name);
-        return true;
     case OC_GATHER_MASK:
         return gather_mask_args(e, op, args);
     case OC_HISTOGRAM: { /* the byte (the verifier checked it: 0 .. 3, isMSB folded in) */

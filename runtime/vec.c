@@ -1328,6 +1328,8 @@ typedef union {
 /* Whether a (source, destination) pair is accepted by a reduction (simulator's lists). */
 static int red_pair_ok(ptort_vop op, int row, ptort_dtype s, ptort_dtype d)
 {
+    if (op == PTORT_VOP_PROD)                               /* one type; bf16 columns only */
+        return s == d && (DM(s) & (M_A2 | M_U)) && !(row && s == PTORT_BF16);
     if (s == d && (s == PTORT_U32 || s == PTORT_U16))     /* red_unsigned, rows and columns */
         return 1;
     int floats = (s == d && (s == PTORT_F32 || s == PTORT_F16 || s == PTORT_BF16)) ||
@@ -1455,7 +1457,7 @@ static ptort_status reduce_checks(ptort_ctx *ctx, const char *op, ptort_vop vop,
                           (long long)dst->valid_cols);
     if (src->valid_cols == 0 && row && src->valid_rows > 0 && vop != PTORT_VOP_SUM)
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects a non-empty src valid_shape", op);
-    if (src->valid_rows == 0 && !row && src->valid_cols > 0 && vop != PTORT_VOP_SUM)
+    if (src->valid_rows == 0 && !row && src->valid_cols > 0 && vop != PTORT_VOP_SUM && vop != PTORT_VOP_PROD)
         return ptort_fail(ctx, PTORT_E_SHAPE, "%s: expects a non-empty src valid_shape", op);
     return PTORT_OK;
 }
@@ -1488,6 +1490,123 @@ static void red_unsigned(ptort_ctx *ctx, ptort_vop op, int row, const ptort_tile
         }
         store_elem(db + o * step * dsz, dsz, 0, acc);
     }
+}
+
+/* ---- products: trowprod / tcolprod (docs/numerics.md 8.7) ----------------------------------- */
+
+/* a * b on elements of DT, bits in and out: vmul's (and C's) product. A NaN operand gives
+ * that NaN quieted, a's when both are; an invalid product (0 * Inf) the default NaN of
+ * docs/numerics.md 8.5; f16 and bf16 products are exact in f32, so rounding that to the type
+ * is the type's own rounding. Integers wrap (store_elem keeps the low bits). */
+static uint32_t prod_mul(ptort_dtype dt, uint32_t a, uint32_t b)
+{
+    if (!is_float_dt(dt))
+        return a * b;
+    uint32_t mag = dt == PTORT_F32 ? 0x7FFFFFFFu : 0x7FFFu;
+    uint32_t inf = dt == PTORT_F32 ? 0x7F800000u : dt == PTORT_F16 ? 0x7C00u : 0x7F80u;
+    uint32_t quiet = dt == PTORT_F32 ? 0x00400000u : dt == PTORT_F16 ? 0x0200u : 0x0040u;
+    if ((a & mag) > inf)
+        return a | quiet;
+    if ((b & mag) > inf)
+        return b | quiet;
+    float x = dt == PTORT_F32 ? u2f(a) : dt == PTORT_F16 ? vk_f16_to_f32((uint16_t)a) : u2f(a << 16);
+    float y = dt == PTORT_F32 ? u2f(b) : dt == PTORT_F16 ? vk_f16_to_f32((uint16_t)b) : u2f(b << 16);
+    float p = x * y;
+    if (p != p)
+        return dt == PTORT_F32 ? 0xFFC00000u : dt == PTORT_F16 ? 0xFE00u : 0xFFC0u;
+    return dt == PTORT_F32 ? f2u(p) : dt == PTORT_F16 ? vk_f32_to_f16(p) : vk_f32_to_bf16(p);
+}
+
+static uint32_t prod_one(ptort_dtype dt)
+{
+    return dt == PTORT_F32 ? 0x3F800000u : dt == PTORT_F16 ? 0x3C00u : dt == PTORT_BF16 ? 0x3F80u : 1u;
+}
+
+/* The product of the N elements of DT at P, in the order of the context's arch: the
+ * simulator folds from 1 left to right; A2/A3 multiply the row into one 32-byte block of
+ * lanes (lane l takes columns l, l + w, ...; from 1), then the scalar unit multiplies the
+ * lanes left to right (f16 lanes as floats, rounded to f16 once); A5 multiplies into one
+ * 256-byte vector of lanes, then halves it w / 2, w / 4, ... times: lane m *= lane m + half. */
+static uint32_t prod_row(const ptort_ctx *ctx, ptort_dtype dt, const uint8_t *p, int64_t n)
+{
+    int sz = ptort_dtype_size(dt);
+    uint32_t acc = prod_one(dt), lane[128] = {0};
+    if (ctx->numerics == PTORT_NUMERICS_SIM) {
+        for (int64_t j = 0; j < n; j++)
+            acc = prod_mul(dt, acc, load_elem(p, sz, j));
+        return acc;
+    }
+    int w = (ctx->arch == PTORT_A5 ? 256 : 32) / sz;
+    for (int l = 0; l < w; l++)
+        lane[l] = acc;
+    for (int64_t j = 0; j < n; j++)
+        lane[j % w] = prod_mul(dt, lane[j % w], load_elem(p, sz, j));
+    if (ctx->arch == PTORT_A5) {
+        for (int half = w / 2; half >= 1; half /= 2)
+            for (int m = 0; m < half; m++)
+                lane[m] = prod_mul(dt, lane[m], lane[m + half]);
+        return lane[0];
+    }
+    if (dt == PTORT_F16) {
+        /* the lanes widened (a NaN quieted, as C's conversion does), multiplied in f32 */
+        acc = f2u(vk_f16_to_f32((uint16_t)lane[0]));
+        for (int l = 1; l < w; l++)
+            acc = prod_mul(PTORT_F32, acc, f2u(vk_f16_to_f32((uint16_t)lane[l])));
+        acc = (acc & 0x7FFFFFFFu) > 0x7F800000u ? acc | 0x00400000u : acc;
+        return vk_f32_to_f16(u2f(acc));
+    }
+    acc = lane[0];
+    for (int l = 1; l < w; l++)
+        acc = prod_mul(dt, acc, lane[l]);
+    return acc;
+}
+
+/* The product of column J (ROWS elements STRIDE bytes apart from P): the simulator folds
+ * from 1; A2/A3 start from row 0 and multiply the rows in, top to bottom; A5 starts from row
+ * 0 and multiplies in the products of rows (1, 2), (3, 4), ..., then an odd last row. */
+static uint32_t prod_col(const ptort_ctx *ctx, ptort_dtype dt, const uint8_t *p, int64_t stride,
+                         int64_t rows, int64_t j)
+{
+    int sz = ptort_dtype_size(dt);
+#define PX(i) load_elem(p + (i) * stride, sz, j)
+    if (ctx->numerics == PTORT_NUMERICS_SIM) {
+        uint32_t acc = prod_one(dt);
+        for (int64_t i = 0; i < rows; i++)
+            acc = prod_mul(dt, acc, PX(i));
+        return acc;
+    }
+    uint32_t acc = PX(0);
+    int64_t i = 1;
+    if (ctx->arch == PTORT_A5)
+        for (; i + 1 < rows; i += 2)
+            acc = prod_mul(dt, acc, prod_mul(dt, PX(i), PX(i + 1)));
+    for (; i < rows; i++)
+        acc = prod_mul(dt, acc, PX(i));
+#undef PX
+    return acc;
+}
+
+/* trowprod (ROW) and tcolprod after reduce_checks: an empty tcolprod leaves dst as it was
+ * (pto-isa returns early). Not hot paths: one portable loop per row or column. */
+static ptort_status prod_reduce(ptort_ctx *ctx, int row, const ptort_tile *src, const ptort_tile *dst)
+{
+    ptort_dtype dt = src->dtype;
+    int sz = ptort_dtype_size(dt);
+    const uint8_t *sb = tile_base(ctx, src);
+    uint8_t *db = tile_base(ctx, dst);
+    int64_t sstride = tile_row_stride(src) * sz;
+    if (row) {
+        int64_t step = dst->blayout == PTORT_BL_ROW_MAJOR ? tile_row_stride(dst) : 1;
+        for (int64_t r = 0; r < src->valid_rows; r++)
+            store_elem(db + r * step * sz, sz, 0, prod_row(ctx, dt, sb + r * sstride, src->valid_cols));
+        return PTORT_OK;
+    }
+    if (src->valid_rows == 0)
+        return PTORT_OK;
+    int64_t step = dst->blayout == PTORT_BL_ROW_MAJOR ? 1 : dst->rows + (dst->compact == PTORT_COMPACT_ROW_PLUS_ONE);
+    for (int64_t j = 0; j < src->valid_cols; j++)
+        store_elem(db + j * step * sz, sz, 0, prod_col(ctx, dt, sb, sstride, src->valid_rows, j));
+    return PTORT_OK;
 }
 
 /* The kernel of (op, source dtype) from a row or column table, as a tagged pointer. */
@@ -1668,11 +1787,13 @@ ptort_status ptort_vrowreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         return PTORT_E_ARG;
     const VecOpInfo *info = op_info(VE_vrowreduce, op);
     if (!info)
-        return ptort_fail(ctx, PTORT_E_ARG, "row reduction op %d is not sum, max or min", (int)op);
+        return ptort_fail(ctx, PTORT_E_ARG, "row reduction op %d is not sum, max, min or prod", (int)op);
     const char *name = info->name;
     ptort_status st = reduce_checks(ctx, name, op, 1, src, tmp, dst);
     if (st)
         return st;
+    if (op == PTORT_VOP_PROD)
+        return prod_reduce(ctx, 1, src, dst);
     if (src->dtype == PTORT_U16 || src->dtype == PTORT_U32) {
         red_unsigned(ctx, op, 1, src, dst);
         return PTORT_OK;
@@ -1743,11 +1864,13 @@ ptort_status ptort_vcolreduce(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         return PTORT_E_ARG;
     const VecOpInfo *info = op_info(VE_vcolreduce, op);
     if (!info)
-        return ptort_fail(ctx, PTORT_E_ARG, "column reduction op %d is not sum, max or min", (int)op);
+        return ptort_fail(ctx, PTORT_E_ARG, "column reduction op %d is not sum, max, min or prod", (int)op);
     const char *name = info->name;
     ptort_status st = reduce_checks(ctx, name, op, 0, src, tmp, dst);
     if (st)
         return st;
+    if (op == PTORT_VOP_PROD)
+        return prod_reduce(ctx, 0, src, dst);
     if (src->dtype == PTORT_U16 || src->dtype == PTORT_U32) {
         red_unsigned(ctx, op, 0, src, dst);
         return PTORT_OK;
@@ -1866,7 +1989,8 @@ ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     uint8_t *buf = plain ? NULL : ptort_scratch(ctx, (size_t)(cols * esz));
     if (!plain && !buf)
         return PTORT_E_NOMEM;
-    BinFn bin = plain ? NULL : bin_kernel(op, dst->dtype);
+    /* the exp-differences: the subtraction, then texp in place (pto-isa's A2/A3 kernels) */
+    BinFn bin = plain ? NULL : bin_kernel(op == PTORT_VOP_EXPDIF ? PTORT_VOP_SUB : op, dst->dtype);
     for (int64_t r = 0; r < rows; r++) {
         int64_t ro = layout_row_off(&l, r);
         uint8_t *pd = row_ptr(ctx, dst, r);
@@ -1900,6 +2024,8 @@ ptort_status ptort_vrowexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     if (ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dst->dtype) &&
         (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
         sim_two_nan_bcast(ctx, src0, src1, dst, 0);
+    if (op == PTORT_VOP_EXPDIF)
+        return ptort_vunary(ctx, PTORT_VOP_EXP, dst, dst);
     return PTORT_OK;
 }
 
@@ -1935,7 +2061,8 @@ ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
         return st;
     int esz = ptort_dtype_size(dst->dtype);
     const uint8_t *v = tile_base(ctx, vecop);
-    BinFn bin = plain ? NULL : bin_kernel(op, dst->dtype);
+    /* the exp-differences: the subtraction, then texp in place (pto-isa's A2/A3 kernels) */
+    BinFn bin = plain ? NULL : bin_kernel(op == PTORT_VOP_EXPDIF ? PTORT_VOP_SUB : op, dst->dtype);
     for (int64_t r = 0; r < rows && cols > 0; r++) {
         if (plain)
             memmove(row_ptr(ctx, dst, r), v, (size_t)(cols * esz));
@@ -1945,6 +2072,8 @@ ptort_status ptort_vcolexpand(ptort_ctx *ctx, ptort_vop op, const ptort_tile *sr
     if (ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dst->dtype) && cols > 0 &&
         (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
         sim_two_nan_bcast(ctx, src0, src1, dst, 1);
+    if (op == PTORT_VOP_EXPDIF && rows > 0 && cols > 0)
+        return ptort_vunary(ctx, PTORT_VOP_EXP, dst, dst);
     return PTORT_OK;
 }
 

@@ -9,6 +9,7 @@ as `ptoas run` expects it (bf16 as <u2 bits, fp8 as |u1 bytes). PATTERN:
   special      `normal` with planted rows: the worked vectors of docs/numerics.md, NaN, +-Inf, -0.0,
                subnormals of the dtype, 448 vs 480, 65504, huge and tiny groups, all zero
   ties         multiples of 1/8 (x * 4 lands on .5 ties), plus NaN, +-Inf, -0.0, out of range
+  near1        +-(1 + k / 64), k in [-16, 16] (long products stay finite: trowprod, tcolprod)
   full         random mantissas with exponents in [-8, 8] (gemv operands: every rounding matters)
   scale        positive multipliers in [0.5, 64) (INT8 inverse scales / dequant scales)
   offset       values in [-4, 4) with fractions (dequant offsets) ; asym: 100 .. 156
@@ -89,6 +90,8 @@ def values(dt, rows, cols, pattern, rng):
             row = [rng.randint(-1200, 1200) / 8.0 for _ in range(cols)]
             if r == 0:
                 row[:8] = [math.nan, math.inf, -math.inf, -0.0, 0.125, -0.125, 0.375, 1e30][:cols]
+        elif pattern == 'near1':
+            row = [rng.choice((-1, 1)) * (1 + rng.randint(-16, 16) / 64) for _ in range(cols)]
         elif pattern == 'full':
             row = [rng.choice((-1, 1)) * (1 + rng.random()) * 2.0 ** rng.randint(-8, 8)
                    for _ in range(cols)]

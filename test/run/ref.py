@@ -1448,10 +1448,92 @@ def rowsum_a3(src, dst):
         dst.set(r, 0, vcadd(tmp[0]))
 
 
+# == REARR: trowprod / tcolprod, the exp-differences (docs/numerics.md 8.7) ==
+def _pmul(dt, a, b):
+    """One vmul: IEEE-754 product with RNE in dt (farith's NaN rules), integers wrapping."""
+    if is_float(dt):
+        return farith('mul', dt, a, b)
+    return iwrap(dt, to_int(dt, a) * to_int(dt, b))
+
+
+def _pone(dt):
+    return float_to_bits(dt, 1.0) if is_float(dt) else 1
+
+
+def rowprod_one(dt, xs):
+    """The product of one row per the ISA kernels. sim: the simulator's loop, from 1, left to
+    right. A2/A3: one 32-byte block of lanes from 1 (vector_dup), each block of the row
+    multiplied in by vmul (lane l gets columns l, l + w, ...), then the scalar unit's
+    tmp[0] * tmp[1] * ... * tmp[w - 1], f16 lanes as floats and the result cast to half. A5:
+    one 256-byte register of lanes from 1 (vbr), vmul merging the blocks in, then log2(w)
+    rounds of vintlv(d, ones) + vmul: lane m of the low half times lane m + w / 2."""
+    if NUMERICS == 'sim':
+        acc = _pone(dt)
+        for x in xs:
+            acc = _pmul(dt, acc, x)
+        return acc
+    w = (256 if ARCH == 'a5' else 32) // dsize(dt)
+    lanes = [_pone(dt)] * w
+    for j, x in enumerate(xs):
+        lanes[j % w] = _pmul(dt, lanes[j % w], x)
+    if ARCH == 'a5':
+        while w > 1:
+            w //= 2
+            lanes = [_pmul(dt, lanes[m], lanes[m + w]) for m in range(w)]
+        return lanes[0]
+    if dt == 'f16':
+        acc = widen_f32(dt, lanes[0])
+        for x in lanes[1:]:
+            acc = farith('mul', 'f32', acc, widen_f32(dt, x))
+        return narrow_f32(dt, acc)
+    acc = lanes[0]
+    for x in lanes[1:]:
+        acc = _pmul(dt, acc, x)
+    return acc
+
+
+def colprod_one(dt, xs):
+    """The product of one column: sim from 1, top to bottom; A2/A3 (ColReduceInstr) row 0
+    copied, then dst = dst * row i; A5 (TColReduceInstr_PostUpdate) row 0 loaded, then
+    dst = dst * (row 2k + 1 * row 2k + 2), then dst = dst * the last row when one is left."""
+    if NUMERICS == 'sim':
+        acc = _pone(dt)
+        for x in xs:
+            acc = _pmul(dt, acc, x)
+        return acc
+    acc, i = xs[0], 1
+    if ARCH == 'a5':
+        while i + 1 < len(xs):
+            acc = _pmul(dt, acc, _pmul(dt, xs[i], xs[i + 1]))
+            i += 2
+    for x in xs[i:]:
+        acc = _pmul(dt, acc, x)
+    return acc
+
+
+def op_vprod(axis, src, dst):
+    dt = src.tt.dtype
+    if dst.tt.dtype != dt:
+        raise RefError('t%sprod: element types differ' % axis)
+    if axis == 'row':
+        for r in range(src.vr):
+            dst.set(r, 0, rowprod_one(dt, [src.get(r, j) for j in range(src.vc)]))
+    elif src.vr > 0:                          # an empty tcolprod leaves dst as it was
+        for j in range(src.vc):
+            dst.set(0, j, colprod_one(dt, [src.get(i, j) for i in range(src.vr)]))
+
+
+def expdif(dt, a, b):
+    """exp(a - b): the A2/A3 kernels' vsub then vexp, each rounded in dt (texp's model)."""
+    return vec_unary('exp', dt, vec_binary('sub', dt, a, b))
+
+
 def op_vrowreduce(op, src, dst):
     """trowsum/max/min: dst[r][0] = fold over src[r][0 .. vc-1], left to right; sum from 0,
     max/min from the first element (the f32 and f16 sums in hw numerics: rowsum_a5 and
     rowsum_a3)."""
+    if op == 'prod':
+        return op_vprod('row', src, dst)
     if op == 'sum' and NUMERICS == 'hw' and src.tt.dtype == dst.tt.dtype and \
             src.tt.dtype in ('f32', 'f16'):
         return rowsum_a5(src, dst) if ARCH == 'a5' else rowsum_a3(src, dst)
@@ -1473,6 +1555,8 @@ def op_vrowreduce(op, src, dst):
 def op_vcolreduce(op, src, dst):
     """tcolsum/max/min: dst[0][j] = fold over src[0 .. vr-1][j], top to bottom; tcolsum's
     accumulator has the destination type (f16 -> f16 rounds at every step)."""
+    if op == 'prod':
+        return op_vprod('col', src, dst)
     adt, load, store = _red_acc(src.tt.dtype, dst.tt.dtype, 'col', op)
     for j in range(src.vc):
         if op == 'sum':
@@ -1496,6 +1580,8 @@ def op_vrowexpand(op, src0, src1, dst):
         for c in range(dst.vc):
             if op == 'copy':
                 v = src0.get(r, 0)
+            elif op == 'expdif':
+                v = expdif(dt, src0.get(r, c % src0.vc), src1.get(r, c % src1.vc))
             else:
                 v = sim_two_nan(op, dt, src0.get(r, c % src0.vc), src1.get(r, c % src1.vc))
             dst.set(r, c, v)
@@ -1508,6 +1594,8 @@ def op_vcolexpand(op, src0, src1, dst):
         for j in range(dst.vc):
             if op == 'copy':
                 v = src0.get(0, j)
+            elif op == 'expdif':
+                v = expdif(dt, src0.get(i, j), src1.get(0, j))
             else:
                 v = sim_two_nan(op, dt, src0.get(i, j), src1.get(0, j))
             dst.set(i, j, v)
@@ -3148,6 +3236,10 @@ VEC_OPS['tlrelu'] = ('scalar', 'lrelu')    # the f32 slope rounded to the tile's
 for _o in ('sum', 'max', 'min'):
     VEC_OPS['trow' + _o] = ('rowreduce', _o)
     VEC_OPS['tcol' + _o] = ('colreduce', _o)
+VEC_OPS['trowprod'] = ('rowreduce', 'prod')
+VEC_OPS['tcolprod'] = ('colreduce', 'prod')
+VEC_OPS['trowexpandexpdif'] = ('rowexpand', 'expdif')
+VEC_OPS['tcolexpandexpdif'] = ('colexpand', 'expdif')
 for _o in ('max', 'min'):
     VEC_OPS['trowarg' + _o] = ('rowarg', _o)
     VEC_OPS['tcolarg' + _o] = ('colarg', _o)

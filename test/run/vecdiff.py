@@ -242,6 +242,35 @@ def rearr_cases(rng, make, sentinel):
             cases.append(Case('colarg', op, sentinel('i32', 1, C, 1, VC, rng), [make(dt, R, C, VR, VC, rng)]))
             few = Spec(dt, R, C, VR, VC, 'r', [rng.choice(special_bits(dt)[:6]) for _ in range(R * C)])
             cases.append(Case('colarg', op, sentinel('ui32', 1, C, 1, VC, rng), [few]))
+    # trowprod / tcolprod (docs/numerics.md 8.7): any bits (NaN, Inf, 0 * Inf), both dst
+    # layouts, each arch's order; long rows and columns of values near 1, several lane blocks
+    for arch in ('a5', 'a3'):
+        for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16') + (('bf16',) if arch == 'a5' else ()):
+            if dt != 'bf16':
+                cases.append(Case('rowreduce', 'prod', sentinel(dt, R, 1, VR, 1, rng, 'c'),
+                                  [make(dt, R, C, VR, VC, rng)], arch=arch))
+                cases.append(Case('rowreduce', 'prod', sentinel(dt, R, 8, VR, 1, rng), [make(dt, R, C, VR, VC, rng)],
+                                  arch=arch))
+            cases.append(Case('colreduce', 'prod', sentinel(dt, 1, C, 1, VC, rng), [make(dt, R, C, VR, VC, rng)],
+                              arch=arch))
+        for dt in ('f32', 'f16'):
+            near = Spec(dt, 4, 320, 3, 301, 'r', [ref.float_to_bits(dt, rng.choice((1, -1)) * (1 + rng.randint(-16, 16) / 64))
+                                                  for _ in range(4 * 320)])
+            cases.append(Case('rowreduce', 'prod', sentinel(dt, 4, 1, 3, 1, rng, 'c'), [near], arch=arch))
+            near = Spec(dt, 40, 16, 37, 13, 'r', [ref.float_to_bits(dt, rng.choice((1, -1)) * (1 + rng.randint(-16, 16) / 64))
+                                                  for _ in range(40 * 16)])
+            cases.append(Case('colreduce', 'prod', sentinel(dt, 1, 16, 1, 13, rng), [near], arch=arch))
+    # trowexpandexpdif / tcolexpandexpdif: either operand the per-row vector, both vector forms
+    for dt in ('f32', 'f16'):
+        per = 32 // SIZE[dt]
+        cases.append(Case('rowexpand', 'expdif', sentinel(dt, R, C, VR, VC, rng),
+                          [make(dt, R, C, VR, VC, rng), make(dt, R, 1, VR, 1, rng, 'c')]))
+        cases.append(Case('rowexpand', 'expdif', sentinel(dt, R, C, VR, VC, rng),
+                          [make(dt, R, 1, VR, 1, rng, 'c'), make(dt, R, C, VR, VC, rng)]))
+        cases.append(Case('rowexpand', 'expdif', sentinel(dt, R, C, VR, VC, rng),
+                          [make(dt, R, C, VR, VC, rng), make(dt, R, per, VR, per, rng)]))
+        cases.append(Case('colexpand', 'expdif', sentinel(dt, R, C, VR, VC, rng),
+                          [make(dt, R, C, VR, VC, rng), make(dt, 1, C, 1, VC, rng)]))
     return cases
 
 
