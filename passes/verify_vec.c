@@ -1099,6 +1099,28 @@ static bool verify_cmp_sel(V *v, const VecOp *o)
     }
 }
 
+/* ---- taddc tsubc taddsc tsubsc (PTOAS's TAddCOp, TSubCOp, TAddSCOp, TSubSCOp) -------------- */
+/* taddc and taddsc: every tile of one shape (rows, cols); tsubc and tsubsc: one rank, which
+ * tile_bufs always have. No element type, valid shape or space rule: the runtime checks the
+ * element types and valid shapes pto-isa's one TileData type implies (docs/vector-ops.md). */
+static bool verify_ternary(V *v)
+{
+    bool scalar = v->op->kind == OP_TADDSC || v->op->kind == OP_TSUBSC;
+    if (scalar && !scalar_ods(v))
+        return false;
+    if (v->op->kind == OP_TSUBC || v->op->kind == OP_TSUBSC)
+        return true;
+    const TileBody *d = T(v, ROLE_DST);
+    static const RoleId tiles[] = {ROLE_SRC0, ROLE_SRC1, ROLE_SRC2};
+    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
+        const TileBody *t = R(v, tiles[i]) >= 0 ? T(v, tiles[i]) : NULL;
+        if (t && (t->rows != d->rows || t->cols != d->cols))
+            return fail(v, -1, scalar ? "expects src0/src1/dst to have the same shape"
+                                      : "expects src0/src1/src2/dst to have the same shape");
+    }
+    return true;
+}
+
 /* ---- declared attributes ---------------------------------------------------------------- */
 /* The attributes PTOAS's op declares (the row's attrs): their kind (an enum of ours, an
  * opaque #pto kind, a bool) and the summary MLIR prints when the value has another kind. */
@@ -1192,6 +1214,7 @@ bool verify_vec_op(V *v)
     case OC_CI: ok = verify_ci(v); break;
     case OC_CMP:
     case OC_SEL: ok = verify_cmp_sel(v, o); break;
+    case OC_TERNARY: ok = verify_ternary(v); break;
     case OC_GATHER:
     case OC_GATHER_CMP:
     case OC_GATHER_MASK:

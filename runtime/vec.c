@@ -888,7 +888,8 @@ static UnFn un_kernel(ptort_vop op, ptort_dtype dt)
 
 /* The entry points of ptort_vops.def's rows. */
 enum { VE_vbinary, VE_vscalar, VE_vunary, VE_vrowreduce, VE_vcolreduce, VE_vrowexpand, VE_vcolexpand,
-       VE_vrowarg, VE_vcolarg /* the arg reductions (rearr.c) */ };
+       VE_vrowarg, VE_vcolarg /* the arg reductions (rearr.c) */,
+       VE_vternary, VE_vternarys /* taddc tsubc, taddsc tsubsc */ };
 
 /* One (entry point, op code) of ptort_vops.def: its name in the PTO text, the dtypes it
  * accepts on every arch and the ones it accepts on a5 only. */
@@ -1235,6 +1236,101 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
         (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
         sim_two_nan(ctx, src, NULL, s, dst);
     return PTORT_OK;
+}
+
+/* ---- taddc tsubc taddsc tsubsc ---------------------------------------------------------- */
+
+/* The simulator's `x + y` of two NaNs on x86-64 (sim_two_nan): the second, quieted. X is N
+ * elements; Y N elements, or one (Y_SCALAR); D gets the fixes. */
+static void sim_nan_row(ptort_dtype dt, const uint8_t *x, const uint8_t *y, int y_scalar, uint8_t *d, int64_t n)
+{
+    int esz = ptort_dtype_size(dt);
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t a = load_elem(x, esz, i), b = load_elem(y, esz, y_scalar ? 0 : i);
+        if (nan_bits(dt, a) && nan_bits(dt, b))
+            store_elem(d, esz, i, b | quiet_bit(dt));
+    }
+}
+
+/* dst = (a OP b) + c over dst's valid region, B a tile or (B NULL) the element BS: the first
+ * step into a row buffer, then tadd's kernel from it and c into a second one copied to dst,
+ * so each step rounds in the element type as two chained tadd/tsub would and dst may be any
+ * of the sources. */
+static ptort_status run_ternary(ptort_ctx *ctx, const VecOpInfo *info, const ptort_tile *a, const ptort_tile *b,
+                                const uint8_t *bs, const ptort_tile *c, const ptort_tile *d)
+{
+    ptort_dtype dt = d->dtype;
+    BinFn first = bin_kernel(info->op, dt), add = bin_kernel(PTORT_VOP_ADD, dt);
+    if (!first || !add)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element type %s is not supported", info->name,
+                          ptort_dtype_name(dt));
+    int64_t rows = d->valid_rows, cols = d->valid_cols;
+    if (rows == 0 || cols == 0)
+        return PTORT_OK;
+    size_t bytes = (size_t)cols * (size_t)ptort_dtype_size(dt);
+    uint8_t *t = malloc(2 * bytes + 64);
+    if (!t)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: out of memory", info->name);
+    uint8_t *u = t + bytes + 32;
+    int sim = ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dt);
+    for (int64_t r = 0; r < rows; r++) {
+        const uint8_t *pa = row_ptr(ctx, a, r), *pb = b ? row_ptr(ctx, b, r) : bs, *pc = row_ptr(ctx, c, r);
+        first(pa, pb, t, cols, !b);
+        if (sim && info->op == PTORT_VOP_ADD)
+            sim_nan_row(dt, pa, pb, !b, t, cols);
+        add(t, pc, u, cols, 0);
+        if (sim)
+            sim_nan_row(dt, t, pc, 0, u, cols);
+        memcpy(row_ptr(ctx, d, r), u, bytes);
+    }
+    free(t);
+    return PTORT_OK;
+}
+
+static ptort_status ternary_checks(ptort_ctx *ctx, const VecOpInfo *info, const char *const names[3],
+                                   const ptort_tile *const srcs[3], const ptort_tile *dst)
+{
+    ptort_status st;
+    if ((st = check_op(ctx, info->name, "dst", dst, 1)) || (st = check_dtype(ctx, info, "dst", dst)))
+        return st;
+    for (int i = 0; i < 3; i++)
+        if (names[i] && ((st = check_op(ctx, info->name, names[i], srcs[i], 1)) ||
+                         (st = same_dtype(ctx, info->name, names[i], srcs[i], dst)) ||
+                         (st = same_valid(ctx, info->name, names[i], srcs[i], dst))))
+            return st;
+    return PTORT_OK;
+}
+
+ptort_status ptort_vternary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0, const ptort_tile *src1,
+                            const ptort_tile *src2, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(VE_vternary, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a ternary op", (int)op);
+    static const char *const names[3] = {"src0", "src1", "src2"};
+    const ptort_tile *const srcs[3] = {src0, src1, src2};
+    ptort_status st = ternary_checks(ctx, info, names, srcs, dst);
+    return st ? st : run_ternary(ctx, info, src0, src1, NULL, src2, dst);
+}
+
+ptort_status ptort_vternarys(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0, uint32_t scalar,
+                             const ptort_tile *src1, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(VE_vternarys, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a tile-scalar-tile op", (int)op);
+    static const char *const names[3] = {"src0", NULL, "src1"};
+    const ptort_tile *const srcs[3] = {src0, NULL, src1};
+    ptort_status st = ternary_checks(ctx, info, names, srcs, dst);
+    if (st)
+        return st;
+    _Alignas(4) uint8_t s[4];
+    scalar_elem(dst->dtype, scalar, s);
+    return run_ternary(ctx, info, src0, NULL, s, src1, dst);
 }
 
 /* Fills N elements of SIZE bytes at P with the element E: plain store loops, which the

@@ -2514,6 +2514,12 @@ class Machine:
             ins, dst = self.one_out(text, res)
             (op_tgather if op == 'pto.tgather' else op_tgatherb)(self.tile(ins[0]), self.tile(ins[1]), dst)
             return
+        if op in ('pto.taddc', 'pto.tsubc', 'pto.taddsc', 'pto.tsubsc'):
+            ins, dst = self.one_out(text, res)
+            t = [self.tile(n) if isinstance(self.env.get(n), Tile) else None for n in ins]
+            mid = t[1] if t[1] is not None else self.scalar_bits(ins[1], dst.tt.dtype)
+            op_tternary('add' if op.startswith('pto.tadd') else 'sub', t[0], mid, t[2], dst)
+            return
         if op in ('pto.tcmp', 'pto.tcmps', 'pto.tsel', 'pto.tsels'):
             ins, dst = self.one_out(text, res)
             tiles = [self.tile(n) for n in ins if isinstance(self.env.get(n), Tile)]
@@ -2807,6 +2813,24 @@ def op_tsel(mask, src0, src1, scalar, dst):
             bit = (mask.mem[_row_byte(mask, r, c // 8)] >> (c % 8)) & 1
             dst.set(r, c, src0.get(r, c) if bit else (src1.get(r, c) if src1 is not None else scalar))
 
+
+def op_tternary(op, src0, mid, src2, dst):
+    """taddc / tsubc (MID a tile) and taddsc / tsubsc (MID the scalar's bits): pto-isa's CPU
+    simulator's `src0 OP mid + src2`, left to right, each step rounded in the element type
+    (integers wrap), over dst's valid region; every tile has dst's element type and valid
+    shape (pto-isa's one TileData type)."""
+    dt = dst.tt.dtype
+    for s in (src0, mid, src2):
+        if isinstance(s, Tile) and ((s.vr, s.vc) != (dst.vr, dst.vc) or s.tt.dtype != dt):
+            raise RefError('t%sc: element types or valid shapes differ' % op)
+    vals = {}
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            m = mid.get(r, c) if isinstance(mid, Tile) else mid
+            t = sim_two_nan(op, dt, src0.get(r, c), m)
+            vals[r, c] = sim_two_nan('add', dt, t, src2.get(r, c))
+    for (r, c), v in vals.items():
+        dst.set(r, c, v)
 
 VEC_OPS = {'texpands': ('expands', 'copy'), 'tcvt': ('tcvt', '-'), 'tci': ('tci', '-'),
            'trowexpand': ('rowexpand', 'copy'), 'tcolexpand': ('colexpand', 'copy')}

@@ -87,6 +87,7 @@ SECTIONS = [
 
 
     # == ELEM ==
+    ("ternary.pto", "8. Vector ops: taddc tsubc taddsc tsubsc"),
     ("bitwise.pto", "8. Vector ops: bitwise tand tor txor tshl tshr tnot and their scalar forms"),
     ("bitwise-a3.pto", "8. Vector ops: bitwise ops (A2/A3)"),
     ("bitwise-a5.pto", "8. Vector ops: bitwise ops (A5)"),
