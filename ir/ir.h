@@ -348,6 +348,7 @@ typedef enum {
     OC_CMP,         /* tcmp tcmps: a packed bit mask of src0 CMP src1 (or a scalar) */
     OC_SEL,         /* tsel tsels: dst = mask bit ? src0 : src1 (or a scalar) */
     OC_TERNARY,     /* taddc tsubc taddsc tsubsc: dst = (src0 +/- src1 or a scalar) + src2 */
+    OC_AXPY,        /* taxpy: dst = scalar * src + dst (dst read, then written) */
 
     /* == REARR == */
     OC_GATHER,      /* tgather (index form): dst[i][j] = src's element indices[i][j] */

@@ -679,6 +679,11 @@ ptort_status ptort_vternary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0
  * element (as ptort_vscalar's). */
 ptort_status ptort_vternarys(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0, uint32_t scalar,
                              const ptort_tile *src1, const ptort_tile *dst);
+/* taxpy (OP: PTORT_VOP_MUL): dst = scalar * src + dst over dst's valid region, rounded once
+ * (the NPU's fused vaxpy; --numerics=sim: the simulator's two roundings), SCALAR the bits of
+ * one dst element. f16, f32, bf16 on a5; an f16 src with an f32 dst widens it exactly. */
+ptort_status ptort_vaxpy(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
+                         const ptort_tile *dst);
 
 
 /* == REARR: reductions, gather/scatter, concat, fillpad, sort (issue 24) == */
