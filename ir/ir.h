@@ -347,6 +347,8 @@ typedef enum {
     /* == ELEM == */
     OC_CMP,         /* tcmp tcmps: a packed bit mask of src0 CMP src1 (or a scalar) */
     OC_SEL,         /* tsel tsels: dst = mask bit ? src0 : src1 (or a scalar) */
+    OC_TERNARY,     /* taddc tsubc taddsc tsubsc: dst = (src0 +/- src1 or a scalar) + src2 */
+    OC_AXPY,        /* taxpy: dst = scalar * src + dst (dst read, then written) */
 
     /* == REARR == */
     OC_GATHER,      /* tgather (index form): dst[i][j] = src's element indices[i][j] */
@@ -456,7 +458,7 @@ typedef enum {
     X(SCALING_TILE, "scaling_tile") \
     \
     /* == ELEM == */ \
-    X(BASE, "base") X(SLOPE, "slope") X(MASK, "mask") \
+    X(BASE, "base") X(SLOPE, "slope") X(MASK, "mask") X(SRC2, "src2") \
     \
     /* == REARR == */ \
     X(INDICES, "indices") X(KVALUE, "kValue") X(CDST, "cdst") X(IDX, "idx") \

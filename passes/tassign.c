@@ -463,7 +463,8 @@ static void collect_access(T *t, const Op *op)
     for (int r = 0; r < in->nroles; r++)
         if (!role_is_write(in, r) && !untouched(t, in, r))
             access(t, val[r], false, k, op);
-    if (in->cls == OC_SETVAL) /* one element written: the others are read through */
+    /* tsetval: one element written, the others read through; taxpy: dst = scalar * src + dst */
+    if (in->cls == OC_SETVAL || in->cls == OC_AXPY)
         access(t, val[op_role(op->kind, ROLE_DST)], false, k, op);
     for (int r = 0; r < in->nroles; r++)
         if (role_is_write(in, r) && !untouched(t, in, r))

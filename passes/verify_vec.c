@@ -1102,6 +1102,58 @@ static bool verify_cmp_sel(V *v, const VecOp *o)
     }
 }
 
+/* ---- taddc tsubc taddsc tsubsc (PTOAS's TAddCOp, TSubCOp, TAddSCOp, TSubSCOp) -------------- */
+/* taddc and taddsc: every tile of one shape (rows, cols); tsubc and tsubsc: one rank, which
+ * tile_bufs always have. No element type, valid shape or space rule: the runtime checks the
+ * element types and valid shapes pto-isa's one TileData type implies (docs/vector-ops.md). */
+static bool verify_ternary(V *v)
+{
+    bool scalar = v->op->kind == OP_TADDSC || v->op->kind == OP_TSUBSC;
+    if (scalar && !scalar_ods(v))
+        return false;
+    if (v->op->kind == OP_TSUBC || v->op->kind == OP_TSUBSC)
+        return true;
+    const TileBody *d = T(v, ROLE_DST);
+    static const RoleId tiles[] = {ROLE_SRC0, ROLE_SRC1, ROLE_SRC2};
+    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
+        const TileBody *t = R(v, tiles[i]) >= 0 ? T(v, tiles[i]) : NULL;
+        if (t && (t->rows != d->rows || t->cols != d->cols))
+            return fail(v, -1, scalar ? "expects src0/src1/dst to have the same shape"
+                                      : "expects src0/src1/src2/dst to have the same shape");
+    }
+    return true;
+}
+
+/* ---- taxpy (PTOAS's TAxpyOp) -------------------------------------------------------------- */
+/* src and dst vec tiles of one shape and valid shape, the scalar of src's element type; f16 or
+ * f32 (A5: bf16 too), one type or the widening f16 src, f32 dst. dst is read, so the Level 1
+ * form, whose result is a fresh tile, has no value to accumulate into. */
+static bool verify_axpy(V *v)
+{
+    if (v->op->nres)
+        return fail(v, -1, "has no Level 1 form: dst is read (dst = scalar * src + dst), write it with outs");
+    if (!scalar_ods(v) || !vec_tile(v, ROLE_SRC) || !vec_tile(v, ROLE_DST))
+        return false;
+    const TileBody *s = T(v, ROLE_SRC), *d = T(v, ROLE_DST);
+    if (differ(s->vrow, d->vrow) || differ(s->vcol, d->vcol))
+        return fail(v, -1, "expects src and dst to have the same valid_shape");
+    if (v->ty[R(v, ROLE_SCALAR)]->dtype != s->dtype)
+        return fail(v, -1, "expects scalar type to match src element type");
+    if (s->rows != d->rows || s->cols != d->cols)
+        return fail(v, -1, "expects src and dst to have the same shape");
+    if (s->dtype != d->dtype && !(s->dtype == DT_F16 && d->dtype == DT_F32))
+        return fail(v, -1, "expects dst/src element types to match, or dst=f32 and src=f16");
+    bool ok_d = d->dtype == DT_F16 || d->dtype == DT_F32 || (a5(v) && d->dtype == DT_BF16);
+    bool ok_s = s->dtype == DT_F16 || s->dtype == DT_F32 || (a5(v) && s->dtype == DT_BF16);
+    if (!ok_d)
+        return fail(v, -1, a5(v) ? "expects A5 taxpy dst element type to be f16/bf16/f32"
+                                 : "expects A2/A3 taxpy dst element type to be f16/f32");
+    if (!ok_s)
+        return fail(v, -1, a5(v) ? "expects A5 taxpy src element type to be f16/bf16/f32"
+                                 : "expects A2/A3 taxpy src element type to be f16/f32");
+    return true;
+}
+
 /* ---- declared attributes ---------------------------------------------------------------- */
 /* The attributes PTOAS's op declares (the row's attrs): their kind (an enum of ours, an
  * opaque #pto kind, a bool) and the summary MLIR prints when the value has another kind. */
@@ -1195,6 +1247,8 @@ bool verify_vec_op(V *v)
     case OC_CI: ok = verify_ci(v); break;
     case OC_CMP:
     case OC_SEL: ok = verify_cmp_sel(v, o); break;
+    case OC_TERNARY: ok = verify_ternary(v); break;
+    case OC_AXPY: ok = verify_axpy(v); break;
     case OC_GATHER:
     case OC_GATHER_CMP:
     case OC_GATHER_MASK:

@@ -788,6 +788,20 @@ ptort_status ptort_vsel(ptort_ctx *ctx, const ptort_tile *mask, const ptort_tile
 /* tsels: as ptort_vsel with SCALAR (the bits of one dst element) for src1. No bf16. */
 ptort_status ptort_vsels(ptort_ctx *ctx, const ptort_tile *mask, const ptort_tile *src, uint32_t scalar,
                          const ptort_tile *dst);
+/* taddc (ADD), tsubc (SUB): dst = (src0 OP src1) + src2 over dst's valid region, each step
+ * rounded in the element type (docs/numerics.md 12); every operand of dst's element type and
+ * valid shape, dst may be any source. Element types: all integers (wrapping) and floats. */
+ptort_status ptort_vternary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0, const ptort_tile *src1,
+                            const ptort_tile *src2, const ptort_tile *dst);
+/* taddsc (ADD), tsubsc (SUB): dst = (src0 OP scalar) + src1, the scalar the bits of one dst
+ * element (as ptort_vscalar's). */
+ptort_status ptort_vternarys(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0, uint32_t scalar,
+                             const ptort_tile *src1, const ptort_tile *dst);
+/* taxpy (OP: PTORT_VOP_MUL): dst = scalar * src + dst over dst's valid region, rounded once
+ * (the NPU's fused vaxpy; --numerics=sim: the simulator's two roundings), SCALAR the bits of
+ * one dst element. f16, f32, bf16 on a5; an f16 src with an f32 dst widens it exactly. */
+ptort_status ptort_vaxpy(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
+                         const ptort_tile *dst);
 
 
 /* == REARR: reductions, gather/scatter, concat, fillpad, sort (issue 24) == */

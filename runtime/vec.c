@@ -888,7 +888,8 @@ static UnFn un_kernel(ptort_vop op, ptort_dtype dt)
 
 /* The entry points of ptort_vops.def's rows. */
 enum { VE_vbinary, VE_vscalar, VE_vunary, VE_vrowreduce, VE_vcolreduce, VE_vrowexpand, VE_vcolexpand,
-       VE_vrowarg, VE_vcolarg /* the arg reductions (rearr.c) */ };
+       VE_vrowarg, VE_vcolarg /* the arg reductions (rearr.c) */,
+       VE_vternary, VE_vternarys /* taddc tsubc, taddsc tsubsc */, VE_vaxpy };
 
 /* One (entry point, op code) of ptort_vops.def: its name in the PTO text, the dtypes it
  * accepts on every arch and the ones it accepts on a5 only. */
@@ -1268,6 +1269,203 @@ ptort_status ptort_vscalar(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, 
     if (ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dst->dtype) &&
         (op == PTORT_VOP_ADD || op == PTORT_VOP_MUL))
         sim_two_nan(ctx, src, NULL, s, dst);
+    return PTORT_OK;
+}
+
+/* ---- taddc tsubc taddsc tsubsc ---------------------------------------------------------- */
+
+/* The simulator's `x + y` of two NaNs on x86-64 (sim_two_nan): the second, quieted. X is N
+ * elements; Y N elements, or one (Y_SCALAR); D gets the fixes. */
+static void sim_nan_row(ptort_dtype dt, const uint8_t *x, const uint8_t *y, int y_scalar, uint8_t *d, int64_t n)
+{
+    int esz = ptort_dtype_size(dt);
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t a = load_elem(x, esz, i), b = load_elem(y, esz, y_scalar ? 0 : i);
+        if (nan_bits(dt, a) && nan_bits(dt, b))
+            store_elem(d, esz, i, b | quiet_bit(dt));
+    }
+}
+
+/* dst = (a OP b) + c over dst's valid region, B a tile or (B NULL) the element BS: the first
+ * step into a row buffer, then tadd's kernel from it and c into a second one copied to dst,
+ * so each step rounds in the element type as two chained tadd/tsub would and dst may be any
+ * of the sources. */
+static ptort_status run_ternary(ptort_ctx *ctx, const VecOpInfo *info, const ptort_tile *a, const ptort_tile *b,
+                                const uint8_t *bs, const ptort_tile *c, const ptort_tile *d)
+{
+    ptort_dtype dt = d->dtype;
+    BinFn first = bin_kernel(info->op, dt), add = bin_kernel(PTORT_VOP_ADD, dt);
+    if (!first || !add)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "%s: element type %s is not supported", info->name,
+                          ptort_dtype_name(dt));
+    int64_t rows = d->valid_rows, cols = d->valid_cols;
+    if (rows == 0 || cols == 0)
+        return PTORT_OK;
+    size_t bytes = (size_t)cols * (size_t)ptort_dtype_size(dt);
+    uint8_t *t = malloc(2 * bytes + 64);
+    if (!t)
+        return ptort_fail(ctx, PTORT_E_ARG, "%s: out of memory", info->name);
+    uint8_t *u = t + bytes + 32;
+    int sim = ctx->numerics == PTORT_NUMERICS_SIM && is_float_dt(dt);
+    for (int64_t r = 0; r < rows; r++) {
+        const uint8_t *pa = row_ptr(ctx, a, r), *pb = b ? row_ptr(ctx, b, r) : bs, *pc = row_ptr(ctx, c, r);
+        first(pa, pb, t, cols, !b);
+        if (sim && info->op == PTORT_VOP_ADD)
+            sim_nan_row(dt, pa, pb, !b, t, cols);
+        add(t, pc, u, cols, 0);
+        if (sim)
+            sim_nan_row(dt, t, pc, 0, u, cols);
+        memcpy(row_ptr(ctx, d, r), u, bytes);
+    }
+    free(t);
+    return PTORT_OK;
+}
+
+static ptort_status ternary_checks(ptort_ctx *ctx, const VecOpInfo *info, const char *const names[3],
+                                   const ptort_tile *const srcs[3], const ptort_tile *dst)
+{
+    ptort_status st;
+    if ((st = check_op(ctx, info->name, "dst", dst, 1)) || (st = check_dtype(ctx, info, "dst", dst)))
+        return st;
+    for (int i = 0; i < 3; i++)
+        if (names[i] && ((st = check_op(ctx, info->name, names[i], srcs[i], 1)) ||
+                         (st = same_dtype(ctx, info->name, names[i], srcs[i], dst)) ||
+                         (st = same_valid(ctx, info->name, names[i], srcs[i], dst))))
+            return st;
+    return PTORT_OK;
+}
+
+ptort_status ptort_vternary(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0, const ptort_tile *src1,
+                            const ptort_tile *src2, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(VE_vternary, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a ternary op", (int)op);
+    static const char *const names[3] = {"src0", "src1", "src2"};
+    const ptort_tile *const srcs[3] = {src0, src1, src2};
+    ptort_status st = ternary_checks(ctx, info, names, srcs, dst);
+    return st ? st : run_ternary(ctx, info, src0, src1, NULL, src2, dst);
+}
+
+ptort_status ptort_vternarys(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src0, uint32_t scalar,
+                             const ptort_tile *src1, const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(VE_vternarys, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not a tile-scalar-tile op", (int)op);
+    static const char *const names[3] = {"src0", NULL, "src1"};
+    const ptort_tile *const srcs[3] = {src0, NULL, src1};
+    ptort_status st = ternary_checks(ctx, info, names, srcs, dst);
+    if (st)
+        return st;
+    _Alignas(4) uint8_t s[4];
+    scalar_elem(dst->dtype, scalar, s);
+    return run_ternary(ctx, info, src0, NULL, s, src1, dst);
+}
+
+/* ---- taxpy ---------------------------------------------------------------------------------- */
+
+/* A float element's bits as a double (exact), and its class. */
+static double axpy_val(ptort_dtype dt, uint32_t b)
+{
+    uint32_t f = dt == PTORT_F32 ? b : dt == PTORT_F16 ? f16_bits_to_f32_bits((uint16_t)b) : b << 16;
+    return (double)u2f(f);
+}
+
+/* The exact value X rounded once to DT (RNE, overflow to Inf, subnormals kept), from S, X
+ * rounded to double, and E = X - S exactly: round to odd first (S with its last bit set when
+ * E is not 0; 53 bits, more than f32's 24 + 2, so the second rounding is innocuous), then to
+ * f32 the same way for the 16-bit types, then RNE. */
+static uint32_t axpy_round(ptort_dtype dt, double s, double e)
+{
+    if (e != 0) {
+        uint64_t u;
+        memcpy(&u, &s, 8);
+        if (!(u & 1))
+            s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
+    }
+    float f = (float)s;
+    if (dt == PTORT_F32)
+        return f2u(f);
+    if (isfinite(f) && (double)f != s) {
+        uint32_t b = f2u(f);
+        if (!(b & 1))
+            f = nextafterf(f, (double)f < s ? INFINITY : -INFINITY);
+    }
+    return dt == PTORT_F16 ? f32_to_f16_bits(f) : f32_to_bf16_bits(f);
+}
+
+/* One element of the hardware's fused a * x + y in DT: a NaN operand gives that NaN quieted,
+ * the first of a, x, y; Inf * 0 and Inf - Inf the default NaN (docs/numerics.md 12). X is
+ * already in DT (the f16 source widened). */
+static uint32_t axpy_hw(ptort_dtype dt, uint32_t a, uint32_t x, uint32_t y)
+{
+    static const uint32_t dnan[] = {[PTORT_F32] = 0xFFC00000u, [PTORT_F16] = 0xFE00u, [PTORT_BF16] = 0xFFC0u};
+    if (nan_bits(dt, a))
+        return a | quiet_bit(dt);
+    if (nan_bits(dt, x))
+        return x | quiet_bit(dt);
+    if (nan_bits(dt, y))
+        return y | quiet_bit(dt);
+    double va = axpy_val(dt, a), vx = axpy_val(dt, x), vy = axpy_val(dt, y);
+    if ((isinf(va) && vx == 0) || (isinf(vx) && va == 0))
+        return dnan[dt];
+    double p = va * vx; /* exact: at most 48 significant bits, no overflow or underflow */
+    if (isinf(p) && isinf(vy) && (p > 0) != (vy > 0))
+        return dnan[dt];
+    if (isinf(p) || isinf(vy))
+        return axpy_round(dt, p + vy, 0);
+    double s = p + vy, bp = s - vy, by = s - bp; /* TwoSum: e = p + vy - s exactly */
+    double e = (p - bp) + (vy - by);
+    return axpy_round(dt, s, e);
+}
+
+ptort_status ptort_vaxpy(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, uint32_t scalar,
+                         const ptort_tile *dst)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    const VecOpInfo *info = op_info(VE_vaxpy, op);
+    if (!info)
+        return ptort_fail(ctx, PTORT_E_ARG, "elementwise op %d is not taxpy's", (int)op);
+    ptort_status st;
+    if ((st = check_op(ctx, info->name, "src", src, 1)) || (st = check_op(ctx, info->name, "dst", dst, 1)) ||
+        (st = check_dtype(ctx, info, "dst", dst)) || (st = same_valid(ctx, info->name, "src", src, dst)))
+        return st;
+    ptort_dtype dt = dst->dtype;
+    int widen = src->dtype == PTORT_F16 && dt == PTORT_F32;
+    if (!widen && (st = same_dtype(ctx, info->name, "src", src, dst)))
+        return st;
+    int sim = ctx->numerics == PTORT_NUMERICS_SIM, esz = ptort_dtype_size(dt), ssz = ptort_dtype_size(src->dtype);
+    uint32_t a = scalar & (esz == 4 ? 0xFFFFFFFFu : 0xFFFFu);
+    for (int64_t r = 0; r < dst->valid_rows; r++) {
+        const uint8_t *ps = row_ptr(ctx, src, r);
+        uint8_t *pd = row_ptr(ctx, dst, r);
+        for (int64_t c = 0; c < dst->valid_cols; c++) {
+            uint32_t x = load_elem(ps, ssz, c), y = load_elem(pd, esz, c);
+            if (widen)
+                x = f16_bits_to_f32_bits((uint16_t)x);
+            uint32_t v;
+            if (sim) { /* the simulator: dst + src * scalar, each rounded (docs/numerics.md 9) */
+                _Alignas(4) uint8_t xa[4], aa[4], t[4], ya[4], o[4];
+                store_elem(xa, esz, 0, x);
+                store_elem(aa, esz, 0, a);
+                store_elem(ya, esz, 0, y);
+                bin_kernel(PTORT_VOP_MUL, dt)(xa, aa, t, 1, 1);
+                bin_kernel(PTORT_VOP_ADD, dt)(ya, t, o, 1, 1);
+                sim_nan_row(dt, xa, aa, 1, t, 1);
+                sim_nan_row(dt, ya, t, 1, o, 1);
+                v = load_elem(o, esz, 0);
+            } else {
+                v = axpy_hw(dt, a, x, y);
+            }
+            store_elem(pd, esz, c, v);
+        }
+    }
     return PTORT_OK;
 }
 

@@ -2800,6 +2800,16 @@ class Machine:
             ins, dst = self.one_out(text, res)
             (op_tgather if op == 'pto.tgather' else op_tgatherb)(self.tile(ins[0]), self.tile(ins[1]), dst)
             return
+        if op == 'pto.taxpy':
+            ins, dst = self.one_out(text, res)
+            op_taxpy(self.tile(ins[0]), self.scalar_bits(ins[1], dst.tt.dtype), dst)
+            return
+        if op in ('pto.taddc', 'pto.tsubc', 'pto.taddsc', 'pto.tsubsc'):
+            ins, dst = self.one_out(text, res)
+            t = [self.tile(n) if isinstance(self.env.get(n), Tile) else None for n in ins]
+            mid = t[1] if t[1] is not None else self.scalar_bits(ins[1], dst.tt.dtype)
+            op_tternary('add' if op.startswith('pto.tadd') else 'sub', t[0], mid, t[2], dst)
+            return
         if op in ('pto.tcmp', 'pto.tcmps', 'pto.tsel', 'pto.tsels'):
             ins, dst = self.one_out(text, res)
             tiles = [self.tile(n) for n in ins if isinstance(self.env.get(n), Tile)]
@@ -3219,6 +3229,69 @@ def op_tsel(mask, src0, src1, scalar, dst):
             bit = (mask.mem[_row_byte(mask, r, c // 8)] >> (c % 8)) & 1
             dst.set(r, c, src0.get(r, c) if bit else (src1.get(r, c) if src1 is not None else scalar))
 
+
+def op_tternary(op, src0, mid, src2, dst):
+    """taddc / tsubc (MID a tile) and taddsc / tsubsc (MID the scalar's bits): pto-isa's CPU
+    simulator's `src0 OP mid + src2`, left to right, each step rounded in the element type
+    (integers wrap), over dst's valid region; every tile has dst's element type and valid
+    shape (pto-isa's one TileData type)."""
+    dt = dst.tt.dtype
+    for s in (src0, mid, src2):
+        if isinstance(s, Tile) and ((s.vr, s.vc) != (dst.vr, dst.vc) or s.tt.dtype != dt):
+            raise RefError('t%sc: element types or valid shapes differ' % op)
+    vals = {}
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            m = mid.get(r, c) if isinstance(mid, Tile) else mid
+            t = sim_two_nan(op, dt, src0.get(r, c), m)
+            vals[r, c] = sim_two_nan('add', dt, t, src2.get(r, c))
+    for (r, c), v in vals.items():
+        dst.set(r, c, v)
+
+def axpy_hw(dt, a, x, y):
+    """One element of vaxpy, `a * x + y` fused: the exact value rounded once into dt (the ISA's
+    vaxpy page: "a single fused operation"). A NaN operand gives that NaN quieted, the first of
+    a, x, y; Inf * 0 and Inf - Inf give the default NaN."""
+    ca, cx, cy = fclass(dt, a), fclass(dt, x), fclass(dt, y)
+    for c, b in ((ca, a), (cx, x), (cy, y)):
+        if c[0] == 'nan':
+            return fquiet(dt, b)
+    pneg = ca[1] != cx[1]
+    zero = lambda c: c[0] == 'num' and c[2] == 0
+    if (ca[0] == 'inf' and zero(cx)) or (cx[0] == 'inf' and zero(ca)):
+        return DEFAULT_NAN[dt]
+    pinf = ca[0] == 'inf' or cx[0] == 'inf'
+    if pinf and cy[0] == 'inf':
+        return finf(dt, pneg) if pneg == cy[1] else DEFAULT_NAN[dt]
+    if pinf:
+        return finf(dt, pneg)
+    if cy[0] == 'inf':
+        return y
+    p = ca[2] * cx[2] * (-1 if pneg else 1)
+    v = p + fval_exact(cy)
+    if v == 0:   # an exact zero: -0 only when the product and y are both -0
+        return fsigned(dt, pneg and p == 0 and cy[1] and cy[2] == 0, Fraction(0))
+    return fsigned(dt, v < 0, abs(v))
+
+
+def op_taxpy(src, a, dst):
+    """dst = a * src + dst over dst's valid region (a: the scalar's bits in dst's type); an f16
+    src with an f32 dst is widened exactly first. Hardware: vaxpy, rounded once; NUMERICS
+    'sim': pto-isa's simulator, `dst + src * scalar` with each step rounded."""
+    dt = dst.tt.dtype
+    if (src.vr, src.vc) != (dst.vr, dst.vc):
+        raise RefError('taxpy: valid shapes differ')
+    for r in range(dst.vr):
+        for c in range(dst.vc):
+            x = src.get(r, c)
+            if src.tt.dtype != dt:
+                x = widen_f32(src.tt.dtype, x)
+            y = dst.get(r, c)
+            if NUMERICS == 'sim':
+                v = sim_two_nan('add', dt, y, sim_two_nan('mul', dt, x, a))
+            else:
+                v = axpy_hw(dt, a, x, y)
+            dst.set(r, c, v)
 
 VEC_OPS = {'texpands': ('expands', 'copy'), 'tcvt': ('tcvt', '-'), 'tci': ('tci', '-'),
            'trowexpand': ('rowexpand', 'copy'), 'tcolexpand': ('colexpand', 'copy')}

@@ -175,6 +175,12 @@ static ptort_status run_op(ptort_ctx *ctx, const OpInfo *in, ptort_dtype dt)
         return ptort_vsel(ctx, &mask, &full, &full2, &dst);
     if (!strcmp(rt, "ptort_vsels"))
         return ptort_vsels(ctx, &mask, &full, 1, &dst);
+    if (!strcmp(rt, "ptort_vternary"))
+        return ptort_vternary(ctx, op, &full, &full2, &dst, &dst);
+    if (!strcmp(rt, "ptort_vternarys"))
+        return ptort_vternarys(ctx, op, &full, 1, &full2, &dst);
+    if (!strcmp(rt, "ptort_vaxpy"))
+        return ptort_vaxpy(ctx, op, &full, 1, &dst);
     if (!strcmp(rt, "ptort_tfillpad")) {
         dst.pad = PTORT_PAD_ZERO;
         return ptort_tfillpad(ctx, &full, &dst);

@@ -87,6 +87,10 @@ SECTIONS = [
 
 
     # == ELEM ==
+    ("ternary.pto", "8. Vector ops: taddc tsubc taddsc tsubsc"),
+    ("taxpy.pto", "8. Vector ops: taxpy"),
+    ("taxpy-a3.pto", "8. Vector ops: taxpy (A2/A3)"),
+    ("taxpy-a5.pto", "8. Vector ops: taxpy (A5)"),
     ("bitwise.pto", "8. Vector ops: bitwise tand tor txor tshl tshr tnot and their scalar forms"),
     ("bitwise-a3.pto", "8. Vector ops: bitwise ops (A2/A3)"),
     ("bitwise-a5.pto", "8. Vector ops: bitwise ops (A5)"),
