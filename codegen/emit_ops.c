@@ -1408,7 +1408,8 @@ void emit_op(Emit *e, const Op *op)
     case OC_SETVAL:
     case OC_PTR:
     case OC_QUERY:
-    case OC_DEBUG: emit_scalar_line(e, op); break;
+    case OC_DEBUG:
+    case OC_LOCAL: emit_scalar_line(e, op); break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

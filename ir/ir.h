@@ -174,7 +174,8 @@ void enum_expected_list(EnumKind k, char *buf, size_t size);
 
 /* ---- types (interned: equal types are the same pointer) ---------------------- */
 /* TY_MULTI_TILE: !pto.multi_tile_buf<slot, count=N>; its tile body is the slot's, its rank the count */
-typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW, TY_MULTI_TILE } TypeKind;
+/* TY_LOCAL_ARRAY: !pto.local_array<D1x...xT>, a stack-local array of scalars (rank, dims, dtype) */
+typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW, TY_MULTI_TILE, TY_LOCAL_ARRAY } TypeKind;
 
 #define DIM_DYNAMIC (-1)
 
@@ -282,6 +283,7 @@ typedef enum {
     SYN_SYNCALL,   /* `(uses : types) mode = #.., core_type = #..` */
     SYN_CAST,       /* == SCALAR: `%r = pto.X %a[, %b] {attrs} : T -> R` (pointers, queries) */
     SYN_DEBUG,      /* == SCALAR: pto.trap, pto.tprint ins(...), pto.print ins("fmt", %v : T) */
+    SYN_LOCAL,      /* == SCALAR: `-> T`, `%a[%i, ...] : T -> R`, `%a[%i, ...], %v : T, R` (local arrays) */
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -363,6 +365,7 @@ typedef enum {
     OC_SETVAL,      /* tsetval: a scalar -> one element of a tile */
     OC_PTR,         /* addptr, ptrtoint, inttoptr, castptr, tile_buf_addr: pointers */
     OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
+    OC_LOCAL,       /* declare_local_array, local_array_get/set: a stack-local array of scalars */
     OC_DEBUG,       /* tprint, print, trap */
 
     OC_COUNT
@@ -451,6 +454,7 @@ typedef enum {
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
+    X(ARRAY, "array") \
     \
     /* end of roles */
 

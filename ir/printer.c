@@ -557,6 +557,21 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
     }
     if (op->kind == OP_TPRINT)
         return op->nopnds >= 1;
+    if (op_info(op->kind)->syntax == SYN_LOCAL) { /* the custom form: a local array, then index operands */
+        if (op->kind == OP_DECLARE_LOCAL_ARRAY)
+            return op->nres == 1 && op->nopnds == 0 && vtype(pr, op->res[0]) &&
+                   vtype(pr, op->res[0])->kind == TY_LOCAL_ARRAY;
+        uint32_t nidx = op->seg[1];
+        if (op->nopnds < 1 || !vtype(pr, op->opnds[0]) || vtype(pr, op->opnds[0])->kind != TY_LOCAL_ARRAY ||
+            op->nres != (op->kind == OP_LOCAL_ARRAY_GET) || op->nopnds != 1 + nidx + (op->kind == OP_LOCAL_ARRAY_SET))
+            return false;
+        for (uint32_t i = 0; i < nidx; i++) {
+            const Type *t = vtype(pr, op->opnds[1 + i]);
+            if (!t || t->kind != TY_SCALAR || t->dtype != DT_INDEX)
+                return false;
+        }
+        return true;
+    }
     if (op_info(op->kind)->syntax == SYN_CAST) /* the custom form types a second operand as index */
         return op->nres == 1 && op->nopnds >= 1 &&
                (op->nopnds == 1 || (vtype(pr, op->opnds[1]) && vtype(pr, op->opnds[1])->kind == TY_SCALAR &&
@@ -1296,6 +1311,31 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
         return;
     }
+    case SYN_LOCAL: /* -> T; %a[%i, ...] : T -> R; %a[%i, ...], %v : T, R */
+        if (op->nopnds) {
+            sb_putc(b, ' ');
+            put_value(pr, op->opnds[0]);
+            sb_putc(b, '[');
+            put_values(pr, op->opnds + 1, op->seg[1]);
+            sb_putc(b, ']');
+            if (op->kind == OP_LOCAL_ARRAY_SET) {
+                sb_puts(b, ", ");
+                put_value(pr, op->opnds[op->nopnds - 1]);
+            }
+        }
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        if (op->nopnds) {
+            sb_puts(b, " : ");
+            put_value_types(pr, op->opnds, 1);
+        }
+        if (op->kind == OP_LOCAL_ARRAY_SET) {
+            sb_puts(b, ", ");
+            put_value_types(pr, op->opnds + op->nopnds - 1, 1);
+        } else {
+            sb_puts(b, " -> ");
+            put_result_types(pr, op);
+        }
+        return;
     case SYN_DEBUG: { /* trap: attrs; tprint: ins(%s[, %t] : T[, T2]); print: ins("fmt", %v : T) */
         const Attr *fmt = op->kind == OP_PRINT ? ir_attr_find(op->attrs, op->nattrs, "format") : NULL;
         Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);
@@ -1365,8 +1405,8 @@ static bool needs_segments(const Op *op)
         return false;
     if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN ||
         in->syntax == SYN_FOR || in->syntax == SYN_IF || in->syntax == SYN_WHILE || in->syntax == SYN_CONDITION ||
-        in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH)
-        return false;
+        in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH || in->syntax == SYN_LOCAL)
+        return false; /* (PTOAS's local-array ops have one variadic list: no segment sizes) */
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1)
         return false;
     for (int r = 0; r < in->nroles; r++)

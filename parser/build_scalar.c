@@ -1,6 +1,7 @@
 /* build_scalar.c - the builders of issue 24's scalar line of work whose custom forms the
  * shared compute grammar does not cover: pto.tgetval, whose result is a scalar written
- * after a bare `outs` (`ins(%src, %off : T, index) outs : T'`). */
+ * after a bare `outs` (`ins(%src, %off : T, index) outs : T'`), the casts, declare_tile, the debug
+ * ops and the local-array ops. */
 #include <string.h>
 #include "parse.h"
 #include "build.h"
@@ -167,4 +168,59 @@ void pb_op_debug(Parser *p, Span name, int form, TypedUses ins, Span str, uint32
         return;
     }
     pb_emit(p, &d);
+}
+
+/* The local-array ops (SYN_LOCAL). FORM 0: `%a = pto.declare_local_array {attrs} -> T`;
+ * 1: `%v = pto.local_array_get %a[%i, ...] {attrs} : T -> R`; 2: `pto.local_array_set
+ * %a[%i, ...], %v {attrs} : T, R`. NIDX indices, all typed index; T must be a local array
+ * (MLIR's typed parser), the rest is the verifier's. Each op takes its own form only:
+ * another is where PTOAS's parser stops. */
+void pb_op_local(Parser *p, Span name, int form, uint32_t nidx, uint32_t nattrs, const Type *t, Span ts,
+                 const Type *r, Span rs)
+{
+    Draft d;
+    uint32_t nuses = form == 0 ? 0 : 1 + nidx + (form == 2);
+    pb_draft_init(p, &d, name, FORM_L2, nuses, nattrs);
+    int want = d.kind == OP_DECLARE_LOCAL_ARRAY ? 0 : d.kind == OP_LOCAL_ARRAY_GET ? 1 : 2;
+    if (form != want) {
+        Span at = pb_next_token(p, name.end);
+        if (form != 0 && want != 0) /* the token after ']' */
+            at = pb_next_token(p, pb_next_token(p, (nidx ? d.uses[nidx] : pb_next_token(p, d.uses[0].end)).end).end);
+        ERR(at, want == 0 ? "expected '->'" : form == 0 ? "expected SSA operand" : want == 1 ? "expected ':'"
+                                                                                          : "expected ','");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    const Type *at = form == 0 ? r : t;
+    Span as = form == 0 ? rs : ts;
+    if (!at || (form && !r) || d.bad) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (at->kind != TY_LOCAL_ARRAY) {
+        ERR(as, "invalid kind of type specified");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (form) {
+        const Type **utys = arena_alloc(&p->m->arena, nuses * sizeof *utys);
+        utys[0] = t;
+        for (uint32_t i = 0; i < nidx; i++)
+            utys[1 + i] = type_scalar(&p->m->types, DT_INDEX);
+        if (form == 2)
+            utys[1 + nidx] = r;
+        d.utys = utys;
+        d.seg[0] = 1;
+        d.seg[1] = nidx;
+        d.seg[2] = form == 2;
+    }
+    if (form == 2) {
+        if (!pb_bind_results(p, &d, 0)) {
+            pb_emit_broken(p, &d);
+            return;
+        }
+        pb_emit(p, &d);
+        return;
+    }
+    emit_one_result(p, &d, r, rs);
 }

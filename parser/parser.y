@@ -73,7 +73,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
 %token OP_FIFO OP_SYNC OP_SECTION OP_MTGET OP_SYNCALL
-%token OP_CAST OP_DEBUG
+%token OP_CAST OP_DEBUG OP_LOCAL
 %token ELSE "'else'"
 %token UNKNOWN_OP "an unknown op"
 %token <type> TYPE_MEMO "a memoized type"
@@ -294,6 +294,14 @@ op_body
     /* pointers and queries: operands, then the first one's type -> the result's */
     | OP_CAST uses opt_attr_dict ':' type ARROW type opt_attr_dict
       { pb_op_cast(p, @1, $2, $3 + $8, $5, @5, $7, @7); }
+    /* local arrays: %a = pto.declare_local_array -> T, %v = pto.local_array_get %a[%i, ...] : T -> R,
+     * pto.local_array_set %a[%i, ...], %v : T, R */
+    | OP_LOCAL opt_attr_dict ARROW type
+      { pb_op_local(p, @1, 0, 0, $2, NULL, @1, $4, @4); }
+    | OP_LOCAL use '[' opt_uses ']' opt_attr_dict ':' type ARROW type
+      { pb_op_local(p, @1, 1, $4, $6, $8, @8, $10, @10); }
+    | OP_LOCAL use '[' opt_uses ']' ',' use opt_attr_dict ':' type ',' type
+      { pb_op_local(p, @1, 2, $4, $8, $10, @10, $12, @12); }
 
     | OP_RETURN
       { pb_op_return(p, @1, 0, 0); }
@@ -806,7 +814,7 @@ static int classify_ident(Parser *p, Span s)
         [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR,
         [SYN_FIFO] = T_OP_FIFO, [SYN_SYNC] = T_OP_SYNC, [SYN_SECTION] = T_OP_SECTION, [SYN_MTGET] = T_OP_MTGET,
         [SYN_SYNCALL] = T_OP_SYNCALL,
-        [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG,
+        [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG, [SYN_LOCAL] = T_OP_LOCAL,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -851,7 +859,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
                t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
                t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION ||
                t == T_OP_FIFO || t == T_OP_SYNC || t == T_OP_SECTION || t == T_OP_MTGET || t == T_OP_SYNCALL ||
-               t == T_OP_CAST || t == T_OP_DEBUG;
+               t == T_OP_CAST || t == T_OP_DEBUG || t == T_OP_LOCAL;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -1029,7 +1037,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
-    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -1049,7 +1057,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
-    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL:
         return true;
     default:
         return false;

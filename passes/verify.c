@@ -1405,6 +1405,7 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_PTR] = verify_scal_op,
     [OC_QUERY] = verify_scal_op,
     [OC_DEBUG] = verify_scal_op,
+    [OC_LOCAL] = verify_scal_op,
 };
 
 

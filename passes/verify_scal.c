@@ -1,7 +1,8 @@
 /* verify_scal.c - the rules of issue 24's scalar line of work (docs/verify.md): single
  * element access (pto.tgetval, pto.tsetval), pointers (pto.addptr, pto.ptrtoint, pto.inttoptr,
  * pto.castptr, pto.tile_buf_addr), the view and tile queries and the debug ops (pto.tprint,
- * pto.print, pto.trap). PTOAS's rules and texts are errors; the rules
+ * pto.print, pto.trap) and the local arrays (pto.declare_local_array, pto.local_array_get/set).
+ * PTOAS's rules and texts are errors; the rules
  * the runtime needs and PTOAS lacks are warnings at the op, so that what PTOAS accepts
  * verifies. */
 #include <stdio.h>
@@ -254,8 +255,57 @@ static bool verify_debug(V *v)
     return fail(v, src, "expects tile_buf or partition_tensor_view for src");
 }
 
+/* ---- local arrays (PTOAS's DeclareLocalArrayOp, LocalArrayGetOp, LocalArraySetOp) ---- */
+
+#define LOCAL_ARRAY_WHAT "C++ stack-local statically-sized array"
+
+/* ODS's operand and result constraints, then the rank and element-type rules. */
+static bool verify_local(V *v)
+{
+    const Op *op = v->op;
+    const Value *vals = v->f->values;
+    char b[256], c[256];
+    if (op->kind == OP_DECLARE_LOCAL_ARRAY) {
+        const Type *rt = vals[op->res[0]].type;
+        if (rt && rt->kind == TY_LOCAL_ARRAY)
+            return true;
+        return fail(v, -1, "result #0 must be " LOCAL_ARRAY_WHAT ", but got '%s'", type_str(rt, b, sizeof b));
+    }
+    const Type *at = vals[op->opnds[0]].type;
+    if (!operand_is(v, 0, 0, at && at->kind == TY_LOCAL_ARRAY, LOCAL_ARRAY_WHAT))
+        return false;
+    uint32_t nidx = op->seg[1];
+    for (uint32_t i = 0; i < nidx; i++) {
+        const Type *t = vals[op->opnds[1 + i]].type;
+        if (!is_index(t))
+            return fail(v, -1, "operand #%u must be variadic of index, but got '%s'", 1 + i, type_str(t, b, sizeof b));
+    }
+    bool get = op->kind == OP_LOCAL_ARRAY_GET;
+    const Type *st = get ? vals[op->res[0]].type : vals[op->opnds[1 + nidx]].type;
+    if (!numeric(st)) {
+        if (get)
+            return fail(v, -1, "result #0 must be numeric (integer/float), but got '%s'", type_str(st, b, sizeof b));
+        return fail(v, -1, "operand #%u must be numeric (integer/float), but got '%s'", 1 + nidx,
+                    type_str(st, b, sizeof b));
+    }
+    if (nidx != at->rank)
+        return fail(v, -1, "expects %u indices for !pto.local_array of rank %u, got %u", at->rank, at->rank, nidx);
+    if (st->dtype != at->dtype) {
+        snprintf(c, sizeof c, "%s", dtype_name(at->dtype));
+        return fail(v, -1, "%s type %s does not match array element type %s", get ? "result" : "value",
+                    type_str(st, b, sizeof b), c);
+    }
+    return true;
+}
+
 bool verify_scal_op(V *v)
 {
+    if (op_info(v->op->kind)->cls == OC_LOCAL) {
+        bool ok = verify_local(v);
+        if (!ok)
+            v->errors = true;
+        return ok;
+    }
     const OpInfo *in = op_info(v->op->kind);
     bool ok = in->cls == OC_DEBUG   ? verify_debug(v)
               : in->cls == OC_PTR   ? verify_ptr_op(v)
