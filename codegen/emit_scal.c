@@ -180,6 +180,11 @@ static void emit_declare_local(Emit *e, const Op *op)
         emit_fail(e, op->name_span, "codegen does not support local arrays of '%s'", dtype_name(t->dtype));
         return;
     }
+    if (t->kind == TY_EVENTID_ARRAY && (t->dims[0] <= 0 || t->dims[0] > 65536)) {
+        emit_fail(e, op->name_span, "codegen supports event-id arrays of 1 to 65536 elements, not %lld",
+                  (long long)t->dims[0]);
+        return;
+    }
     const Value *x = val(e, r);
     const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
     sb_printf(&e->body, "    %s %s", emit_c_scalar_type(et), n);
@@ -195,7 +200,8 @@ static void emit_local_access(Emit *e, const Op *op)
 {
     ValueId a = op->opnds[0];
     const Type *t = val(e, a)->type;
-    uint32_t nidx = op->seg[1];
+    bool set = op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_EVENTID_ARRAY_SET;
+    uint32_t nidx = op->nopnds - 1 - set;
     if (!e->cexpr[a]) {
         emit_fail(e, op->name_span, "codegen expects the array of '%s' to be declared in the function",
                   op_info(op->kind)->name);
@@ -205,7 +211,7 @@ static void emit_local_access(Emit *e, const Op *op)
     bool ok = true;
     for (uint32_t i = 0; i < nidx; i++)
         ok = (ix[i] = emit_scalar(e, op->opnds[1 + i], op)) != NULL && ok;
-    const char *x = op->kind == OP_LOCAL_ARRAY_SET ? emit_scalar(e, op->opnds[1 + nidx], op) : "";
+    const char *x = set ? emit_scalar(e, op->opnds[1 + nidx], op) : "";
     if (!ok || !x) {
         free(ix);
         return;
@@ -223,7 +229,7 @@ static void emit_local_access(Emit *e, const Op *op)
         sb_printf(&e->body, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
     sb_puts(&e->body, "})");
     emit_end_call(e, op);
-    if (op->kind == OP_LOCAL_ARRAY_SET) {
+    if (set) {
         sb_printf(&e->body, "    %.*s = %s;\n", (int)acc.len, acc.p, x);
     } else {
         const char *r = emit_scalar_local(e, op->res[0], emit_c_scalar_type(val(e, op->res[0])->type));
@@ -240,9 +246,12 @@ void emit_scalar_line(Emit *e, const Op *op)
     case OP_TSETVAL: emit_tsetval(e, op); break;
     case OP_ADDPTR: emit_addptr(e, op); break;
     case OP_TPRINT: emit_tprint(e, op); break;
-    case OP_DECLARE_LOCAL_ARRAY: emit_declare_local(e, op); break;
+    case OP_DECLARE_LOCAL_ARRAY:
+    case OP_DECLARE_EVENTID_ARRAY: emit_declare_local(e, op); break;
     case OP_LOCAL_ARRAY_GET:
-    case OP_LOCAL_ARRAY_SET: emit_local_access(e, op); break;
+    case OP_LOCAL_ARRAY_SET:
+    case OP_EVENTID_ARRAY_GET:
+    case OP_EVENTID_ARRAY_SET: emit_local_access(e, op); break;
     case OP_PRINT: emit_print(e, op); break;
     case OP_TRAP:
         emit_begin_call(e, op);

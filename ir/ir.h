@@ -174,8 +174,10 @@ void enum_expected_list(EnumKind k, char *buf, size_t size);
 
 /* ---- types (interned: equal types are the same pointer) ---------------------- */
 /* TY_MULTI_TILE: !pto.multi_tile_buf<slot, count=N>; its tile body is the slot's, its rank the count */
-/* TY_LOCAL_ARRAY: !pto.local_array<D1x...xT>, a stack-local array of scalars (rank, dims, dtype) */
-typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW, TY_MULTI_TILE, TY_LOCAL_ARRAY } TypeKind;
+/* TY_LOCAL_ARRAY: !pto.local_array<D1x...xT>, a stack-local array of scalars (rank, dims, dtype);
+ * TY_EVENTID_ARRAY: !pto.eventid_array<N>, one of N index values (rank 1, dtype index) */
+typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW, TY_MULTI_TILE, TY_LOCAL_ARRAY,
+               TY_EVENTID_ARRAY } TypeKind;
 
 #define DIM_DYNAMIC (-1)
 
@@ -365,7 +367,7 @@ typedef enum {
     OC_SETVAL,      /* tsetval: a scalar -> one element of a tile */
     OC_PTR,         /* addptr, ptrtoint, inttoptr, castptr, tile_buf_addr: pointers */
     OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
-    OC_LOCAL,       /* declare_local_array, local_array_get/set: a stack-local array of scalars */
+    OC_LOCAL,       /* declare_local_array, local_array_get/set, the eventid_array triad: stack-local arrays */
     OC_DEBUG,       /* tprint, print, trap */
 
     OC_COUNT
@@ -454,7 +456,7 @@ typedef enum {
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
-    X(ARRAY, "array") \
+    X(ARRAY, "array") X(INDEX, "index") \
     \
     /* end of roles */
 

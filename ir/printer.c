@@ -558,13 +558,21 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
     if (op->kind == OP_TPRINT)
         return op->nopnds >= 1;
     if (op_info(op->kind)->syntax == SYN_LOCAL) { /* the custom form: a local array, then index operands */
-        if (op->kind == OP_DECLARE_LOCAL_ARRAY)
-            return op->nres == 1 && op->nopnds == 0 && vtype(pr, op->res[0]) &&
-                   vtype(pr, op->res[0])->kind == TY_LOCAL_ARRAY;
-        uint32_t nidx = op->seg[1];
-        if (op->nopnds < 1 || !vtype(pr, op->opnds[0]) || vtype(pr, op->opnds[0])->kind != TY_LOCAL_ARRAY ||
-            op->nres != (op->kind == OP_LOCAL_ARRAY_GET) || op->nopnds != 1 + nidx + (op->kind == OP_LOCAL_ARRAY_SET))
+        bool ev = op->kind == OP_DECLARE_EVENTID_ARRAY || op->kind == OP_EVENTID_ARRAY_GET ||
+                  op->kind == OP_EVENTID_ARRAY_SET;
+        TypeKind ak = ev ? TY_EVENTID_ARRAY : TY_LOCAL_ARRAY;
+        if (op->kind == OP_DECLARE_LOCAL_ARRAY || op->kind == OP_DECLARE_EVENTID_ARRAY)
+            return op->nres == 1 && op->nopnds == 0 && vtype(pr, op->res[0]) && vtype(pr, op->res[0])->kind == ak;
+        bool set = op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_EVENTID_ARRAY_SET;
+        uint32_t nidx = op_role(op->kind, ROLE_INDICES) >= 0 ? op->seg[1] : 1;
+        if (op->nopnds < 1 || !vtype(pr, op->opnds[0]) || vtype(pr, op->opnds[0])->kind != ak ||
+            op->nres != !set || op->nopnds != 1 + nidx + set)
             return false;
+        if (ev) { /* the custom form types the result and the value as index */
+            const Type *t = vtype(pr, set ? op->opnds[2] : op->res[0]);
+            if (!t || t->kind != TY_SCALAR || t->dtype != DT_INDEX)
+                return false;
+        }
         for (uint32_t i = 0; i < nidx; i++) {
             const Type *t = vtype(pr, op->opnds[1 + i]);
             if (!t || t->kind != TY_SCALAR || t->dtype != DT_INDEX)
@@ -1311,14 +1319,16 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
         return;
     }
-    case SYN_LOCAL: /* -> T; %a[%i, ...] : T -> R; %a[%i, ...], %v : T, R */
+    case SYN_LOCAL: { /* -> T; %a[%i, ...] : T -> R; %a[%i, ...], %v : T, R (event ids: no R) */
+        bool ev = op->kind == OP_EVENTID_ARRAY_GET || op->kind == OP_EVENTID_ARRAY_SET;
+        bool set = op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_EVENTID_ARRAY_SET;
         if (op->nopnds) {
             sb_putc(b, ' ');
             put_value(pr, op->opnds[0]);
             sb_putc(b, '[');
-            put_values(pr, op->opnds + 1, op->seg[1]);
+            put_values(pr, op->opnds + 1, op->nopnds - 1 - set);
             sb_putc(b, ']');
-            if (op->kind == OP_LOCAL_ARRAY_SET) {
+            if (set) {
                 sb_puts(b, ", ");
                 put_value(pr, op->opnds[op->nopnds - 1]);
             }
@@ -1328,7 +1338,9 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             sb_puts(b, " : ");
             put_value_types(pr, op->opnds, 1);
         }
-        if (op->kind == OP_LOCAL_ARRAY_SET) {
+        if (ev)
+            return;
+        if (set) {
             sb_puts(b, ", ");
             put_value_types(pr, op->opnds + op->nopnds - 1, 1);
         } else {
@@ -1336,6 +1348,7 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             put_result_types(pr, op);
         }
         return;
+    }
     case SYN_DEBUG: { /* trap: attrs; tprint: ins(%s[, %t] : T[, T2]); print: ins("fmt", %v : T) */
         const Attr *fmt = op->kind == OP_PRINT ? ir_attr_find(op->attrs, op->nattrs, "format") : NULL;
         Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);

@@ -424,6 +424,9 @@ static void spell(StrBuf *b, const Type *t)
         sb_printf(b, "!pto.ptr<%s%s%s>", dtype_name(t->dtype), t->ptr_space ? ", " : "",
                   ptr_space_names[t->ptr_space][0]);
         return;
+    case TY_EVENTID_ARRAY:
+        sb_printf(b, "!pto.eventid_array<%lld>", (long long)t->dims[0]);
+        return;
     case TY_TENSOR_VIEW:
     case TY_PART_VIEW:
     case TY_LOCAL_ARRAY:

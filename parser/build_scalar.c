@@ -172,47 +172,63 @@ void pb_op_debug(Parser *p, Span name, int form, TypedUses ins, Span str, uint32
 
 /* The local-array ops (SYN_LOCAL). FORM 0: `%a = pto.declare_local_array {attrs} -> T`;
  * 1: `%v = pto.local_array_get %a[%i, ...] {attrs} : T -> R`; 2: `pto.local_array_set
- * %a[%i, ...], %v {attrs} : T, R`. NIDX indices, all typed index; T must be a local array
- * (MLIR's typed parser), the rest is the verifier's. Each op takes its own form only:
- * another is where PTOAS's parser stops. */
+ * %a[%i, ...], %v {attrs} : T, R`. The event-id arrays' get and set write no R (R NULL, RS
+ * the end of T). NIDX indices, all typed index; T must be the op's array type (MLIR's typed
+ * parser), the rest is the verifier's. Each op takes its own form only: another is where
+ * PTOAS's parser stops. */
 void pb_op_local(Parser *p, Span name, int form, uint32_t nidx, uint32_t nattrs, const Type *t, Span ts,
                  const Type *r, Span rs)
 {
     Draft d;
     uint32_t nuses = form == 0 ? 0 : 1 + nidx + (form == 2);
     pb_draft_init(p, &d, name, FORM_L2, nuses, nattrs);
-    int want = d.kind == OP_DECLARE_LOCAL_ARRAY ? 0 : d.kind == OP_LOCAL_ARRAY_GET ? 1 : 2;
-    if (form != want) {
+    bool ev = d.kind == OP_DECLARE_EVENTID_ARRAY || d.kind == OP_EVENTID_ARRAY_GET || d.kind == OP_EVENTID_ARRAY_SET;
+    int want = d.kind == OP_DECLARE_LOCAL_ARRAY || d.kind == OP_DECLARE_EVENTID_ARRAY ? 0
+               : d.kind == OP_LOCAL_ARRAY_GET || d.kind == OP_EVENTID_ARRAY_GET ? 1 : 2;
+    if (form != want || (form && ev != !r)) {
         Span at = pb_next_token(p, name.end);
-        if (form != 0 && want != 0) /* the token after ']' */
+        const char *msg = want == 0 ? "expected '->'" : form == 0 ? "expected SSA operand" : want == 1 ? "expected ':'"
+                                                                                                     : "expected ','";
+        if (form != want && form != 0 && want != 0) { /* the token after ']' */
             at = pb_next_token(p, pb_next_token(p, (nidx ? d.uses[nidx] : pb_next_token(p, d.uses[0].end)).end).end);
-        ERR(at, want == 0 ? "expected '->'" : form == 0 ? "expected SSA operand" : want == 1 ? "expected ':'"
-                                                                                          : "expected ','");
+        } else if (form == want) { /* the element types: what comes after T */
+            at = pb_next_token(p, ts.end);
+            msg = ev ? "expected operation name in quotes" : want == 1 ? "expected '->'" : "expected ','";
+        }
+        ERR(at, "%s", msg);
         pb_emit_broken(p, &d);
         return;
     }
     const Type *at = form == 0 ? r : t;
     Span as = form == 0 ? rs : ts;
-    if (!at || (form && !r) || d.bad) {
+    if (!at || d.bad) {
         pb_emit_broken(p, &d);
         return;
     }
-    if (at->kind != TY_LOCAL_ARRAY) {
+    if (at->kind != (ev ? TY_EVENTID_ARRAY : TY_LOCAL_ARRAY)) {
         ERR(as, "invalid kind of type specified");
         pb_emit_broken(p, &d);
         return;
     }
+    const Type *ix = type_scalar(&p->m->types, DT_INDEX);
+    if (ev && form)
+        r = ix;
     if (form) {
         const Type **utys = arena_alloc(&p->m->arena, nuses * sizeof *utys);
         utys[0] = t;
         for (uint32_t i = 0; i < nidx; i++)
-            utys[1 + i] = type_scalar(&p->m->types, DT_INDEX);
+            utys[1 + i] = ix;
         if (form == 2)
             utys[1 + nidx] = r;
         d.utys = utys;
         d.seg[0] = 1;
         d.seg[1] = nidx;
         d.seg[2] = form == 2;
+        if (ev && nidx != 1) { /* Index:$index, one operand */
+            ERR(pb_next_token(p, nidx ? d.uses[1].end : d.uses[0].end), nidx ? "expected ']'" : "expected SSA operand");
+            pb_emit_broken(p, &d);
+            return;
+        }
     }
     if (form == 2) {
         if (!pb_bind_results(p, &d, 0)) {

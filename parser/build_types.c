@@ -862,6 +862,13 @@ const Type *pb_param_type(Parser *p, Span name, Span whole)
         }
     } else if (STR_EQ_LIT(t, "!pto.local_array")) {
         r = build_local_array(p, whole);
+    } else if (STR_EQ_LIT(t, "!pto.eventid_array")) {
+        int64_t n;
+        if (p->ntitems != 1 || p->titems[0].tok != T_INT || p->titems[0].key.end > p->titems[0].key.begin ||
+            !pb_parse_int(pb_text(p, p->titems[0].val), &n))
+            ERR(whole, "expected '!pto.eventid_array<N>'");
+        else
+            r = type_view(&p->m->types, TY_EVENTID_ARRAY, DT_INDEX, 1, &n);
     } else {
         ERR(name, "unknown type '%.*s'", (int)t.len, t.p);
     }

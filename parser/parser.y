@@ -302,6 +302,11 @@ op_body
       { pb_op_local(p, @1, 1, $4, $6, $8, @8, $10, @10); }
     | OP_LOCAL use '[' opt_uses ']' ',' use opt_attr_dict ':' type ',' type
       { pb_op_local(p, @1, 2, $4, $8, $10, @10, $12, @12); }
+    /* event-id arrays: %e = pto.eventid_array_get %a[%i] : T, pto.eventid_array_set %a[%i], %e : T */
+    | OP_LOCAL use '[' opt_uses ']' opt_attr_dict ':' type
+      { pb_op_local(p, @1, 1, $4, $6, $8, @8, NULL, @8); }
+    | OP_LOCAL use '[' opt_uses ']' ',' use opt_attr_dict ':' type
+      { pb_op_local(p, @1, 2, $4, $8, $10, @10, NULL, @10); }
 
     | OP_RETURN
       { pb_op_return(p, @1, 0, 0); }
@@ -596,6 +601,16 @@ type
     | BANG '<' { p->open_type = @1; p->ntitems = 0; } type_items '>'
       {
           p->open_type.end = p->open_type.begin;
+          unsigned errors = diag_error_count(p->diag);
+          $$ = pb_param_type(p, @1, @$);
+          if ($$ && diag_error_count(p->diag) == errors)
+              memo_add(p, @$, $$);
+      }
+    /* == SCALAR == one integer parameter: !pto.eventid_array<4> */
+    | BANG '<' INT '>'
+      {
+          p->ntitems = 0;
+          pb_push_titem(p, (Span){0, 0}, @3, T_INT);
           unsigned errors = diag_error_count(p->diag);
           $$ = pb_param_type(p, @1, @$);
           if ($$ && diag_error_count(p->diag) == errors)

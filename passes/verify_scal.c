@@ -298,10 +298,36 @@ static bool verify_local(V *v)
     return true;
 }
 
+/* The event-id arrays: ODS's constraints only (PTOAS has no verifier for them). */
+static bool verify_eventid(V *v)
+{
+    const Op *op = v->op;
+    const Value *vals = v->f->values;
+    char b[256];
+    const char *what = "Manual-only local array for dynamic event ids";
+    if (op->kind == OP_DECLARE_EVENTID_ARRAY) {
+        const Type *rt = vals[op->res[0]].type;
+        if (rt && rt->kind == TY_EVENTID_ARRAY)
+            return true;
+        return fail(v, -1, "result #0 must be %s, but got '%s'", what, type_str(rt, b, sizeof b));
+    }
+    const Type *at = vals[op->opnds[0]].type;
+    if (!operand_is(v, 0, 0, at && at->kind == TY_EVENTID_ARRAY, what))
+        return false;
+    for (uint32_t i = 1; i < op->nopnds; i++)
+        if (!is_index(vals[op->opnds[i]].type))
+            return fail(v, -1, "operand #%u must be index, but got '%s'", i, type_str(vals[op->opnds[i]].type, b, sizeof b));
+    if (op->nres && !is_index(vals[op->res[0]].type))
+        return fail(v, -1, "result #0 must be index, but got '%s'", type_str(vals[op->res[0]].type, b, sizeof b));
+    return true;
+}
+
 bool verify_scal_op(V *v)
 {
     if (op_info(v->op->kind)->cls == OC_LOCAL) {
-        bool ok = verify_local(v);
+        OpKind k = v->op->kind;
+        bool ev = k == OP_DECLARE_EVENTID_ARRAY || k == OP_EVENTID_ARRAY_GET || k == OP_EVENTID_ARRAY_SET;
+        bool ok = ev ? verify_eventid(v) : verify_local(v);
         if (!ok)
             v->errors = true;
         return ok;
