@@ -1410,6 +1410,7 @@ void emit_op(Emit *e, const Op *op)
     case OC_QUERY:
     case OC_DEBUG:
     case OC_LOCAL: emit_scalar_line(e, op); break;
+    case OC_CMO: break; /* ptoas run has no data cache: invalidating it changes nothing */
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

@@ -286,6 +286,7 @@ typedef enum {
     SYN_CAST,       /* == SCALAR: `%r = pto.X %a[, %b] {attrs} : T -> R` (pointers, queries) */
     SYN_DEBUG,      /* == SCALAR: pto.trap, pto.tprint ins(...), pto.print ins("fmt", %v : T) */
     SYN_LOCAL,      /* == SCALAR: `-> T`, `%a[%i, ...] : T -> R`, `%a[%i, ...], %v : T, R` (local arrays) */
+    SYN_CMO,        /* == SCALAR: `all SPACE {attrs}` or `%addr single_cache_line : T {attrs}` */
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -368,6 +369,7 @@ typedef enum {
     OC_PTR,         /* addptr, ptrtoint, inttoptr, castptr, tile_buf_addr: pointers */
     OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
     OC_LOCAL,       /* declare_local_array, local_array_get/set, the eventid_array triad: stack-local arrays */
+    OC_CMO,         /* cmo.cacheinvalid: cache maintenance (no cache in ptoas run) */
     OC_DEBUG,       /* tprint, print, trap */
 
     OC_COUNT

@@ -557,6 +557,11 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
     }
     if (op->kind == OP_TPRINT)
         return op->nopnds >= 1;
+    if (op->kind == OP_CMO_CACHEINVALID) { /* the custom form needs the space attribute, of its kind */
+        const Attr *sp = ir_attr_find(op->attrs, op->nattrs, "space");
+        return op->nres == 0 && op->nopnds <= 1 && sp && sp->val->kind == AV_ENUM &&
+               sp->val->u.e.kind == EK_ADDRESS_SPACE;
+    }
     if (op_info(op->kind)->syntax == SYN_LOCAL) { /* the custom form: a local array, then index operands */
         bool ev = op->kind == OP_DECLARE_EVENTID_ARRAY || op->kind == OP_EVENTID_ARRAY_GET ||
                   op->kind == OP_EVENTID_ARRAY_SET;
@@ -1319,6 +1324,27 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
         return;
     }
+    case SYN_CMO: { /* all SPACE {attrs}; %addr single_cache_line : T {attrs} (space kept when not gm) */
+        const Attr *sp = ir_attr_find(op->attrs, op->nattrs, "space");
+        bool elide = !op->nopnds || sp->val->u.e.value == enum_lookup(EK_ADDRESS_SPACE, "gm", 2);
+        Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);
+        uint32_t nrest = 0;
+        for (uint32_t i = 0; i < op->nattrs; i++)
+            if (&op->attrs[i] != sp || !elide)
+                rest[nrest++] = op->attrs[i];
+        if (op->nopnds) {
+            sb_putc(b, ' ');
+            put_value(pr, op->opnds[0]);
+            sb_puts(b, " single_cache_line : ");
+            put_value_types(pr, op->opnds, 1);
+        } else {
+            sb_puts(b, " all ");
+            print_attr_value(b, sp->val);
+        }
+        put_attr_dict(pr, rest, nrest, NULL, true);
+        free(rest);
+        return;
+    }
     case SYN_LOCAL: { /* -> T; %a[%i, ...] : T -> R; %a[%i, ...], %v : T, R (event ids: no R) */
         bool ev = op->kind == OP_EVENTID_ARRAY_GET || op->kind == OP_EVENTID_ARRAY_SET;
         bool set = op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_EVENTID_ARRAY_SET;
@@ -1418,8 +1444,9 @@ static bool needs_segments(const Op *op)
         return false;
     if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN ||
         in->syntax == SYN_FOR || in->syntax == SYN_IF || in->syntax == SYN_WHILE || in->syntax == SYN_CONDITION ||
-        in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH || in->syntax == SYN_LOCAL)
-        return false; /* (PTOAS's local-array ops have one variadic list: no segment sizes) */
+        in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH || in->syntax == SYN_LOCAL ||
+        in->syntax == SYN_CMO)
+        return false; /* (PTOAS's local-array ops have one variadic list, cmo one optional operand: no segment sizes) */
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1)
         return false;
     for (int r = 0; r < in->nroles; r++)

@@ -240,3 +240,56 @@ void pb_op_local(Parser *p, Span name, int form, uint32_t nidx, uint32_t nattrs,
     }
     emit_one_result(p, &d, r, rs);
 }
+
+/* pto.cmo.cacheinvalid. FORM 0: `all SPACE {attrs}` (SPACE becomes the `space` attribute);
+ * 1: `%addr single_cache_line : T {attrs}`, `space` gm unless the dictionary gives it
+ * (PTOAS's parser). KW is the word after the name (0) or after %addr (1). */
+void pb_op_cmo(Parser *p, Span name, int form, Span kw, AttrValue *space, uint32_t nattrs, const Type *t, Span ts)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, (uint32_t)form, nattrs);
+    if (d.bad || (form == 1 && !t)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (form == 0 && !STR_EQ_LIT(pb_text(p, kw), "all")) {
+        ERR(kw, "expected SSA operand");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (form == 1 && !STR_EQ_LIT(pb_text(p, kw), "single_cache_line")) {
+        ERR(kw, "expected 'single_cache_line'");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (form == 0 && (!space || space->kind != AV_ENUM || space->u.e.kind != EK_ADDRESS_SPACE)) {
+        if (space)
+            ERR(space->span, "invalid kind of attribute specified");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (form == 0 || !ir_attr_find(d.attrs, d.nattrs, "space")) {
+        if (!space) {
+            space = pb_new_aval(p, AV_ENUM, name);
+            space->u.e.kind = EK_ADDRESS_SPACE;
+            space->u.e.value = enum_lookup(EK_ADDRESS_SPACE, "gm", 2);
+        }
+        Attr *na = arena_alloc(&p->m->arena, (d.nattrs + 1) * sizeof *na);
+        na[0] = (Attr){{"space", 5}, false, form ? name : space->span, space};
+        memcpy(na + 1, d.attrs, d.nattrs * sizeof *na);
+        d.attrs = na;
+        d.nattrs++;
+    }
+    if (form == 1) {
+        const Type **utys = arena_alloc(&p->m->arena, sizeof *utys);
+        utys[0] = t;
+        d.utys = utys;
+    }
+    d.seg[0] = (uint32_t)form;
+    (void)ts;
+    if (!pb_bind_results(p, &d, 0)) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    pb_emit(p, &d);
+}

@@ -1406,6 +1406,7 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_QUERY] = verify_scal_op,
     [OC_DEBUG] = verify_scal_op,
     [OC_LOCAL] = verify_scal_op,
+    [OC_CMO] = verify_scal_op,
 };
 
 

@@ -322,8 +322,35 @@ static bool verify_eventid(V *v)
     return true;
 }
 
+/* ---- cache maintenance (PTOAS's CmoCacheInvalidOp) ---- */
+
+/* The space is gm (or zero); a line's address a gm pointer or a tensor or partition view. */
+static bool verify_cmo(V *v)
+{
+    const Attr *sp = ir_attr_find(v->op->attrs, v->op->nattrs, "space");
+    if (!sp)
+        return verify_error(v, "requires attribute 'space'");
+    int s = sp->val->kind == AV_ENUM && sp->val->u.e.kind == EK_ADDRESS_SPACE ? sp->val->u.e.value : -1;
+    if (s != enum_lookup(EK_ADDRESS_SPACE, "gm", 2) && s != enum_lookup(EK_ADDRESS_SPACE, "zero", 4))
+        return verify_error(v, "only supports GM cache maintenance");
+    if (v->op->nopnds) {
+        const Type *t = v->f->values[v->op->opnds[0]].type;
+        bool ok = t && ((t->kind == TY_PTR && (t->ptr_space == PS_DEFAULT || t->ptr_space == PS_GM)) ||
+                        t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW);
+        if (!ok)
+            return verify_error(v, "single_cache_line address expects a GM pointer or GM tensor view");
+    }
+    return true;
+}
+
 bool verify_scal_op(V *v)
 {
+    if (op_info(v->op->kind)->cls == OC_CMO) {
+        bool ok = verify_cmo(v);
+        if (!ok)
+            v->errors = true;
+        return ok;
+    }
     if (op_info(v->op->kind)->cls == OC_LOCAL) {
         OpKind k = v->op->kind;
         bool ev = k == OP_DECLARE_EVENTID_ARRAY || k == OP_EVENTID_ARRAY_GET || k == OP_EVENTID_ARRAY_SET;
