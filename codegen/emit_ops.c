@@ -1411,6 +1411,9 @@ void emit_op(Emit *e, const Op *op)
     case OC_DEBUG:
     case OC_LOCAL: emit_scalar_line(e, op); break;
     case OC_CMO: break; /* ptoas run has no data cache: invalidating it changes nothing */
+    case OC_COMM_SIGNAL:
+        emit_fail(e, op->name_span, "codegen does not support '%s' yet (ptoas run runs one rank)", in->name);
+        break;
     default: emit_compute(e, op); break; /* the rest: a call of the row's rt */
     }
 }

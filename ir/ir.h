@@ -287,6 +287,7 @@ typedef enum {
     SYN_DEBUG,      /* == SCALAR: pto.trap, pto.tprint ins(...), pto.print ins("fmt", %v : T) */
     SYN_LOCAL,      /* == SCALAR: `-> T`, `%a[%i, ...] : T -> R`, `%a[%i, ...], %v : T, R` (local arrays) */
     SYN_CMO,        /* == SCALAR: `all SPACE {attrs}` or `%addr single_cache_line : T {attrs}` */
+    SYN_COMM,       /* == SCALAR: `(%a, %b : T1, T2) {attrs} (-> R)?` (the comm signal ops) */
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -370,6 +371,7 @@ typedef enum {
     OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
     OC_LOCAL,       /* declare_local_array, local_array_get/set, the eventid_array triad: stack-local arrays */
     OC_CMO,         /* cmo.cacheinvalid: cache maintenance (no cache in ptoas run) */
+    OC_COMM_SIGNAL, /* comm.tnotify, comm.twait, comm.ttest: i32 signals in global memory */
     OC_DEBUG,       /* tprint, print, trap */
 
     OC_COUNT
@@ -458,7 +460,7 @@ typedef enum {
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
-    X(ARRAY, "array") X(INDEX, "index") \
+    X(ARRAY, "array") X(INDEX, "index") X(SIGNAL, "signal") X(CMP_VALUE, "cmpValue") \
     \
     /* end of roles */
 

@@ -557,6 +557,8 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
     }
     if (op->kind == OP_TPRINT)
         return op->nopnds >= 1;
+    if (op_info(op->kind)->syntax == SYN_COMM)
+        return op->nopnds == 2 && op->nres == (op->kind == OP_COMM_TTEST);
     if (op->kind == OP_CMO_CACHEINVALID) { /* the custom form needs the space attribute, of its kind */
         const Attr *sp = ir_attr_find(op->attrs, op->nattrs, "space");
         return op->nres == 0 && op->nopnds <= 1 && sp && sp->val->kind == AV_ENUM &&
@@ -1324,6 +1326,18 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
         return;
     }
+    case SYN_COMM: /* (%sig, %v : V, T) {attrs} (-> R) */
+        sb_puts(b, "(");
+        put_values(pr, op->opnds, op->nopnds);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, op->nopnds);
+        sb_putc(b, ')');
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        if (op->nres) {
+            sb_puts(b, " -> ");
+            put_result_types(pr, op);
+        }
+        return;
     case SYN_CMO: { /* all SPACE {attrs}; %addr single_cache_line : T {attrs} (space kept when not gm) */
         const Attr *sp = ir_attr_find(op->attrs, op->nattrs, "space");
         bool elide = !op->nopnds || sp->val->u.e.value == enum_lookup(EK_ADDRESS_SPACE, "gm", 2);

@@ -293,3 +293,42 @@ void pb_op_cmo(Parser *p, Span name, int form, Span kw, AttrValue *space, uint32
     }
     pb_emit(p, &d);
 }
+
+/* The comm signal ops (SYN_COMM): `(%sig, %v : V, T) {attrs}`, ttest's with `-> R`. */
+void pb_op_comm(Parser *p, Span name, uint32_t nuses, uint32_t ntypes, uint32_t nattrs, const Type *rt, Span rs)
+{
+    Draft d;
+    pb_draft_init(p, &d, name, FORM_L2, nuses, nattrs);
+    bool test = d.kind == OP_COMM_TTEST;
+    if (d.bad) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (nuses != 2 || ntypes != 2) {
+        ERR(name, "'%s' op expects (%%signal, %%value : T1, T2), but got %u operand%s and %u type%s",
+            op_info(d.kind)->name, nuses, nuses == 1 ? "" : "s", ntypes, ntypes == 1 ? "" : "s");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    if (test != (rt != NULL || rs.end > rs.begin)) {
+        ERR(test ? pb_next_token(p, rs.end) : rs,
+            test ? "expected '->'" : "expected operation name in quotes");
+        pb_emit_broken(p, &d);
+        return;
+    }
+    d.utys = p->tys + p->ntys - ntypes;
+    d.seg[0] = d.seg[1] = 1;
+    if (!test) {
+        if (!pb_bind_results(p, &d, 0)) {
+            pb_emit_broken(p, &d);
+            return;
+        }
+        pb_emit(p, &d);
+        return;
+    }
+    if (!rt) {
+        pb_emit_broken(p, &d);
+        return;
+    }
+    emit_one_result(p, &d, rt, rs);
+}

@@ -73,7 +73,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
 %token OP_FIFO OP_SYNC OP_SECTION OP_MTGET OP_SYNCALL
-%token OP_CAST OP_DEBUG OP_LOCAL OP_CMO
+%token OP_CAST OP_DEBUG OP_LOCAL OP_CMO OP_COMM
 %token ELSE "'else'"
 %token UNKNOWN_OP "an unknown op"
 %token <type> TYPE_MEMO "a memoized type"
@@ -307,6 +307,9 @@ op_body
       { pb_op_cmo(p, @1, 0, @2, $3, $4, NULL, @1); }
     | OP_CMO use any_ident ':' type opt_attr_dict
       { pb_op_cmo(p, @1, 1, @3, NULL, $6, $5, @5); }
+    /* comm signals: pto.comm.tnotify(%sig, %v : V, i32) {attrs}, %ok = pto.comm.ttest(...) {attrs} -> i1 */
+    | OP_COMM '(' uses ':' types ')' opt_attr_dict opt_arrow_type
+      { pb_op_comm(p, @1, $3, $5, $7, $8, @8); }
     /* event-id arrays: %e = pto.eventid_array_get %a[%i] : T, pto.eventid_array_set %a[%i], %e : T */
     | OP_LOCAL use '[' opt_uses ']' opt_attr_dict ':' type
       { pb_op_local(p, @1, 1, $4, $6, $8, @8, NULL, @8); }
@@ -683,7 +686,7 @@ any_ident
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
     | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE | OP_WHILE | OP_CONDITION | OP_EXECUTE_REGION
     | OP_FIFO | OP_SYNC | OP_SECTION | OP_MTGET | OP_SYNCALL
-    | OP_CAST | OP_DEBUG | OP_LOCAL | OP_CMO
+    | OP_CAST | OP_DEBUG | OP_LOCAL | OP_CMO | OP_COMM
     ;
 
 attr_value
@@ -834,7 +837,7 @@ static int classify_ident(Parser *p, Span s)
         [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR,
         [SYN_FIFO] = T_OP_FIFO, [SYN_SYNC] = T_OP_SYNC, [SYN_SECTION] = T_OP_SECTION, [SYN_MTGET] = T_OP_MTGET,
         [SYN_SYNCALL] = T_OP_SYNCALL,
-        [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG, [SYN_LOCAL] = T_OP_LOCAL, [SYN_CMO] = T_OP_CMO,
+        [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG, [SYN_LOCAL] = T_OP_LOCAL, [SYN_CMO] = T_OP_CMO, [SYN_COMM] = T_OP_COMM,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -879,7 +882,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
                t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
                t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION ||
                t == T_OP_FIFO || t == T_OP_SYNC || t == T_OP_SECTION || t == T_OP_MTGET || t == T_OP_SYNCALL ||
-               t == T_OP_CAST || t == T_OP_DEBUG || t == T_OP_LOCAL || t == T_OP_CMO;
+               t == T_OP_CAST || t == T_OP_DEBUG || t == T_OP_LOCAL || t == T_OP_CMO || t == T_OP_COMM;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -1057,7 +1060,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
-    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL: case YYSYMBOL_OP_CMO:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL: case YYSYMBOL_OP_CMO: case YYSYMBOL_OP_COMM:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -1077,7 +1080,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
-    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL: case YYSYMBOL_OP_CMO:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL: case YYSYMBOL_OP_CMO: case YYSYMBOL_OP_COMM:
         return true;
     default:
         return false;

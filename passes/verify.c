@@ -1407,6 +1407,7 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_DEBUG] = verify_scal_op,
     [OC_LOCAL] = verify_scal_op,
     [OC_CMO] = verify_scal_op,
+    [OC_COMM_SIGNAL] = verify_scal_op,
 };
 
 

@@ -343,8 +343,81 @@ static bool verify_cmo(V *v)
     return true;
 }
 
+/* ---- communication signals (PTOAS's TNotifyOp, TWaitOp, TTestOp) ---- */
+
+/* Whether the opaque attribute KEY is `#pto<KIND v>` with v one of NAMES (a NULL-ended list);
+ * reports MLIR's messages otherwise. */
+static bool comm_enum_attr(V *v, const char *key, const char *kind, const char *cpp, const char *const *names)
+{
+    const Attr *a = ir_attr_find(v->op->attrs, v->op->nattrs, key);
+    if (!a)
+        return verify_error(v, "requires attribute '%s'", key);
+    Str s = a->val->kind == AV_OPAQUE ? a->val->u.s : (Str){"", 0};
+    size_t kl = strlen(kind);
+    /* #pto<kind v> or #pto.kind<v> */
+    const char *p = NULL;
+    if (s.len > 5 + kl && !memcmp(s.p, "#pto<", 5) && !memcmp(s.p + 5, kind, kl) && s.p[5 + kl] == ' ')
+        p = s.p + 6 + kl;
+    else if (s.len > 5 + kl && !memcmp(s.p, "#pto.", 5) && !memcmp(s.p + 5, kind, kl) && s.p[5 + kl] == '<')
+        p = s.p + 6 + kl;
+    size_t n = p ? (size_t)(s.p + s.len - 1 - p) : 0;
+    for (int i = 0; p && names[i]; i++)
+        if (strlen(names[i]) == n && !memcmp(names[i], p, n))
+            return true;
+    char list[128] = "";
+    for (int i = 0; names[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+    if (!p)
+        return verify_error(v, "attribute '%s' failed to satisfy constraint: %s", key,
+                            op_info(v->op->kind)->attrs[0].summary);
+    return verify_error(v, "expected ::mlir::pto::%s to be one of: %s", cpp, list);
+}
+
+/* PTOAS's verifyCommSignalLike and the i32 value rule. */
+static bool verify_comm_signal(V *v)
+{
+    static const char *const notify[] = {"atomic_add", "set", NULL};
+    static const char *const cmp[] = {"eq", "ne", "gt", "ge", "lt", "le", NULL};
+    const Op *op = v->op;
+    bool notify_op = op->kind == OP_COMM_TNOTIFY;
+    if (!(notify_op ? comm_enum_attr(v, "notifyOp", "notify_op", "NotifyOp", notify)
+                    : comm_enum_attr(v, "cmp", "wait_cmp", "WaitCmp", cmp)))
+        return false;
+    const Type *st = v->f->values[op->opnds[0]].type, *vt = v->f->values[op->opnds[1]].type;
+    char b[256];
+    if (!st || !(st->kind == TY_TENSOR_VIEW || st->kind == TY_PART_VIEW || st->kind == TY_TILE_BUF))
+        return fail(v, -1, "operand #0 must be TensorView, PartitionTensorView, TileBuf, or Tensor, but got '%s'",
+                    type_str(st, b, sizeof b));
+    if (!vt || vt->kind != TY_SCALAR || dtype_kind(vt->dtype) != DK_INT)
+        return fail(v, -1, "operand #1 must be signless integer, but got '%s'", type_str(vt, b, sizeof b));
+    if (op->nres) {
+        const Type *rt = v->f->values[op->res[0]].type;
+        if (!rt || rt->kind != TY_SCALAR || rt->dtype != DT_I1)
+            return fail(v, -1, "result #0 must be 1-bit signless integer, but got '%s'", type_str(rt, b, sizeof b));
+    }
+    if (st->kind == TY_TILE_BUF)
+        return verify_error(v, "expects signal to be a tensor_view or partition_view");
+    for (uint32_t i = 0; i < st->rank; i++) {
+        if (st->dims[i] == DIM_DYNAMIC)
+            return verify_error(v, "does not support dynamic dimensions on signal");
+        if (st->dims[i] <= 0)
+            return verify_error(v, "expects every static dimension of signal to be positive");
+    }
+    if (st->dtype != DT_I32)
+        return verify_error(v, "expects signal element type to be i32");
+    if (dtype_int_width(vt->dtype) != 32)
+        return verify_error(v, notify_op ? "expects value to be i32" : "expects cmp_value to be i32");
+    return true;
+}
+
 bool verify_scal_op(V *v)
 {
+    if (op_info(v->op->kind)->cls == OC_COMM_SIGNAL) {
+        bool ok = verify_comm_signal(v);
+        if (!ok)
+            v->errors = true;
+        return ok;
+    }
     if (op_info(v->op->kind)->cls == OC_CMO) {
         bool ok = verify_cmo(v);
         if (!ok)
