@@ -1804,7 +1804,12 @@ void emit_op(Emit *e, const Op *op)
     case OC_SETVAL:
     case OC_PTR:
     case OC_QUERY:
-    case OC_DEBUG: emit_scalar_line(e, op); break;
+    case OC_DEBUG:
+    case OC_LOCAL: emit_scalar_line(e, op); break;
+    case OC_CMO: break; /* ptoas run has no data cache: invalidating it changes nothing */
+    case OC_COMM_SIGNAL:
+        emit_fail(e, op->name_span, "codegen does not support '%s' yet (ptoas run runs one rank)", in->name);
+        break;
     /* == MLIR27 == */
     case OC_UNREGISTERED:
         emit_fail(e, op->name_span, "codegen cannot handle the unregistered op '%.*s'", (int)op->uname.len, op->uname.p);

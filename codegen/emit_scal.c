@@ -2,7 +2,8 @@
  * (one runtime call each that moves one element between a tile and a C scalar: an int64_t
  * holding an integer sign-extended from its width, or a float holding an f16, bf16 or f32
  * value, docs/scalars.md 4), pto.addptr (a checked sub-buffer of a pointer argument) and
- * the view and tile queries. */
+ * the view and tile queries, and the local arrays (a C array of the held scalar type with
+ * checked indices). */
 #include <stdlib.h>
 #include <string.h>
 #include "emit_int.h"
@@ -168,6 +169,76 @@ static void emit_print(Emit *e, const Op *op)
     emit_end_call(e, op);
 }
 
+/* pto.declare_local_array: a zero-filled C array of the scalar type generated C holds the
+ * element type in (int64_t or float), so that get and set move values unchanged. */
+static void emit_declare_local(Emit *e, const Op *op)
+{
+    ValueId r = op->res[0];
+    const Type *t = val(e, r)->type;
+    const Type *et = type_scalar(&e->m->types, t->dtype);
+    if (!emit_c_scalar_ok(et)) {
+        emit_fail(e, op->name_span, "codegen does not support local arrays of '%s'", dtype_name(t->dtype));
+        return;
+    }
+    if (t->kind == TY_EVENTID_ARRAY && (t->dims[0] <= 0 || t->dims[0] > 65536)) {
+        emit_fail(e, op->name_span, "codegen supports event-id arrays of 1 to 65536 elements, not %lld",
+                  (long long)t->dims[0]);
+        return;
+    }
+    const Value *x = val(e, r);
+    const char *n = emit_unique_name(&e->local, "a_", x->name.p, x->name.len);
+    sb_printf(&e->body, "    %s %s", emit_c_scalar_type(et), n);
+    for (uint32_t i = 0; i < t->rank; i++)
+        sb_printf(&e->body, "[%lld]", (long long)t->dims[i]);
+    sb_puts(&e->body, " = {0};\n");
+    e->cexpr[r] = n;
+}
+
+/* pto.local_array_get / set: a runtime check of the indices (a located error when one is
+ * outside its dimension), then the element access. */
+static void emit_local_access(Emit *e, const Op *op)
+{
+    ValueId a = op->opnds[0];
+    const Type *t = val(e, a)->type;
+    bool set = op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_EVENTID_ARRAY_SET;
+    uint32_t nidx = op->nopnds - 1 - set;
+    if (!e->cexpr[a]) {
+        emit_fail(e, op->name_span, "codegen expects the array of '%s' to be declared in the function",
+                  op_info(op->kind)->name);
+        return;
+    }
+    const char **ix = xmalloc((nidx + 1) * sizeof *ix);
+    bool ok = true;
+    for (uint32_t i = 0; i < nidx; i++)
+        ok = (ix[i] = emit_scalar(e, op->opnds[1 + i], op)) != NULL && ok;
+    const char *x = set ? emit_scalar(e, op->opnds[1 + nidx], op) : "";
+    if (!ok || !x) {
+        free(ix);
+        return;
+    }
+    StrBuf acc = {0};
+    sb_puts(&acc, e->cexpr[a]);
+    for (uint32_t i = 0; i < nidx; i++)
+        sb_printf(&acc, "[%s]", ix[i]);
+    emit_begin_call(e, op);
+    sb_printf(&e->body, "ptort_local_index(ctx, \"%s\", %u, (const int64_t[]){", op_info(op->kind)->name, nidx);
+    for (uint32_t i = 0; i < nidx; i++)
+        sb_printf(&e->body, "%s%s", i ? ", " : "", ix[i]);
+    sb_puts(&e->body, "}, (const int64_t[]){");
+    for (uint32_t i = 0; i < nidx; i++)
+        sb_printf(&e->body, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
+    sb_puts(&e->body, "})");
+    emit_end_call(e, op);
+    if (set) {
+        sb_printf(&e->body, "    %.*s = %s;\n", (int)acc.len, acc.p, x);
+    } else {
+        const char *r = emit_scalar_local(e, op->res[0], emit_c_scalar_type(val(e, op->res[0])->type));
+        sb_printf(&e->body, "    %s = %.*s;\n", r, (int)acc.len, acc.p);
+    }
+    sb_free(&acc);
+    free(ix);
+}
+
 void emit_scalar_line(Emit *e, const Op *op)
 {
     switch (op->kind) {
@@ -175,6 +246,12 @@ void emit_scalar_line(Emit *e, const Op *op)
     case OP_TSETVAL: emit_tsetval(e, op); break;
     case OP_ADDPTR: emit_addptr(e, op); break;
     case OP_TPRINT: emit_tprint(e, op); break;
+    case OP_DECLARE_LOCAL_ARRAY:
+    case OP_DECLARE_EVENTID_ARRAY: emit_declare_local(e, op); break;
+    case OP_LOCAL_ARRAY_GET:
+    case OP_LOCAL_ARRAY_SET:
+    case OP_EVENTID_ARRAY_GET:
+    case OP_EVENTID_ARRAY_SET: emit_local_access(e, op); break;
     case OP_PRINT: emit_print(e, op); break;
     case OP_TRAP:
         emit_begin_call(e, op);

@@ -175,7 +175,10 @@ void enum_expected_list(EnumKind k, char *buf, size_t size);
 
 /* ---- types (interned: equal types are the same pointer) ---------------------- */
 /* TY_MULTI_TILE: !pto.multi_tile_buf<slot, count=N>; its tile body is the slot's, its rank the count */
-typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW, TY_MULTI_TILE } TypeKind;
+/* TY_LOCAL_ARRAY: !pto.local_array<D1x...xT>, a stack-local array of scalars (rank, dims, dtype);
+ * TY_EVENTID_ARRAY: !pto.eventid_array<N>, one of N index values (rank 1, dtype index) */
+typedef enum { TY_SCALAR, TY_TILE, TY_TILE_BUF, TY_PTR, TY_TENSOR_VIEW, TY_PART_VIEW, TY_MULTI_TILE, TY_LOCAL_ARRAY,
+               TY_EVENTID_ARRAY } TypeKind;
 
 #define DIM_DYNAMIC (-1)
 
@@ -283,6 +286,9 @@ typedef enum {
     SYN_SYNCALL,   /* `(uses : types) mode = #.., core_type = #..` */
     SYN_CAST,       /* == SCALAR: `%r = pto.X %a[, %b] {attrs} : T -> R` (pointers, queries) */
     SYN_DEBUG,      /* == SCALAR: pto.trap, pto.tprint ins(...), pto.print ins("fmt", %v : T) */
+    SYN_LOCAL,      /* == SCALAR: `-> T`, `%a[%i, ...] : T -> R`, `%a[%i, ...], %v : T, R` (local arrays) */
+    SYN_CMO,        /* == SCALAR: `all SPACE {attrs}` or `%addr single_cache_line : T {attrs}` */
+    SYN_COMM,       /* == SCALAR: `(%a, %b : T1, T2) {attrs} (-> R)?` (the comm signal ops) */
     SYN_ARITH, SYN_CALL, SYN_LOAD_SCALAR, SYN_STORE_SCALAR /* the scalar ops last: printer.c tests >= SYN_ARITH */
 } OpSyntax;
 
@@ -371,6 +377,9 @@ typedef enum {
     OC_SETVAL,      /* tsetval: a scalar -> one element of a tile */
     OC_PTR,         /* addptr, ptrtoint, inttoptr, castptr, tile_buf_addr: pointers */
     OC_QUERY,       /* get_tensor_view_dim/stride, tile_valid_rows/cols: an index from a view or tile */
+    OC_LOCAL,       /* declare_local_array, local_array_get/set, the eventid_array triad: stack-local arrays */
+    OC_CMO,         /* cmo.cacheinvalid: cache maintenance (no cache in ptoas run) */
+    OC_COMM_SIGNAL, /* comm.tnotify, comm.twait, comm.ttest: i32 signals in global memory */
     OC_DEBUG,       /* tprint, print, trap */
 
     /* == MLIR27 == */
@@ -466,6 +475,7 @@ typedef enum {
     \
     /* == SCALAR == */ \
     X(VAL, "val") X(INPUT, "input") X(TENSOR_VIEW, "tensor_view") X(DIM_INDEX, "dim_index") \
+    X(ARRAY, "array") X(INDEX, "index") X(SIGNAL, "signal") X(CMP_VALUE, "cmpValue") \
     \
     /* == MLIR27 == */ \
     X(FFTS, "ffts") \

@@ -559,6 +559,36 @@ static bool custom_form_fits(const Printer *pr, const Op *op)
     }
     if (op->kind == OP_TPRINT)
         return op->nopnds >= 1;
+    if (op_info(op->kind)->syntax == SYN_COMM)
+        return op->nopnds == 2 && op->nres == (op->kind == OP_COMM_TTEST);
+    if (op->kind == OP_CMO_CACHEINVALID) { /* the custom form needs the space attribute, of its kind */
+        const Attr *sp = ir_attr_find(op->attrs, op->nattrs, "space");
+        return op->nres == 0 && op->nopnds <= 1 && sp && sp->val->kind == AV_ENUM &&
+               sp->val->u.e.kind == EK_ADDRESS_SPACE;
+    }
+    if (op_info(op->kind)->syntax == SYN_LOCAL) { /* the custom form: a local array, then index operands */
+        bool ev = op->kind == OP_DECLARE_EVENTID_ARRAY || op->kind == OP_EVENTID_ARRAY_GET ||
+                  op->kind == OP_EVENTID_ARRAY_SET;
+        TypeKind ak = ev ? TY_EVENTID_ARRAY : TY_LOCAL_ARRAY;
+        if (op->kind == OP_DECLARE_LOCAL_ARRAY || op->kind == OP_DECLARE_EVENTID_ARRAY)
+            return op->nres == 1 && op->nopnds == 0 && vtype(pr, op->res[0]) && vtype(pr, op->res[0])->kind == ak;
+        bool set = op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_EVENTID_ARRAY_SET;
+        uint32_t nidx = op_role(op->kind, ROLE_INDICES) >= 0 ? op->seg[1] : 1;
+        if (op->nopnds < 1 || !vtype(pr, op->opnds[0]) || vtype(pr, op->opnds[0])->kind != ak ||
+            op->nres != !set || op->nopnds != 1 + nidx + set)
+            return false;
+        if (ev) { /* the custom form types the result and the value as index */
+            const Type *t = vtype(pr, set ? op->opnds[2] : op->res[0]);
+            if (!t || t->kind != TY_SCALAR || t->dtype != DT_INDEX)
+                return false;
+        }
+        for (uint32_t i = 0; i < nidx; i++) {
+            const Type *t = vtype(pr, op->opnds[1 + i]);
+            if (!t || t->kind != TY_SCALAR || t->dtype != DT_INDEX)
+                return false;
+        }
+        return true;
+    }
     if (op_info(op->kind)->syntax == SYN_CAST) /* the custom form types a second operand as index */
         return op->nres == 1 && op->nopnds >= 1 &&
                (op->nopnds == 1 || (vtype(pr, op->opnds[1]) && vtype(pr, op->opnds[1])->kind == TY_SCALAR &&
@@ -1298,6 +1328,69 @@ static void print_custom(Printer *pr, const Op *op, int indent)
             put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
         return;
     }
+    case SYN_COMM: /* (%sig, %v : V, T) {attrs} (-> R) */
+        sb_puts(b, "(");
+        put_values(pr, op->opnds, op->nopnds);
+        sb_puts(b, " : ");
+        put_value_types(pr, op->opnds, op->nopnds);
+        sb_putc(b, ')');
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        if (op->nres) {
+            sb_puts(b, " -> ");
+            put_result_types(pr, op);
+        }
+        return;
+    case SYN_CMO: { /* all SPACE {attrs}; %addr single_cache_line : T {attrs} (space kept when not gm) */
+        const Attr *sp = ir_attr_find(op->attrs, op->nattrs, "space");
+        bool elide = !op->nopnds || sp->val->u.e.value == enum_lookup(EK_ADDRESS_SPACE, "gm", 2);
+        Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);
+        uint32_t nrest = 0;
+        for (uint32_t i = 0; i < op->nattrs; i++)
+            if (&op->attrs[i] != sp || !elide)
+                rest[nrest++] = op->attrs[i];
+        if (op->nopnds) {
+            sb_putc(b, ' ');
+            put_value(pr, op->opnds[0]);
+            sb_puts(b, " single_cache_line : ");
+            put_value_types(pr, op->opnds, 1);
+        } else {
+            sb_puts(b, " all ");
+            print_attr_value(b, sp->val);
+        }
+        put_attr_dict(pr, rest, nrest, NULL, true);
+        free(rest);
+        return;
+    }
+    case SYN_LOCAL: { /* -> T; %a[%i, ...] : T -> R; %a[%i, ...], %v : T, R (event ids: no R) */
+        bool ev = op->kind == OP_EVENTID_ARRAY_GET || op->kind == OP_EVENTID_ARRAY_SET;
+        bool set = op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_EVENTID_ARRAY_SET;
+        if (op->nopnds) {
+            sb_putc(b, ' ');
+            put_value(pr, op->opnds[0]);
+            sb_putc(b, '[');
+            put_values(pr, op->opnds + 1, op->nopnds - 1 - set);
+            sb_putc(b, ']');
+            if (set) {
+                sb_puts(b, ", ");
+                put_value(pr, op->opnds[op->nopnds - 1]);
+            }
+        }
+        put_attr_dict(pr, op->attrs, op->nattrs, NULL, true);
+        if (op->nopnds) {
+            sb_puts(b, " : ");
+            put_value_types(pr, op->opnds, 1);
+        }
+        if (ev)
+            return;
+        if (set) {
+            sb_puts(b, ", ");
+            put_value_types(pr, op->opnds + op->nopnds - 1, 1);
+        } else {
+            sb_puts(b, " -> ");
+            put_result_types(pr, op);
+        }
+        return;
+    }
     case SYN_DEBUG: { /* trap: attrs; tprint: ins(%s[, %t] : T[, T2]); print: ins("fmt", %v : T) */
         const Attr *fmt = op->kind == OP_PRINT ? ir_attr_find(op->attrs, op->nattrs, "format") : NULL;
         Attr *rest = xmalloc((op->nattrs + 1) * sizeof *rest);
@@ -1367,8 +1460,9 @@ static bool needs_segments(const Op *op)
         return false;
     if (in->syntax == SYN_RETURN || in->syntax == SYN_CONSTANT || in->syntax == SYN_TASSIGN ||
         in->syntax == SYN_FOR || in->syntax == SYN_IF || in->syntax == SYN_WHILE || in->syntax == SYN_CONDITION ||
-        in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH)
-        return false;
+        in->syntax == SYN_EXECUTE_REGION || in->syntax >= SYN_ARITH || in->syntax == SYN_LOCAL ||
+        in->syntax == SYN_CMO)
+        return false; /* (PTOAS's local-array ops have one variadic list, cmo one optional operand: no segment sizes) */
     if (in->syntax == SYN_COMPUTE && op->form == FORM_L1)
         return false;
     for (int r = 0; r < in->nroles; r++)

@@ -426,9 +426,15 @@ static void spell(StrBuf *b, const Type *t)
         sb_printf(b, "!pto.ptr<%s%s%s>", dtype_name(t->dtype), t->ptr_space ? ", " : "",
                   ptr_space_names[t->ptr_space][0]);
         return;
+    case TY_EVENTID_ARRAY:
+        sb_printf(b, "!pto.eventid_array<%lld>", (long long)t->dims[0]);
+        return;
     case TY_TENSOR_VIEW:
     case TY_PART_VIEW:
-        sb_puts(b, t->kind == TY_TENSOR_VIEW ? "!pto.tensor_view<" : "!pto.partition_tensor_view<");
+    case TY_LOCAL_ARRAY:
+        sb_puts(b, t->kind == TY_TENSOR_VIEW ? "!pto.tensor_view<"
+                   : t->kind == TY_PART_VIEW ? "!pto.partition_tensor_view<"
+                                             : "!pto.local_array<");
         for (uint32_t i = 0; i < t->rank; i++) {
             put_dim(b, t->dims[i]);
             sb_putc(b, 'x');

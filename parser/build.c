@@ -1773,7 +1773,9 @@ static bool generic_operands(Parser *p, Draft *d, Span name, uint32_t nuses, uin
     default:
         ok = generic_segments(p, d, segs, in->syntax == SYN_COMPUTE ? nresults : 0);
         if (ok && in->syntax != SYN_COMPUTE) {
-            uint32_t want = in->syntax == SYN_RETURN || d->kind == OP_SET_VALIDSHAPE ? 0 : 1;
+            uint32_t want = in->syntax == SYN_RETURN || d->kind == OP_SET_VALIDSHAPE || d->kind == OP_LOCAL_ARRAY_SET ||
+                            d->kind == OP_EVENTID_ARRAY_SET || d->kind == OP_CMO_CACHEINVALID ||
+                            d->kind == OP_COMM_TNOTIFY || d->kind == OP_COMM_TWAIT ? 0 : 1;
             if (pipe_op_results(d->kind) >= 0) /* == PIPE == */
                 want = (uint32_t)pipe_op_results(d->kind);
             if (nresults && in->syntax == SYN_RETURN) {

@@ -798,6 +798,35 @@ AttrValue *pb_attr_elided(Parser *p, Span key, Span open, Span word, Span whole)
     return v;
 }
 
+/* !pto.local_array<D1x...xDkxT>: static positive dimensions, a scalar integer or float
+ * element (PTOAS's type verifier and its messages). */
+static const Type *build_local_array(Parser *p, Span whole)
+{
+    Shaped sh;
+    if (p->ntitems != 1 || p->titems[0].tok != T_SHAPED || p->titems[0].key.end > p->titems[0].key.begin) {
+        ERR(whole, "expected '!pto.local_array<DIMSxDTYPE>'");
+        return NULL;
+    }
+    if (!split_shaped(p, p->titems[0].val, &sh, false))
+        return NULL;
+    if (sh.rank == 0) {
+        ERR(whole, "'!pto.local_array' requires at least one dimension");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < sh.rank; i++)
+        if (sh.dims[i] <= 0) {
+            ERR(whole, "'!pto.local_array' dimension %u must be a positive static size, got %lld", i,
+                (long long)sh.dims[i]);
+            return NULL;
+        }
+    DTypeKind k = dtype_kind(sh.dtype);
+    if (k != DK_INT && k != DK_SINT && k != DK_UINT && k != DK_FLOAT) {
+        ERR(whole, "'!pto.local_array' element type must be a scalar integer or float, got '%s'", dtype_name(sh.dtype));
+        return NULL;
+    }
+    return type_view(&p->m->types, TY_LOCAL_ARRAY, sh.dtype, sh.rank, sh.dims);
+}
+
 const Type *pb_param_type(Parser *p, Span name, Span whole)
 {
     return pb_param_type_as(p, pb_text(p, name), name, whole);
@@ -853,6 +882,15 @@ const Type *pb_param_type_as(Parser *p, Str t, Span name, Span whole)
                 r = type_view(&p->m->types, t.len == 16 ? TY_TENSOR_VIEW : TY_PART_VIEW, sh.dtype, sh.rank,
                               sh.dims);
         }
+    } else if (STR_EQ_LIT(t, "!pto.local_array")) {
+        r = build_local_array(p, whole);
+    } else if (STR_EQ_LIT(t, "!pto.eventid_array")) {
+        int64_t n;
+        if (p->ntitems != 1 || p->titems[0].tok != T_INT || p->titems[0].key.end > p->titems[0].key.begin ||
+            !pb_parse_int(pb_text(p, p->titems[0].val), &n))
+            ERR(whole, "expected '!pto.eventid_array<N>'");
+        else
+            r = type_view(&p->m->types, TY_EVENTID_ARRAY, DT_INDEX, 1, &n);
     } else {
         ERR(name, "unknown type '%.*s'", (int)t.len, t.p);
     }

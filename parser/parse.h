@@ -278,6 +278,10 @@ void pb_op_debug(Parser *p, Span name, int form, TypedUses ins, Span str, uint32
 void pb_op_declare_tile(Parser *p, Span name, uint32_t nattrs, const Type *t, Span tspan);
 void pb_op_cast(Parser *p, Span name, uint32_t nuses, uint32_t nattrs, const Type *from, Span fs, const Type *to,
                 Span ts);
+void pb_op_comm(Parser *p, Span name, uint32_t nuses, uint32_t ntypes, uint32_t nattrs, const Type *rt, Span rs);
+void pb_op_cmo(Parser *p, Span name, int form, Span kw, AttrValue *space, uint32_t nattrs, const Type *t, Span ts);
+void pb_op_local(Parser *p, Span name, int form, uint32_t nidx, uint32_t nattrs, const Type *t, Span ts,
+                 const Type *r, Span rs);
 
 /* Generic spellings of func.func and builtin.module (region ops). */
 AttrValue *pb_attr_functype(Parser *p, uint32_t nparams, uint32_t nresults, Span s);

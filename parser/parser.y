@@ -73,7 +73,7 @@ static void memo_add(Parser *p, Span whole, const Type *t);
 %token OP_COMPUTE OP_ALLOC OP_TASSIGN OP_VIEW OP_TILEVIEW OP_CONSTANT OP_RETURN OP_FOR OP_IF
 %token OP_ARITH OP_CALL OP_LOAD_SCALAR OP_STORE_SCALAR OP_WHILE OP_CONDITION OP_EXECUTE_REGION
 %token OP_FIFO OP_SYNC OP_SECTION OP_MTGET OP_SYNCALL
-%token OP_CAST OP_DEBUG
+%token OP_CAST OP_DEBUG OP_LOCAL OP_CMO OP_COMM
 %token ELSE "'else'"
 %token UNKNOWN_OP "an unknown op"
 %token <type> TYPE_MEMO "a memoized type"
@@ -294,6 +294,27 @@ op_body
     /* pointers and queries: operands, then the first one's type -> the result's */
     | OP_CAST uses opt_attr_dict ':' cast_type ARROW cast_type opt_attr_dict
       { pb_op_cast(p, @1, $2, $3 + $8, $5, @5, $7, @7); }
+    /* local arrays: %a = pto.declare_local_array -> T, %v = pto.local_array_get %a[%i, ...] : T -> R,
+     * pto.local_array_set %a[%i, ...], %v : T, R */
+    | OP_LOCAL opt_attr_dict ARROW type
+      { pb_op_local(p, @1, 0, 0, $2, NULL, @1, $4, @4); }
+    | OP_LOCAL use '[' opt_uses ']' opt_attr_dict ':' type ARROW type
+      { pb_op_local(p, @1, 1, $4, $6, $8, @8, $10, @10); }
+    | OP_LOCAL use '[' opt_uses ']' ',' use opt_attr_dict ':' type ',' type
+      { pb_op_local(p, @1, 2, $4, $8, $10, @10, $12, @12); }
+    /* cache maintenance: pto.cmo.cacheinvalid all SPACE {attrs}, ... %addr single_cache_line : T {attrs} */
+    | OP_CMO any_ident attr_value opt_attr_dict
+      { pb_op_cmo(p, @1, 0, @2, $3, $4, NULL, @1); }
+    | OP_CMO use any_ident ':' type opt_attr_dict
+      { pb_op_cmo(p, @1, 1, @3, NULL, $6, $5, @5); }
+    /* comm signals: pto.comm.tnotify(%sig, %v : V, i32) {attrs}, %ok = pto.comm.ttest(...) {attrs} -> i1 */
+    | OP_COMM '(' uses ':' types ')' opt_attr_dict opt_arrow_type
+      { pb_op_comm(p, @1, $3, $5, $7, $8, @8); }
+    /* event-id arrays: %e = pto.eventid_array_get %a[%i] : T, pto.eventid_array_set %a[%i], %e : T */
+    | OP_LOCAL use '[' opt_uses ']' opt_attr_dict ':' type
+      { pb_op_local(p, @1, 1, $4, $6, $8, @8, NULL, @8); }
+    | OP_LOCAL use '[' opt_uses ']' ',' use opt_attr_dict ':' type
+      { pb_op_local(p, @1, 2, $4, $8, $10, @10, NULL, @10); }
 
     | OP_RETURN
       { pb_op_return(p, @1, 0, 0); }
@@ -593,6 +614,16 @@ type
           if ($$ && diag_error_count(p->diag) == errors)
               memo_add(p, @$, $$);
       }
+    /* == SCALAR == one integer parameter: !pto.eventid_array<4> */
+    | BANG '<' INT '>'
+      {
+          p->ntitems = 0;
+          pb_push_titem(p, (Span){0, 0}, @3, T_INT);
+          unsigned errors = diag_error_count(p->diag);
+          $$ = pb_param_type(p, @1, @$);
+          if ($$ && diag_error_count(p->diag) == errors)
+              memo_add(p, @$, $$);
+      }
     | TYPE_MEMO { $$ = $1; }
     ;
 
@@ -668,7 +699,7 @@ any_ident
     | OP_COMPUTE | OP_ALLOC | OP_TASSIGN | OP_VIEW | OP_TILEVIEW | OP_CONSTANT | OP_RETURN | OP_FOR | OP_IF | ELSE
     | OP_ARITH | OP_CALL | OP_LOAD_SCALAR | OP_STORE_SCALAR | CLAUSE | OP_WHILE | OP_CONDITION | OP_EXECUTE_REGION
     | OP_FIFO | OP_SYNC | OP_SECTION | OP_MTGET | OP_SYNCALL
-    | OP_CAST | OP_DEBUG
+    | OP_CAST | OP_DEBUG | OP_LOCAL | OP_CMO | OP_COMM
     ;
 
 attr_value
@@ -819,7 +850,7 @@ static int classify_ident(Parser *p, Span s)
         [SYN_STORE_SCALAR] = T_OP_STORE_SCALAR,
         [SYN_FIFO] = T_OP_FIFO, [SYN_SYNC] = T_OP_SYNC, [SYN_SECTION] = T_OP_SECTION, [SYN_MTGET] = T_OP_MTGET,
         [SYN_SYNCALL] = T_OP_SYNCALL,
-        [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG,
+        [SYN_CAST] = T_OP_CAST, [SYN_DEBUG] = T_OP_DEBUG, [SYN_LOCAL] = T_OP_LOCAL, [SYN_CMO] = T_OP_CMO, [SYN_COMM] = T_OP_COMM,
     };
     return syn_tok[op_info(k)->syntax];
 }
@@ -864,7 +895,7 @@ static bool is_sync(const Parser *p, int t, Span loc, bool bol)
                t == T_OP_IF || t == T_OP_ARITH || t == T_OP_CALL || t == T_OP_LOAD_SCALAR ||
                t == T_OP_STORE_SCALAR || t == T_OP_WHILE || t == T_OP_CONDITION || t == T_OP_EXECUTE_REGION ||
                t == T_OP_FIFO || t == T_OP_SYNC || t == T_OP_SECTION || t == T_OP_MTGET || t == T_OP_SYNCALL ||
-               t == T_OP_CAST || t == T_OP_DEBUG;
+               t == T_OP_CAST || t == T_OP_DEBUG || t == T_OP_LOCAL || t == T_OP_CMO || t == T_OP_COMM;
     }
     if (t == '}')
         return p->depth < p->top_depth;
@@ -1042,7 +1073,7 @@ static const char *describe(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
-    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL: case YYSYMBOL_OP_CMO: case YYSYMBOL_OP_COMM:
         return "an operation";
     default: return yysymbol_name(k);
     }
@@ -1062,7 +1093,7 @@ static bool is_keyword(yysymbol_kind_t k)
     case YYSYMBOL_OP_WHILE: case YYSYMBOL_OP_CONDITION: case YYSYMBOL_OP_EXECUTE_REGION:
     case YYSYMBOL_OP_FIFO: case YYSYMBOL_OP_SYNC: case YYSYMBOL_OP_SECTION: case YYSYMBOL_OP_MTGET:
     case YYSYMBOL_OP_SYNCALL:
-    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG:
+    case YYSYMBOL_OP_CAST: case YYSYMBOL_OP_DEBUG: case YYSYMBOL_OP_LOCAL: case YYSYMBOL_OP_CMO: case YYSYMBOL_OP_COMM:
         return true;
     default:
         return false;

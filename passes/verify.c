@@ -1409,6 +1409,9 @@ static bool (*const verify_class[OC_COUNT])(V *) = {
     [OC_MGATHER] = verify_rearr_op,
     [OC_MSCATTER] = verify_rearr_op,
     [OC_PREFETCH] = verify_rearr_op,
+    [OC_LOCAL] = verify_scal_op,
+    [OC_CMO] = verify_scal_op,
+    [OC_COMM_SIGNAL] = verify_scal_op,
 };
 
 

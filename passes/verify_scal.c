@@ -1,7 +1,8 @@
 /* verify_scal.c - the rules of issue 24's scalar line of work (docs/verify.md): single
  * element access (pto.tgetval, pto.tsetval), pointers (pto.addptr, pto.ptrtoint, pto.inttoptr,
  * pto.castptr, pto.tile_buf_addr), the view and tile queries and the debug ops (pto.tprint,
- * pto.print, pto.trap). PTOAS's rules and texts are errors; the rules
+ * pto.print, pto.trap) and the local arrays (pto.declare_local_array, pto.local_array_get/set).
+ * PTOAS's rules and texts are errors; the rules
  * the runtime needs and PTOAS lacks are warnings at the op, so that what PTOAS accepts
  * verifies. */
 #include <stdio.h>
@@ -254,8 +255,183 @@ static bool verify_debug(V *v)
     return fail(v, src, "expects tile_buf or partition_tensor_view for src");
 }
 
+/* ---- local arrays (PTOAS's DeclareLocalArrayOp, LocalArrayGetOp, LocalArraySetOp) ---- */
+
+#define LOCAL_ARRAY_WHAT "C++ stack-local statically-sized array"
+
+/* ODS's operand and result constraints, then the rank and element-type rules. */
+static bool verify_local(V *v)
+{
+    const Op *op = v->op;
+    const Value *vals = v->f->values;
+    char b[256], c[256];
+    if (op->kind == OP_DECLARE_LOCAL_ARRAY) {
+        const Type *rt = vals[op->res[0]].type;
+        if (rt && rt->kind == TY_LOCAL_ARRAY)
+            return true;
+        return fail(v, -1, "result #0 must be " LOCAL_ARRAY_WHAT ", but got '%s'", type_str(rt, b, sizeof b));
+    }
+    const Type *at = vals[op->opnds[0]].type;
+    if (!operand_is(v, 0, 0, at && at->kind == TY_LOCAL_ARRAY, LOCAL_ARRAY_WHAT))
+        return false;
+    uint32_t nidx = op->seg[1];
+    for (uint32_t i = 0; i < nidx; i++) {
+        const Type *t = vals[op->opnds[1 + i]].type;
+        if (!is_index(t))
+            return fail(v, -1, "operand #%u must be variadic of index, but got '%s'", 1 + i, type_str(t, b, sizeof b));
+    }
+    bool get = op->kind == OP_LOCAL_ARRAY_GET;
+    const Type *st = get ? vals[op->res[0]].type : vals[op->opnds[1 + nidx]].type;
+    if (!numeric(st)) {
+        if (get)
+            return fail(v, -1, "result #0 must be numeric (integer/float), but got '%s'", type_str(st, b, sizeof b));
+        return fail(v, -1, "operand #%u must be numeric (integer/float), but got '%s'", 1 + nidx,
+                    type_str(st, b, sizeof b));
+    }
+    if (nidx != at->rank)
+        return fail(v, -1, "expects %u indices for !pto.local_array of rank %u, got %u", at->rank, at->rank, nidx);
+    if (st->dtype != at->dtype) {
+        snprintf(c, sizeof c, "%s", dtype_name(at->dtype));
+        return fail(v, -1, "%s type %s does not match array element type %s", get ? "result" : "value",
+                    type_str(st, b, sizeof b), c);
+    }
+    return true;
+}
+
+/* The event-id arrays: ODS's constraints only (PTOAS has no verifier for them). */
+static bool verify_eventid(V *v)
+{
+    const Op *op = v->op;
+    const Value *vals = v->f->values;
+    char b[256];
+    const char *what = "Manual-only local array for dynamic event ids";
+    if (op->kind == OP_DECLARE_EVENTID_ARRAY) {
+        const Type *rt = vals[op->res[0]].type;
+        if (rt && rt->kind == TY_EVENTID_ARRAY)
+            return true;
+        return fail(v, -1, "result #0 must be %s, but got '%s'", what, type_str(rt, b, sizeof b));
+    }
+    const Type *at = vals[op->opnds[0]].type;
+    if (!operand_is(v, 0, 0, at && at->kind == TY_EVENTID_ARRAY, what))
+        return false;
+    for (uint32_t i = 1; i < op->nopnds; i++)
+        if (!is_index(vals[op->opnds[i]].type))
+            return fail(v, -1, "operand #%u must be index, but got '%s'", i, type_str(vals[op->opnds[i]].type, b, sizeof b));
+    if (op->nres && !is_index(vals[op->res[0]].type))
+        return fail(v, -1, "result #0 must be index, but got '%s'", type_str(vals[op->res[0]].type, b, sizeof b));
+    return true;
+}
+
+/* ---- cache maintenance (PTOAS's CmoCacheInvalidOp) ---- */
+
+/* The space is gm (or zero); a line's address a gm pointer or a tensor or partition view. */
+static bool verify_cmo(V *v)
+{
+    const Attr *sp = ir_attr_find(v->op->attrs, v->op->nattrs, "space");
+    if (!sp)
+        return verify_error(v, "requires attribute 'space'");
+    int s = sp->val->kind == AV_ENUM && sp->val->u.e.kind == EK_ADDRESS_SPACE ? sp->val->u.e.value : -1;
+    if (s != enum_lookup(EK_ADDRESS_SPACE, "gm", 2) && s != enum_lookup(EK_ADDRESS_SPACE, "zero", 4))
+        return verify_error(v, "only supports GM cache maintenance");
+    if (v->op->nopnds) {
+        const Type *t = v->f->values[v->op->opnds[0]].type;
+        bool ok = t && ((t->kind == TY_PTR && (t->ptr_space == PS_DEFAULT || t->ptr_space == PS_GM)) ||
+                        t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW);
+        if (!ok)
+            return verify_error(v, "single_cache_line address expects a GM pointer or GM tensor view");
+    }
+    return true;
+}
+
+/* ---- communication signals (PTOAS's TNotifyOp, TWaitOp, TTestOp) ---- */
+
+/* Whether the opaque attribute KEY is `#pto<KIND v>` with v one of NAMES (a NULL-ended list);
+ * reports MLIR's messages otherwise. */
+static bool comm_enum_attr(V *v, const char *key, const char *kind, const char *cpp, const char *const *names)
+{
+    const Attr *a = ir_attr_find(v->op->attrs, v->op->nattrs, key);
+    if (!a)
+        return verify_error(v, "requires attribute '%s'", key);
+    Str s = a->val->kind == AV_OPAQUE ? a->val->u.s : (Str){"", 0};
+    size_t kl = strlen(kind);
+    /* #pto<kind v> or #pto.kind<v> */
+    const char *p = NULL;
+    if (s.len > 5 + kl && !memcmp(s.p, "#pto<", 5) && !memcmp(s.p + 5, kind, kl) && s.p[5 + kl] == ' ')
+        p = s.p + 6 + kl;
+    else if (s.len > 5 + kl && !memcmp(s.p, "#pto.", 5) && !memcmp(s.p + 5, kind, kl) && s.p[5 + kl] == '<')
+        p = s.p + 6 + kl;
+    size_t n = p ? (size_t)(s.p + s.len - 1 - p) : 0;
+    for (int i = 0; p && names[i]; i++)
+        if (strlen(names[i]) == n && !memcmp(names[i], p, n))
+            return true;
+    char list[128] = "";
+    for (int i = 0; names[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+    if (!p)
+        return verify_error(v, "attribute '%s' failed to satisfy constraint: %s", key,
+                            op_info(v->op->kind)->attrs[0].summary);
+    return verify_error(v, "expected ::mlir::pto::%s to be one of: %s", cpp, list);
+}
+
+/* PTOAS's verifyCommSignalLike and the i32 value rule. */
+static bool verify_comm_signal(V *v)
+{
+    static const char *const notify[] = {"atomic_add", "set", NULL};
+    static const char *const cmp[] = {"eq", "ne", "gt", "ge", "lt", "le", NULL};
+    const Op *op = v->op;
+    bool notify_op = op->kind == OP_COMM_TNOTIFY;
+    if (!(notify_op ? comm_enum_attr(v, "notifyOp", "notify_op", "NotifyOp", notify)
+                    : comm_enum_attr(v, "cmp", "wait_cmp", "WaitCmp", cmp)))
+        return false;
+    const Type *st = v->f->values[op->opnds[0]].type, *vt = v->f->values[op->opnds[1]].type;
+    char b[256];
+    if (!st || !(st->kind == TY_TENSOR_VIEW || st->kind == TY_PART_VIEW || st->kind == TY_TILE_BUF))
+        return fail(v, -1, "operand #0 must be TensorView, PartitionTensorView, TileBuf, or Tensor, but got '%s'",
+                    type_str(st, b, sizeof b));
+    if (!vt || vt->kind != TY_SCALAR || dtype_kind(vt->dtype) != DK_INT)
+        return fail(v, -1, "operand #1 must be signless integer, but got '%s'", type_str(vt, b, sizeof b));
+    if (op->nres) {
+        const Type *rt = v->f->values[op->res[0]].type;
+        if (!rt || rt->kind != TY_SCALAR || rt->dtype != DT_I1)
+            return fail(v, -1, "result #0 must be 1-bit signless integer, but got '%s'", type_str(rt, b, sizeof b));
+    }
+    if (st->kind == TY_TILE_BUF)
+        return verify_error(v, "expects signal to be a tensor_view or partition_view");
+    for (uint32_t i = 0; i < st->rank; i++) {
+        if (st->dims[i] == DIM_DYNAMIC)
+            return verify_error(v, "does not support dynamic dimensions on signal");
+        if (st->dims[i] <= 0)
+            return verify_error(v, "expects every static dimension of signal to be positive");
+    }
+    if (st->dtype != DT_I32)
+        return verify_error(v, "expects signal element type to be i32");
+    if (dtype_int_width(vt->dtype) != 32)
+        return verify_error(v, notify_op ? "expects value to be i32" : "expects cmp_value to be i32");
+    return true;
+}
+
 bool verify_scal_op(V *v)
 {
+    if (op_info(v->op->kind)->cls == OC_COMM_SIGNAL) {
+        bool ok = verify_comm_signal(v);
+        if (!ok)
+            v->errors = true;
+        return ok;
+    }
+    if (op_info(v->op->kind)->cls == OC_CMO) {
+        bool ok = verify_cmo(v);
+        if (!ok)
+            v->errors = true;
+        return ok;
+    }
+    if (op_info(v->op->kind)->cls == OC_LOCAL) {
+        OpKind k = v->op->kind;
+        bool ev = k == OP_DECLARE_EVENTID_ARRAY || k == OP_EVENTID_ARRAY_GET || k == OP_EVENTID_ARRAY_SET;
+        bool ok = ev ? verify_eventid(v) : verify_local(v);
+        if (!ok)
+            v->errors = true;
+        return ok;
+    }
     const OpInfo *in = op_info(v->op->kind);
     bool ok = in->cls == OC_DEBUG   ? verify_debug(v)
               : in->cls == OC_PTR   ? verify_ptr_op(v)

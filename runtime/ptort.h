@@ -916,6 +916,10 @@ ptort_status ptort_mscatter(ptort_ctx *ctx, int coalesce, int atomic, int oob, c
 
 /* == SCALAR: pointers, declarations, scalar access, debug, local arrays, structs, comm (issue 24) == */
 
+/* pto.local_array_get / set (OP, for the message): the N indices IDX each inside their
+ * dimension DIMS. Errors: PTORT_E_VIEW (an index outside its dimension). */
+ptort_status ptort_local_index(ptort_ctx *ctx, const char *op, unsigned n, const int64_t *idx, const int64_t *dims);
+
 /* pto.tgetval / pto.tsetval: element OFFSET of a vec tile's storage, counted in elements from
  * its first byte whatever its layout (pto-isa's GetValue / SetValue). Integers are read
  * sign-extended from their width (unsigned ones too: the bits a C int64_t holds) and written

@@ -113,3 +113,12 @@ ptort_status ptort_view_query(ptort_ctx *ctx, const ptort_view *v, int64_t k, in
     *r = stride ? v->stride[k] : v->shape[k];
     return PTORT_OK;
 }
+
+ptort_status ptort_local_index(ptort_ctx *ctx, const char *op, unsigned n, const int64_t *idx, const int64_t *dims)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (idx[i] < 0 || idx[i] >= dims[i])
+            return ptort_fail(ctx, PTORT_E_VIEW, "'%s': index %u is %lld, outside the dimension's %lld elements", op, i,
+                              (long long)idx[i], (long long)dims[i]);
+    return PTORT_OK;
+}

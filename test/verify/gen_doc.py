@@ -136,6 +136,9 @@ SECTIONS = [
     ("declare-tile.pto", "12. pto.declare_tile"),
     ("pointers.pto", "12. Pointers and queries: pto.addptr, ptrtoint, inttoptr, castptr, tile_buf_addr, get_tensor_view_dim/stride, tile_valid_rows/cols"),
     ("debug.pto", "12. Debug: pto.tprint, pto.print, pto.trap"),
+    ("cmo.pto", "12. Cache maintenance: pto.cmo.cacheinvalid"),
+    ("comm-signal.pto", "12. Communication signals: pto.comm.tnotify, comm.twait, comm.ttest"),
+    ("local-array.pto", "12. Local arrays: pto.declare_local_array, local_array_get/set; pto.declare_eventid_array, eventid_array_get/set"),
 
 
     ("poison.pto", "Poisoning (each error once, no cascade)"),
