@@ -807,7 +807,7 @@ ptort_status ptort_vaxpy(ptort_ctx *ctx, ptort_vop op, const ptort_tile *src, ui
 /* == REARR: reductions, gather/scatter, concat, fillpad, sort (issue 24) == */
 /* PTORT_VOP_PROD on ptort_vrowreduce / ptort_vcolreduce: trowprod / tcolprod, source and dst
  * of one type (f32 f16 i32 i16 u32 u16; bf16 columns on a5), the multiplications in the arch's
- * order (docs/numerics.md 8.7); an empty tcolprod src leaves dst as it was. PTORT_VOP_EXPDIF
+ * order (docs/numerics.md 8.8); an empty tcolprod src leaves dst as it was. PTORT_VOP_EXPDIF
  * on ptort_vrowexpand / ptort_vcolexpand: trowexpandexpdif / tcolexpandexpdif, f32 / f16,
  * exp(src0 - src1) as the SUB broadcast then texp in place. */
 

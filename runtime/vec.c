@@ -1690,7 +1690,7 @@ static void red_unsigned(ptort_ctx *ctx, ptort_vop op, int row, const ptort_tile
     }
 }
 
-/* ---- products: trowprod / tcolprod (docs/numerics.md 8.7) ----------------------------------- */
+/* ---- products: trowprod / tcolprod (docs/numerics.md 8.8) ----------------------------------- */
 
 /* a * b on elements of DT, bits in and out: vmul's (and C's) product. A NaN operand gives
  * that NaN quieted, a's when both are; an invalid product (0 * Inf) the default NaN of

@@ -1448,7 +1448,7 @@ def rowsum_a3(src, dst):
         dst.set(r, 0, vcadd(tmp[0]))
 
 
-# == REARR: trowprod / tcolprod, the exp-differences (docs/numerics.md 8.7) ==
+# == REARR: trowprod / tcolprod, the exp-differences (docs/numerics.md 8.8) ==
 def _pmul(dt, a, b):
     """One vmul: IEEE-754 product with RNE in dt (farith's NaN rules), integers wrapping."""
     if is_float(dt):

@@ -242,7 +242,7 @@ def rearr_cases(rng, make, sentinel):
             cases.append(Case('colarg', op, sentinel('i32', 1, C, 1, VC, rng), [make(dt, R, C, VR, VC, rng)]))
             few = Spec(dt, R, C, VR, VC, 'r', [rng.choice(special_bits(dt)[:6]) for _ in range(R * C)])
             cases.append(Case('colarg', op, sentinel('ui32', 1, C, 1, VC, rng), [few]))
-    # trowprod / tcolprod (docs/numerics.md 8.7): any bits (NaN, Inf, 0 * Inf), both dst
+    # trowprod / tcolprod (docs/numerics.md 8.8): any bits (NaN, Inf, 0 * Inf), both dst
     # layouts, each arch's order; long rows and columns of values near 1, several lane blocks
     for arch in ('a5', 'a3'):
         for dt in ('f32', 'f16', 'i32', 'i16', 'ui32', 'ui16') + (('bf16',) if arch == 'a5' else ()):
