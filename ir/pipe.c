@@ -17,15 +17,14 @@ Pipe pipe_lookup(const char *s, size_t n)
     return PIPE_COUNT;
 }
 
-/* The pipe named by an attribute #pto.pipe<P> (or the `<P>` inside it), PIPE_NONE if none. */
-static Pipe attr_pipe(const Op *op, const char *key)
+Pipe pipe_attr(const Op *op, const char *key)
 {
     const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
     if (!a || a->val->kind != AV_OPAQUE)
         return PIPE_NONE;
     Str s = a->val->u.s;
     const char *lt = memchr(s.p, '<', s.len);
-    if (!lt || s.p[s.len - 1] != '>')
+    if (!lt || s.len < 2 || s.p[s.len - 1] != '>')
         return PIPE_NONE;
     Pipe p = pipe_lookup(lt + 1, (size_t)(s.p + s.len - 1 - (lt + 1)));
     return p == PIPE_COUNT ? PIPE_NONE : p;
@@ -103,11 +102,11 @@ Pipe op_pipe(const Func *f, const Op *op)
         return PIPE_S;
     case OC_SYNC:
         if (op->kind == OP_SET_FLAG || op->kind == OP_SET_FLAG_DYN)
-            return attr_pipe(op, "src_pipe");
+            return pipe_attr(op, "src_pipe");
         if (op->kind == OP_WAIT_FLAG || op->kind == OP_WAIT_FLAG_DYN)
-            return attr_pipe(op, "dst_pipe");
+            return pipe_attr(op, "dst_pipe");
         if (op->kind == OP_BARRIER || op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT)
-            return attr_pipe(op, "pipe");
+            return pipe_attr(op, "pipe");
         return PIPE_S;
     case OC_FIFO:
         return fifo_pipe(f, op);
@@ -231,8 +230,8 @@ bool sync_order(const Op *op, SyncOrder *o)
         bool ev = op->kind == OP_RECORD_EVENT || op->kind == OP_WAIT_EVENT;
         o->kind = op->kind == OP_SET_FLAG || op->kind == OP_SET_FLAG_DYN || op->kind == OP_RECORD_EVENT ? SO_SET_FLAG
                                                                                                       : SO_WAIT_FLAG;
-        o->pipe = ev ? op_type_pipe(attr_word(op, "src_op")) : attr_pipe(op, "src_pipe");
-        o->dst = ev ? op_type_pipe(attr_word(op, "dst_op")) : attr_pipe(op, "dst_pipe");
+        o->pipe = ev ? op_type_pipe(attr_word(op, "src_op")) : pipe_attr(op, "src_pipe");
+        o->dst = ev ? op_type_pipe(attr_word(op, "dst_op")) : pipe_attr(op, "dst_pipe");
         if (op->kind == OP_SET_FLAG_DYN || op->kind == OP_WAIT_FLAG_DYN)
             o->id_val = op->nopnds ? op->opnds[0] : NO_VALUE;
         else
@@ -241,7 +240,7 @@ bool sync_order(const Op *op, SyncOrder *o)
     }
     case OP_BARRIER: case OP_BARRIER_SYNC:
         o->kind = SO_BARRIER;
-        o->pipe = op->kind == OP_BARRIER ? attr_pipe(op, "pipe") : op_type_pipe(attr_word(op, "op_type"));
+        o->pipe = op->kind == OP_BARRIER ? pipe_attr(op, "pipe") : op_type_pipe(attr_word(op, "op_type"));
         return o->pipe != PIPE_NONE;
     case OP_GET_BUF: case OP_RLS_BUF: {
         const Attr *id = ir_attr_find(op->attrs, op->nattrs, "buf_id");

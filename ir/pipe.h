@@ -17,6 +17,9 @@ typedef enum {
 const char *pipe_name(Pipe p);
 /* The pipe spelled s[0, n) ("PIPE_MTE2"), or PIPE_COUNT. */
 Pipe pipe_lookup(const char *s, size_t n);
+/* The pipe named by op's attribute KEY, #pto.pipe<P> (or the `<P>` inside it); PIPE_NONE if
+ * none. */
+Pipe pipe_attr(const Op *op, const char *key);
 /* The pipe op runs on in function f (its operand types decide for moves, loads, stores);
  * for a flag or barrier, the pipe it orders. */
 Pipe op_pipe(const Func *f, const Op *op);

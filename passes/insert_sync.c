@@ -383,26 +383,13 @@ static Flag *flag_of(const Ctx *c, const Op *op)
     return NULL;
 }
 
-static Pipe attr_pipe_of(const Op *op, const char *key)
-{
-    const Attr *a = ir_attr_find(op->attrs, op->nattrs, key);
-    if (!a || a->val->kind != AV_OPAQUE)
-        return PIPE_NONE;
-    Str s = a->val->u.s;
-    const char *lt = memchr(s.p, '<', s.len);
-    if (!lt || s.len < 2 || s.p[s.len - 1] != '>')
-        return PIPE_NONE;
-    Pipe p = pipe_lookup(lt + 1, (size_t)(s.p + s.len - 1 - (lt + 1)));
-    return p == PIPE_COUNT ? PIPE_NONE : p;
-}
-
 /* What a sync op met on the walk orders: a barrier (the input's or ours) and our flags.
  * The input's flags are not matched up (their ids may be computed): they order nothing
  * here, so the pass may add flags next to them. */
 static void apply_sync(const Ctx *c, State *s, const Op *op)
 {
     if (op->kind == OP_BARRIER) {
-        int p = (int)attr_pipe_of(op, "pipe");
+        int p = (int)pipe_attr(op, "pipe");
         for (int q = 0; q < NP; q++)
             for (int r = 0; r < NP; r++)
                 if (p == PIPE_ALL || (p == q && p == r))

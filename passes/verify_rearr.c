@@ -167,26 +167,31 @@ static bool mask_elem_a5(DType d)
            (dtype_is_int(d) && (w == 8 || w == 16 || w == 32));
 }
 
-static bool mask_axis(V *v, const TileBody *s, const TileBody *d)
+/* The mask-pattern forms' axis rule: along the axis src's and dst's valid extents agree,
+ * across it the wide tile's is the narrow one's times the pattern's expansion (tgather: src is
+ * the wide one, tscatter: dst). OP names the op in the missing-axis message. */
+static bool mask_axis(V *v, const char *op, const TileBody *src, const TileBody *dst, bool src_wide)
 {
+    const TileBody *wide = src_wide ? src : dst, *narrow = src_wide ? dst : src;
+    const char *wname = src_wide ? "src" : "dst", *nname = src_wide ? "dst" : "src";
     const Attr *ax = ir_attr_find(v->op->attrs, v->op->nattrs, "axis");
     if (!ax)
-        return fail(v, -1, "expects mask-pattern tgather to provide axis attribute");
+        return fail(v, -1, "expects mask-pattern %s to provide axis attribute", op);
     int64_t times = mask_times(v);
     bool row = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "row");
     bool col = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "col");
     if (row) {
-        if (rk_known(s->vrow) && rk_known(d->vrow) && d->vrow != s->vrow)
+        if (rk_known(src->vrow) && rk_known(dst->vrow) && dst->vrow != src->vrow)
             return fail(v, -1, "expects dst valid rows to equal src valid rows for row direction");
-        if (rk_known(s->vcol) && rk_known(d->vcol) && s->vcol != d->vcol * times)
-            return fail(v, -1, "expects src valid cols to equal dst valid cols times the mask expansion factor for row "
-                               "direction");
+        if (rk_known(wide->vcol) && rk_known(narrow->vcol) && wide->vcol != narrow->vcol * times)
+            return fail(v, -1, "expects %s valid cols to equal %s valid cols times the mask expansion factor for row "
+                               "direction", wname, nname);
     } else if (col) {
-        if (rk_known(s->vcol) && rk_known(d->vcol) && d->vcol != s->vcol)
+        if (rk_known(src->vcol) && rk_known(dst->vcol) && dst->vcol != src->vcol)
             return fail(v, -1, "expects dst valid cols to equal src valid cols for col direction");
-        if (rk_known(s->vrow) && rk_known(d->vrow) && s->vrow != d->vrow * times)
-            return fail(v, -1, "expects src valid rows to equal dst valid rows times the mask expansion factor for col "
-                               "direction");
+        if (rk_known(wide->vrow) && rk_known(narrow->vrow) && wide->vrow != narrow->vrow * times)
+            return fail(v, -1, "expects %s valid rows to equal %s valid rows times the mask expansion factor for col "
+                               "direction", wname, nname);
     } else {
         return fail(v, -1, "Invalid axis value, expected \"row\" or \"col\"");
     }
@@ -208,7 +213,7 @@ static bool verify_gather_mask(V *v)
         return fail(v, -1, "failed to get element size for src/dst");
     if (sb != db)
         return fail(v, -1, "expects src and dst element sizes to match");
-    if (!full_width(v, ROLE_DST) || !mask_axis(v, s, d))
+    if (!full_width(v, ROLE_DST) || !mask_axis(v, "tgather", s, d, true))
         return false;
     if (a5) {
         if (!(sb == 1 || sb == 2 || sb == 4))
@@ -929,28 +934,7 @@ static bool scatter_mask(V *v)
         return fail(v, -1, "expects src and dst to have the same element type");
     if (!scatter_elem(s->dtype))
         return fail(v, -1, "expects src/dst element type to be i8/i16/i32/f16/bf16/f32");
-    const Attr *ax = ir_attr_find(v->op->attrs, v->op->nattrs, "axis");
-    if (!ax)
-        return fail(v, -1, "expects mask-pattern tscatter to provide axis attribute");
-    int64_t times = mask_times(v);
-    bool row = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "row");
-    bool col = ax->val && ax->val->kind == AV_STRING && STR_EQ_LIT(ax->val->u.s, "col");
-    if (row) {
-        if (rk_known(s->vrow) && rk_known(d->vrow) && d->vrow != s->vrow)
-            return fail(v, -1, "expects dst valid rows to equal src valid rows for row direction");
-        if (rk_known(s->vcol) && rk_known(d->vcol) && d->vcol != s->vcol * times)
-            return fail(v, -1, "expects dst valid cols to equal src valid cols times the mask expansion factor for row "
-                               "direction");
-    } else if (col) {
-        if (rk_known(s->vcol) && rk_known(d->vcol) && d->vcol != s->vcol)
-            return fail(v, -1, "expects dst valid cols to equal src valid cols for col direction");
-        if (rk_known(s->vrow) && rk_known(d->vrow) && d->vrow != s->vrow * times)
-            return fail(v, -1, "expects dst valid rows to equal src valid rows times the mask expansion factor for col "
-                               "direction");
-    } else {
-        return fail(v, -1, "Invalid axis value, expected \"row\" or \"col\"");
-    }
-    return true;
+    return mask_axis(v, "tscatter", s, d, false);
 }
 
 static bool verify_scatter(V *v)
