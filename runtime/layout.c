@@ -576,24 +576,19 @@ static void store_one(uint8_t *v, const uint8_t *x, ptort_dtype sd, ptort_dtype 
     memcpy(v, &a, 4);
 }
 
-ptort_status ptort_tstore_ex(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int atomic_add)
+/* The fixpipe's optional stages of an acc-source store (docs/numerics.md 8.6). */
+typedef struct {
+    int relu, quant;
+    uint64_t word;
+} FixStages;
+
+/* The rest of a tstore once its operand types are checked: the view's shape and bounds, then
+ * each valid element of SRC to its place in the view, through the fixpipe's stages when FIX
+ * is given (moves_fix_one), else converted or added by store_one. */
+static ptort_status store_elements(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int atomic_add,
+                                   const FixStages *fix)
 {
-    if (!ctx)
-        return PTORT_E_ARG;
     ptort_status st;
-    if ((st = ptort_check_operand(ctx, "tstore", "src", src)))
-        return st;
-    if (!dst)
-        return ptort_fail(ctx, PTORT_E_ARG, "tstore: missing view");
-    bool cast = src->dtype != dst->dtype;
-    if (cast && !(src->loc == PTORT_ACC && src->dtype == PTORT_F32 &&
-                  (dst->dtype == PTORT_F16 || dst->dtype == PTORT_BF16) && !atomic_add))
-        return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: expects the view to have the tile's element type (or an f16/bf16 "
-                          "view of an acc f32 tile, without atomic add), but got %s and %s",
-                          ptort_dtype_name(dst->dtype), ptort_dtype_name(src->dtype));
-    if (atomic_add && !cast && src->dtype != PTORT_F32 && src->dtype != PTORT_I32 && src->dtype != PTORT_U32)
-        return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: atomic add takes f32, i32 or u32 elements, but got %s",
-                          ptort_dtype_name(src->dtype));
     ptort_tile shape = *src; /* the view's element type, for the shape and bounds checks */
     shape.dtype = dst->dtype;
     if ((st = check_view(ctx, "tstore", dst, &shape)))
@@ -613,10 +608,36 @@ ptort_status ptort_tstore_ex(ptort_ctx *ctx, const ptort_tile *src, const ptort_
         const uint8_t *tp = base + layout_row_off(&l, i) * ssz;
         int64_t row;
         view_row_offset(dst, i, &row); /* inside the buffer: checked */
-        for (int64_t j = 0; j < src->valid_cols; j++)
-            store_one(vb + (row + j * cstride) * vsz, tp + table[j] * ssz, src->dtype, dst->dtype, atomic_add);
+        if (fix)
+            for (int64_t j = 0; j < src->valid_cols; j++)
+                moves_fix_one(tp + table[j] * ssz, vb + (row + j * cstride) * vsz, src->dtype, dst->dtype, fix->relu,
+                              fix->quant, fix->word);
+        else
+            for (int64_t j = 0; j < src->valid_cols; j++)
+                store_one(vb + (row + j * cstride) * vsz, tp + table[j] * ssz, src->dtype, dst->dtype, atomic_add);
     }
     return PTORT_OK;
+}
+
+ptort_status ptort_tstore_ex(ptort_ctx *ctx, const ptort_tile *src, const ptort_view *dst, int atomic_add)
+{
+    if (!ctx)
+        return PTORT_E_ARG;
+    ptort_status st;
+    if ((st = ptort_check_operand(ctx, "tstore", "src", src)))
+        return st;
+    if (!dst)
+        return ptort_fail(ctx, PTORT_E_ARG, "tstore: missing view");
+    bool cast = src->dtype != dst->dtype;
+    if (cast && !(src->loc == PTORT_ACC && src->dtype == PTORT_F32 &&
+                  (dst->dtype == PTORT_F16 || dst->dtype == PTORT_BF16) && !atomic_add))
+        return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: expects the view to have the tile's element type (or an f16/bf16 "
+                          "view of an acc f32 tile, without atomic add), but got %s and %s",
+                          ptort_dtype_name(dst->dtype), ptort_dtype_name(src->dtype));
+    if (atomic_add && !cast && src->dtype != PTORT_F32 && src->dtype != PTORT_I32 && src->dtype != PTORT_U32)
+        return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: atomic add takes f32, i32 or u32 elements, but got %s",
+                          ptort_dtype_name(src->dtype));
+    return store_elements(ctx, src, dst, atomic_add, NULL);
 }
 
 /* tstore of an acc tile through the fixpipe's relu / scalar pre-quantization (docs/numerics.md
@@ -638,28 +659,6 @@ ptort_status ptort_tstore_fix(ptort_ctx *ctx, const ptort_tile *src, const ptort
         return ptort_fail(ctx, PTORT_E_DTYPE, "tstore: the fixpipe's %s of %s into %s is not computed",
                           quant ? "scalar quantization" : "relu", ptort_dtype_name(src->dtype),
                           ptort_dtype_name(dst->dtype));
-    ptort_tile shape = *src; /* the view's element type, for the shape and bounds checks */
-    shape.dtype = dst->dtype;
-    if ((st = check_view(ctx, "tstore", dst, &shape)))
-        return st;
-    Layout l;
-    layout_of(src, &l);
-    int64_t *table = ptort_scratch(ctx, (size_t)(src->valid_cols + 1) * sizeof(int64_t));
-    if (!table)
-        return PTORT_E_NOMEM;
-    for (int64_t j = 0; j < src->valid_cols; j++)
-        table[j] = layout_col_off(&l, j);
-    const uint8_t *base = tile_base(ctx, src);
-    int vsz = ptort_dtype_size(dst->dtype);
-    uint8_t *vb = (uint8_t *)dst->base;
-    int64_t cstride = dst->stride[dst->rank - 1];
-    for (int64_t i = 0; i < src->valid_rows; i++) {
-        const uint8_t *tp = base + layout_row_off(&l, i) * 4;
-        int64_t row;
-        view_row_offset(dst, i, &row); /* inside the buffer: checked */
-        for (int64_t j = 0; j < src->valid_cols; j++)
-            moves_fix_one(tp + table[j] * 4, vb + (row + j * cstride) * vsz, src->dtype, dst->dtype, relu, quant,
-                          (uint64_t)pre_quant);
-    }
-    return PTORT_OK;
+    FixStages fs = {relu, quant, (uint64_t)pre_quant};
+    return store_elements(ctx, src, dst, 0, &fs);
 }

@@ -179,36 +179,38 @@ static ptort_status check_pair(ptort_ctx *ctx, const char *op, const ptort_tile 
     return PTORT_OK;
 }
 
+/* textract (INSERT false: dst's valid region from src at (index_row, index_col)) and tinsert
+ * (INSERT true: src's valid region into dst there), with their checks. */
+static ptort_status move_at(ptort_ctx *ctx, bool insert, const ptort_tile *src, int64_t index_row, int64_t index_col,
+                            const ptort_tile *dst)
+{
+    const char *op = insert ? "tinsert" : "textract";
+    const ptort_tile *part = insert ? src : dst, *whole = insert ? dst : src;
+    ptort_status st = check_pair(ctx, op, src, dst);
+    Conv cv;
+    if (st || (st = conv_of(ctx, op, src, dst, &cv)))
+        return st;
+    if (index_row < 0 || index_col < 0 || index_row + part->valid_rows > whole->rows ||
+        index_col + part->valid_cols > whole->cols)
+        return ptort_fail(ctx, PTORT_E_SHAPE, "%s: the %lldx%lld %s at (%lld, %lld) leaves the %lldx%lld %s", op,
+                          (long long)part->valid_rows, (long long)part->valid_cols, insert ? "src" : "window",
+                          (long long)index_row, (long long)index_col, (long long)whole->rows, (long long)whole->cols,
+                          insert ? "dst" : "src");
+    Window w = insert ? (Window){0, 0, index_row, index_col, src->valid_rows, src->valid_cols}
+                      : (Window){index_row, index_col, 0, 0, dst->valid_rows, dst->valid_cols};
+    return move_window(ctx, src, dst, &w, cv, NULL);
+}
+
 ptort_status ptort_textract(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
                             const ptort_tile *dst)
 {
-    ptort_status st = check_pair(ctx, "textract", src, dst);
-    Conv cv;
-    if (st || (st = conv_of(ctx, "textract", src, dst, &cv)))
-        return st;
-    if (index_row < 0 || index_col < 0 || index_row + dst->valid_rows > src->rows ||
-        index_col + dst->valid_cols > src->cols)
-        return ptort_fail(ctx, PTORT_E_SHAPE, "textract: the %lldx%lld window at (%lld, %lld) leaves the %lldx%lld src",
-                          (long long)dst->valid_rows, (long long)dst->valid_cols, (long long)index_row,
-                          (long long)index_col, (long long)src->rows, (long long)src->cols);
-    Window w = {index_row, index_col, 0, 0, dst->valid_rows, dst->valid_cols};
-    return move_window(ctx, src, dst, &w, cv, NULL);
+    return move_at(ctx, false, src, index_row, index_col, dst);
 }
 
 ptort_status ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, int64_t index_row, int64_t index_col,
                            const ptort_tile *dst)
 {
-    ptort_status st = check_pair(ctx, "tinsert", src, dst);
-    Conv cv;
-    if (st || (st = conv_of(ctx, "tinsert", src, dst, &cv)))
-        return st;
-    if (index_row < 0 || index_col < 0 || index_row + src->valid_rows > dst->rows ||
-        index_col + src->valid_cols > dst->cols)
-        return ptort_fail(ctx, PTORT_E_SHAPE, "tinsert: the %lldx%lld src at (%lld, %lld) leaves the %lldx%lld dst",
-                          (long long)src->valid_rows, (long long)src->valid_cols, (long long)index_row,
-                          (long long)index_col, (long long)dst->rows, (long long)dst->cols);
-    Window w = {0, 0, index_row, index_col, src->valid_rows, src->valid_cols};
-    return move_window(ctx, src, dst, &w, cv, NULL);
+    return move_at(ctx, true, src, index_row, index_col, dst);
 }
 
 ptort_status ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
